@@ -1,0 +1,96 @@
+import { ParalensError } from '../errors.js';
+
+/** Bad command-line usage: exit code 2, one clear line. */
+export class UsageError extends ParalensError {
+  constructor(message: string) {
+    super('E_USAGE', message);
+    this.name = 'UsageError';
+  }
+}
+
+export type FlagType = 'string' | 'number' | 'int' | 'boolean';
+
+export interface FlagSpec {
+  readonly type: FlagType;
+  readonly help: string;
+  readonly default?: string | number | boolean;
+  /** Restricts a string flag to these values. */
+  readonly choices?: readonly string[];
+  /** For number/int flags: must be > 0 (positive) or ≥ 0 (nonnegative). */
+  readonly range?: 'positive' | 'nonnegative' | 'unit';
+}
+
+export type Flags = Record<string, FlagSpec>;
+export type ParsedFlags = Record<string, string | number | boolean | undefined>;
+
+/** Flags every command takes. */
+export const commonFlags: Flags = {
+  json: { type: 'boolean', help: 'print exactly one JSON object on stdout; progress and logs go to stderr' },
+  help: { type: 'boolean', help: 'show this help' },
+};
+
+/**
+ * Parses `--name value`, `--name=value` and boolean `--name`. Unknown flags, missing
+ * values and values of the wrong type throw UsageError naming the flag and what it expects.
+ */
+export function parseFlags(argv: readonly string[], flags: Flags, command: string): { flags: ParsedFlags; positional: string[] } {
+  const all: Flags = { ...commonFlags, ...flags };
+  const out: ParsedFlags = {};
+  const positional: string[] = [];
+  for (const [k, s] of Object.entries(all)) if (s.default !== undefined) out[k] = s.default;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) {
+      positional.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+    const spec = all[name];
+    if (!spec) throw new UsageError(`${command}: unknown flag --${name}; known: ${Object.keys(all).map((k) => `--${k}`).join(', ')}`);
+    if (spec.type === 'boolean') {
+      if (eq >= 0) {
+        const v = a.slice(eq + 1);
+        if (v !== 'true' && v !== 'false') throw new UsageError(`${command}: --${name} takes no value or true/false, got '${v}'`);
+        out[name] = v === 'true';
+      } else out[name] = true;
+      continue;
+    }
+    let raw: string | undefined;
+    if (eq >= 0) raw = a.slice(eq + 1);
+    else {
+      raw = argv[i + 1];
+      if (raw === undefined || (raw.startsWith('--') && raw.length > 2)) throw new UsageError(`${command}: --${name} needs a value (${spec.help})`);
+      i++;
+    }
+    out[name] = convert(command, name, spec, raw);
+  }
+  return { flags: out, positional };
+}
+
+function convert(command: string, name: string, spec: FlagSpec, raw: string): string | number {
+  if (spec.type === 'string') {
+    if (spec.choices && !spec.choices.includes(raw)) {
+      throw new UsageError(`${command}: --${name} must be one of ${spec.choices.join(', ')}; got '${raw}'`);
+    }
+    return raw;
+  }
+  const v = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number, got '${raw}'`);
+  if (spec.type === 'int' && !Number.isInteger(v)) throw new UsageError(`${command}: --${name} expects an integer, got '${raw}'`);
+  if (spec.range === 'positive' && !(v > 0)) throw new UsageError(`${command}: --${name} must be > 0, got ${raw}`);
+  if (spec.range === 'nonnegative' && !(v >= 0)) throw new UsageError(`${command}: --${name} must be ≥ 0, got ${raw}`);
+  if (spec.range === 'unit' && !(v >= 0 && v <= 1)) throw new UsageError(`${command}: --${name} must be in [0, 1], got ${raw}`);
+  return v;
+}
+
+/** The help text of a command: usage line, description, flags with defaults. */
+export function helpText(usage: string, description: string, flags: Flags): string {
+  const all: Flags = { ...flags, ...commonFlags };
+  const rows = Object.entries(all).map(([k, s]) => {
+    const left = `  --${k}${s.type === 'boolean' ? '' : ` ${s.type === 'string' ? (s.choices ? s.choices.join('|') : 'VALUE') : 'N'}`}`;
+    const def = s.default !== undefined && s.type !== 'boolean' ? ` (default: ${s.default})` : '';
+    return `${left.padEnd(34)} ${s.help}${def}`;
+  });
+  return `usage: ${usage}\n\n${description}\n\nflags:\n${rows.join('\n')}\n`;
+}

@@ -1,0 +1,14 @@
+import type { Command } from '../command.js';
+import { UsageError } from '../args.js';
+
+/** Placeholder: this command is not built yet. */
+export const command: Command = {
+  name: 'logic',
+  summary: '(not yet available)',
+  usage: 'paralens logic',
+  description: 'Not yet available in this version.',
+  flags: {},
+  run: async () => {
+    throw new UsageError('paralens logic is not available in this version');
+  },
+};

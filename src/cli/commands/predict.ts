@@ -1,0 +1,14 @@
+import type { Command } from '../command.js';
+import { UsageError } from '../args.js';
+
+/** Placeholder: this command is not built yet. */
+export const command: Command = {
+  name: 'predict',
+  summary: '(not yet available)',
+  usage: 'paralens predict',
+  description: 'Not yet available in this version.',
+  flags: {},
+  run: async () => {
+    throw new UsageError('paralens predict is not available in this version');
+  },
+};

@@ -1,0 +1,105 @@
+import { stratifiedSplit } from '../../data/dataset.js';
+import type { Dataset, Split } from '../../data/dataset.js';
+import { lossByName, lossNames } from '../../nn/loss.js';
+import { optimizerNames } from '../../optim/optimizer.js';
+import { parseSpec } from '../../para/spec.js';
+import { train } from '../../train/train.js';
+import type { TrainResult } from '../../train/train.js';
+import { builtInDataNames } from '../../data/registry.js';
+import { UsageError } from '../args.js';
+import type { CliIO, Command } from '../command.js';
+import { loadData } from '../data.js';
+import { fmt, Progress } from '../progress.js';
+import type { Para } from '../../para/para.js';
+
+/** The loss that suits a model's output size when none is given. */
+export function defaultLoss(data: Dataset): string {
+  const k = data.y.size / data.y.batch;
+  if (!data.labels) return 'mse';
+  return k === 1 ? 'bce' : 'softmax-cross-entropy';
+}
+
+/** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
+export function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {
+  return data.x.batch >= 20 ? stratifiedSplit(data, testFraction, seed) : undefined;
+}
+
+/** Hooks that other modules attach to `train` (saving a model file, checkpoints). */
+export const trainHooks: { afterTrain: ((r: TrainResult, flags: Record<string, unknown>, io: CliIO) => Promise<Record<string, unknown>>)[] } = {
+  afterTrain: [],
+};
+
+export const command: Command = {
+  name: 'train',
+  summary: 'train a model given by a spec string on a data set',
+  usage: 'paralens train --model SPEC --data NAME [--epochs N] [--batch N] [--lr X] [--optimizer NAME] [--loss NAME] [--seed N] [--save FILE]',
+  description: `Trains the morphism that SPEC denotes (e.g. 'dense(2,4) >> sigmoid >> dense(4,1)') by iterating the
+optimiser's update endomorphism over minibatches. Data sets with 20 rows or more are split 80/20
+(stratified, seeded) and test accuracy is reported. Losses: ${lossNames().join(', ')} (bce and
+softmax-cross-entropy take logits). Optimisers: ${optimizerNames().join(', ')}.
+Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
+  flags: {
+    model: { type: 'string', help: 'model spec string' },
+    data: { type: 'string', help: 'data set name' },
+    epochs: { type: 'int', help: 'number of epochs', default: 100, range: 'positive' },
+    batch: { type: 'int', help: 'minibatch size (1 = per-sample SGD as in seed 000; 0 = whole set)', default: 0, range: 'nonnegative' },
+    lr: { type: 'number', help: 'learning rate', default: 0.1, range: 'positive' },
+    optimizer: { type: 'string', help: 'optimiser', default: 'sgd' },
+    loss: { type: 'string', help: 'loss (default: bce for one output, softmax-cross-entropy for several, mse for regression)' },
+    seed: { type: 'int', help: 'random seed (initialisation, shuffling, split)', default: 0 },
+    'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
+    save: { type: 'string', help: 'write the trained model to this .safetensors file' },
+  },
+  async run(flags, _pos, io) {
+    if (!flags.model) throw new UsageError('train: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
+    if (!flags.data) throw new UsageError(`train: --data NAME is required; known: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}`);
+    const json = Boolean(flags.json);
+    const seed = flags.seed as number;
+    const model: Para = parseSpec(flags.model as string);
+    const data = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined });
+    const loss = lossByName((flags.loss as string | undefined) ?? defaultLoss(data));
+    const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, seed);
+    const trainSet = split?.train ?? data;
+    const progress = new Progress(io, 'train', json);
+    const result = train(model, trainSet, {
+      loss,
+      epochs: flags.epochs as number,
+      batch: (flags.batch as number) || undefined,
+      lr: flags.lr as number,
+      optimizer: flags.optimizer as string,
+      seed,
+      test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
+      evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
+      onEvent: (e) => {
+        if (e.type === 'epoch') progress.update(e.epoch, e.epochs, `loss ${fmt(e.loss)}`);
+      },
+    });
+    progress.done();
+    const extra: Record<string, unknown> = {};
+    for (const h of trainHooks.afterTrain) Object.assign(extra, await h(result, flags, io));
+    const out = {
+      model: String(result.model),
+      data: data.name,
+      loss: loss.name,
+      optimizer: flags.optimizer,
+      final_loss: result.finalLoss,
+      accuracy: result.accuracy,
+      test_accuracy: result.testAccuracy,
+      epochs: result.epochs,
+      seconds: result.seconds,
+      parameters: result.parameters,
+      ...extra,
+    };
+    if (json) io.out(JSON.stringify(out) + '\n');
+    else {
+      io.out(`model       ${out.model}\n`);
+      io.out(`data        ${data.name} (${trainSet.x.batch} training rows${split ? `, ${split.test.x.batch} test rows` : ''})\n`);
+      io.out(`parameters  ${out.parameters}\n`);
+      io.out(`epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)\n`);
+      io.out(`final loss  ${fmt(out.final_loss)}\n`);
+      if (out.accuracy !== undefined) io.out(`accuracy    ${fmt(out.accuracy)}${out.test_accuracy !== undefined ? `  (test ${fmt(out.test_accuracy)})` : ''}\n`);
+      for (const [k, v] of Object.entries(extra)) io.out(`${k.padEnd(11)} ${String(v)}\n`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,98 @@
+import { xor } from '../../data/generated.js';
+import { stratifiedSplit } from '../../data/dataset.js';
+import { iris } from '../../data/registry.js';
+import { mse, softmaxCrossEntropy } from '../../nn/loss.js';
+import { parseSpec } from '../../para/spec.js';
+import { Trainer } from '../../train/trainer.js';
+import { train } from '../../train/train.js';
+import { fmt, table } from '../progress.js';
+import type { TourSection } from './section.js';
+
+/** The seed's XOR network: input(2) → hidden(4) → hidden(4) → output(1), sigmoid throughout. */
+export const XOR_SPEC = 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid';
+export const XOR_RELU_SPEC = 'dense(2,4) >> relu >> dense(4,4) >> relu >> dense(4,1) >> sigmoid';
+
+/**
+ * Exercise 1 of seed 000: epochs until the XOR loss falls below `target`, and the number of
+ * dead ReLU units (hidden units that output 0 on all four inputs) at the end.
+ */
+export function epochsToTarget(spec: string, seed: number, opts: { lr: number; maxEpochs: number; target: number }): { epochs: number | undefined; dead: number } {
+  const model = parseSpec(spec);
+  const t = new Trainer(model, xor(), { loss: mse, lr: opts.lr, batch: 1, seed });
+  let reached: number | undefined;
+  for (let e = 0; e < opts.maxEpochs; e++) {
+    if (t.runEpoch().loss < opts.target) {
+      reached = e + 1;
+      break;
+    }
+  }
+  let dead = 0;
+  if (spec.includes('relu')) {
+    const x = xor().x;
+    // hidden activations after each relu
+    const parts = model.children;
+    let h = x;
+    let off = 0;
+    for (const c of parts) {
+      const n = c.params.length;
+      h = c.run(t.theta.slice(off, off + n), h);
+      off += n;
+      if (c.kind === 'relu') {
+        const units = h.size / h.batch;
+        for (let u = 0; u < units; u++) {
+          let alive = false;
+          for (let b = 0; b < h.batch; b++) if (h.data[b * units + u]! > 0) alive = true;
+          if (!alive) dead++;
+        }
+      }
+    }
+  }
+  return { epochs: reached, dead };
+}
+
+export const section: TourSection = {
+  id: 'para',
+  title: 'I. Para categories and lenses: layers, composition, backprop',
+  async run({ seed }) {
+    const lines: string[] = [];
+    // XOR as in the seed: per-sample SGD, MSE, 6000 epochs
+    const model = parseSpec(XOR_SPEC);
+    const r = train(model, xor(), { loss: mse, epochs: 6000, lr: 0.5, batch: 1, seed });
+    const pred = r.model.run(r.theta, xor().x);
+    lines.push(`XOR, ${XOR_SPEC}`);
+    lines.push(`  per-sample SGD, lr 0.5, 6000 epochs in ${fmt(r.seconds, 3)} s; final MSE ${fmt(r.finalLoss)}`);
+    lines.push(table(['x1', 'x2', 'target', 'prediction'], [[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]].map((row, i) => [...row, fmt(pred.data[i]!)])));
+
+    // exercise 1: ReLU hidden layers vs all-sigmoid
+    const seeds = [0, 1, 2, 3, 4];
+    const opts = { lr: 0.5, maxEpochs: 6000, target: 0.01 };
+    const ex = seeds.map((s) => ({ seed: s, sigmoid: epochsToTarget(XOR_SPEC, s + seed, opts), relu: epochsToTarget(XOR_RELU_SPEC, s + seed, { ...opts, lr: 0.1 }) }));
+    lines.push('');
+    lines.push('Exercise 1: epochs to reach MSE < 0.01 (per-sample SGD; sigmoid lr 0.5, ReLU lr 0.1; — = not within 6000)');
+    lines.push(table(['seed', 'all-sigmoid', 'ReLU hidden', 'dead ReLU units (of 8)'], ex.map((e) => [e.seed + seed, e.sigmoid.epochs ?? '—', e.relu.epochs ?? '—', e.relu.dead])));
+
+    // Iris: 4 → 16 → 3, stratified 80/20
+    const split = stratifiedSplit(iris(), 0.2, seed);
+    const ir = train(parseSpec('dense(4,16) >> relu >> dense(16,3)'), split.train, {
+      loss: softmaxCrossEntropy, epochs: 200, lr: 0.01, optimizer: 'adam', batch: 16, seed, test: split.test, evalEvery: 200,
+    });
+    lines.push('');
+    lines.push(`Iris, dense(4,16) >> relu >> dense(16,3), softmax cross-entropy, Adam lr 0.01, batch 16, 200 epochs:`);
+    lines.push(`  training accuracy ${fmt(ir.accuracy)}, held-out accuracy ${fmt(ir.testAccuracy)} (${split.train.x.batch}/${split.test.x.batch} rows, ${fmt(ir.seconds, 3)} s)`);
+    return {
+      lines,
+      data: {
+        xor: { predictions: Array.from(pred.data), final_loss: r.finalLoss, seconds: r.seconds },
+        exercise1: ex,
+        iris: { accuracy: ir.accuracy, test_accuracy: ir.testAccuracy, seconds: ir.seconds },
+      },
+      summary: [
+        ['layer = morphism (P, F, F*) in Para', 'dense(), primitive() — src/para, src/nn'],
+        ['network = composite fₙ ∘ … ∘ f₁', 'seq() / >> , par() / @'],
+        ['backprop = reverse composite of pullbacks', 'Seq.forward(…).pullback'],
+        ['SGD step = endomorphism on parameters', 'SGD.step — src/optim'],
+        ['training = iterating the endomorphism', 'Trainer.runEpoch, train() — src/train'],
+      ],
+    };
+  },
+};

@@ -1,0 +1,4 @@
+export * from './dataset.js';
+export * from './generated.js';
+export * from './csv.js';
+export * from './registry.js';

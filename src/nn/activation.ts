@@ -1,0 +1,38 @@
+import { primitive } from '../para/category.js';
+import type { Para } from '../para/para.js';
+import { backend } from '../tensor/backend.js';
+import type { UnaryOp } from '../tensor/backend.js';
+import type { Shape } from '../tensor/tensor.js';
+
+/**
+ * An elementwise morphism A → A for a kernel-known function f: forward y = f(x),
+ * pullback dx = dy ⊙ f′(x). Takes any shape until composed.
+ */
+export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape): Para {
+  return primitive({
+    kind: op,
+    dom,
+    cod: dom,
+    at: (d) => elementwise(op, d),
+    forward: (_t, x, ctx) => {
+      const y = ctx.alloc(x.shape, x.dtype);
+      backend().unary(op, x.data, y.data);
+      return {
+        y,
+        pullback: (dy) => {
+          const dx = ctx.alloc(x.shape, x.dtype);
+          backend().unaryBackward(op, x.data, y.data, dy.data, dx.data, false);
+          return dx;
+        },
+      };
+    },
+  });
+}
+
+/** σ(x) = 1/(1+e^−x); seed 000's activation, and the characteristic map of Topos I. */
+export const sigmoid = (): Para => elementwise('sigmoid');
+export const tanh = (): Para => elementwise('tanh');
+export const relu = (): Para => elementwise('relu');
+/** GELU, tanh approximation (PyTorch `approximate='tanh'`). */
+export const gelu = (): Para => elementwise('gelu');
+export const softplus = (): Para => elementwise('softplus');

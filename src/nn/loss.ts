@@ -1,0 +1,122 @@
+import { ShapeError, UnknownNameError } from '../errors.js';
+import { freshAlloc } from '../para/para.js';
+import type { Ctx } from '../para/para.js';
+import { Tensor, shapeString } from '../tensor/tensor.js';
+import { softmaxRows } from './softmax.js';
+
+/**
+ * A loss as a lens with no parameters: forward gives the scalar L(ŷ, t) (a mean over the
+ * batch), the pullback of dL = scale gives dŷ.
+ */
+export interface Loss {
+  readonly name: string;
+  apply(yhat: Tensor, target: Tensor, ctx?: Pick<Ctx, 'alloc'>): { value: number; pullback(scale?: number): Tensor };
+}
+
+function checkSame(name: string, yhat: Tensor, target: Tensor): void {
+  if (yhat.size !== target.size || yhat.batch !== target.batch) {
+    throw new ShapeError(`${name} expects targets shaped like the predictions ${shapeString(yhat.shape)} but got ${shapeString(target.shape)}`);
+  }
+}
+
+/** Mean squared error over all elements (PyTorch's MSELoss). */
+export const mse: Loss = {
+  name: 'mse',
+  apply(yhat, target, ctx = { alloc: freshAlloc }) {
+    checkSame('mse', yhat, target);
+    const n = yhat.size;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      const d = yhat.data[i]! - target.data[i]!;
+      s += d * d;
+    }
+    return {
+      value: s / n,
+      pullback(scale = 1) {
+        const g = ctx.alloc(yhat.shape, yhat.dtype);
+        const c = (2 * scale) / n;
+        for (let i = 0; i < n; i++) g.data[i] = c * (yhat.data[i]! - target.data[i]!);
+        return g;
+      },
+    };
+  },
+};
+
+/** Binary cross-entropy on logits z, mean over elements: max(z,0) − z·t + log(1 + e^−|z|) (stable for any z). */
+export const bce: Loss = {
+  name: 'bce',
+  apply(z, target, ctx = { alloc: freshAlloc }) {
+    checkSame('bce', z, target);
+    const n = z.size;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      const v = z.data[i]!;
+      s += Math.max(v, 0) - v * target.data[i]! + Math.log1p(Math.exp(-Math.abs(v)));
+    }
+    return {
+      value: s / n,
+      pullback(scale = 1) {
+        const g = ctx.alloc(z.shape, z.dtype);
+        for (let i = 0; i < n; i++) {
+          const v = z.data[i]!;
+          const p = v >= 0 ? 1 / (1 + Math.exp(-v)) : Math.exp(v) / (1 + Math.exp(v));
+          g.data[i] = (scale * (p - target.data[i]!)) / n;
+        }
+        return g;
+      },
+    };
+  },
+};
+
+/**
+ * Softmax cross-entropy on logits [B, C] against target distributions [B, C] (one-hot
+ * labels or soft targets): mean over the batch of −Σ_c t_c·log softmax(z)_c, by log-sum-exp.
+ */
+export const softmaxCrossEntropy: Loss = {
+  name: 'softmax-cross-entropy',
+  apply(z, target, ctx = { alloc: freshAlloc }) {
+    checkSame('softmax-cross-entropy', z, target);
+    const B = z.batch, C = z.size / B;
+    const p = ctx.alloc(z.shape, z.dtype);
+    softmaxRows(z.data, B, C, p.data);
+    let s = 0;
+    for (let b = 0; b < B; b++) {
+      const o = b * C;
+      let max = -Infinity;
+      for (let j = 0; j < C; j++) if (z.data[o + j]! > max) max = z.data[o + j]!;
+      let se = 0;
+      for (let j = 0; j < C; j++) se += Math.exp(z.data[o + j]! - max);
+      const lse = max + Math.log(se);
+      for (let j = 0; j < C; j++) {
+        const t = target.data[o + j]!;
+        if (t !== 0) s -= t * (z.data[o + j]! - lse);
+      }
+    }
+    return {
+      value: s / B,
+      pullback(scale = 1) {
+        const g = ctx.alloc(z.shape, z.dtype);
+        for (let b = 0; b < B; b++) {
+          const o = b * C;
+          let tsum = 0;
+          for (let j = 0; j < C; j++) tsum += target.data[o + j]!;
+          for (let j = 0; j < C; j++) g.data[o + j] = (scale * (p.data[o + j]! * tsum - target.data[o + j]!)) / B;
+        }
+        return g;
+      },
+    };
+  },
+};
+
+const losses: Record<string, Loss> = { mse, bce, 'softmax-cross-entropy': softmaxCrossEntropy };
+
+export function lossNames(): string[] {
+  return Object.keys(losses);
+}
+
+/** A loss by its CLI name; unknown names throw, listing the known ones. */
+export function lossByName(name: string): Loss {
+  const l = losses[name];
+  if (!l) throw new UnknownNameError('loss', name, lossNames());
+  return l;
+}

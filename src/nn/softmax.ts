@@ -1,0 +1,48 @@
+import { primitive } from '../para/category.js';
+import type { Para } from '../para/para.js';
+import type { Data, Shape } from '../tensor/tensor.js';
+
+/** Row-wise softmax of a [rows, n] block, by log-sum-exp (stable for large inputs). */
+export function softmaxRows(x: Data, rows: number, n: number, out: Data): void {
+  for (let r = 0; r < rows; r++) {
+    const o = r * n;
+    let max = -Infinity;
+    for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
+    let s = 0;
+    for (let j = 0; j < n; j++) {
+      const e = Math.exp(x[o + j]! - max);
+      out[o + j] = e;
+      s += e;
+    }
+    for (let j = 0; j < n; j++) out[o + j] /= s;
+  }
+}
+
+/** softmax over the last axis; pullback dx = y ⊙ (dy − ⟨dy, y⟩). */
+export function softmax(dom?: Shape): Para {
+  return primitive({
+    kind: 'softmax',
+    dom,
+    cod: dom,
+    at: (d) => softmax(d),
+    forward: (_t, x, ctx) => {
+      const n = x.shape[x.rank - 1]!;
+      const rows = x.size / n;
+      const y = ctx.alloc(x.shape, x.dtype);
+      softmaxRows(x.data, rows, n, y.data);
+      return {
+        y,
+        pullback: (dy) => {
+          const dx = ctx.alloc(x.shape, x.dtype);
+          for (let r = 0; r < rows; r++) {
+            const o = r * n;
+            let s = 0;
+            for (let j = 0; j < n; j++) s += dy.data[o + j]! * y.data[o + j]!;
+            for (let j = 0; j < n; j++) dx.data[o + j] = y.data[o + j]! * (dy.data[o + j]! - s);
+          }
+          return dx;
+        },
+      };
+    },
+  });
+}

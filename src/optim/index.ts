@@ -1,0 +1,2 @@
+export * from './optimizer.js';
+export * from './schedule.js';

@@ -1,0 +1,162 @@
+import { RangeArgError, UnknownNameError } from '../errors.js';
+import { Tensor } from '../tensor/tensor.js';
+import type { Schedule } from './schedule.js';
+
+/**
+ * An optimiser is a lens on parameter space: given (θ, dθ) its update is an endomorphism
+ * u: θ ↦ θ′ of the parameter object (seed 000: "SGD as an endomorphism"), carrying its own
+ * state (velocities, moments). `step` applies u in place; `state`/`loadState` let a
+ * checkpoint save and restore everything the next step depends on.
+ */
+export interface Optimizer {
+  readonly name: string;
+  /** Number of steps taken so far. */
+  readonly t: number;
+  /** Applies one update θ ← u(θ, dθ) in place. */
+  step(theta: readonly Tensor[], grads: readonly Tensor[]): void;
+  /** The learning rate the next step will use. */
+  lr(): number;
+  state(): OptimizerState;
+  loadState(s: OptimizerState): void;
+}
+
+export interface OptimizerState {
+  name: string;
+  t: number;
+  /** Per-parameter state tensors, by slot name (e.g. 'm', 'v'). */
+  slots: Record<string, Tensor[]>;
+}
+
+export interface OptimizerOptions {
+  lr: number;
+  momentum?: number;
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+  weightDecay?: number;
+  schedule?: Schedule;
+}
+
+/** Base class: step counting, schedules and slot bookkeeping; subclasses define `update`. */
+export abstract class BaseOptimizer implements Optimizer {
+  abstract readonly name: string;
+  t = 0;
+  protected slots: Record<string, Tensor[]> = {};
+  constructor(protected readonly opts: OptimizerOptions, private readonly slotNames: readonly string[]) {
+    if (!(opts.lr > 0) || !Number.isFinite(opts.lr)) throw new RangeArgError(`learning rate must be a positive number, got ${opts.lr}`);
+  }
+  lr(): number {
+    return this.opts.schedule ? this.opts.schedule(this.t, this.opts.lr) : this.opts.lr;
+  }
+  step(theta: readonly Tensor[], grads: readonly Tensor[]): void {
+    if (this.slotNames.length && !this.slots[this.slotNames[0]!]) {
+      for (const s of this.slotNames) this.slots[s] = theta.map((p) => Tensor.zeros(p.shape, p.dtype));
+    }
+    const lr = this.lr();
+    this.t++;
+    for (let i = 0; i < theta.length; i++) this.update(i, theta[i]!.data, grads[i]!.data, lr);
+  }
+  /** The update of parameter tensor i (θ and its gradient g, as flat arrays). */
+  protected abstract update(i: number, theta: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void;
+  protected slot(name: string, i: number): Float32Array | Float64Array {
+    return this.slots[name]![i]!.data;
+  }
+  state(): OptimizerState {
+    return { name: this.name, t: this.t, slots: Object.fromEntries(Object.entries(this.slots).map(([k, v]) => [k, v.map((x) => x.clone())])) };
+  }
+  loadState(s: OptimizerState): void {
+    this.t = s.t;
+    this.slots = Object.fromEntries(Object.entries(s.slots).map(([k, v]) => [k, v.map((x) => x.clone())]));
+  }
+}
+
+/** Plain gradient descent: θ ← θ − η·dθ. */
+export class SGD extends BaseOptimizer {
+  readonly name = 'sgd';
+  constructor(opts: OptimizerOptions) {
+    super(opts, []);
+  }
+  protected update(_i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
+    for (let j = 0; j < p.length; j++) p[j] -= lr * g[j]!;
+  }
+}
+
+/** Heavy-ball momentum (PyTorch's convention): v ← μv + dθ; θ ← θ − ηv. */
+export class Momentum extends BaseOptimizer {
+  readonly name: string = 'momentum';
+  constructor(opts: OptimizerOptions) {
+    super(opts, ['v']);
+  }
+  protected update(i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
+    const v = this.slot('v', i), mu = this.opts.momentum ?? 0.9;
+    for (let j = 0; j < p.length; j++) {
+      v[j] = mu * v[j]! + g[j]!;
+      p[j] -= lr * v[j]!;
+    }
+  }
+}
+
+/** Nesterov momentum (PyTorch's convention): v ← μv + dθ; θ ← θ − η(dθ + μv). */
+export class Nesterov extends BaseOptimizer {
+  readonly name = 'nesterov';
+  constructor(opts: OptimizerOptions) {
+    super(opts, ['v']);
+  }
+  protected update(i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
+    const v = this.slot('v', i), mu = this.opts.momentum ?? 0.9;
+    for (let j = 0; j < p.length; j++) {
+      v[j] = mu * v[j]! + g[j]!;
+      p[j] -= lr * (g[j]! + mu * v[j]!);
+    }
+  }
+}
+
+/**
+ * Adam (Kingma & Ba 2015) with bias correction; with `decoupled` it is AdamW
+ * (Loshchilov & Hutter 2019): θ ← θ − η·λ·θ before the Adam step. Matches PyTorch.
+ */
+export class Adam extends BaseOptimizer {
+  readonly name: string;
+  constructor(opts: OptimizerOptions, private readonly decoupled = false) {
+    super(opts, ['m', 'v']);
+    this.name = decoupled ? 'adamw' : 'adam';
+  }
+  protected update(i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
+    const m = this.slot('m', i), v = this.slot('v', i);
+    const b1 = this.opts.beta1 ?? 0.9, b2 = this.opts.beta2 ?? 0.999, eps = this.opts.eps ?? 1e-8;
+    const wd = this.opts.weightDecay ?? (this.decoupled ? 0.01 : 0);
+    const c1 = 1 - Math.pow(b1, this.t), c2 = 1 - Math.pow(b2, this.t);
+    for (let j = 0; j < p.length; j++) {
+      let gj = g[j]!;
+      if (this.decoupled) p[j] -= lr * wd * p[j]!;
+      else if (wd) gj += wd * p[j]!;
+      m[j] = b1 * m[j]! + (1 - b1) * gj;
+      v[j] = b2 * v[j]! + (1 - b2) * gj * gj;
+      p[j] -= (lr * (m[j]! / c1)) / (Math.sqrt(v[j]! / c2) + eps);
+    }
+  }
+}
+
+const factories: Record<string, (o: OptimizerOptions) => Optimizer> = {
+  sgd: (o) => new SGD(o),
+  momentum: (o) => new Momentum(o),
+  nesterov: (o) => new Nesterov(o),
+  adam: (o) => new Adam(o),
+  adamw: (o) => new Adam(o, true),
+};
+
+export function optimizerNames(): string[] {
+  return Object.keys(factories);
+}
+
+/** Registers another optimiser under a CLI name (e.g. the natural-gradient one). */
+export function defineOptimizer(name: string, make: (o: OptimizerOptions) => Optimizer): void {
+  factories[name] = make;
+}
+
+/** An optimiser by its CLI name; unknown names throw, listing the known ones. */
+export function optimizer(name: string, opts: OptimizerOptions): Optimizer {
+  const f = factories[name];
+  if (!f) throw new UnknownNameError('optimizer', name, optimizerNames());
+  return f(opts);
+}

@@ -1,0 +1,175 @@
+import { ParalensError, SpecError, UnknownNameError } from '../errors.js';
+import { par, seq } from './category.js';
+import type { Para } from './para.js';
+
+/** How a layer's argument is read: a number, an integer, a nested morphism, or raw text (e.g. a group `S(3)`). */
+export type ArgKind = 'int' | 'number' | 'morphism' | 'string';
+export type ArgValue = number | string | Para;
+
+/** A layer that spec strings can name. */
+export interface LayerDef {
+  readonly name: string;
+  /** Argument kinds; a trailing '?' marks an optional argument. */
+  readonly args: readonly `${ArgKind}${'' | '?'}`[];
+  /** One line for `--help` and the docs, e.g. 'dense(in,out): affine map x ↦ Wx + b'. */
+  readonly doc: string;
+  make(...args: ArgValue[]): Para;
+}
+
+const layers = new Map<string, LayerDef>();
+
+/** Makes a layer nameable in spec strings. Each module registers its layers in its `layers.ts`. */
+export function defineLayer(def: LayerDef): void {
+  layers.set(def.name, def);
+}
+
+export function layerNames(): string[] {
+  return [...layers.keys()].sort();
+}
+
+export function layerDefs(): LayerDef[] {
+  return layerNames().map((n) => layers.get(n)!);
+}
+
+interface Token {
+  text: string;
+  pos: number;
+}
+
+function tokenize(src: string): Token[] {
+  const tokens: Token[] = [];
+  const re = /\s*(>>|@|\(|\)|,|[A-Za-z_][A-Za-z0-9_.+\-*]*|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/y;
+  let i = 0;
+  while (i < src.length) {
+    if (/^\s*$/.test(src.slice(i))) break;
+    re.lastIndex = i;
+    const m = re.exec(src);
+    if (!m) {
+      const at = i + (src.slice(i).length - src.slice(i).trimStart().length);
+      throw new SpecError(`spec: unexpected '${src[at]}' at column ${at + 1} in '${src}'`, at);
+    }
+    tokens.push({ text: m[1]!, pos: m.index + m[0].length - m[1]!.length });
+    i = re.lastIndex;
+  }
+  return tokens;
+}
+
+/**
+ * Parses a model spec: layers by name with arguments, `>>` for sequential composition,
+ * `@` for the monoidal product (binding tighter than `>>`), parentheses for grouping.
+ * `parseSpec('dense(2,4) >> sigmoid >> dense(4,1) >> sigmoid')`.
+ * Errors are SpecErrors naming the column; shape errors are ShapeErrors naming both sides.
+ */
+export function parseSpec(src: string): Para {
+  if (typeof src !== 'string' || src.trim() === '') throw new SpecError('spec: empty model spec; expected e.g. dense(2,4) >> sigmoid');
+  const tokens = tokenize(src);
+  let k = 0;
+  const peek = (): Token | undefined => tokens[k];
+  const fail = (what: string, t: Token | undefined): never => {
+    const pos = t ? t.pos : src.length;
+    throw new SpecError(`spec: ${what} at column ${pos + 1} in '${src}'`, pos);
+  };
+  const expect = (text: string): Token => {
+    const t = peek();
+    if (!t || t.text !== text) fail(`expected '${text}' but found ${t ? `'${t.text}'` : 'the end'}`, t);
+    k++;
+    return t!;
+  };
+
+  const expr = (): Para => {
+    const parts = [term()];
+    while (peek()?.text === '>>') {
+      k++;
+      parts.push(term());
+    }
+    return parts.length === 1 ? parts[0]! : seq(...parts);
+  };
+  const term = (): Para => {
+    const parts = [factor()];
+    while (peek()?.text === '@') {
+      k++;
+      parts.push(factor());
+    }
+    return parts.length === 1 ? parts[0]! : par(...parts);
+  };
+  const factor = (): Para => {
+    const t = peek();
+    if (!t) return fail('expected a layer but found the end', t);
+    if (t.text === '(') {
+      k++;
+      const e = expr();
+      expect(')');
+      return e;
+    }
+    if (!/^[A-Za-z_]/.test(t.text)) return fail(`expected a layer name but found '${t.text}'`, t);
+    k++;
+    const def = layers.get(t.text);
+    if (!def) {
+      throw new SpecError(`spec: unknown layer '${t.text}' at column ${t.pos + 1}; known: ${layerNames().join(', ')}`, t.pos);
+    }
+    const raw: { start: number; end: number; tok: Token }[] = [];
+    if (peek()?.text === '(') {
+      k++;
+      if (peek()?.text !== ')') {
+        for (;;) {
+          const start = k;
+          let depth = 0;
+          while (k < tokens.length) {
+            const x = tokens[k]!.text;
+            if (depth === 0 && (x === ',' || x === ')')) break;
+            if (x === '(') depth++;
+            if (x === ')') depth--;
+            k++;
+          }
+          if (start === k) fail('expected an argument', peek());
+          raw.push({ start, end: k, tok: tokens[start]! });
+          if (peek()?.text === ',') {
+            k++;
+            continue;
+          }
+          break;
+        }
+      }
+      expect(')');
+    }
+    const required = def.args.filter((a) => !a.endsWith('?')).length;
+    if (raw.length < required || raw.length > def.args.length) {
+      const want = required === def.args.length ? `${required}` : `${required} to ${def.args.length}`;
+      fail(`${def.name} takes ${want} argument(s) (${def.doc}) but got ${raw.length}`, t);
+    }
+    const values = raw.map(({ start, end, tok }, i) => {
+      const kind = def.args[i]!.replace('?', '') as ArgKind;
+      const text = src.slice(tok.pos, end < tokens.length ? tokens[end]!.pos : src.length).trim();
+      if (kind === 'morphism') {
+        const saved = k;
+        k = start;
+        const m = expr();
+        if (k !== end) fail(`unexpected '${tokens[k]!.text}' in an argument of ${def.name}`, tokens[k]);
+        k = saved;
+        return m;
+      }
+      if (kind === 'string') return text;
+      const v = Number(text);
+      if (end - start !== 1 || !Number.isFinite(v)) fail(`${def.name} expects a number as argument ${i + 1} but got '${text}'`, tok);
+      if (kind === 'int' && !Number.isInteger(v)) fail(`${def.name} expects an integer as argument ${i + 1} but got '${text}'`, tok);
+      return v;
+    });
+    try {
+      return def.make(...values);
+    } catch (e) {
+      if (e instanceof ParalensError) throw e;
+      throw new SpecError(`spec: ${def.name}: ${(e as Error).message}`, t.pos);
+    }
+  };
+
+  const m = expr();
+  if (k < tokens.length) fail(`unexpected '${tokens[k]!.text}'`, tokens[k]);
+  return m;
+}
+
+/** Throws UnknownNameError listing the known layers. */
+export function layerDef(name: string): LayerDef {
+  const d = layers.get(name);
+  if (!d) throw new UnknownNameError('layer', name, layerNames());
+  return d;
+}

@@ -1,0 +1,62 @@
+import type { Data } from './tensor.js';
+
+/** Elementwise functions that kernels know by name (so a backend can fuse them). */
+export type UnaryOp = 'identity' | 'sigmoid' | 'tanh' | 'relu' | 'gelu' | 'softplus' | 'exp' | 'neg' | 'square';
+
+/**
+ * The kernels behind every tensor operation. Arrays are row-major and contiguous; pass
+ * `subarray` views for offsets. Every kernel works on Float32Array and Float64Array
+ * (a backend may hand float64 to the reference backend).
+ *
+ * The reference implementation is `jsBackend`; a fast backend must agree with it within
+ * float32 tolerance (the backend test suite runs against every registered backend).
+ */
+export interface Backend {
+  readonly name: string;
+  /**
+   * C (m×n) = op(A)·op(B), plus C's old value when `accumulate`.
+   * op(A) is m×k: A is stored m×k, or k×m when `transA`. op(B) is k×n: B is stored k×n, or n×k when `transB`.
+   */
+  gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean): void;
+  /** out[i] = f(x[i]). `out` may be `x`. */
+  unary(op: UnaryOp, x: Data, out: Data): void;
+  /**
+   * dx[i] (+)= dy[i]·f′(x[i]), where y = f(x) is given too (sigmoid and tanh use y).
+   * `dx` may alias `dy`.
+   */
+  unaryBackward(op: UnaryOp, x: Data, y: Data, dy: Data, dx: Data, accumulate: boolean): void;
+  /** out (rows×cols) = x + v broadcast over rows, then f applied (a fused bias + activation). */
+  addRowVector(x: Data, v: Data, rows: number, cols: number, out: Data, op: UnaryOp): void;
+  /** out (cols) (+)= Σ_rows x — the pullback of a broadcast (bias gradient). */
+  sumRows(x: Data, rows: number, cols: number, out: Data, accumulate: boolean): void;
+  /** y += alpha·x. */
+  axpy(alpha: number, x: Data, y: Data): void;
+}
+
+const registry = new Map<string, Backend>();
+let current: Backend | undefined;
+
+export function registerBackend(b: Backend): void {
+  registry.set(b.name, b);
+}
+
+export function backendNames(): string[] {
+  return [...registry.keys()];
+}
+
+export function getBackendByName(name: string): Backend | undefined {
+  return registry.get(name);
+}
+
+/** The backend in use. The reference backend until `setBackend` picks another. */
+export function backend(): Backend {
+  if (!current) current = registry.get('js')!;
+  return current;
+}
+
+export function setBackend(b: Backend | string): Backend {
+  const next = typeof b === 'string' ? registry.get(b) : b;
+  if (!next) throw new Error(`unknown backend '${String(b)}'; known: ${backendNames().join(', ')}`);
+  current = next;
+  return next;
+}

@@ -1,0 +1,3 @@
+export * from './metrics.js';
+export * from './trainer.js';
+export * from './train.js';

@@ -1,0 +1,28 @@
+import type { Tensor } from '../tensor/tensor.js';
+
+/**
+ * Predicted class per row: argmax for several outputs; for one output, 1 when it passes
+ * the threshold (0 for logits, 0.5 for probabilities).
+ */
+export function predictClasses(y: Tensor, logits: boolean): Int32Array {
+  const B = y.batch, C = y.size / B;
+  const out = new Int32Array(B);
+  for (let b = 0; b < B; b++) {
+    if (C === 1) {
+      out[b] = y.data[b]! > (logits ? 0 : 0.5) ? 1 : 0;
+      continue;
+    }
+    let best = 0;
+    for (let c = 1; c < C; c++) if (y.data[b * C + c]! > y.data[b * C + best]!) best = c;
+    out[b] = best;
+  }
+  return out;
+}
+
+/** Fraction of rows whose predicted class equals the label. */
+export function accuracy(y: Tensor, labels: Int32Array, logits: boolean): number {
+  const p = predictClasses(y, logits);
+  let ok = 0;
+  for (let i = 0; i < p.length; i++) if (p[i] === labels[i]) ok++;
+  return ok / p.length;
+}

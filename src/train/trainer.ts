@@ -1,0 +1,154 @@
+import { NonFiniteError, RangeArgError, ShapeError } from '../errors.js';
+import { Rng } from '../markov/rng.js';
+import { Arena, makeCtx } from '../para/para.js';
+import type { Para } from '../para/para.js';
+import { optimizer as makeOptimizer } from '../optim/optimizer.js';
+import type { Optimizer, OptimizerOptions } from '../optim/optimizer.js';
+import { Tensor, shapeString } from '../tensor/tensor.js';
+import type { Dataset } from '../data/dataset.js';
+import type { Loss } from '../nn/loss.js';
+import { accuracy, predictClasses } from './metrics.js';
+
+export interface TrainOptions {
+  loss: Loss;
+  /** An optimiser, or its name with `lr` (and OptimizerOptions). */
+  optimizer?: Optimizer | string;
+  lr?: number;
+  optimizerOptions?: Omit<OptimizerOptions, 'lr'>;
+  /** Minibatch size; `1` is per-sample SGD as in seed 000; default: the whole set. */
+  batch?: number;
+  seed?: number;
+  /** Shuffle the rows every epoch (seeded). Default true. */
+  shuffle?: boolean;
+  /** Initial parameters (default: the model's initialisers with `seed`). */
+  theta?: Tensor[];
+}
+
+export interface EpochStats {
+  epoch: number;
+  /** Mean minibatch loss over the epoch. */
+  loss: number;
+  /** Training accuracy over the epoch's minibatches (classification only). */
+  accuracy?: number;
+}
+
+/**
+ * Training as iterating the update endomorphism: each step runs the model's lens on a
+ * minibatch, pulls the loss gradient back through it into preallocated gradient buffers,
+ * and applies the optimiser's update u: θ ↦ θ′. Memory is reused across steps (an arena),
+ * so a step allocates nothing once warm.
+ */
+export class Trainer {
+  readonly model: Para;
+  readonly theta: Tensor[];
+  readonly grads: Tensor[];
+  readonly optimizer: Optimizer;
+  readonly loss: Loss;
+  rng: Rng;
+  epoch = 0;
+  step = 0;
+  private readonly arena = new Arena();
+  private readonly batch: number;
+  private readonly shuffle: boolean;
+  private readonly order: Int32Array;
+  private readonly logits: boolean;
+
+  constructor(model: Para, readonly data: Dataset, opts: TrainOptions) {
+    const N = data.x.batch;
+    if (N === 0) throw new RangeArgError(`${data.name}: no training rows`);
+    this.model = model.dom ? model : model.at(data.x.shape.slice(1));
+    const dom = this.model.dom!;
+    if (shapeString(dom) !== shapeString(data.x.shape.slice(1))) {
+      throw new ShapeError(`${this.model} expects inputs [*,${dom.join(',')}] but ${data.name} has inputs ${shapeString(data.x.shape)}`);
+    }
+    const cod = this.model.cod;
+    if (cod && cod.reduce((a, b) => a * b, 1) !== data.y.size / N) {
+      throw new ShapeError(`${this.model} outputs [*,${cod.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}`);
+    }
+    const seed = opts.seed ?? 0;
+    this.rng = new Rng(seed);
+    this.theta = opts.theta ?? this.model.init(this.rng.split());
+    this.grads = this.theta.map((t) => Tensor.zeros(t.shape, t.dtype));
+    this.loss = opts.loss;
+    this.logits = opts.loss.name !== 'mse';
+    const batch = opts.batch ?? N;
+    if (!(Number.isInteger(batch) && batch > 0)) throw new RangeArgError(`batch size must be a positive integer, got ${batch}`);
+    this.batch = Math.min(batch, N);
+    this.shuffle = opts.shuffle ?? true;
+    this.order = Int32Array.from({ length: N }, (_, i) => i);
+    this.optimizer =
+      typeof opts.optimizer === 'object'
+        ? opts.optimizer
+        : makeOptimizer(opts.optimizer ?? 'sgd', { lr: opts.lr ?? 0.1, ...opts.optimizerOptions });
+  }
+
+  /** One pass over the data in minibatches. Throws NonFiniteError when the loss turns NaN or infinite. */
+  runEpoch(): EpochStats {
+    const { data, order, batch } = this;
+    const N = data.x.batch;
+    if (this.shuffle) this.rng.shuffle(order);
+    const xPer = data.x.size / N, yPer = data.y.size / N;
+    const ctx = makeCtx({ training: true, rng: this.rng, alloc: this.arena.alloc });
+    let lossSum = 0, correct = 0;
+    for (let start = 0; start < N; start += batch) {
+      const B = Math.min(batch, N - start);
+      this.arena.reset();
+      const xb = ctx.alloc([B, ...data.x.shape.slice(1)], data.x.dtype);
+      const yb = ctx.alloc([B, ...data.y.shape.slice(1)], data.y.dtype);
+      for (let i = 0; i < B; i++) {
+        const r = order[start + i]!;
+        xb.data.set(data.x.data.subarray(r * xPer, (r + 1) * xPer), i * xPer);
+        yb.data.set(data.y.data.subarray(r * yPer, (r + 1) * yPer), i * yPer);
+      }
+      const lens = this.model.forward(this.theta, xb, ctx);
+      const L = this.loss.apply(lens.y, yb, ctx);
+      if (!Number.isFinite(L.value)) {
+        throw new NonFiniteError(`the loss became ${L.value} at epoch ${this.epoch + 1}, step ${this.step + 1}`, this.epoch + 1, this.step + 1);
+      }
+      for (const g of this.grads) g.data.fill(0);
+      lens.pullback(L.pullback(), this.grads, false);
+      this.optimizer.step(this.theta, this.grads);
+      this.step++;
+      lossSum += L.value * B;
+      if (data.labels) {
+        const p = predictClasses(lens.y, this.logits);
+        for (let i = 0; i < B; i++) if (p[i] === data.labels[order[start + i]!]) correct++;
+      }
+    }
+    this.epoch++;
+    return { epoch: this.epoch, loss: lossSum / N, accuracy: data.labels ? correct / N : undefined };
+  }
+
+  /** Loss and accuracy of the current parameters on a data set (evaluation mode). */
+  evaluate(ds: Dataset): { loss: number; accuracy?: number } {
+    return evaluate(this.model, this.theta, ds, this.loss);
+  }
+}
+
+/** Loss (mean) and accuracy of a model on a data set, in evaluation mode, in chunks of 1024 rows. */
+export function evaluate(model: Para, theta: readonly Tensor[], ds: Dataset, loss: Loss): { loss: number; accuracy?: number } {
+  const N = ds.x.batch;
+  let lossSum = 0, correct = 0;
+  for (let s = 0; s < N; s += 1024) {
+    const e = Math.min(N, s + 1024);
+    const y = model.run(theta, ds.x.rows(s, e));
+    lossSum += loss.apply(y, ds.y.rows(s, e)).value * (e - s);
+    if (ds.labels) correct += accuracy(y, ds.labels.subarray(s, e), loss.name !== 'mse') * (e - s);
+  }
+  return { loss: lossSum / N, accuracy: ds.labels ? correct / N : undefined };
+}
+
+/** Runs a model on all rows of x (evaluation mode), in chunks. */
+export function predict(model: Para, theta: readonly Tensor[], x: Tensor): Tensor {
+  if (x.batch <= 1024) return model.run(theta, x);
+  const parts: Tensor[] = [];
+  for (let s = 0; s < x.batch; s += 1024) parts.push(model.run(theta, x.rows(s, Math.min(x.batch, s + 1024))));
+  const per = parts[0]!.size / parts[0]!.batch;
+  const out = Tensor.zeros([x.batch, ...parts[0]!.shape.slice(1)], parts[0]!.dtype);
+  let off = 0;
+  for (const p of parts) {
+    out.data.set(p.data, off);
+    off += p.batch * per;
+  }
+  return out;
+}
