@@ -1,1 +1,2 @@
-export {};
+export * from './topos1.js';
+export * from './topos2.js';
