@@ -4,16 +4,22 @@ import { backend } from '../tensor/backend.js';
 import type { UnaryOp } from '../tensor/backend.js';
 import type { Shape } from '../tensor/tensor.js';
 
+/** The spec arguments of a shape-preserving layer: its size, when given explicitly for a vector. */
+export const sizeArgs = (dom: Shape | undefined, inferred: boolean): number[] =>
+  dom && !inferred && dom.length === 1 ? [dom[0]!] : [];
+
 /**
  * An elementwise morphism A → A for a kernel-known function f: forward y = f(x),
- * pullback dx = dy ⊙ f′(x). Takes any shape until composed.
+ * pullback dx = dy ⊙ f′(x). Takes any shape until composed. A size given explicitly
+ * (`sigmoid(3)`) is part of its spec; a size inferred by composition is not.
  */
-export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape): Para {
+export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape, inferred = false): Para {
   return primitive({
     kind: op,
+    args: sizeArgs(dom, inferred),
     dom,
     cod: dom,
-    at: (d) => elementwise(op, d),
+    at: (d) => elementwise(op, d, true),
     forward: (_t, x, ctx) => {
       const y = ctx.alloc(x.shape, x.dtype);
       backend().unary(op, x.data, y.data);

@@ -5,8 +5,15 @@ import { leakyRelu } from './leaky-relu.js';
 import { softmax } from './softmax.js';
 
 defineLayer({ name: 'dense', args: ['int', 'int'], doc: 'dense(in,out): affine map x ↦ x·Wᵀ + b', make: (i, o) => dense(i as number, o as number) });
+const size = (n: unknown): number[] | undefined => (n === undefined ? undefined : [n as number]);
+
 for (const op of ['sigmoid', 'tanh', 'relu', 'gelu', 'softplus'] as const) {
-  defineLayer({ name: op, args: [], doc: `${op}: elementwise ${op}`, make: () => elementwise(op) });
+  defineLayer({ name: op, args: ['int?'], doc: `${op} or ${op}(n): elementwise ${op} (n features; inferred when composed)`, make: (n) => elementwise(op, size(n)) });
 }
-defineLayer({ name: 'leaky_relu', args: ['number?'], doc: 'leaky_relu(alpha): x ↦ max(x, alpha·x), alpha defaults to 0.01', make: (a) => leakyRelu(a === undefined ? 0.01 : (a as number)) });
-defineLayer({ name: 'softmax', args: [], doc: 'softmax: normalised exponentials over the last axis', make: () => softmax() });
+defineLayer({
+  name: 'leaky_relu',
+  args: ['number?', 'int?'],
+  doc: 'leaky_relu(alpha[,n]): x ↦ max(x, alpha·x), alpha defaults to 0.01',
+  make: (a, n) => leakyRelu(a === undefined ? 0.01 : (a as number), size(n)),
+});
+defineLayer({ name: 'softmax', args: ['int?'], doc: 'softmax or softmax(n): normalised exponentials over the last axis', make: (n) => softmax(size(n)) });

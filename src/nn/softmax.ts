@@ -1,6 +1,7 @@
 import { primitive } from '../para/category.js';
 import type { Para } from '../para/para.js';
 import type { Data, Shape } from '../tensor/tensor.js';
+import { sizeArgs } from './activation.js';
 
 /** Row-wise softmax of a [rows, n] block, by log-sum-exp (stable for large inputs). */
 export function softmaxRows(x: Data, rows: number, n: number, out: Data): void {
@@ -19,12 +20,13 @@ export function softmaxRows(x: Data, rows: number, n: number, out: Data): void {
 }
 
 /** softmax over the last axis; pullback dx = y ⊙ (dy − ⟨dy, y⟩). */
-export function softmax(dom?: Shape): Para {
+export function softmax(dom?: Shape, inferred = false): Para {
   return primitive({
     kind: 'softmax',
+    args: sizeArgs(dom, inferred),
     dom,
     cod: dom,
-    at: (d) => softmax(d),
+    at: (d) => softmax(d, true),
     forward: (_t, x, ctx) => {
       const n = x.shape[x.rank - 1]!;
       const rows = x.size / n;

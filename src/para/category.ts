@@ -136,7 +136,8 @@ export class Seq extends Morphism {
     };
   }
   override toString(): string {
-    return this.children.map((c) => (c.kind === 'seq' ? `(${c})` : String(c))).join(' >> ');
+    // ⊗ binds tighter than >>, but a product inside a composite reads better bracketed
+    return this.children.map((c) => (c.kind === 'seq' || c.kind === 'par' ? `(${c})` : String(c))).join(' >> ');
   }
 }
 

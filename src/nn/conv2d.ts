@@ -1,0 +1,127 @@
+import { RangeArgError, ShapeError } from '../errors.js';
+import { primitive } from '../para/category.js';
+import { checkInput, describeShape } from '../para/para.js';
+import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
+import { backend } from '../tensor/backend.js';
+import type { Shape, Tensor } from '../tensor/tensor.js';
+import { col2im, im2col, makeWindow } from './im2col.js';
+import type { Window } from './im2col.js';
+import { lecunUniform } from './init.js';
+
+/** Column-matrix elements per batch chunk: bounds the gemm operands (8 MB in float32). */
+const CHUNK = 1 << 21;
+
+/**
+ * The lens of a convolution with weight [O, C·kh·kw] (any trailing kernel layout flattened)
+ * and bias [O] over a batch x [B, C, H, W] (or [B, C, L]) with window geometry `g`:
+ *
+ *   forward   col = im2col(x_b),  y_b = W·col + b            (one gemm per batch chunk)
+ *   pullback  dW += dy_b·colᵀ,  db += Σ_p dy_b,  dx_b = col2im(Wᵀ·dy_b)
+ *
+ * Samples of a chunk sit side by side in the columns, so one gemm covers the chunk.
+ */
+export function convLens(g: Window, outC: number, W: Tensor, bias: Tensor, x: Tensor, ctx: Ctx, cod: Shape): Lens {
+  const be = backend();
+  const B = x.batch, O = outC, P = g.Ho * g.Wo, K = g.C * g.kh * g.kw, S = g.C * g.H * g.W;
+  const nb = Math.max(1, Math.min(B, Math.floor(CHUNK / (K * P))));
+  const y = ctx.alloc([B, ...cod], x.dtype);
+  const cols: Tensor[] = [];
+  const out = ctx.alloc([O, nb * P], x.dtype).data;
+  for (let b0 = 0; b0 < B; b0 += nb) {
+    const n = Math.min(nb, B - b0), ld = n * P;
+    const col = ctx.alloc([K, ld], x.dtype);
+    for (let s = 0; s < n; s++) im2col(g, x.data, (b0 + s) * S, col.data, ld, s * P);
+    cols.push(col);
+    be.gemm(false, false, O, ld, K, W.data, col.data, out, false);
+    for (let s = 0; s < n; s++) {
+      const yOff = (b0 + s) * O * P;
+      for (let o = 0; o < O; o++) {
+        const bo = bias.data[o]!, src = o * ld + s * P, dst = yOff + o * P;
+        for (let p = 0; p < P; p++) y.data[dst + p] = out[src + p]! + bo;
+      }
+    }
+  }
+  return {
+    y,
+    pullback: (dy, dTheta, needDx = true) => {
+      const dx = ctx.alloc(x.shape, x.dtype);
+      const dyc = ctx.alloc([O, nb * P], x.dtype).data;
+      const dcol = needDx ? ctx.alloc([K, nb * P], x.dtype).data : undefined;
+      cols.forEach((col, c) => {
+        const b0 = c * nb, n = Math.min(nb, B - b0), ld = n * P;
+        for (let s = 0; s < n; s++) {
+          const yOff = (b0 + s) * O * P;
+          for (let o = 0; o < O; o++) dyc.set(dy.data.subarray(yOff + o * P, yOff + (o + 1) * P), o * ld + s * P);
+        }
+        if (dTheta) {
+          be.gemm(false, true, O, K, ld, dyc, col.data, dTheta[0]!.data, true);
+          const db = dTheta[1]!.data;
+          for (let o = 0; o < O; o++) {
+            let sum = 0;
+            for (let p = o * ld, e = p + ld; p < e; p++) sum += dyc[p]!;
+            db[o] += sum;
+          }
+        }
+        if (dcol) {
+          be.gemm(true, false, K, ld, O, W.data, dyc, dcol, false);
+          for (let s = 0; s < n; s++) col2im(g, dcol, ld, s * P, dx.data, (b0 + s) * S);
+        }
+      });
+      return dx;
+    },
+  };
+}
+
+/** Checks a positive-integer layer argument. */
+export function requirePositive(where: string, name: string, v: number, min = 1): void {
+  if (!(Number.isInteger(v) && v >= min)) throw new RangeArgError(`${where}: ${name} must be an integer ≥ ${min}, got ${v}`);
+}
+
+/** PyTorch's default initialisation for Conv and Linear: weight and bias U(−1/√fanIn, 1/√fanIn). */
+export function convParams(outC: number, kernelShape: Shape, fanIn: number): ParamSpec[] {
+  return [
+    { name: 'weight', shape: [outC, ...kernelShape], init: lecunUniform(fanIn) },
+    { name: 'bias', shape: [outC], init: lecunUniform(fanIn) },
+  ];
+}
+
+/** The input's per-sample shape, checked to be [inC, …] of the given rank. */
+export function checkChannels(where: string, dom: Shape, rank: number, inC: number, layout: string): void {
+  if (dom.length !== rank) throw new ShapeError(`${where} expects ${layout} per sample but got ${describeShape(dom)}`);
+  if (dom[0] !== inC) throw new ShapeError(`${where} expects ${inC} input channels but got ${dom[0]} (input ${describeShape(dom)})`);
+}
+
+/**
+ * conv2d(inC,outC,k[,stride[,pad]]): 2-d cross-correlation [inC,H,W] → [outC,H′,W′],
+ * H′ = ⌊(H + 2·pad − k)/stride⌋ + 1, with weight [outC,inC,k,k] and bias [outC]
+ * (PyTorch's Conv2d layout and default init). `args` are always all five, [inC,outC,k,stride,pad]. Shape-polymorphic in H, W: its domain is
+ * fixed when composed (`at`). Implemented as im2col + one gemm per batch chunk; the
+ * pullback folds Wᵀ·dy back with col2im.
+ */
+export function conv2d(inC: number, outC: number, k: number, stride = 1, pad = 0, dom?: Shape): Para {
+  const where = `conv2d(${inC},${outC},${k},${stride},${pad})`;
+  requirePositive(where, 'in channels', inC);
+  requirePositive(where, 'out channels', outC);
+  requirePositive(where, 'kernel size', k);
+  requirePositive(where, 'stride', stride);
+  requirePositive(where, 'padding', pad, 0);
+  const windowOf = (d: Shape): Window => {
+    checkChannels(where, d, 3, inC, '[C,H,W]');
+    return makeWindow(where, inC, d[1]!, d[2]!, k, k, stride, stride, pad, pad);
+  };
+  const g = dom && windowOf(dom);
+  const self: Para = primitive({
+    kind: 'conv2d',
+    args: [inC, outC, k, stride, pad],
+    dom,
+    cod: g && [outC, g.Ho, g.Wo],
+    params: convParams(outC, [inC, k, k], inC * k * k),
+    at: (d) => conv2d(inC, outC, k, stride, pad, d),
+    forward: ([W, b], x, ctx) => {
+      if (g) checkInput(self, x);
+      const gx = g ?? windowOf(x.shape.slice(1));
+      return convLens(gx, outC, W!, b!, x, ctx, [outC, gx.Ho, gx.Wo]);
+    },
+  });
+  return self;
+}
