@@ -8,6 +8,8 @@ import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';
 import type { Loss } from '../nn/loss.js';
 import { accuracy, predictClasses } from './metrics.js';
+import { checkFinite } from '../data/dataset.js';
+import { allFinite, diagnoseNonFinite } from './diagnose.js';
 
 export interface TrainOptions {
   loss: Loss;
@@ -56,6 +58,7 @@ export class Trainer {
   constructor(model: Para, readonly data: Dataset, opts: TrainOptions) {
     const N = data.x.batch;
     if (N === 0) throw new RangeArgError(`${data.name}: no training rows`);
+    checkFinite(data);
     this.model = model.dom ? model : model.at(data.x.shape.slice(1));
     const dom = this.model.dom!;
     if (shapeString(dom) !== shapeString(data.x.shape.slice(1))) {
@@ -100,13 +103,16 @@ export class Trainer {
         xb.data.set(data.x.data.subarray(r * xPer, (r + 1) * xPer), i * xPer);
         yb.data.set(data.y.data.subarray(r * yPer, (r + 1) * yPer), i * yPer);
       }
+      const rngState = this.rng.state();
       const lens = this.model.forward(this.theta, xb, ctx);
       const L = this.loss.apply(lens.y, yb, ctx);
-      if (!Number.isFinite(L.value)) {
-        throw new NonFiniteError(`the loss became ${L.value} at epoch ${this.epoch + 1}, step ${this.step + 1}`, this.epoch + 1, this.step + 1);
-      }
       for (const g of this.grads) g.data.fill(0);
-      lens.pullback(L.pullback(), this.grads, false);
+      if (Number.isFinite(L.value)) lens.pullback(L.pullback(), this.grads, false);
+      if (!Number.isFinite(L.value) || !allFinite(this.grads)) {
+        const where = diagnoseNonFinite(this.model, this.theta, xb, yb, this.loss, rngState);
+        const what = Number.isFinite(L.value) ? 'a gradient became non-finite' : `the loss became ${L.value}`;
+        throw new NonFiniteError(`${what} at epoch ${this.epoch + 1}, step ${this.step + 1}: ${where}`, this.epoch + 1, this.step + 1);
+      }
       this.optimizer.step(this.theta, this.grads);
       this.step++;
       lossSum += L.value * B;

@@ -66,7 +66,7 @@ describe('training loop', () => {
     expect(a.theta.map((t) => Array.from(t.data))).toEqual(b.theta.map((t) => Array.from(t.data)));
   });
 
-  it('stops with a NonFiniteError naming the epoch when the loss becomes NaN', () => {
+  it('stops with a NonFiniteError naming the epoch, step and morphism when the loss or a gradient becomes non-finite', () => {
     const ds = { ...xor(), x: Tensor.from([[0, 0], [0, 1], [1, 0], [1e30, 1e30]]) };
     let err: unknown;
     try {
@@ -75,8 +75,13 @@ describe('training loop', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(NonFiniteError);
-    expect((err as NonFiniteError).message).toMatch(/loss became (NaN|Infinity) at epoch \d+, step \d+/);
+    expect((err as NonFiniteError).message).toMatch(/(loss became (NaN|Infinity)|a gradient became non-finite) at epoch \d+, step \d+: the (forward|pullback) of dense\(\d,\d\) \(factor \d of 2\)/);
     expect((err as NonFiniteError).usage).toBe(false);
+  });
+
+  it('rejects non-finite data at the boundary, naming row and column', () => {
+    const ds = { ...xor(), x: Tensor.from([[0, 0], [0, NaN], [1, 0], [1, 1]]) };
+    expect(() => new Trainer(parseSpec('dense(2,1)'), ds, { loss: mse })).toThrow('xor: non-finite input NaN at row 2, column 2');
   });
 
   it('rejects a model whose shapes do not fit the data, naming both', () => {
