@@ -1,4 +1,4 @@
-import { ShapeError } from '../errors.js';
+import { RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../markov/rng.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';
@@ -50,6 +50,9 @@ export interface PrimitiveDef {
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens;
 }
 
+/** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
+export const MAX_PARAM_ELEMENTS = 2 ** 27;
+
 class Primitive extends Morphism {
   readonly kind: string;
   override readonly args: readonly (number | string)[];
@@ -65,6 +68,11 @@ class Primitive extends Morphism {
     this.dom = def.dom;
     this.cod = def.cod;
     this.params = def.params ?? [];
+    for (const p of this.params) {
+      if (sizeOf(p.shape) > MAX_PARAM_ELEMENTS) {
+        throw new RangeArgError(`${this}: parameter ${p.name} of shape [${p.shape.join(',')}] has more than ${MAX_PARAM_ELEMENTS} elements`);
+      }
+    }
   }
   at(dom: Shape): Para {
     if (this.dom) return checkDom(this, dom);
