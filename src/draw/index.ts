@@ -1,1 +1,4 @@
-export {};
+export * from './svg.js';
+export * from './layout.js';
+export * from './diagram.js';
+export * from './plot.js';

@@ -1,14 +1,44 @@
-import type { Command } from '../command.js';
+import { stringDiagram } from '../../draw/diagram.js';
+import { parseSpec } from '../../para/spec.js';
 import { UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { writeFileAtomic } from '../fs.js';
 
-/** Placeholder: this command is not built yet. */
 export const command: Command = {
   name: 'draw',
-  summary: '(not yet available)',
-  usage: 'paralens draw',
-  description: 'Not yet available in this version.',
-  flags: {},
-  run: async () => {
-    throw new UsageError('paralens draw is not available in this version');
+  summary: 'draw a model as an SVG string diagram',
+  usage: 'paralens draw --model SPEC [-o FILE.svg | --out FILE.svg]',
+  description: `Draws the morphism that SPEC denotes as a string diagram: boxes for morphisms, wires labelled
+with their shapes, parameter wires entering from above (the Para picture), products stacked,
+copy/add as dots, residuals as a wire around the box. Without --out the SVG goes to stdout.`,
+  flags: {
+    model: { type: 'string', help: 'model spec string' },
+    out: { type: 'string', help: 'write the SVG to this file (also -o)' },
+  },
+  async run(flags, positional, io) {
+    if (!flags.model) throw new UsageError('draw: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
+    const f = parseSpec(String(flags.model));
+    const svg = stringDiagram(f);
+    const out = (flags.out as string | undefined) ?? outFromPositional(positional);
+    if (out) {
+      if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got '${out}'`);
+      await writeFileAtomic(out, svg);
+    }
+    if (flags.json) io.out(JSON.stringify({ model: String(f), file: out ?? null, svg: out ? undefined : svg, bytes: svg.length }) + '\n');
+    else if (!out) io.out(svg + '\n');
+    else io.out(`wrote ${out} (${svg.length} bytes)\n`);
+    return 0;
   },
 };
+
+/** `-o FILE` arrives as positional arguments ['-o', FILE] (the flag parser knows only --long flags). */
+function outFromPositional(pos: string[]): string | undefined {
+  const i = pos.indexOf('-o');
+  if (i < 0) {
+    if (pos.length) throw new UsageError(`draw: unexpected argument '${pos[0]}'`);
+    return undefined;
+  }
+  const f = pos[i + 1];
+  if (!f) throw new UsageError('draw: -o needs a file name');
+  return f;
+}

@@ -1,0 +1,56 @@
+import type { Para } from '../para/para.js';
+import { layout } from './layout.js';
+import type { Diagram } from './layout.js';
+import { esc, r, svgDoc, textWidth } from './svg.js';
+
+const M = 24; // margin, and the length of the outer input/output wires
+
+/** The diagram of f with its outer input and output wires, offset by the margins. */
+export function diagramOf(f: Para): Diagram {
+  const d = layout(f);
+  const lead = M + Math.max(20, textWidth(f.dom ? `[${f.dom.join(',')}]` : '', 10));
+  const shifted: Diagram = {
+    width: d.width + 2 * lead,
+    height: d.height + 2 * M,
+    inY: d.inY + M,
+    outY: d.outY + M,
+    nodes: d.nodes.map((n) => ({ ...n, x: n.x + lead, y: n.y + M })),
+    wires: d.wires.map((w) => ({ ...w, points: w.points.map(([x, y]) => [x + lead, y + M] as [number, number]) })),
+  };
+  shifted.wires.push({ points: [[4, shifted.inY], [lead, shifted.inY]], label: f.dom ? `[${f.dom.join(',')}]` : '' });
+  shifted.wires.push({ points: [[lead + d.width, shifted.outY], [shifted.width - 4, shifted.outY]], label: f.cod ? `[${f.cod.join(',')}]` : '' });
+  return shifted;
+}
+
+/**
+ * The string diagram of a morphism as SVG: boxes for morphisms, wires labelled with the
+ * shapes they carry, parameter wires entering from above (the Para picture), products
+ * stacked, copy/add as dots, residuals as a wire around the box.
+ */
+export function stringDiagram(f: Para, title = String(f)): string {
+  const d = diagramOf(f);
+  const parts: string[] = [];
+  for (const w of d.wires) {
+    const pts = w.points.map(([x, y]) => `${r(x)},${r(y)}`).join(' ');
+    parts.push(`<polyline class="wire${w.param ? ' param' : ''}" points="${pts}" fill="none" stroke="${w.param ? '#b06000' : '#333'}" stroke-width="1.4"${w.param ? ' stroke-dasharray="4 3"' : ''}/>`);
+    if (w.label) {
+      const [x1, y1] = w.points[0]!;
+      const [x2, y2] = w.points[w.points.length - 1]!;
+      if (w.param) parts.push(`<text x="${r(x1)}" y="${r(y1 - 3)}" font-size="10" text-anchor="middle" fill="#b06000">${esc(w.label)}</text>`);
+      else if (w.points.length > 2) {
+        // a bent wire (the skip of a residual): label its middle segment, below it
+        const [[ax, ay], [bx]] = [w.points[1]!, w.points[2]!];
+        parts.push(`<text x="${r((ax + bx) / 2)}" y="${r(ay + 12)}" font-size="10" text-anchor="middle" fill="#555">${esc(w.label)}</text>`);
+      } else parts.push(`<text x="${r((x1 + x2) / 2)}" y="${r(Math.min(y1, y2) - 4)}" font-size="10" text-anchor="middle" fill="#555">${esc(w.label)}</text>`);
+    }
+  }
+  for (const n of d.nodes) {
+    if (n.kind === 'box') {
+      parts.push(`<g class="box"><rect x="${r(n.x)}" y="${r(n.y)}" width="${r(n.w)}" height="${r(n.h)}" rx="4" fill="#eef3fb" stroke="#2a5599"/><text x="${r(n.x + n.w / 2)}" y="${r(n.y + n.h / 2 + 4)}" text-anchor="middle">${esc(n.label)}</text></g>`);
+    } else {
+      const cx = n.x + n.w / 2, cy = n.y + n.h / 2;
+      parts.push(`<g class="dot ${n.kind}"><circle cx="${r(cx)}" cy="${r(cy)}" r="${r(n.w / 2)}" fill="${n.kind === 'add' ? 'white' : '#333'}" stroke="#333"/>${n.kind === 'add' ? `<text x="${r(cx)}" y="${r(cy + 4)}" text-anchor="middle" font-size="11">+</text>` : ''}</g>`);
+    }
+  }
+  return svgDoc(d.width, d.height, parts.join(''), title);
+}

@@ -1,0 +1,135 @@
+import type { Para } from '../para/para.js';
+import type { Shape } from '../tensor/tensor.js';
+import { textWidth } from './svg.js';
+
+/** A box (a morphism), a dot (copy, add, discard), or the label of a parameter wire. */
+export interface Node {
+  kind: 'box' | 'copy' | 'add' | 'discard';
+  label: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Parameter shapes entering from above (the Para picture). */
+  params: string[];
+}
+
+/** A wire from (x1,y1) to (x2,y2) through optional bends, labelled with the shape it carries. */
+export interface Wire {
+  points: [number, number][];
+  label: string;
+  /** A parameter wire (drawn dashed, entering a box from above). */
+  param?: boolean;
+}
+
+/** A laid-out string diagram: data flows left to right, parameters enter from above. */
+export interface Diagram {
+  width: number;
+  height: number;
+  nodes: Node[];
+  wires: Wire[];
+  /** y of the input and output wire, relative to the diagram's top. */
+  inY: number;
+  outY: number;
+}
+
+const GAP = 46; // horizontal room for a labelled wire between boxes
+const PAD = 14; // vertical gap between factors of a product
+const PARAM = 26; // room above a box for its parameter wire
+const DOT = 10;
+
+const shapeLabel = (s: Shape | undefined): string => (s ? `[${s.join(',')}]` : '');
+
+function shift(d: Diagram, dx: number, dy: number): Diagram {
+  return {
+    ...d,
+    inY: d.inY + dy,
+    outY: d.outY + dy,
+    nodes: d.nodes.map((n) => ({ ...n, x: n.x + dx, y: n.y + dy })),
+    wires: d.wires.map((w) => ({ ...w, points: w.points.map(([x, y]) => [x + dx, y + dy] as [number, number]) })),
+  };
+}
+
+function leaf(f: Para): Diagram {
+  if (f.kind === 'id') return { width: GAP / 2, height: 20, nodes: [], wires: [{ points: [[0, 10], [GAP / 2, 10]], label: '' }], inY: 10, outY: 10 };
+  if (f.kind === 'copy' || f.kind === 'add' || f.kind === 'discard') {
+    const n: Node = { kind: f.kind, label: f.kind === 'add' ? '+' : '', x: 0, y: PARAM, w: DOT, h: DOT, params: [] };
+    return { width: DOT, height: PARAM + DOT, nodes: [n], wires: [], inY: PARAM + DOT / 2, outY: PARAM + DOT / 2 };
+  }
+  const label = String(f);
+  const params = f.params.map((p) => `${p.name} [${p.shape.join(',')}]`);
+  const w = Math.max(48, textWidth(label) + 20, textWidth(params.join(', '), 10) + 8);
+  const h = 34;
+  const top = params.length ? PARAM : 8;
+  const node: Node = { kind: 'box', label, x: 0, y: top, w, h, params };
+  const wires: Wire[] = params.length ? [{ points: [[w / 2, 12], [w / 2, top]], label: params.join(', '), param: true }] : [];
+  return { width: w, height: top + h, nodes: [node], wires, inY: top + h / 2, outY: top + h / 2 };
+}
+
+/** Sequential composite: factors side by side, joined by wires labelled with the shape between them. */
+function sequential(parts: Para[], layouts: Diagram[]): Diagram {
+  const above = Math.max(...layouts.map((d) => d.inY));
+  const nodes: Node[] = [];
+  const wires: Wire[] = [];
+  let x = 0;
+  let height = 0;
+  let prevOut: [number, number] | undefined;
+  layouts.forEach((d, i) => {
+    const placed = shift(d, x, above - d.inY);
+    nodes.push(...placed.nodes);
+    wires.push(...placed.wires);
+    if (prevOut) wires.push({ points: [prevOut, [x, placed.inY]], label: shapeLabel(parts[i]!.dom ?? parts[i - 1]!.cod) });
+    prevOut = [x + d.width, placed.outY];
+    x += d.width + (i < layouts.length - 1 ? GAP : 0);
+    height = Math.max(height, placed.height + (above - d.inY));
+  });
+  return { width: x, height, nodes, wires, inY: above, outY: prevOut![1] };
+}
+
+/** Monoidal product: factors stacked, fed from a split of the input wire and joined into the output wire. */
+function parallel(parts: Para[], layouts: Diagram[]): Diagram {
+  const inner = Math.max(...layouts.map((d) => d.width));
+  const stub = 18;
+  const nodes: Node[] = [];
+  const wires: Wire[] = [];
+  let y = 0;
+  const ins: number[] = [], outs: number[] = [];
+  layouts.forEach((d, i) => {
+    const placed = shift(d, stub, y);
+    nodes.push(...placed.nodes);
+    wires.push(...placed.wires);
+    if (d.width < inner) wires.push({ points: [[stub + d.width, placed.outY], [stub + inner, placed.outY]], label: '' });
+    ins.push(placed.inY);
+    outs.push(placed.outY);
+    y += d.height + (i < layouts.length - 1 ? PAD : 0);
+  });
+  const mid = (ins[0]! + ins[ins.length - 1]!) / 2;
+  const midOut = (outs[0]! + outs[outs.length - 1]!) / 2;
+  ins.forEach((yy) => wires.push({ points: [[0, mid], [stub / 2, yy], [stub, yy]], label: '' }));
+  outs.forEach((yy) => wires.push({ points: [[stub + inner, yy], [stub + inner + stub / 2, yy], [2 * stub + inner, midOut]], label: '' }));
+  return { width: inner + 2 * stub, height: y, nodes, wires, inY: mid, outY: midOut };
+}
+
+/** Residual x ↦ x + f(x): a copy dot, f, and an add dot, with the skip wire drawn around below f. */
+function residualLayout(f: Para, body: Diagram): Diagram {
+  const copyNode: Node = { kind: 'copy', label: '', x: 0, y: body.inY - DOT / 2, w: DOT, h: DOT, params: [] };
+  const placed = shift(body, DOT + GAP / 2, 0);
+  const ax = DOT + GAP / 2 + body.width + GAP / 2;
+  const addNode: Node = { kind: 'add', label: '+', x: ax, y: body.outY - DOT / 2, w: DOT, h: DOT, params: [] };
+  const below = body.height + PAD;
+  const wires: Wire[] = [
+    ...placed.wires,
+    { points: [[DOT, body.inY], [DOT + GAP / 2, placed.inY]], label: shapeLabel(f.dom) },
+    { points: [[DOT + GAP / 2 + body.width, placed.outY], [ax, body.outY]], label: '' },
+    { points: [[DOT / 2, body.inY + DOT / 2], [DOT / 2, below], [ax + DOT / 2, below], [ax + DOT / 2, body.outY + DOT / 2]], label: 'skip' },
+  ];
+  return { width: ax + DOT, height: below + 6, nodes: [copyNode, ...placed.nodes, addNode], wires, inY: body.inY, outY: body.outY };
+}
+
+/** Lays out a morphism as a string diagram (recursively over seq, par and residual). */
+export function layout(f: Para): Diagram {
+  if (f.kind === 'seq') return sequential([...f.children], f.children.map(layout));
+  if (f.kind === 'par') return parallel([...f.children], f.children.map(layout));
+  if (f.kind === 'residual') return residualLayout(f.children[0]!, layout(f.children[0]!));
+  return leaf(f);
+}

@@ -1,0 +1,74 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { diagramOf, parseSpec, stringDiagram } from '../../src/index.js';
+import type { Para } from '../../src/index.js';
+import { morphismArb, sizes } from '../laws/arbitrary.js';
+import { cli } from '../cli/helpers.js';
+
+const GOLDEN: [string, string][] = [
+  ['xor', 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid'],
+  ['product', 'dense(4,4) >> (dense(2,3) @ dense(2,1)) >> relu'],
+  ['residual', 'residual(dense(4,4) >> tanh) >> copy(4) >> add(4) >> dense(4,1)'],
+];
+
+/** Boxes and dots of a morphism: one per primitive that is drawn as a node. */
+function countNodes(f: Para): number {
+  if (f.kind === 'seq' || f.kind === 'par') return f.children.reduce((n, c) => n + countNodes(c), 0);
+  if (f.kind === 'residual') return 2 + countNodes(f.children[0]!);
+  return f.kind === 'id' ? 0 : 1;
+}
+
+function checkStructure(f: Para): void {
+  const d = diagramOf(f);
+  expect(d.nodes.length).toBe(countNodes(f));
+  for (const n of d.nodes) {
+    expect(n.x).toBeGreaterThanOrEqual(0);
+    expect(n.y).toBeGreaterThanOrEqual(0);
+    expect(n.x + n.w).toBeLessThanOrEqual(d.width);
+    expect(n.y + n.h).toBeLessThanOrEqual(d.height);
+  }
+  for (let i = 0; i < d.nodes.length; i++) {
+    for (let j = i + 1; j < d.nodes.length; j++) {
+      const a = d.nodes[i]!, b = d.nodes[j]!;
+      const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+      expect(overlap, `${a.label || a.kind} overlaps ${b.label || b.kind} in ${f}`).toBe(false);
+    }
+  }
+  const withParams = d.nodes.filter((n) => n.params.length).length;
+  expect(d.wires.filter((w) => w.param).length).toBe(withParams);
+  for (const w of d.wires) for (const [x, y] of w.points) {
+    expect(x).toBeGreaterThanOrEqual(0);
+    expect(x).toBeLessThanOrEqual(d.width);
+    expect(y).toBeGreaterThanOrEqual(0);
+    expect(y).toBeLessThanOrEqual(d.height);
+  }
+}
+
+describe('string diagrams', () => {
+  it.each(GOLDEN)('%s matches its golden file and its structure', (name, spec) => {
+    const svg = stringDiagram(parseSpec(spec));
+    const file = join(__dirname, 'golden', `${name}.svg`);
+    if (process.env.UPDATE_GOLDEN || !existsSync(file)) writeFileSync(file, svg);
+    expect(svg).toBe(readFileSync(file, 'utf8'));
+    checkStructure(parseSpec(spec));
+    for (const box of spec.match(/dense\(\d,\d\)/g)!) expect(svg).toContain(`>${box}</text>`);
+  });
+
+  it('random composites of a few dozen morphisms lay out without overlaps', () => {
+    fc.assert(fc.property(sizes.chain((a) => sizes.chain((b) => morphismArb(a, b, 4))), (f) => checkStructure(f)), { numRuns: 150 });
+    const big = parseSpec(Array.from({ length: 30 }, (_, i) => (i % 2 ? 'tanh' : 'dense(8,8)')).join(' >> '));
+    checkStructure(big);
+  });
+
+  it('paralens draw writes an SVG file; bad input exits 2', async () => {
+    const out = join(require('node:os').tmpdir(), `paralens-draw-${process.pid}.svg`);
+    const r = await cli('draw', '--model', 'dense(2,4) >> relu', '-o', out, '--json');
+    expect(r.code).toBe(0);
+    expect(r.json().file).toBe(out);
+    expect(readFileSync(out, 'utf8')).toMatch(/^<svg /);
+    expect((await cli('draw', '--model', 'dense(2,4) >> dense(3,1)')).code).toBe(2);
+    expect((await cli('draw')).err).toMatch(/--model SPEC is required/);
+  });
+});
