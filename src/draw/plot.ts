@@ -108,8 +108,9 @@ export function heatMap(
     }
   }
   const lines = (opts.lines ?? []).map((l) => `<polyline points="${l.map(([x, y]) => `${r(f.sx(x))},${r(f.sy(y))}`).join(' ')}" fill="none" stroke="black" stroke-width="2"/>`).join('');
-  const pts = (opts.points ?? []).map((p) => `<circle cx="${r(f.sx(p.x))}" cy="${r(f.sy(p.y))}" r="3" fill="${p.label ? '#d0661a' : '#2a5599'}" stroke="white"/>`).join('');
-  return svgDoc(W, H, `<text x="${W / 2}" y="16" text-anchor="middle" font-weight="bold">${esc(opts.title ?? '')}</text>${cells.join('')}${f.axes}${lines}${pts}`, opts.title);
+  const pts = (opts.points ?? []).map((p) => `<circle cx="${r(f.sx(p.x))}" cy="${r(f.sy(p.y))}" r="4" fill="${p.label ? '#d0661a' : '#2a5599'}" stroke="black"/>`).join('');
+  // cells over the axes' grid lines
+  return svgDoc(W, H, `<text x="${W / 2}" y="16" text-anchor="middle" font-weight="bold">${esc(opts.title ?? '')}</text>${f.axes}${cells.join('')}${lines}${pts}`, opts.title);
 }
 
 /** A matrix as coloured cells with row/column labels (agreement matrices, kernel bases). */

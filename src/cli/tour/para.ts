@@ -6,7 +6,24 @@ import { parseSpec } from '../../para/spec.js';
 import { Trainer } from '../../train/trainer.js';
 import { train } from '../../train/train.js';
 import { fmt, table } from '../progress.js';
+import { stringDiagram } from '../../draw/diagram.js';
+import { heatMap, linePlot } from '../../draw/plot.js';
+import { Tensor } from '../../tensor/tensor.js';
+import type { Para } from '../../para/para.js';
 import type { TourSection } from './section.js';
+
+/** A model's output over a grid of the plane [x0,x1]×[y0,y1] (row-major, y rows). */
+export function gridValues(model: Para, theta: readonly Tensor[], box: { x0: number; x1: number; y0: number; y1: number }, n = 40): { values: Float32Array; nx: number; ny: number; x0: number; x1: number; y0: number; y1: number } {
+  const pts = Tensor.zeros([n * n, 2]);
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      pts.data[(j * n + i) * 2] = box.x0 + ((i + 0.5) / n) * (box.x1 - box.x0);
+      pts.data[(j * n + i) * 2 + 1] = box.y0 + ((j + 0.5) / n) * (box.y1 - box.y0);
+    }
+  }
+  const y = model.run(theta, pts);
+  return { values: y.data as Float32Array, nx: n, ny: n, ...box };
+}
 
 /** The seed's XOR network: input(2) → hidden(4) → hidden(4) → output(1), sigmoid throughout. */
 export const XOR_SPEC = 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid';
@@ -58,6 +75,9 @@ export const section: TourSection = {
     // XOR as in the seed: per-sample SGD, MSE, 6000 epochs
     const model = parseSpec(XOR_SPEC);
     const r = train(model, xor(), { loss: mse, epochs: 6000, lr: 0.5, batch: 1, seed });
+    const curves = [XOR_SPEC, XOR_RELU_SPEC].map((spec, i) =>
+      train(parseSpec(spec), xor(), { loss: mse, epochs: 1500, lr: i ? 0.1 : 0.5, batch: 1, seed }).history.map((h) => h.loss),
+    );
     const pred = r.model.run(r.theta, xor().x);
     lines.push(`XOR, ${XOR_SPEC}`);
     lines.push(`  per-sample SGD, lr 0.5, 6000 epochs in ${fmt(r.seconds, 3)} s; final MSE ${fmt(r.finalLoss)}`);
@@ -79,8 +99,23 @@ export const section: TourSection = {
     lines.push('');
     lines.push(`Iris, dense(4,16) >> relu >> dense(16,3), softmax cross-entropy, Adam lr 0.01, batch 16, 200 epochs:`);
     lines.push(`  training accuracy ${fmt(ir.accuracy)}, held-out accuracy ${fmt(ir.testAccuracy)} (${split.train.x.batch}/${split.test.x.batch} rows, ${fmt(ir.seconds, 3)} s)`);
+    const figures = [
+      { caption: 'The seed XOR network as a string diagram in Para: parameter wires enter each dense box from above.', svg: stringDiagram(r.model) },
+      {
+        caption: 'The trained XOR network over the input plane (blue: 0, orange: 1), with the four training points.',
+        svg: heatMap(gridValues(r.model, r.theta, { x0: -0.5, x1: 1.5, y0: -0.5, y1: 1.5 }), {
+          title: 'XOR: χ(x) = network output',
+          points: [[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]].map(([x, y, l]) => ({ x: x!, y: y!, label: l! })),
+        }),
+      },
+      {
+        caption: 'Exercise 1: XOR training loss, all-sigmoid (lr 0.5) against ReLU hidden layers (lr 0.1), per-sample SGD.',
+        svg: linePlot([{ name: 'all-sigmoid', values: curves[0]! }, { name: 'ReLU hidden', values: curves[1]! }], { title: 'XOR loss', log: true }),
+      },
+    ];
     return {
       lines,
+      figures,
       data: {
         xor: { predictions: Array.from(pred.data), final_loss: r.finalLoss, seconds: r.seconds },
         exercise1: ex,
