@@ -2,3 +2,4 @@ export * from './svg.js';
 export * from './layout.js';
 export * from './diagram.js';
 export * from './plot.js';
+export * from './grid.js';

@@ -1,3 +1,4 @@
+import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
 
 /** Elementwise functions that kernels know by name (so a backend can fuse them). */
@@ -33,7 +34,8 @@ export interface Backend {
   axpy(alpha: number, x: Data, y: Data): void;
 }
 
-const registry = new Map<string, Backend>();
+// the reference backend is always there; a fast one registers itself when it loads
+const registry = new Map<string, Backend>([['js', jsBackend]]);
 let current: Backend | undefined;
 
 export function registerBackend(b: Backend): void {

@@ -1,5 +1,4 @@
 import type { Backend, UnaryOp } from './backend.js';
-import { registerBackend } from './backend.js';
 import type { Data } from './tensor.js';
 
 const KC = 256; // depth of a packed block: a 4-wide strip of it stays in L1
@@ -166,4 +165,3 @@ function axpy(alpha: number, x: Data, y: Data): void {
 /** The reference backend: plain TypeScript, any typed array, runs everywhere. */
 export const jsBackend: Backend = { name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy };
 
-registerBackend(jsBackend);

@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import type { PreviewServer } from 'vite';
+import { hasChromium, launch } from './browser.js';
+
+const root = join(__dirname, '..', '..');
+
+describe.skipIf(!hasChromium)('the playground in Chromium', () => {
+  let server: PreviewServer;
+  let url: string;
+  let browser: Awaited<ReturnType<typeof launch>>;
+
+  beforeAll(async () => {
+    // the production build, served statically: what users get from `npm run build:web`
+    const { build, preview } = await import('vite');
+    const outDir = mkdtempSync(join(tmpdir(), 'paralens-web-'));
+    const configFile = join(root, 'web', 'vite.config.ts');
+    await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
+    url = server.resolvedUrls!.local[0]!;
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('trains: the loss falls and the decision boundary changes; a link restores a setup; bad input is explained', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(url);
+    await page.selectOption('#data', 'circles');
+    expect(await page.inputValue('#model')).toBe('dense(2,8) >> tanh >> dense(8,8) >> tanh >> dense(8,1)');
+    await page.fill('#epochs', '200');
+    const untrained = await page.innerHTML('#boundary');
+    expect(untrained).toContain('χ before training');
+    await page.click('#train');
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.done === 'true', undefined, { timeout: 90_000 });
+    const firstLoss = Number(await page.getAttribute('#status', 'data-first-loss'));
+    const lastLoss = Number(await page.getAttribute('#status', 'data-loss'));
+    expect(lastLoss).toBeLessThan(firstLoss * 0.5);
+    expect(await page.innerHTML('#boundary')).not.toBe(untrained);
+    expect(await page.textContent('#status')).toMatch(/epoch 200\/200 .* accuracy/);
+    expect(await page.innerHTML('#diagram')).toContain('dense(2,8)');
+    expect(page.url()).toContain('data=circles');
+    await page.screenshot({ path: join(root, 'docs', 'screenshots', 'playground.png') });
+
+    // a link with the whole state restores it
+    await page.goto(`${url}#data=xor&model=${encodeURIComponent('dense(2,4) >> tanh >> dense(4,1)')}&lr=0.1&optimizer=sgd&batch=4&epochs=50&seed=3&uncertainty=off`);
+    await page.reload();
+    expect(await page.inputValue('#data')).toBe('xor');
+    expect(await page.inputValue('#model')).toBe('dense(2,4) >> tanh >> dense(4,1)');
+    expect(await page.inputValue('#optimizer')).toBe('sgd');
+    expect(await page.inputValue('#lr')).toBe('0.1');
+    expect(await page.inputValue('#seed')).toBe('3');
+    expect(await page.isHidden('#notice')).toBe(true);
+
+    // a spec that does not compose: the CLI's message next to the field, and no training
+    await page.fill('#model', 'dense(2,4) >> dense(3,1)');
+    expect(await page.textContent('#model-error')).toBe('dense(3,1) expects [*,3] but got [*,4] from dense(2,4)');
+    const before = await page.textContent('#status');
+    await page.click('#train');
+    await page.waitForTimeout(300);
+    expect(await page.textContent('#status')).toBe(before);
+
+    // a malformed hash falls back to the defaults, with a notice
+    await page.goto(`${url}#data=nope&lr=abc`);
+    await page.reload();
+    expect(await page.isVisible('#notice')).toBe(true);
+    expect(await page.textContent('#notice')).toMatch(/'nope' is not a valid data/);
+    expect(await page.inputValue('#data')).toBe('moons');
+    expect(errors).toEqual([]);
+  });
+
+  it('the ensemble view reports where the experts glue', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}#data=moons&epochs=30`);
+    await page.click('#ensemble');
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.sheaf !== undefined, undefined, { timeout: 90_000 });
+    expect(await page.textContent('#sheaf')).toMatch(/\d+ of 1296 grid points satisfy the sheaf condition/);
+  });
+});
