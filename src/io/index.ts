@@ -1,1 +1,13 @@
-export {};
+/**
+ * Files and interchange (browser-safe: bytes in, bytes out). Model files are safetensors
+ * with the spec in `__metadata__`; ONNX export builds a ModelProto. Reading and writing
+ * files on disk is in `src/io/node.ts` (Node only, not exported here).
+ */
+export * from './errors.js';
+export * from './safetensors.js';
+export * from './model-file.js';
+export * from './onnx.js';
+export { defineOnnxRule, onnxKinds } from './onnx-rules.js';
+export type { OnnxRule, OnnxRuleInput } from './onnx-rules.js';
+export type { Attr, NamedParam, Value as OnnxValue } from './onnx-graph.js';
+export { OnnxGraph } from './onnx-graph.js';

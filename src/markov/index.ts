@@ -1,1 +1,16 @@
 export * from './rng.js';
+export * from './kernel.js';
+export * from './expectation.js';
+export * from './laws.js';
+export * from './dropout.js';
+export * from './bayes-dense.js';
+export * from './kl.js';
+export * from './elbo.js';
+export * from './predict.js';
+export * from './calibration.js';
+import './layers.js';
+export * from './methods.js';
+export * from './ood.js';
+export * from './exercise2.js';
+export * from './demo.js';
+export * from './report.js';

@@ -1,2 +1,3 @@
 export * from './optimizer.js';
 export * from './schedule.js';
+export * from './natural-gradient.js';

@@ -1,14 +1,91 @@
-import type { Command } from '../command.js';
+import { readFile } from 'node:fs/promises';
+import { kMeans } from '../../colimit/kmeans.js';
+import { parseCsv } from '../../data/csv.js';
+import type { Dataset } from '../../data/dataset.js';
+import { builtInDataNames } from '../../data/registry.js';
+import { DataError } from '../../errors.js';
 import { UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { loadData } from '../data.js';
+import { fmt, table } from '../progress.js';
 
-/** Placeholder: this command is not built yet. */
+/** Reads a CSV of points: the last column is taken as a class label when it is not numeric. */
+async function readPoints(file: string): Promise<Dataset> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new DataError(`kmeans: cannot read --csv ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const rows = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  if (rows.length === 0) throw new DataError(`kmeans: ${file} has no rows (empty data)`);
+  const lastField = (r: string): string => r.split(',').at(-1)!.trim();
+  // a non-numeric last field in the last row (never a header) marks a label column
+  const labelled = !/^[-+]?(\d|\.\d|nan|inf)/i.test(lastField(rows.at(-1)!));
+  return parseCsv(text, { name: file, label: labelled ? undefined : null });
+}
+
+/** How well clusters match known classes: the fraction of points in their cluster's majority class. */
+function purity(assign: Int32Array, labels: Int32Array, k: number): number {
+  let ok = 0;
+  for (let c = 0; c < k; c++) {
+    const counts = new Map<number, number>();
+    assign.forEach((a, i) => a === c && counts.set(labels[i]!, (counts.get(labels[i]!) ?? 0) + 1));
+    ok += Math.max(0, ...counts.values());
+  }
+  return ok / assign.length;
+}
+
 export const command: Command = {
   name: 'kmeans',
-  summary: '(not yet available)',
-  usage: 'paralens kmeans',
-  description: 'Not yet available in this version.',
-  flags: {},
-  run: async () => {
-    throw new UsageError('paralens kmeans is not available in this version');
+  summary: 'k-means clustering: centroids as colimits of their clusters',
+  usage: 'paralens kmeans --data NAME|--csv FILE --k N [--restarts N] [--seed N] [--max-iter N] [--tol X]',
+  description: `Lloyd's k-means (seed 000, §Colimits): the assignment of each point to its nearest centre is the
+universal morphism, each centre the mean (colimit) of its cluster. Greedy k-means++ seeding, the
+lowest inertia of --restarts seedings, empty clusters repaired, float64 throughout. Uses the feature
+columns of a built-in data set (${builtInDataNames().join(', ')}) or of a CSV file (a non-numeric last
+column is read as class labels and used only to report purity).`,
+  flags: {
+    data: { type: 'string', help: 'built-in data set name' },
+    csv: { type: 'string', help: 'CSV file of points (one row per point)' },
+    k: { type: 'int', help: 'number of clusters', range: 'positive' },
+    restarts: { type: 'int', help: 'independent k-means++ seedings (the lowest inertia wins)', default: 10, range: 'positive' },
+    seed: { type: 'int', help: 'random seed (data generation and seeding)', default: 0 },
+    'max-iter': { type: 'int', help: 'Lloyd iterations per restart at most', default: 300, range: 'positive' },
+    tol: { type: 'number', help: 'stop when Σ‖Δμ‖² ≤ tol · mean feature variance', default: 1e-4, range: 'nonnegative' },
+  },
+  async run(flags, _pos, io) {
+    if (Boolean(flags.data) === Boolean(flags.csv)) throw new UsageError('kmeans: give exactly one of --data NAME or --csv FILE');
+    if (flags.k === undefined) throw new UsageError('kmeans: --k N is required (the number of clusters)');
+    const seed = flags.seed as number;
+    const ds = flags.csv ? await readPoints(String(flags.csv)) : await loadData(String(flags.data), { seed });
+    if (ds.x.rank !== 2) throw new DataError(`kmeans: expects points [N,d] but ${ds.name} has inputs of rank ${ds.x.rank - 1}`);
+    const k = flags.k as number;
+    const r = kMeans(ds.x, { k, restarts: flags.restarts as number, seed, maxIter: flags['max-iter'] as number, tol: flags.tol as number });
+    const out = {
+      data: ds.name,
+      points: ds.x.batch,
+      features: ds.x.shape[1],
+      k,
+      inertia: r.inertia,
+      centroids: r.centroids,
+      sizes: r.sizes,
+      iterations: r.iterations,
+      converged: r.converged,
+      restart_inertias: r.restartInertias,
+      purity: ds.labels ? purity(r.assignments, ds.labels, k) : undefined,
+    };
+    if (flags.json) {
+      io.out(JSON.stringify(out) + '\n');
+      return 0;
+    }
+    io.out(`data        ${ds.name} (${out.points} points, ${out.features} features)\n`);
+    io.out(`k           ${k}, best of ${r.restartInertias.length} k-means++ restarts\n`);
+    io.out(`inertia     ${fmt(r.inertia, 6)}\n`);
+    io.out(`iterations  ${r.iterations}${r.converged ? '' : ' (not converged: hit --max-iter)'}\n`);
+    if (out.purity !== undefined) io.out(`purity      ${fmt(out.purity)} (fraction of points in their cluster's majority class)\n`);
+    const names = ds.featureNames ?? r.centroids[0]!.map((_, j) => `x${j + 1}`);
+    io.out('\n' + table(['cluster', 'size', ...names], r.centroids.map((c, i) => [i, r.sizes[i]!, ...c.map((v) => fmt(v))])) + '\n');
+    return 0;
   },
 };

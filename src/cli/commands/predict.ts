@@ -1,14 +1,133 @@
-import type { Command } from '../command.js';
+import { promises as fs } from 'node:fs';
+import { parseCsv } from '../../data/csv.js';
+import { DataError } from '../../errors.js';
+import { loadModel } from '../../io/node.js';
+import type { TrainingSettings } from '../../io/model-file.js';
+import { Tensor, sizeOf } from '../../tensor/tensor.js';
+import type { Shape } from '../../tensor/tensor.js';
 import { UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { fmt, Progress, table } from '../progress.js';
 
-/** Placeholder: this command is not built yet. */
+/** Rows 'x1,x2;x1,x2' as a [B, ...dom] tensor; every row must hold prod(dom) numbers. */
+export function parseInputRows(text: string, dom: Shape): Tensor {
+  const d = sizeOf(dom);
+  const rows = text.split(';').map((r) => r.trim()).filter((r) => r !== '');
+  if (rows.length === 0) throw new DataError(`predict: --input has no rows; expected e.g. "0,1;1,0" (${d} numbers per row)`);
+  const x = Tensor.zeros([rows.length, ...dom]);
+  rows.forEach((r, i) => {
+    const f = r.split(',').map((s) => s.trim());
+    if (f.length !== d) throw new DataError(`predict: --input row ${i + 1} has ${f.length} numbers, the model expects ${d}`);
+    f.forEach((s, j) => {
+      const v = Number(s);
+      if (s === '' || !Number.isFinite(v)) throw new DataError(`predict: --input row ${i + 1}, value ${j + 1}: '${s}' is not a finite number`);
+      x.data[i * d + j] = v;
+    });
+  });
+  return x;
+}
+
+/** A CSV of features (and optionally a last label column) as inputs [B, ...dom] and labels. */
+export function readCsvInputs(text: string, name: string, dom: Shape): { x: Tensor; labels?: string[] } {
+  const d = sizeOf(dom);
+  const first = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
+  const width = first === undefined ? 0 : first.split(',').length;
+  if (width === d) {
+    const plain = parseCsv(text, { name, label: null });
+    return { x: plain.x.reshape([plain.x.batch, ...dom]) };
+  }
+  if (width !== d + 1) throw new DataError(`predict: ${name} has ${width} columns, the model expects ${d} features (or ${d} and a label column)`);
+  const ds = parseCsv(text, { name });
+  return { x: ds.x.reshape([ds.x.batch, ...dom]), labels: Array.from(ds.labels!, (l) => ds.classes![l]!) };
+}
+
+/**
+ * The class of each output row, when the model was trained as a classifier (its file records
+ * the classes), and — for a model trained on logits (bce, softmax-cross-entropy) — the
+ * probability it gives that class: σ(z) or softmax(z)_c.
+ */
+export function classify(y: Tensor, settings: TrainingSettings): { classes: string[]; probability?: number[] } | undefined {
+  const names = Array.isArray(settings.classes) ? (settings.classes as unknown[]).map(String) : undefined;
+  if (!names) return undefined;
+  const B = y.batch, k = y.size / B;
+  const logits = settings.loss === 'bce' || settings.loss === 'softmax-cross-entropy';
+  // one output: a logit for bce, a probability otherwise
+  const threshold = settings.loss === 'bce' ? 0 : 0.5;
+  const classes: string[] = [], probability: number[] = [];
+  for (let b = 0; b < B; b++) {
+    let c = 0, p: number;
+    if (k === 1) {
+      const z = y.data[b]!;
+      c = z > threshold ? 1 : 0;
+      const s = 1 / (1 + Math.exp(-z));
+      p = c === 1 ? s : 1 - s;
+    } else {
+      for (let j = 1; j < k; j++) if (y.data[b * k + j]! > y.data[b * k + c]!) c = j;
+      let sum = 0;
+      for (let j = 0; j < k; j++) sum += Math.exp(y.data[b * k + j]! - y.data[b * k + c]!);
+      p = 1 / sum;
+    }
+    classes.push(names[c] ?? String(c));
+    probability.push(p);
+  }
+  return logits ? { classes, probability } : { classes };
+}
+
 export const command: Command = {
   name: 'predict',
-  summary: '(not yet available)',
-  usage: 'paralens predict',
-  description: 'Not yet available in this version.',
-  flags: {},
-  run: async () => {
-    throw new UsageError('paralens predict is not available in this version');
+  summary: 'run a saved model on inputs given inline or in a CSV file',
+  usage: 'paralens predict --load FILE.safetensors (--input "x1,x2;x1,x2" | --csv FILE) [--json]',
+  description: `Loads a model saved by paralens train --save FILE (the file is validated before use) and prints its
+outputs for each input row. For a model trained on a labelled data set the predicted class is printed
+too; a CSV with one more column than the model's inputs is read as features and a label, and the
+accuracy is reported.`,
+  flags: {
+    load: { type: 'string', help: 'model file written by paralens train --save' },
+    input: { type: 'string', help: 'input rows: numbers separated by commas, rows by semicolons' },
+    csv: { type: 'string', help: 'CSV file of input rows (optional header; an extra last column is a label)' },
+  },
+  async run(flags, _pos, io) {
+    if (!flags.load) throw new UsageError('predict: --load FILE is required (a model saved with paralens train --save FILE)');
+    if ((flags.input === undefined) === (flags.csv === undefined)) throw new UsageError('predict: give exactly one of --input "x1,x2;x1,x2" or --csv FILE');
+    const json = Boolean(flags.json);
+    const { model, theta, settings } = await loadModel(flags.load as string);
+    if (!model.dom) throw new DataError(`predict: ${model} takes inputs of any shape and the file records none`);
+    let x: Tensor;
+    let labels: string[] | undefined;
+    if (flags.csv !== undefined) {
+      const text = await fs.readFile(flags.csv as string, 'utf8').catch((e: NodeJS.ErrnoException) => {
+        throw new DataError(`predict: cannot read ${flags.csv}: ${e.code ?? e.message}`);
+      });
+      ({ x, labels } = readCsvInputs(text, flags.csv as string, model.dom));
+    } else x = parseInputRows(flags.input as string, model.dom);
+    const progress = new Progress(io, 'predict', json);
+    const chunk = 1024, parts: Tensor[] = [];
+    for (let s = 0; s < x.batch; s += chunk) {
+      parts.push(model.run(theta, x.rows(s, Math.min(x.batch, s + chunk))));
+      progress.update(Math.min(x.batch, s + chunk), x.batch, 'rows');
+    }
+    progress.done();
+    const k = parts[0]!.size / parts[0]!.batch;
+    const outputs: number[][] = parts.flatMap((p) => Array.from({ length: p.batch }, (_, b) => Array.from(p.data.subarray(b * k, (b + 1) * k))));
+    const y = Tensor.of(outputs.flat(), [outputs.length, k]);
+    const cls = classify(y, settings);
+    const classes = cls?.classes, probability = cls?.probability;
+    const accuracy = classes && labels ? classes.filter((c, i) => c === labels![i]).length / classes.length : undefined;
+    if (json) {
+      const extra = { ...(classes ? { classes } : {}), ...(probability ? { probability } : {}), ...(accuracy !== undefined ? { accuracy } : {}) };
+      io.out(JSON.stringify({ model: String(model), rows: outputs.length, outputs, ...extra }) + '\n');
+      return 0;
+    }
+    const header = ['row', 'output', ...(classes ? ['class'] : []), ...(probability ? ['p'] : []), ...(labels ? ['label'] : [])];
+    const rows = outputs.map((o, i) => [
+      String(i + 1),
+      o.map((v) => fmt(v)).join(' '),
+      ...(classes ? [classes[i]!] : []),
+      ...(probability ? [fmt(probability[i]!, 3)] : []),
+      ...(labels ? [labels[i]!] : []),
+    ]);
+    io.out(`model  ${model}\n\n${table(header, rows)}\n`);
+    if (accuracy !== undefined) io.out(`\naccuracy ${fmt(accuracy)} (${Math.round(accuracy * outputs.length)}/${outputs.length})\n`);
+    return 0;
   },
 };

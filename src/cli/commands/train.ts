@@ -11,6 +11,7 @@ import type { CliIO, Command } from '../command.js';
 import { loadData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
 import type { Para } from '../../para/para.js';
+import { checkSavePath, saveModel } from '../../io/node.js';
 
 /** The loss that suits a model's output size when none is given. */
 export function defaultLoss(data: Dataset): string {
@@ -56,7 +57,8 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const model: Para = parseSpec(flags.model as string);
-    const data = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined });
+    if (flags.save) await checkSavePath(flags.save as string);
+    const data = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
     const loss = lossByName((flags.loss as string | undefined) ?? defaultLoss(data));
     const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, seed);
     const trainSet = split?.train ?? data;
@@ -77,6 +79,25 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     progress.done();
     const extra: Record<string, unknown> = {};
     for (const h of trainHooks.afterTrain) Object.assign(extra, await h(result, flags, io));
+    if (flags.save) {
+      const settings = {
+        data: data.name,
+        loss: loss.name,
+        optimizer: flags.optimizer,
+        epochs: result.epochs,
+        batch: flags.batch,
+        lr: flags.lr,
+        seed,
+        final_loss: result.finalLoss,
+        accuracy: result.accuracy,
+        test_accuracy: result.testAccuracy,
+        classes: data.classes,
+        feature_names: data.featureNames,
+      };
+      const bytes = await saveModel(flags.save as string, result.model, result.theta, settings);
+      extra.saved = flags.save;
+      extra.file_bytes = bytes;
+    }
     const out = {
       model: String(result.model),
       data: data.name,

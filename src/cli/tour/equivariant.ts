@@ -1,8 +1,88 @@
+import { reparameterisationDemo } from '../../equivariant/fibration.js';
+import { inertiaExperiment } from '../../equivariant/inertia.js';
+import { parseGroup } from '../../equivariant/parse-group.js';
+import { parseRep } from '../../equivariant/parse-rep.js';
+import { applyRope, ropeFrequencies } from '../../equivariant/rope.js';
+import { basisMatrix, equivarianceError, equivariantBasis } from '../../equivariant/solver.js';
+import type { EquivariantBasis } from '../../equivariant/solver.js';
+import { matrixLines } from '../commands/derive.js';
+import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';
 
-/** Placeholder until this perspective lands: the tour skips sections with no lines. */
+const derive = (g: string, i: string, o: string): EquivariantBasis => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o));
+const row = (b: EquivariantBasis, what: string): (string | number)[] => [b.group, `${b.in} → ${b.out}`, b.dim, fmt(equivarianceError(b), 2), fmt(b.seconds * 1000, 3), what];
+
 export const section: TourSection = {
   id: 'equivariant',
   title: 'Ends over symmetry groups: derived equivariant kernels',
-  run: async () => ({ lines: [], data: {} }),
+  async run({ seed }) {
+    const lines: string[] = [];
+    const conv = derive('Trans(6)', 'V', 'V');
+    const sets = derive('S(5)', 'V', 'V');
+    const so2 = derive('SO(2)', 'V', 'V');
+    const so2k = derive('SO(2)', 'T(2)', 'T(2)');
+    const cross = derive('SO(3)', 'T(2)', 'V');
+    const crossO3 = derive('O(3)', 'T(2)', 'V');
+    const leg = derive('SO(3)', 'T(4)', 'T(0)');
+    const lorentz = derive('O(1,3)', 'T(2)', 'T(0)');
+    lines.push('The end Hom_G(ρ_in, ρ_out) = {W : ρ_out(g)W = Wρ_in(g) ∀g}, solved from the group\'s generators:');
+    lines.push(table(['group', 'map', 'dim', 'equiv. error', 'ms', 'what it is'], [
+      row(conv, 'convolution: one weight per offset κ(k − q)'),
+      row(sets, 'DeepSets: span{I, 11ᵀ}'),
+      row(so2, 'span{I, J}: rotation-scalings (RoPE blocks)'),
+      row(so2k, 'kernels of circular-harmonic orders 0 and 2'),
+      row(cross, 'the cross product ε_kij'),
+      row(crossO3, 'no cross product: it flips under reflections'),
+      row(leg, 'invariants of x⊗x⊗y⊗y: 1 and (x·y)² = P₀, P₂'),
+      row(lorentz, 'the Minkowski metric η'),
+    ]));
+    lines.push('');
+    lines.push('Translations of a 6-point ring, basis element for offset 1 (weight tying = convolution):');
+    const k1 = Array.from({ length: conv.dim }, (_, k) => basisMatrix(conv, k)).find((m) => m.data[1] !== 0)!;
+    lines.push(...matrixLines(k1));
+    lines.push('S(5) on V → V (DeepSets): the two orbit indicators');
+    lines.push(...matrixLines(basisMatrix(sets, 0)), '', ...matrixLines(basisMatrix(sets, 1)));
+    lines.push('SO(3): T(2) → V, the cross product (rows k, columns i·3 + j):');
+    lines.push(...matrixLines(basisMatrix(cross, 0)));
+
+    // RoPE: relative position only
+    const omega = ropeFrequencies(8);
+    const q = [0.3, -1, 2, 0.5, 1, -0.2, 0.7, 0.1], k = [1, 0.4, -0.7, 2, 0.1, 0.9, -1, 0.3];
+    const rot = (v: number[], m: number): Float64Array => {
+      const x = Float64Array.from(v);
+      applyRope(x, 1, 8, omega, m);
+      return x;
+    };
+    const score = (m: number, n: number): number => rot(q, m).reduce((s, v, i) => s + v * rot(k, n)[i]!, 0);
+    const ropeDev = Math.max(...[1, 10, 1000].map((s) => Math.abs(score(3 + s, 7 + s) - score(3, 7))));
+    lines.push('');
+    lines.push(`RoPE (interleaved pairs): ⟨R_{m+s}q, R_{n+s}k⟩ − ⟨R_m q, R_n k⟩ over s ∈ {1, 10, 1000}: max ${fmt(ropeDev, 2)}`);
+
+    const demo = reparameterisationDemo(seed);
+    lines.push('');
+    lines.push('Fibration: one step in coordinates θ vs φ (θ = Mφ), max change of f on the data:');
+    lines.push(`  natural gradient ${fmt(demo.linear.natural, 2)}, plain gradient descent ${fmt(demo.linear.gradientDescent, 3)}`);
+    lines.push(`  nonlinear θ = φ + ½φ³, natural gradient, η → difference: ${demo.nonlinear.map((d) => `${d.eta} → ${fmt(d.natural, 3)}`).join(', ')} (∝ η²)`);
+
+    const rows = inertiaExperiment({ sizes: [100], steps: 400, seed });
+    lines.push('');
+    lines.push('EMLP inertia task (O(3), 5T(0)+5V → T(2)), 100 training systems, 400 Adam steps:');
+    lines.push(table(['model', 'params', 'test MSE', 'equivariance error'], rows.map((r) => [r.model, r.parameters, fmt(r.testMSE), fmt(r.equivarianceError, 2)])));
+    return {
+      lines,
+      data: {
+        derivations: [conv, sets, so2, so2k, cross, crossO3, leg, lorentz].map((b) => ({ group: b.group, in: b.in, out: b.out, dim: b.dim, equivariance_error: equivarianceError(b), seconds: b.seconds })),
+        rope_max_deviation: ropeDev,
+        reparameterisation: demo,
+        inertia: rows,
+      },
+      summary: [
+        ['end ∫_g Hom(ρ_in g, ρ_out g)', 'equivariantBasis() — src/equivariant/solver.ts'],
+        ['convolution = end over translations', 'conv1dPeriodic / conv2dPeriodic'],
+        ['DeepSets = end over S(n); message passing = its restriction to a graph', 'deepsetsLayer, messagePassing'],
+        ['RoPE / SO(2) and SO(3) kernels', 'ropeAttention, equivariantBasis(SO(n), …)'],
+        ['cartesian (natural) update on the fibration', 'NaturalGradient, KFAC — src/optim/natural-gradient.ts'],
+      ],
+    };
+  },
 };

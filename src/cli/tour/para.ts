@@ -8,22 +8,9 @@ import { train } from '../../train/train.js';
 import { fmt, table } from '../progress.js';
 import { stringDiagram } from '../../draw/diagram.js';
 import { heatMap, linePlot } from '../../draw/plot.js';
-import { Tensor } from '../../tensor/tensor.js';
-import type { Para } from '../../para/para.js';
+import { gridValues } from '../../draw/grid.js';
 import type { TourSection } from './section.js';
 
-/** A model's output over a grid of the plane [x0,x1]×[y0,y1] (row-major, y rows). */
-export function gridValues(model: Para, theta: readonly Tensor[], box: { x0: number; x1: number; y0: number; y1: number }, n = 40): { values: Float32Array; nx: number; ny: number; x0: number; x1: number; y0: number; y1: number } {
-  const pts = Tensor.zeros([n * n, 2]);
-  for (let j = 0; j < n; j++) {
-    for (let i = 0; i < n; i++) {
-      pts.data[(j * n + i) * 2] = box.x0 + ((i + 0.5) / n) * (box.x1 - box.x0);
-      pts.data[(j * n + i) * 2 + 1] = box.y0 + ((j + 0.5) / n) * (box.y1 - box.y0);
-    }
-  }
-  const y = model.run(theta, pts);
-  return { values: y.data as Float32Array, nx: n, ny: n, ...box };
-}
 
 /** The seed's XOR network: input(2) → hidden(4) → hidden(4) → output(1), sigmoid throughout. */
 export const XOR_SPEC = 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid';

@@ -1,0 +1,82 @@
+"""PyTorch's side of bench/fashion.ts: the same model, started from the SAME initial weights
+(written by paralens), trained with the same optimiser, learning rate, batch size and number
+of epochs on Fashion-MNIST; prints one JSON object with per-epoch times and test accuracies.
+
+Usage: python3 bench/fashion_torch.py < job.json
+job: {model: 'mlp'|'cnn', theta: [[...], ...], epochs, batch, lr, optimizer, dataDir, limit, threads}
+"""
+import gzip
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+
+def read_idx(path):
+    for p in (path + ".gz", path):
+        if os.path.exists(p):
+            with (gzip.open(p, "rb") if p.endswith(".gz") else open(p, "rb")) as f:
+                data = f.read()
+            rank = data[3]
+            dims = [int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(rank)]
+            return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * rank).reshape(dims)
+    raise FileNotFoundError(path)
+
+
+def load(d, prefix, limit, image):
+    x = read_idx(os.path.join(d, f"{prefix}-images-idx3-ubyte"))[:limit].astype(np.float32) / 255
+    y = read_idx(os.path.join(d, f"{prefix}-labels-idx1-ubyte"))[:limit].astype(np.int64)
+    x = x.reshape(len(x), 1, 28, 28) if image else x.reshape(len(x), 784)
+    return torch.from_numpy(x), torch.from_numpy(y)
+
+
+def build(kind):
+    if kind == "mlp":
+        return torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 10))
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(1, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+        torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+        torch.nn.Flatten(), torch.nn.Linear(784, 10))
+
+
+def main():
+    job = json.load(sys.stdin)
+    torch.set_num_threads(job["threads"])
+    torch.manual_seed(0)
+    image = job["model"] == "cnn"
+    xtr, ytr = load(job["dataDir"], "train", job["limit"], image)
+    xte, yte = load(job["dataDir"], "t10k", job["limit"], image)
+    model = build(job["model"])
+    params = list(model.parameters())
+    assert len(params) == len(job["theta"]), "parameter lists differ"
+    with torch.no_grad():
+        for p, t in zip(params, job["theta"]):
+            p.copy_(torch.tensor(t, dtype=torch.float32).reshape(p.shape))
+    opt = {"adam": torch.optim.Adam, "sgd": torch.optim.SGD}[job["optimizer"]](model.parameters(), lr=job["lr"])
+    loss_fn = torch.nn.CrossEntropyLoss()
+    n, b = len(xtr), job["batch"]
+    epochs = []
+    for e in range(job["epochs"]):
+        t = time.perf_counter()
+        perm = torch.randperm(n)
+        total = 0.0
+        for s in range(0, n, b):
+            idx = perm[s:s + b]
+            opt.zero_grad()
+            loss = loss_fn(model(xtr[idx]), ytr[idx])
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(idx)
+        seconds = time.perf_counter() - t
+        with torch.no_grad():
+            acc = (model(xte).argmax(1) == yte).float().mean().item()
+        epochs.append({"epoch": e + 1, "seconds": seconds, "loss": total / n, "testAccuracy": acc})
+        print(f"  PyTorch {job['model']} epoch {e + 1}: {seconds:.2f} s, loss {total / n:.4f}, test accuracy {acc:.4f}", file=sys.stderr, flush=True)
+    json.dump({"version": torch.__version__, "threads": job["threads"], "epochs": epochs}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+/** paralens's side of `npm run bench`: the workloads of bench/workloads.ts on one registered backend. */
+import { xor as xorData } from '../src/data/generated.js';
+import type { Dataset } from '../src/data/dataset.js';
+import { oneHot } from '../src/data/dataset.js';
+import { mse, softmaxCrossEntropy } from '../src/nn/loss.js';
+import '../src/nn/index.js';
+import { parseSpec } from '../src/para/spec.js';
+import { backend, setBackend } from '../src/tensor/backend.js';
+import { Tensor } from '../src/tensor/tensor.js';
+import { Trainer } from '../src/train/trainer.js';
+import type { Loss } from '../src/nn/loss.js';
+import { fill, names, recorder, repeatsAfter } from './workloads.js';
+import type { BenchConfig, Measurement } from './workloads.js';
+
+export const MLP_SPEC = 'dense(784,256) >> relu >> dense(256,256) >> relu >> dense(256,10)';
+export const CNN_SPEC = 'conv2d(1,8,3,1,1) >> relu >> maxpool2d(2) >> conv2d(8,16,3,1,1) >> relu >> maxpool2d(2) >> flatten >> dense(784,10)';
+
+/** Random inputs of the given per-sample shape and random one-hot targets over 10 classes. */
+export function syntheticData(n: number, shape: number[], seed: number): Dataset {
+  const per = shape.reduce((a, b) => a * b, 1);
+  const x = new Tensor(fill(n * per, seed), [n, ...shape]);
+  const labels = Int32Array.from({ length: n }, (_, i) => (i * 7 + seed) % 10);
+  return { name: 'synthetic', x, y: oneHot(labels, 10), labels };
+}
+
+/** Median GFLOP/s of backend().gemm on n×n×n, each sample calibrated to ≥ `seconds` of work. */
+export function timeMatmul(n: number, cfg: BenchConfig): number[] {
+  const a = fill(n * n, 1), b = fill(n * n, 2), c = new Float32Array(n * n);
+  const be = backend();
+  be.gemm(false, false, n, n, n, a, b, c, false);
+  let t = performance.now();
+  be.gemm(false, false, n, n, n, a, b, c, false);
+  const reps = Math.max(1, Math.ceil(cfg.matmulSeconds / Math.max(1e-6, (performance.now() - t) / 1000)));
+  const out: number[] = [];
+  for (let r = 0; r < cfg.repeats; r++) {
+    t = performance.now();
+    for (let i = 0; i < reps; i++) be.gemm(false, false, n, n, n, a, b, c, false);
+    out.push((2 * n ** 3 * reps) / ((performance.now() - t) / 1000) / 1e9);
+  }
+  return out;
+}
+
+/** Samples/s of `steps` SGD steps at `batch` (one epoch of a batch·steps-row set), after one warm-up epoch. */
+export function timeTraining(spec: string, shape: number[], batch: number, steps: number, lr: number, loss: Loss, cfg: BenchConfig): number[] {
+  const data = syntheticData(batch * steps, shape, 3);
+  const trainer = new Trainer(parseSpec(spec), data, { loss, batch, lr, optimizer: 'sgd', seed: 0 });
+  const t0 = performance.now();
+  trainer.runEpoch();
+  const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
+  const out: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const t = performance.now();
+    trainer.runEpoch();
+    out.push((batch * steps) / ((performance.now() - t) / 1000));
+  }
+  return out;
+}
+
+/** Wall seconds of seed 000's XOR run: build 2-4-4-1 sigmoid, then `epochs` full-batch SGD steps on MSE. */
+export function timeXor(cfg: BenchConfig): number[] {
+  const run = (): number => {
+    const t = performance.now();
+    const trainer = new Trainer(parseSpec('dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid'), xorData(), { loss: mse, lr: cfg.xor.lr, batch: 4, shuffle: false, seed: 0 });
+    for (let e = 0; e < cfg.xor.epochs; e++) trainer.runEpoch();
+    return (performance.now() - t) / 1000;
+  };
+  run();
+  return Array.from({ length: cfg.repeats }, run);
+}
+
+/** Every workload on the backend registered as `name`; `system` labels the rows. */
+export function benchParalens(name: string, system: string, cfg: BenchConfig, skipped: string[], log: (s: string) => void): Measurement[] {
+  const previous = backend();
+  setBackend(name);
+  const out: Measurement[] = [];
+  const add = recorder(system, out, skipped, log);
+  try {
+    for (const n of cfg.matmulSizes) add(names.matmul(n), 'GFLOP/s', () => timeMatmul(n, cfg));
+    for (const { batch, steps } of cfg.mlp.runs) add(names.mlp(batch), 'samples/s', () => timeTraining(MLP_SPEC, [784], batch, steps, cfg.mlp.lr, softmaxCrossEntropy, cfg));
+    add(names.conv(cfg.conv.batch), 'samples/s', () => timeTraining(CNN_SPEC, [1, 28, 28], cfg.conv.batch, cfg.conv.steps, cfg.conv.lr, softmaxCrossEntropy, cfg));
+    add(names.xor(cfg.xor.epochs), 's', () => timeXor(cfg));
+  } finally {
+    setBackend(previous);
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * `npm run bench`: paralens (every registered backend) side by side with TensorFlow.js (cpu,
+ * wasm) and PyTorch (1 and 2 threads) in ONE run, on the same workloads (bench/workloads.ts):
+ * matmul 128–1024, MLP 784-256-256-10 training at batch 128 and 1, a small CNN, seed 000's XOR.
+ * Every measurement has a warm-up and is the median of repeats. Peers that are missing are
+ * skipped with a message, never faked.
+ *
+ *   node --experimental-wasm-relaxed-simd dist/bench/run.js [--quick] [--json] [--skip tfjs-cpu,torch,…]
+ */
+import { cpus, totalmem } from 'node:os';
+import { availableParallelism } from 'node:os';
+import { backendNames, registerBackend } from '../src/tensor/backend.js';
+import '../src/tensor/js-backend.js';
+import { benchParalens } from './paralens.js';
+import { markdownTable, ratios, ratioTable } from './report.js';
+import { benchTfjs, loadTfjs } from './tfjs.js';
+import { benchTorch, torchEnv, torchVersion } from './torch.js';
+import { benchConfig } from './workloads.js';
+import type { Measurement } from './workloads.js';
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const json = argv.includes('--json');
+const skipAt = argv.indexOf('--skip');
+const skip = new Set(skipAt >= 0 ? (argv[skipAt + 1] ?? '').split(',') : []);
+if (argv.includes('--help')) {
+  process.stdout.write('usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,tfjs-cpu,tfjs-wasm,torch]\n');
+  process.exit(0);
+}
+const log = (s: string): void => void process.stderr.write(s + '\n');
+
+async function main(): Promise<void> {
+  const cfg = benchConfig(quick);
+  const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, relaxedSimdFlag: process.execArgv.includes('--experimental-wasm-relaxed-simd') };
+  log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}${quick ? ' (quick)' : ''}`);
+  const systems: Record<string, string> = {};
+  const skipped: string[] = [];
+  const note = (s: string): void => {
+    skipped.push(s);
+    log(`skipping: ${s}`);
+  };
+
+  // the fast backend: 'wasm' (2 threads where shared memory allows) plus a 1-thread twin
+  let dispose: (() => void)[] = [];
+  try {
+    const w = await import('../src/tensor/wasm-backend.js');
+    const b = await w.loadWasmBackend();
+    systems.wasm = `paralens wasm backend: ${b.simd} SIMD, ${b.threads} thread(s)`;
+    dispose = [() => b.dispose()];
+    if (b.threads > 1) {
+      const one = await w.createWasmBackend({ threads: 1, name: 'wasm-1thread' });
+      registerBackend(one);
+      systems['wasm-1thread'] = `paralens wasm backend: ${one.simd} SIMD, 1 thread`;
+      dispose.push(() => one.dispose());
+    } else log(`paralens 'wasm' runs on 1 thread here (no worker pool), so no separate 1-thread row`);
+  } catch (e) {
+    note(`paralens 'wasm' backend not available (${(e as Error).message.split('\n')[0]})`);
+  }
+  systems.js = 'paralens reference TypeScript backend (packed 4×4 micro-kernel)';
+
+  const results: Measurement[] = [];
+  for (const name of backendNames()) {
+    if (skip.has(name)) continue;
+    log(`paralens on backend '${name}'`);
+    results.push(...benchParalens(name, `paralens ${name}`, cfg, skipped, log));
+  }
+  for (const be of ['cpu', 'wasm'] as const) {
+    if (skip.has(`tfjs-${be}`)) continue;
+    const t = await loadTfjs(be);
+    if ('error' in t) {
+      note(t.error);
+      continue;
+    }
+    systems[`tfjs-${be}`] = t.note;
+    log(`TensorFlow.js ${be}`);
+    results.push(...benchTfjs(t.tf, `TF.js ${be}`, cfg, skipped, log));
+  }
+  if (!skip.has('torch')) {
+    const v = torchVersion();
+    if (!v) note(`PyTorch not importable by /usr/bin/python3 (apt-get install -y python3-torch)`);
+    else {
+      const env = torchEnv();
+      systems.torch = `PyTorch ${v} (Debian python3-torch), OPENBLAS_CORETYPE=${env.OPENBLAS_CORETYPE} OMP_WAIT_POLICY=${env.OMP_WAIT_POLICY}, torch.set_num_threads(1 | 2)`;
+      for (const threads of [1, 2]) {
+        log(`PyTorch, ${threads} thread(s)`);
+        results.push(...benchTorch(threads, cfg, log));
+      }
+    }
+  }
+  for (const d of dispose) d();
+
+  const rs = ratios(results);
+  if (json) {
+    process.stdout.write(JSON.stringify({ machine, quick, config: cfg, systems, skipped, results, ratios: rs }) + '\n');
+  } else {
+    process.stdout.write(`\n${markdownTable(results)}\n\nSpeed-ups (paralens ÷ peer; > 1 means paralens is faster):\n\n${ratioTable(rs)}\n`);
+    for (const [k, v] of Object.entries(systems)) process.stdout.write(`\n- ${k}: ${v}`);
+    process.stdout.write('\n');
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,125 @@
+"""PyTorch's side of `npm run bench`: the workloads of bench/workloads.ts, same shapes,
+batches, steps, repeats and warm-up. Reads the config (JSON) on stdin, prints a JSON list
+of measurements. Usage: python3 bench/torch_bench.py --threads N < config.json
+"""
+import json
+import statistics
+import sys
+import time
+
+import torch
+
+
+def rand(shape, seed):
+    """Uniform [-0.5, 0.5) like bench/workloads.ts `fill` (same distribution, torch's own seeded generator)."""
+    g = torch.Generator().manual_seed(seed)
+    return torch.rand(shape, generator=g) - 0.5
+
+
+def repeats_after(warm_seconds, cfg):
+    """bench/workloads.ts repeatsAfter: fewer repeats (never below 3) for very slow runs."""
+    return max(min(3, cfg["repeats"]), min(cfg["repeats"], int(60 / max(1e-9, warm_seconds))))
+
+
+def time_matmul(n, cfg):
+    a, b = rand((n, n), 1), rand((n, n), 2)
+    c = torch.empty(n, n)
+    torch.mm(a, b, out=c)
+    t = time.perf_counter()
+    torch.mm(a, b, out=c)
+    reps = max(1, int(-(-cfg["matmulSeconds"] // max(1e-6, time.perf_counter() - t))))
+    out = []
+    for _ in range(cfg["repeats"]):
+        t = time.perf_counter()
+        for _ in range(reps):
+            torch.mm(a, b, out=c)
+        out.append(2 * n**3 * reps / (time.perf_counter() - t) / 1e9)
+    return out
+
+
+def time_training(model, shape, batch, steps, lr, cfg):
+    n = batch * steps
+    x = rand((n, *shape), 3)
+    y = torch.tensor([(i * 7 + 3) % 10 for i in range(n)])
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    loss_fn = torch.nn.CrossEntropyLoss()
+
+    def epoch():
+        perm = torch.randperm(n)  # paralens shuffles every epoch too
+        for s in range(steps):
+            idx = perm[s * batch:(s + 1) * batch]
+            xb, yb = x[idx], y[idx]
+            opt.zero_grad()
+            loss_fn(model(xb), yb).backward()
+            opt.step()
+
+    t0 = time.perf_counter()
+    epoch()
+    out = []
+    for _ in range(repeats_after(time.perf_counter() - t0, cfg)):
+        t = time.perf_counter()
+        epoch()
+        out.append(n / (time.perf_counter() - t))
+    return out
+
+
+def mlp(dims):
+    layers = []
+    for i in range(len(dims) - 1):
+        layers.append(torch.nn.Linear(dims[i], dims[i + 1]))
+        if i < len(dims) - 2:
+            layers.append(torch.nn.ReLU())
+    return torch.nn.Sequential(*layers)
+
+
+def cnn():
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(1, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+        torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+        torch.nn.Flatten(), torch.nn.Linear(784, 10))
+
+
+def time_xor(cfg):
+    x = torch.tensor([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    y = torch.tensor([[0.0], [1.0], [1.0], [0.0]])
+
+    def run():
+        t = time.perf_counter()
+        m = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Sigmoid(), torch.nn.Linear(4, 4), torch.nn.Sigmoid(), torch.nn.Linear(4, 1), torch.nn.Sigmoid())
+        opt = torch.optim.SGD(m.parameters(), lr=cfg["xor"]["lr"])
+        loss_fn = torch.nn.MSELoss()
+        for _ in range(cfg["xor"]["epochs"]):
+            opt.zero_grad()
+            loss_fn(m(x), y).backward()
+            opt.step()
+        return time.perf_counter() - t
+
+    run()
+    return [run() for _ in range(cfg["repeats"])]
+
+
+def main():
+    threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+    torch.set_num_threads(threads)
+    cfg = json.load(sys.stdin)
+    system = f"PyTorch {torch.__version__.split('+')[0]} ({threads} thread{'s' if threads > 1 else ''})"
+    out = []
+
+    def add(workload, unit, samples):
+        out.append({"workload": workload, "system": system, "value": statistics.median(samples), "unit": unit, "samples": samples})
+        print(f"  {system:22} {workload:40} {statistics.median(samples):.4g} {unit}", file=sys.stderr, flush=True)
+
+    for n in cfg["matmulSizes"]:
+        add(f"matmul {n}³", "GFLOP/s", time_matmul(n, cfg))
+    for r in cfg["mlp"]["runs"]:
+        torch.manual_seed(0)
+        add(f"MLP 784-256-256-10 train, batch {r['batch']}", "samples/s", time_training(mlp(cfg["mlp"]["dims"]), (784,), r["batch"], r["steps"], cfg["mlp"]["lr"], cfg))
+    c = cfg["conv"]
+    torch.manual_seed(0)
+    add(f"CNN (2 conv) train, batch {c['batch']}", "samples/s", time_training(cnn(), (1, 28, 28), c["batch"], c["steps"], c["lr"], cfg))
+    add(f"XOR 2-4-4-1, {cfg['xor']['epochs']} epochs", "s", time_xor(cfg))
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

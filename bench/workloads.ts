@@ -1,0 +1,100 @@
+/**
+ * The workloads of `npm run bench`, defined once and handed unchanged to every system
+ * (paralens on each backend, TensorFlow.js cpu and wasm, PyTorch via bench/torch_bench.py),
+ * so that every system runs the same shapes, batch sizes and number of steps.
+ */
+export interface BenchConfig {
+  /** Timed repeats per measurement; the median is reported. */
+  repeats: number;
+  /** n for the n×n×n float32 products. */
+  matmulSizes: number[];
+  /** Minimum seconds of work per matmul sample (the number of products per sample is calibrated to it). */
+  matmulSeconds: number;
+  /** MLP 784-256-256-10 (ReLU), softmax cross-entropy, plain SGD: one entry per batch size. */
+  mlp: { dims: number[]; lr: number; runs: { batch: number; steps: number }[] };
+  /** The small CNN on [1,28,28] images: conv(1→8,3,pad 1) relu maxpool2 conv(8→16,3,pad 1) relu maxpool2 flatten dense(784,10). */
+  conv: { batch: number; steps: number; lr: number };
+  /** Seed 000's XOR: 2-4-4-1 sigmoid, MSE, full-batch SGD. */
+  xor: { epochs: number; lr: number };
+}
+
+export function benchConfig(quick: boolean): BenchConfig {
+  return quick
+    ? {
+        repeats: 3,
+        matmulSizes: [128, 256, 512],
+        matmulSeconds: 0.05,
+        mlp: { dims: [784, 256, 256, 10], lr: 0.01, runs: [{ batch: 128, steps: 5 }, { batch: 1, steps: 100 }] },
+        conv: { batch: 64, steps: 3, lr: 0.01 },
+        xor: { epochs: 1000, lr: 0.5 },
+      }
+    : {
+        repeats: 5,
+        matmulSizes: [128, 256, 512, 1024],
+        matmulSeconds: 0.2,
+        mlp: { dims: [784, 256, 256, 10], lr: 0.01, runs: [{ batch: 128, steps: 20 }, { batch: 1, steps: 300 }] },
+        conv: { batch: 64, steps: 5, lr: 0.01 },
+        xor: { epochs: 6000, lr: 0.5 },
+      };
+}
+
+/** One measured number: `value` in `unit` (higher is better unless `unit` is 's'). */
+export interface Measurement {
+  workload: string;
+  system: string;
+  value: number;
+  unit: 'GFLOP/s' | 'samples/s' | 's';
+  /** The per-repeat values the median was taken over. */
+  samples: number[];
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Deterministic pseudo-random floats in [-0.5, 0.5) (the same recipe in every peer's driver). */
+export function fill(n: number, seed: number): Float32Array {
+  const out = new Float32Array(n);
+  let s = seed >>> 0 || 1;
+  for (let i = 0; i < n; i++) {
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    out[i] = s / 4294967296 - 0.5;
+  }
+  return out;
+}
+
+/** Workload names as they appear in the table. */
+export const names = {
+  matmul: (n: number) => `matmul ${n}³`,
+  mlp: (batch: number) => `MLP 784-256-256-10 train, batch ${batch}`,
+  conv: (batch: number) => `CNN (2 conv) train, batch ${batch}`,
+  xor: (epochs: number) => `XOR 2-4-4-1, ${epochs} epochs`,
+};
+
+/**
+ * Runs one measurement for `system` and records its median in `out`; a workload the system
+ * cannot run (e.g. a kernel TF.js-wasm lacks) is logged and listed in `skipped`, never faked.
+ */
+export function recorder(system: string, out: Measurement[], skipped: string[], log: (s: string) => void) {
+  return (workload: string, unit: Measurement['unit'], measure: () => number[]): void => {
+    try {
+      const samples = measure();
+      out.push({ workload, system, value: median(samples), unit, samples });
+      log(`  ${system.padEnd(22)} ${workload.padEnd(40)} ${median(samples).toPrecision(4)} ${unit}`);
+    } catch (e) {
+      const why = `${system}: ${workload}: ${(e as Error).message.split('\n')[0]}`;
+      skipped.push(why);
+      log(`  skipping ${why}`);
+    }
+  };
+}
+
+/**
+ * How many timed repeats follow a warm-up that took `warmSeconds`: the configured number,
+ * but fewer (never below 3) when a system is so slow that they would take over a minute.
+ */
+export function repeatsAfter(warmSeconds: number, cfg: BenchConfig): number {
+  return Math.max(Math.min(3, cfg.repeats), Math.min(cfg.repeats, Math.floor(60 / Math.max(1e-9, warmSeconds))));
+}

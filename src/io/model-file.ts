@@ -1,0 +1,157 @@
+import { ParalensError, ShapeError } from '../errors.js';
+import type { Para } from '../para/para.js';
+import { parseSpec } from '../para/spec.js';
+import { shapeString } from '../tensor/tensor.js';
+import type { Tensor } from '../tensor/tensor.js';
+import { VERSION } from '../version.js';
+import { FileFormatError } from './errors.js';
+import { encodeSafetensors, readHeaderLength, parseHeader, readTensor } from './safetensors.js';
+import type { SafetensorsHeader } from './safetensors.js';
+
+/**
+ * A paralens model file: a safetensors file whose tensors are the morphism's parameters
+ * θ, named as `Para.params` names them (`0.weight`, `2.bias`, …), and whose `__metadata__`
+ * carries what rebuilds the morphism:
+ *
+ *   format            "paralens"
+ *   spec              the spec string (`dense(2,4) >> sigmoid >> dense(4,1)`)
+ *   input_shape       the per-sample input shape as JSON (`[1,28,28]`), when the morphism
+ *                     has one: a spec like `conv2d(1,4,3) >> flatten` takes any image size
+ *   paralens_version  the version that wrote it
+ *   training          the training settings as a JSON string (epochs, lr, loss, classes, …)
+ */
+export const METADATA_KEYS = { format: 'format', spec: 'spec', inputShape: 'input_shape', version: 'paralens_version', training: 'training' } as const;
+
+/** Training settings recorded with a model (free-form JSON values). */
+export type TrainingSettings = Record<string, unknown>;
+
+export interface ModelFile {
+  readonly model: Para;
+  readonly theta: Tensor[];
+  /** The file's `__metadata__`, verbatim. */
+  readonly metadata: Record<string, string>;
+  /** `metadata.training` parsed ({} when absent). */
+  readonly settings: TrainingSettings;
+}
+
+/** Checks that θ fits the morphism: one tensor per parameter, shapes equal, names unique. */
+export function checkTheta(model: Para, theta: readonly Tensor[]): void {
+  if (theta.length !== model.params.length) {
+    throw new ShapeError(`${model} has ${model.params.length} parameter tensors but ${theta.length} were given`);
+  }
+  const seen = new Set<string>();
+  model.params.forEach((p, i) => {
+    if (seen.has(p.name)) throw new FileFormatError(`${model}: two parameters are named '${p.name}'; a model file needs unique names`);
+    seen.add(p.name);
+    const t = theta[i]!;
+    if (shapeString(t.shape) !== shapeString(p.shape)) {
+      throw new ShapeError(`parameter '${p.name}' of ${model} has shape ${shapeString(p.shape)} but the tensor given is ${shapeString(t.shape)}`);
+    }
+  });
+}
+
+/**
+ * The bytes of a model file. The spec must parse back to a morphism with the same
+ * parameters (so the file can be loaded); otherwise nothing is written.
+ */
+export function encodeModel(model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}): Uint8Array {
+  checkTheta(model, theta);
+  const spec = String(model);
+  let back: Para;
+  try {
+    back = parseSpec(spec);
+  } catch (e) {
+    throw new FileFormatError(`cannot save ${spec}: its spec string does not parse back (${(e as Error).message})`);
+  }
+  const names = (m: Para): string => m.params.map((p) => `${p.name}${shapeString(p.shape)}`).join(' ');
+  if (names(back) !== names(model)) throw new FileFormatError(`cannot save ${spec}: parsing its spec gives different parameters`);
+  const metadata = {
+    [METADATA_KEYS.format]: 'paralens',
+    [METADATA_KEYS.spec]: spec,
+    ...(model.dom ? { [METADATA_KEYS.inputShape]: JSON.stringify(model.dom) } : {}),
+    [METADATA_KEYS.version]: VERSION,
+    [METADATA_KEYS.training]: JSON.stringify(settings),
+  };
+  return encodeSafetensors(model.params.map((p, i) => ({ name: p.name, tensor: theta[i]! })), metadata);
+}
+
+/**
+ * The morphism a header describes, checked against the header before any data is read:
+ * the spec in `__metadata__` parses (or `model` is given), the tensor names are exactly the
+ * parameter names, and every shape is the parameter's shape.
+ */
+export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model: Para; settings: TrainingSettings } {
+  const spec = header.metadata[METADATA_KEYS.spec];
+  let m = model;
+  if (!m) {
+    if (spec === undefined) throw new FileFormatError(`model file has no '${METADATA_KEYS.spec}' in its __metadata__, so the morphism is unknown; was it written by paralens?`);
+    try {
+      m = parseSpec(spec);
+    } catch (e) {
+      if (!(e instanceof ParalensError)) throw e;
+      throw new FileFormatError(`model file's spec '${spec}' does not parse: ${e.message}`);
+    }
+  }
+  m = atInputShape(m, header.metadata[METADATA_KEYS.inputShape]);
+  const byName = new Map(header.entries.map((e) => [e.name, e]));
+  const wanted = new Set(m.params.map((p) => p.name));
+  const missing = m.params.filter((p) => !byName.has(p.name)).map((p) => p.name);
+  const extra = header.entries.filter((e) => !wanted.has(e.name)).map((e) => e.name);
+  if (missing.length || extra.length) {
+    const parts = [missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${extra.join(', ')}` : ''].filter(Boolean);
+    throw new FileFormatError(`model file's tensors do not match the parameters of ${m}: ${parts.join('; ')}`);
+  }
+  for (const p of m.params) {
+    const e = byName.get(p.name)!;
+    if (shapeString(e.shape) !== shapeString(p.shape)) {
+      throw new FileFormatError(`model file's tensor '${p.name}' has shape ${shapeString(e.shape)} but ${m} needs ${shapeString(p.shape)}`);
+    }
+  }
+  let settings: TrainingSettings = {};
+  const raw = header.metadata[METADATA_KEYS.training];
+  if (raw !== undefined) {
+    try {
+      const v: unknown = JSON.parse(raw);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
+      settings = v as TrainingSettings;
+    } catch (e) {
+      throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.training} is not a JSON object (${(e as Error).message})`);
+    }
+  }
+  return { model: m, settings };
+}
+
+/** The morphism fixed to the recorded input shape (unchanged when none is recorded or it already has one). */
+function atInputShape(m: Para, raw: string | undefined): Para {
+  if (raw === undefined || m.dom) return m;
+  let shape: unknown;
+  try {
+    shape = JSON.parse(raw);
+  } catch {
+    shape = undefined;
+  }
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
+    throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.inputShape} must be a JSON list of sizes like [1,28,28], got '${raw}'`);
+  }
+  try {
+    return m.at(shape as number[]);
+  } catch (e) {
+    if (!(e instanceof ParalensError)) throw e;
+    throw new FileFormatError(`model file's input_shape ${raw} does not fit ${m}: ${e.message}`);
+  }
+}
+
+/** θ in the order of `model.params`, read from a data section whose header was validated. */
+export function thetaOfData(header: SafetensorsHeader, model: Para, data: Uint8Array): Tensor[] {
+  const byName = new Map(header.entries.map((e) => [e.name, e]));
+  return model.params.map((p) => readTensor(byName.get(p.name)!, data));
+}
+
+/** Decodes a model file held in memory: header validated, checked against the spec, then θ read. */
+export function decodeModel(bytes: Uint8Array, opts: { model?: Para } = {}): ModelFile {
+  const n = readHeaderLength(bytes, bytes.length);
+  const header = parseHeader(bytes.subarray(8, 8 + n), 8 + n, bytes.length - 8 - n);
+  const { model, settings } = modelOfHeader(header, opts.model);
+  const theta = thetaOfData(header, model, bytes.subarray(header.dataStart));
+  return { model, theta, metadata: { ...header.metadata }, settings };
+}

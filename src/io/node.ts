@@ -1,0 +1,76 @@
+import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../cli/fs.js';
+import type { Para } from '../para/para.js';
+import type { Tensor } from '../tensor/tensor.js';
+import { DataError } from '../errors.js';
+import { FileFormatError } from './errors.js';
+import { encodeModel, modelOfHeader, thetaOfData } from './model-file.js';
+import type { ModelFile, TrainingSettings } from './model-file.js';
+import { parseHeader, readHeaderLength } from './safetensors.js';
+
+/**
+ * Model files on disk (Node only; not exported from the package root — the browser
+ * works on bytes with `encodeModel` / `decodeModel`).
+ */
+
+/**
+ * Saves a model atomically: the bytes are built (and the spec checked) first, then written
+ * to a temporary file beside `path` and renamed over it. If anything fails, an existing
+ * file at `path` is left as it was. Returns the number of bytes written.
+ */
+export async function saveModel(path: string, model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}): Promise<number> {
+  const bytes = encodeModel(model, theta, settings);
+  try {
+    await writeFileAtomic(path, bytes);
+  } catch (e) {
+    throw new DataError(`cannot write model file ${path}: ${(e as Error).message}`);
+  }
+  return bytes.length;
+}
+
+/**
+ * Loads a model file. Reads the 8-byte length, then the header, validates both against
+ * the file size and the spec, and only then reads the data section: a corrupt file is
+ * refused before anything large is allocated.
+ */
+export async function loadModel(path: string, opts: { model?: Para } = {}): Promise<ModelFile> {
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(path, 'r');
+  } catch (e) {
+    throw new DataError(`cannot open model file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new DataError(`cannot load ${path}: not a file`);
+    const size = st.size;
+    const read = async (position: number, length: number): Promise<Uint8Array> => {
+      const buf = new Uint8Array(length);
+      const { bytesRead } = await fh.read(buf, 0, length, position);
+      if (bytesRead !== length) throw new FileFormatError(`${path}: file shrank while reading (wanted ${length} bytes at ${position})`);
+      return buf;
+    };
+    try {
+      const n = readHeaderLength(await read(0, Math.min(8, size)), size);
+      const header = parseHeader(await read(8, n), 8 + n, size - 8 - n);
+      const { model, settings } = modelOfHeader(header, opts.model);
+      const theta = thetaOfData(header, model, await read(header.dataStart, header.dataLength));
+      return { model, theta, metadata: { ...header.metadata }, settings };
+    } catch (e) {
+      if (e instanceof FileFormatError) throw new FileFormatError(`${path}: ${e.message}`);
+      throw e;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Fails early (before long work) when a model could not be saved at `path`: its directory is missing or `path` is a directory. */
+export async function checkSavePath(path: string): Promise<void> {
+  const dir = dirname(path);
+  const st = await fs.stat(dir).catch(() => undefined);
+  if (!st?.isDirectory()) throw new DataError(`cannot save to ${path}: directory ${dir} does not exist`);
+  const target = await fs.stat(path).catch(() => undefined);
+  if (target?.isDirectory()) throw new DataError(`cannot save to ${path}: it is a directory`);
+}

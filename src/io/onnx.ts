@@ -1,0 +1,100 @@
+import { ParalensError } from '../errors.js';
+import type { Para } from '../para/para.js';
+import type { Shape, Tensor } from '../tensor/tensor.js';
+import { VERSION } from '../version.js';
+import { ExportError } from './errors.js';
+import { checkTheta } from './model-file.js';
+import { OnnxGraph } from './onnx-graph.js';
+import type { NamedParam, Value } from './onnx-graph.js';
+import { onnxRule } from './onnx-rules.js';
+import { ONNX_FLOAT, onnxSchema } from './onnx-schema.js';
+
+/** ONNX opset and IR version of exported models (opset 20 has Gelu with the tanh approximation; IR 9 goes with it). */
+export const ONNX_OPSET = 20;
+export const ONNX_IR_VERSION = 9;
+
+export interface OnnxExportOptions {
+  /** The per-sample input shape, for a morphism that takes any shape (e.g. `conv2d(1,4,3) >> flatten`). */
+  inputShape?: Shape;
+  /** Graph name (default 'paralens'). */
+  name?: string;
+}
+
+/** The graph's input or output: a float tensor [batch, ...shape] with a symbolic batch axis. */
+function valueInfo(name: string, shape: Shape): object {
+  const dim = [{ dim_param: 'batch' }, ...shape.map((d) => ({ dim_value: d }))];
+  return { name, type: { tensor_type: { elem_type: ONNX_FLOAT, shape: { dim } } } };
+}
+
+/** Exports one morphism by its rule, checking it was given its own parameters. */
+function emit(m: Para, theta: readonly NamedParam[], x: Value, g: OnnxGraph): Value {
+  const rule = onnxRule(m);
+  if (theta.length !== m.params.length) throw new ExportError(`cannot export layer '${m}': it has ${m.params.length} parameters but got ${theta.length}`);
+  return rule({ m, theta, x, g, emit: (c, t, v) => emit(c, t, v, g) });
+}
+
+/**
+ * The ONNX model (serialised ModelProto bytes) of a morphism with parameters θ: input
+ * `input` [batch, ...dom], output `output` [batch, ...cod], parameters as float32
+ * initializers named as in the model file. Throws an ExportError naming the layer when
+ * some part has no ONNX counterpart.
+ */
+export function exportOnnx(model: Para, theta: readonly Tensor[], opts: OnnxExportOptions = {}): Uint8Array {
+  return buildOnnx(model, theta, opts).bytes;
+}
+
+/** What an export produced: the ModelProto bytes, the op types of its nodes, and its per-sample input and output shapes. */
+export interface OnnxExport {
+  readonly bytes: Uint8Array;
+  readonly ops: readonly string[];
+  readonly inputShape: Shape;
+  readonly outputShape: Shape;
+  /** The morphism exported (its domain fixed). */
+  readonly model: Para;
+}
+
+/** exportOnnx, also telling what was built. */
+export function buildOnnx(model: Para, theta: readonly Tensor[], opts: OnnxExportOptions = {}): OnnxExport {
+  let m = model;
+  if (!m.dom) {
+    if (!opts.inputShape) throw new ExportError(`cannot export ${model} to ONNX: it takes inputs of any shape; give the per-sample input shape (--input-shape, e.g. 1,28,28)`);
+    try {
+      m = model.at(opts.inputShape);
+    } catch (e) {
+      if (!(e instanceof ParalensError)) throw e;
+      throw new ExportError(`cannot export ${model} to ONNX at input shape [${opts.inputShape.join(',')}]: ${e.message}`);
+    }
+  }
+  checkTheta(m, theta);
+  const g = new OnnxGraph();
+  const named = m.params.map((p, i) => ({ name: p.name, tensor: theta[i]! }));
+  const y = emit(m, named, { name: 'input', shape: m.dom! }, g);
+  if (y.name === null) throw new ExportError(`cannot export ${m} to ONNX: its output is empty`);
+  // name the result 'output': rename the last node's output when it is the result, else add an Identity
+  const last = g.nodes[g.nodes.length - 1] as { output: string[] } | undefined;
+  if (last && last.output.length === 1 && last.output[0] === y.name) last.output = ['output'];
+  else {
+    g.node('Identity', [y.name]);
+    (g.nodes[g.nodes.length - 1] as { output: string[] }).output = ['output'];
+  }
+  const spec = String(m);
+  const root = onnxSchema();
+  const ModelProto = root.lookupType('onnx.ModelProto');
+  const message = ModelProto.fromObject({
+    ir_version: ONNX_IR_VERSION,
+    opset_import: [{ domain: '', version: ONNX_OPSET }],
+    producer_name: 'paralens',
+    producer_version: VERSION,
+    doc_string: spec,
+    metadata_props: [{ key: 'spec', value: spec }],
+    graph: {
+      name: opts.name ?? 'paralens',
+      node: g.nodes,
+      initializer: g.initializers,
+      input: [valueInfo('input', m.dom!)],
+      output: [valueInfo('output', y.shape)],
+    },
+  });
+  const ops = g.nodes.map((n) => (n as { op_type: string }).op_type);
+  return { bytes: ModelProto.encode(message).finish(), ops, inputShape: m.dom!, outputShape: y.shape, model: m };
+}

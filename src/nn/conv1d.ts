@@ -1,0 +1,41 @@
+import { primitive } from '../para/category.js';
+import { checkInput } from '../para/para.js';
+import type { Para } from '../para/para.js';
+import type { Shape } from '../tensor/tensor.js';
+import { checkChannels, convLens, convParams, requirePositive } from './conv2d.js';
+import { makeWindow } from './im2col.js';
+import type { Window } from './im2col.js';
+
+/**
+ * conv1d(inC,outC,k[,stride[,pad]]): 1-d cross-correlation [inC,L] → [outC,L′],
+ * L′ = ⌊(L + 2·pad − k)/stride⌋ + 1, weight [outC,inC,k], bias [outC] (PyTorch's Conv1d
+ * layout and default init). It is conv2d's lens on a 1×L image with a 1×k window, so
+ * the im2col/gemm/col2im path is shared. `args` are always [inC,outC,k,stride,pad].
+ */
+export function conv1d(inC: number, outC: number, k: number, stride = 1, pad = 0, dom?: Shape): Para {
+  const where = `conv1d(${inC},${outC},${k},${stride},${pad})`;
+  requirePositive(where, 'in channels', inC);
+  requirePositive(where, 'out channels', outC);
+  requirePositive(where, 'kernel size', k);
+  requirePositive(where, 'stride', stride);
+  requirePositive(where, 'padding', pad, 0);
+  const windowOf = (d: Shape): Window => {
+    checkChannels(where, d, 2, inC, '[C,L]');
+    return makeWindow(where, inC, 1, d[1]!, 1, k, 1, stride, 0, pad);
+  };
+  const g = dom && windowOf(dom);
+  const self: Para = primitive({
+    kind: 'conv1d',
+    args: [inC, outC, k, stride, pad],
+    dom,
+    cod: g && [outC, g.Wo],
+    params: convParams(outC, [inC, k], inC * k),
+    at: (d) => conv1d(inC, outC, k, stride, pad, d),
+    forward: ([W, b], x, ctx) => {
+      if (g) checkInput(self, x);
+      const gx = g ?? windowOf(x.shape.slice(1));
+      return convLens(gx, outC, W!, b!, x, ctx, [outC, gx.Wo]);
+    },
+  });
+  return self;
+}

@@ -1,0 +1,145 @@
+import { CTRL_BASE, CTRL_BYTES } from './instance.js';
+import type { KernelInstance } from './instance.js';
+
+/**
+ * Worker threads that share the kernel instance's memory and help with large products.
+ * Hand-off is through control words in the shared memory (Atomics.wait/notify), not
+ * messages, so a call costs a wake-up, not a structured clone. The work itself is split
+ * dynamically: every thread runs `gemmChunks`, which takes row or column chunks of C from a
+ * shared counter, so a worker that the OS has not scheduled yet costs nothing — the calling
+ * thread simply takes more chunks, and withdraws the offer if the worker never picked it up.
+ *
+ * Control block of worker w, Int32 words at CTRL_BASE + CTRL_BYTES·(w+1): [0] job sequence
+ * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2..] gemmChunks
+ * arguments. The chunk counter is the word at CTRL_BASE.
+ */
+const SEQ = 0, STATE = 1, ARGS = 2, WORDS = CTRL_BYTES / 4;
+const IDLE = 0, POSTED = 1, TAKEN = 2;
+
+// Runs inside each worker (Node worker_threads or a browser Worker), as plain JavaScript.
+const WORKER_SOURCE = `
+const inNode = typeof self === 'undefined';
+const port = inNode ? require('node:worker_threads').parentPort : self;
+const start = ({ module, memory, ctrl, work }) => {
+  const { gemmChunks } = new WebAssembly.Instance(module, { env: { memory } }).exports;
+  const w = new Int32Array(memory.buffer, ctrl, ${WORDS});
+  port.postMessage('ready');
+  let seen = 0;
+  for (;;) {
+    Atomics.wait(w, ${SEQ}, seen);
+    seen = Atomics.load(w, ${SEQ});
+    if (seen < 0) return;
+    if (Atomics.compareExchange(w, ${STATE}, ${POSTED}, ${TAKEN}) !== ${POSTED}) continue;
+    const a = ${ARGS};
+    gemmChunks(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
+      w[a + 11] !== 0, work, w[a + 12] !== 0, w[a + 13], w[a + 14]);
+    Atomics.store(w, ${STATE}, ${IDLE});
+    Atomics.notify(w, ${STATE});
+  }
+};
+if (inNode) port.once('message', start); else self.onmessage = (e) => start(e.data);
+`;
+
+interface WorkerHandle {
+  post(msg: unknown): void;
+  once(f: () => void): void;
+  stop(): void;
+}
+
+/**
+ * Arguments of KernelExports.gemmChunks without the scratch pointer: the product, then
+ * whether chunks are columns, the chunk size and the counter's address.
+ */
+export type ChunkedGemm = [transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, splitCols: boolean, chunk: number, counter: number];
+
+export function isNode(): boolean {
+  const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof p?.versions?.node === 'string';
+}
+
+async function spawn(): Promise<WorkerHandle> {
+  if (isNode()) {
+    // A computed specifier keeps bundlers from pulling a Node built-in into the browser build.
+    const specifier = 'node:worker_threads';
+    const { Worker } = (await import(/* @vite-ignore */ specifier)) as typeof import('node:worker_threads');
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    w.unref(); // an idle pool never keeps the process alive
+    return { post: (m) => w.postMessage(m), once: (f) => w.once('message', f), stop: () => void w.terminate() };
+  }
+  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+  const w = new Worker(url);
+  return {
+    post: (m) => w.postMessage(m),
+    once: (f) => w.addEventListener('message', () => f(), { once: true }),
+    stop: () => { w.terminate(); URL.revokeObjectURL(url); },
+  };
+}
+
+export class ThreadPool {
+  /** Byte address of the shared chunk counter. */
+  readonly counter = CTRL_BASE;
+  private readonly ctrl: Int32Array;
+  private seq = 0;
+  private stopped = false;
+  /** The main thread of a browser page may not block in Atomics.wait: it spins instead. */
+  private readonly canBlock = isNode();
+
+  private constructor(private readonly workers: WorkerHandle[], inst: KernelInstance) {
+    this.ctrl = new Int32Array(inst.memory.buffer, CTRL_BASE, WORDS * (workers.length + 1));
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Start `count` workers on the instance's (shared) memory; worker w uses scratch inst.work(w + 1). */
+  static async start(inst: KernelInstance, count: number): Promise<ThreadPool> {
+    const workers: WorkerHandle[] = [];
+    try {
+      for (let w = 0; w < count; w++) {
+        const h = await spawn();
+        workers.push(h);
+        const ready = new Promise<void>((resolve) => h.once(resolve));
+        h.post({ module: inst.module, memory: inst.memory, ctrl: CTRL_BASE + CTRL_BYTES * (w + 1), work: inst.work(w + 1) });
+        await ready;
+      }
+    } catch (e) {
+      for (const h of workers) h.stop();
+      throw e;
+    }
+    return new ThreadPool(workers, inst);
+  }
+
+  /** Reset the chunk counter and offer the job to every worker (the caller then runs gemmChunks itself). */
+  post(job: ChunkedGemm): void {
+    Atomics.store(this.ctrl, 0, 0);
+    this.seq++;
+    for (let w = 0; w < this.workers.length; w++) {
+      const base = (w + 1) * WORDS;
+      for (let i = 0; i < job.length; i++) this.ctrl[base + ARGS + i] = Number(job[i]);
+      Atomics.store(this.ctrl, base + STATE, POSTED);
+      Atomics.store(this.ctrl, base + SEQ, this.seq);
+      Atomics.notify(this.ctrl, base + SEQ);
+    }
+  }
+
+  /** Withdraw the offer from workers that never took it; wait for those that did. */
+  finish(): void {
+    for (let w = 0; w < this.workers.length; w++) {
+      const i = (w + 1) * WORDS + STATE;
+      if (Atomics.compareExchange(this.ctrl, i, POSTED, IDLE) === POSTED) continue;
+      while (Atomics.load(this.ctrl, i) === TAKEN) if (this.canBlock) Atomics.wait(this.ctrl, i, TAKEN);
+    }
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (let w = 0; w < this.workers.length; w++) {
+      const base = (w + 1) * WORDS;
+      Atomics.store(this.ctrl, base + SEQ, -1);
+      Atomics.notify(this.ctrl, base + SEQ);
+      this.workers[w]!.stop();
+    }
+  }
+}

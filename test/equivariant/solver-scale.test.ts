@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/markov/rng.js';
+import { equivariantBasis, basisMatrix } from '../../src/equivariant/solver.js';
+import { parseGroup } from '../../src/equivariant/parse-group.js';
+import { parseRep } from '../../src/equivariant/parse-rep.js';
+import { SolveTooLargeError } from '../../src/equivariant/errors.js';
+import { nullspace } from '../../src/equivariant/nullspace.js';
+import { fromRows } from '../../src/equivariant/matrix.js';
+
+const derive = (g: string, i: string, o: string, opts = {}) => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o), opts);
+
+/** Principal angles: the two row spaces agree iff projecting each basis onto the other keeps its norm. */
+function sameSpan(a: ReturnType<typeof derive>, b: ReturnType<typeof derive>): number {
+  let worst = 0;
+  for (let i = 0; i < a.dim; i++) {
+    const x = basisMatrix(a, i).data;
+    let kept = 0;
+    for (let j = 0; j < b.dim; j++) {
+      const y = basisMatrix(b, j).data;
+      const d = x.reduce((s, v, t) => s + v * y[t]!, 0);
+      kept += d * d;
+    }
+    worst = Math.max(worst, Math.abs(1 - kept));
+  }
+  return worst;
+}
+
+describe('solver methods agree', () => {
+  it('the matrix-free iterative solver finds the same space as the dense one (SO(3), T(2) → T(2))', () => {
+    const dense = derive('SO(3)', 'T(2)', 'T(2)');
+    const iter = derive('SO(3)', 'T(2)', 'T(2)', { denseLimit: 10 });
+    expect(iter.blocks[0]!.method).toBe('iterative');
+    expect(iter.dim).toBe(dense.dim);
+    expect(sameSpan(iter, dense)).toBeLessThan(1e-8);
+    expect(iter.generatorResidual).toBeLessThan(1e-8);
+  });
+  it('iterative solver beyond the dense limit: SO(3) T(3) → T(3) (729 unknowns) has dimension 15', () => {
+    const b = derive('SO(3)', 'T(3)', 'T(3)', { denseLimit: 100 });
+    expect(b.blocks[0]!.method).toBe('iterative');
+    expect(b.dim).toBe(15);
+    expect(b.generatorResidual).toBeLessThan(1e-8);
+  });
+  it('the orbit solver agrees with the dense solver on a permutation group', () => {
+    const G = parseGroup('D(5)');
+    const orbit = equivariantBasis(G, parseRep('T(2)'), parseRep('V'));
+    const asMatrixGroup = { ...G, perms: undefined, samplePerm: undefined };
+    const dense = equivariantBasis(asMatrixGroup, parseRep('T(2)'), parseRep('V'));
+    expect(orbit.blocks[0]!.method).toBe('orbits');
+    expect(dense.blocks[0]!.method).toBe('dense');
+    expect(orbit.dim).toBe(dense.dim);
+    expect(sameSpan(orbit, dense)).toBeLessThan(1e-9);
+  });
+});
+
+describe('block splitting', () => {
+  it('multiplicities cost nothing: 5V+3T(0) → 4V+2T(0) solves each distinct block pair once', () => {
+    const b = derive('O(3)', '5V+3T(0)', '4V+2T(0)');
+    expect(b.blocks.length).toBe(4); // V←V, V←T0, T0←V, T0←T0
+    const vv = b.blocks.find((x) => x.out === 'V' && x.in === 'V')!;
+    expect(vv.uses).toBe(20);
+    expect(b.dim).toBe(20 + 6);
+  });
+  it('distributes ⊗ over ⊕ with the right coordinates: (V+T0)*(V+T0) → T(2) under O(3)', () => {
+    const b = derive('O(3)', '(V+T(0))*(V+T(0))', 'T(2)');
+    // V⊗V → T(2): 3 maps; T0⊗T0 → T(2): δ; V⊗T0, T0⊗V → T(2): none
+    expect(b.dim).toBe(4);
+    expect(b.randomElementError!).toBeLessThan(1e-12);
+  });
+});
+
+describe('refusal', () => {
+  it('refuses a solve that needs more memory than allowed, with the estimate, before starting', () => {
+    expect(() => derive('S(30)', 'T(3)', 'T(3)', { maxBytes: 2 ** 20 })).toThrow(SolveTooLargeError);
+    try {
+      derive('SO(3)', 'T(4)', 'T(4)', { maxBytes: 2 ** 20 });
+    } catch (e) {
+      expect(e).toBeInstanceOf(SolveTooLargeError);
+      expect((e as Error).message).toMatch(/needs about .* but the limit is 1\.0 MiB/);
+      expect((e as SolveTooLargeError).bytes).toBeGreaterThan(2 ** 20);
+    }
+  });
+});
+
+describe('nullspace (dense)', () => {
+  it('finds an orthonormal basis of ker C for a random rank-deficient C', () => {
+    const rng = new Rng(2);
+    const n = 12, r = 7;
+    const U = Array.from({ length: 20 }, () => Array.from({ length: r }, () => rng.normal()));
+    const W = Array.from({ length: r }, () => Array.from({ length: n }, () => rng.normal()));
+    const C = fromRows(U.map((u) => Array.from({ length: n }, (_, j) => u.reduce((s, v, k) => s + v * W[k]![j]!, 0))));
+    const N = nullspace(C);
+    expect(N.rows).toBe(n - r);
+    for (let a = 0; a < N.rows; a++) {
+      for (let i = 0; i < C.rows; i++) {
+        let s = 0;
+        for (let j = 0; j < n; j++) s += C.data[i * n + j]! * N.data[a * n + j]!;
+        expect(Math.abs(s)).toBeLessThan(1e-9);
+      }
+      for (let b = 0; b < N.rows; b++) {
+        let s = 0;
+        for (let j = 0; j < n; j++) s += N.data[a * n + j]! * N.data[b * n + j]!;
+        expect(s).toBeCloseTo(a === b ? 1 : 0, 12);
+      }
+    }
+  });
+});

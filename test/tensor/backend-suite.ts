@@ -1,0 +1,222 @@
+// The one backend test suite (tfjs-core style: the same spec runs on every backend).
+// Each kernel is compared with a naive float64 computation within float32 tolerance.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Backend, UnaryOp } from '../../src/tensor/backend.js';
+import { applyUnary, unaryDerivative } from '../../src/tensor/js-backend.js';
+import { Rng } from '../../src/markov/rng.js';
+
+export const UNARY_OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
+const F32_EPS = 2 ** -23;
+
+export function randomF32(n: number, rng: Rng, scale = 1): Float32Array {
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; i++) x[i] = (rng.uniform() * 2 - 1) * scale;
+  return x;
+}
+
+/** op(A)·op(B) (+C0) in float64, and Σ|a||b| per entry (for the rounding-error bound). */
+export function naiveGemm(tA: boolean, tB: boolean, m: number, n: number, k: number, a: ArrayLike<number>, b: ArrayLike<number>, c0?: ArrayLike<number>): { c: Float64Array; mag: Float64Array } {
+  const c = new Float64Array(m * n), mag = new Float64Array(m * n);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      let s = c0 ? c0[i * n + j]! : 0, t = c0 ? Math.abs(c0[i * n + j]!) : 0;
+      for (let p = 0; p < k; p++) {
+        const x = tA ? a[p * m + i]! : a[i * k + p]!, y = tB ? b[j * k + p]! : b[p * n + j]!;
+        s += x * y; t += Math.abs(x * y);
+      }
+      c[i * n + j] = s; mag[i * n + j] = t;
+    }
+  }
+  return { c, mag };
+}
+
+/** Largest |got − want| / (γ·mag + 1e-30) over entries, γ = (k+2)·ε32: ≤ 1 means within the float32 error bound. */
+function boundRatio(got: ArrayLike<number>, want: Float64Array, mag: Float64Array, k: number): number {
+  let worst = 0;
+  const gamma = (k + 2) * F32_EPS;
+  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i]! - want[i]!) / (gamma * mag[i]! + 1e-30));
+  return worst;
+}
+
+function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, rel: number, abs: number, what: string): void {
+  expect(got.length).toBe(want.length);
+  for (let i = 0; i < want.length; i++) {
+    const err = Math.abs(got[i]! - want[i]!);
+    if (!(err <= abs + rel * Math.abs(want[i]!))) throw new Error(`${what}: element ${i} is ${got[i]} but should be ${want[i]} (error ${err})`);
+  }
+}
+
+const TRANSPOSES = [[false, false], [true, false], [false, true], [true, true]] as const;
+// m, n, k: 1×1, k = 0 and 1, odd sizes around the 4×8 register tile and the 256-deep block, thin and wide
+const SIZES: readonly [number, number, number][] = [
+  [1, 1, 1], [1, 1, 0], [3, 5, 0], [1, 7, 1], [2, 3, 1], [3, 1, 5], [4, 4, 4], [4, 8, 2], [5, 7, 3], [8, 8, 8],
+  [13, 17, 19], [16, 16, 16], [33, 65, 31], [64, 64, 64], [129, 67, 257], [4, 300, 600], [300, 5, 70], [97, 211, 513],
+];
+
+// Inputs near where the approximations switch formulas (|x| = 0.625 for tanh), near 0, and large.
+const UNARY_INPUTS = Float32Array.from([0, -0, 1e-7, -1e-7, 0.3, -0.3, 0.624, 0.626, -0.626, 1, -1, 2.5, -2.5, 6, -6, 15, -15, 30, -30, 80, -80]);
+
+function unaryInputs(n: number, rng: Rng): Float32Array {
+  const x = randomF32(n, rng, 6);
+  x.set(UNARY_INPUTS.subarray(0, Math.min(n, UNARY_INPUTS.length)));
+  return x;
+}
+
+/** Tolerance of f(x) in float32: exp and square grow, so relative; the rest are bounded, so absolute + relative. */
+function unaryTol(op: UnaryOp): { rel: number; abs: number } {
+  return op === 'exp' || op === 'square' ? { rel: 4e-6, abs: 1e-30 } : { rel: 4e-6, abs: 4e-7 };
+}
+
+export function backendSuite(backends: readonly Backend[]): void {
+  describe.each(backends.map((b) => [b.name, b] as const))('backend %s', (_name, be) => {
+    describe('gemm', () => {
+      it.each(TRANSPOSES)('transA=%s transB=%s at every size, within the float32 error bound of the float64 product', (tA, tB) => {
+        const rng = new Rng(7);
+        for (const [m, n, k] of SIZES) {
+          const a = randomF32(m * k, rng), b = randomF32(k * n, rng);
+          const c = randomF32(m * n, rng); // garbage that must be overwritten
+          be.gemm(tA, tB, m, n, k, a, b, c, false);
+          const { c: want, mag } = naiveGemm(tA, tB, m, n, k, a, b);
+          const r = boundRatio(c, want, mag, k);
+          if (!(r <= 1)) throw new Error(`gemm ${m}×${n}×${k} tA=${tA} tB=${tB}: error ${r.toFixed(2)}× the float32 bound`);
+        }
+      });
+
+      it.each(TRANSPOSES)('accumulate adds to C (transA=%s transB=%s), including k = 0', (tA, tB) => {
+        const rng = new Rng(11);
+        for (const [m, n, k] of SIZES) {
+          const a = randomF32(m * k, rng), b = randomF32(k * n, rng), c0 = randomF32(m * n, rng);
+          const c = c0.slice();
+          be.gemm(tA, tB, m, n, k, a, b, c, true);
+          const { c: want, mag } = naiveGemm(tA, tB, m, n, k, a, b, c0);
+          expect(boundRatio(c, want, mag, k)).toBeLessThanOrEqual(1);
+        }
+      });
+
+      it('works on subarray views and leaves memory outside C untouched', () => {
+        const rng = new Rng(3);
+        const m = 37, n = 45, k = 29;
+        const abuf = randomF32(m * k + 5, rng), bbuf = randomF32(k * n + 3, rng), cbuf = randomF32(m * n + 10, rng);
+        const before = cbuf.slice();
+        const a = abuf.subarray(5), b = bbuf.subarray(3), c = cbuf.subarray(4, 4 + m * n);
+        be.gemm(false, true, m, n, k, a, b, c, false);
+        const { c: want, mag } = naiveGemm(false, true, m, n, k, a, b);
+        expect(boundRatio(c, want, mag, k)).toBeLessThanOrEqual(1);
+        expect(Array.from(cbuf.subarray(0, 4))).toEqual(Array.from(before.subarray(0, 4)));
+        expect(Array.from(cbuf.subarray(4 + m * n))).toEqual(Array.from(before.subarray(4 + m * n)));
+      });
+
+      it('property: random shapes and transposes agree with the float64 product', () => {
+        fc.assert(fc.property(
+          fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 70 }),
+          fc.boolean(), fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 1e6 }),
+          (m, n, k, tA, tB, acc, seed) => {
+            const rng = new Rng(seed);
+            const a = randomF32(m * k, rng), b = randomF32(k * n, rng), c0 = randomF32(m * n, rng);
+            const c = c0.slice();
+            be.gemm(tA, tB, m, n, k, a, b, c, acc);
+            const { c: want, mag } = naiveGemm(tA, tB, m, n, k, a, b, acc ? c0 : undefined);
+            return boundRatio(c, want, mag, k) <= 1;
+          }), { numRuns: 60 });
+      });
+
+      it('float64 arguments give the float64 product', () => {
+        const rng = new Rng(5);
+        const m = 9, n = 11, k = 13;
+        const a = Float64Array.from(randomF32(m * k, rng)), b = Float64Array.from(randomF32(k * n, rng)), c = new Float64Array(m * n);
+        be.gemm(true, false, m, n, k, a, b, c, false);
+        expectClose(c, naiveGemm(true, false, m, n, k, a, b).c, 1e-12, 1e-12, 'float64 gemm');
+      });
+    });
+
+    describe.each(UNARY_OPS)('unary op %s', (op) => {
+      const tol = unaryTol(op);
+
+      it('forward matches the scalar definition (lengths 1, 7, 1031; in place too)', () => {
+        const rng = new Rng(13);
+        for (const n of [1, 7, 1031]) {
+          const x = unaryInputs(n, rng);
+          const want = Array.from(x, (v) => Math.fround(applyUnary(op, v)));
+          const out = new Float32Array(n);
+          be.unary(op, x, out);
+          expectClose(out, want, tol.rel, tol.abs, `${op}(x), n=${n}`);
+          be.unary(op, x, x);
+          expectClose(x, want, tol.rel, tol.abs, `${op}(x) in place, n=${n}`);
+        }
+      });
+
+      it('backward: dx (+)= dy·f′(x), with dx aliasing dy too', () => {
+        const rng = new Rng(17);
+        for (const n of [1, 7, 1031]) {
+          const x = unaryInputs(n, rng);
+          const y = Float32Array.from(x, (v) => applyUnary(op, v));
+          const dy = randomF32(n, rng), dx0 = randomF32(n, rng);
+          const g = Array.from(x, (v, i) => dy[i]! * unaryDerivative(op, v, y[i]!));
+          const grad = (i: number): number => g[i]!;
+          const dxSet = new Float32Array(n), dxAcc = dx0.slice();
+          be.unaryBackward(op, x, y, dy, dxSet, false);
+          be.unaryBackward(op, x, y, dy, dxAcc, true);
+          // the derivative is evaluated at float32 y, so allow float32 rounding of f′ relative to |dy|
+          const tolAt = (i: number): number => 1e-6 * Math.abs(dy[i]!) * (1 + Math.abs(unaryDerivative(op, x[i]!, y[i]!)));
+          for (let i = 0; i < n; i++) {
+            expect(Math.abs(dxSet[i]! - grad(i))).toBeLessThanOrEqual(tolAt(i) + 4e-6 * Math.abs(grad(i)));
+            expect(Math.abs(dxAcc[i]! - (dx0[i]! + grad(i)))).toBeLessThanOrEqual(tolAt(i) + 4e-6 * Math.abs(grad(i)) + 1e-7);
+          }
+          const alias = dy.slice();
+          be.unaryBackward(op, x, y, alias, alias, false);
+          expectClose(alias, dxSet, 1e-6, 1e-7, `${op}′ with dx = dy`);
+        }
+      });
+
+      it('addRowVector fuses bias and activation: out = f(x + v)', () => {
+        const rng = new Rng(19);
+        for (const [rows, cols] of [[1, 1], [3, 5], [64, 33]] as const) {
+          const x = randomF32(rows * cols, rng, 3), v = randomF32(cols, rng, 3);
+          const want = Array.from(x, (xi, i) => Math.fround(applyUnary(op, Math.fround(xi + v[i % cols]!))));
+          const out = new Float32Array(rows * cols);
+          be.addRowVector(x, v, rows, cols, out, op);
+          expectClose(out, want, tol.rel, tol.abs, `addRowVector ${rows}×${cols} ${op}`);
+          be.addRowVector(x, v, rows, cols, x, op); // in place, as dense does
+          expectClose(x, want, tol.rel, tol.abs, `addRowVector in place ${rows}×${cols} ${op}`);
+        }
+      });
+
+      it('float64 arguments are exact to float64', () => {
+        const x = Float64Array.from([-2, -0.5, 0, 0.5, 2]);
+        const out = new Float64Array(5);
+        be.unary(op, x, out);
+        expectClose(out, Array.from(x, (v) => applyUnary(op, v)), 1e-14, 1e-15, `float64 ${op}`);
+      });
+    });
+
+    describe('reductions', () => {
+      it('sumRows: out (+)= Σ_rows x', () => {
+        const rng = new Rng(23);
+        for (const [rows, cols] of [[1, 1], [5, 3], [200, 37], [1000, 8]] as const) {
+          const x = randomF32(rows * cols, rng), out0 = randomF32(cols, rng);
+          const want = new Float64Array(cols);
+          for (let r = 0; r < rows; r++) for (let j = 0; j < cols; j++) want[j] += x[r * cols + j]!;
+          const out = out0.slice();
+          be.sumRows(x, rows, cols, out, false);
+          expectClose(out, want, 0, rows * 1e-6, `sumRows ${rows}×${cols}`);
+          const acc = out0.slice();
+          be.sumRows(x, rows, cols, acc, true);
+          expectClose(acc, Array.from(want, (w, j) => w + out0[j]!), 0, rows * 1e-6, `sumRows accumulate ${rows}×${cols}`);
+        }
+      });
+
+      it('axpy: y += αx', () => {
+        const rng = new Rng(29);
+        for (const n of [1, 7, 1031, 5000]) {
+          const x = randomF32(n, rng), y0 = randomF32(n, rng), y = y0.slice();
+          be.axpy(-0.37, x, y);
+          expectClose(y, Array.from(x, (v, i) => y0[i]! - 0.37 * v), 1e-6, 1e-6, `axpy n=${n}`);
+        }
+        const x64 = Float64Array.from([1, 2, 3]), y64 = Float64Array.from([0.1, 0.2, 0.3]);
+        be.axpy(1 / 3, x64, y64);
+        expectClose(y64, [0.1 + 1 / 3, 0.2 + 2 / 3, 0.3 + 1], 1e-15, 1e-15, 'float64 axpy');
+      });
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { backend, backendNames, getBackendByName, setBackend } from '../../src/tensor/backend.js';
+import type { Backend } from '../../src/tensor/backend.js';
+import { jsBackend } from '../../src/tensor/js-backend.js';
+import { createWasmBackend, initFastBackend, loadWasmBackend } from '../../src/tensor/wasm-backend.js';
+import { parseSpec } from '../../src/para/spec.js';
+import { mse } from '../../src/nn/index.js';
+import { moons } from '../../src/data/index.js';
+import { train } from '../../src/train/index.js';
+import { backendSuite } from './backend-suite.js';
+
+// Every registered backend ('js', 'wasm' and whatever else registers), plus a wasm backend that
+// sends even the smallest calls to wasm and splits every product over two threads, so that the
+// copy-in, tiny-shape and thread-sharing paths are all exercised.
+await loadWasmBackend();
+const eager = await createWasmBackend({ name: 'wasm-eager-2threads', threads: 2, minGemmVolume: 0, minElements: 0, minParallelVolume: 0 });
+const registered = backendNames().map((n) => getBackendByName(n)!);
+afterAll(() => eager.dispose());
+
+backendSuite([...registered, eager]);
+
+describe('selection', () => {
+  it('registers js and wasm; initFastBackend selects wasm', async () => {
+    expect(backendNames()).toEqual(expect.arrayContaining(['js', 'wasm']));
+    const be = await initFastBackend();
+    expect(be.name).toBe('wasm');
+    expect(backend()).toBe(be);
+    setBackend('js');
+  });
+
+  it('the eager test backend really uses two threads', () => {
+    expect(eager.threads).toBe(2);
+  });
+});
+
+describe('a model trained on each backend', () => {
+  it('gives the same parameters and loss within float32 tolerance after a few epochs', () => {
+    const data = moons(256, 0.1, 3);
+    const run = (be: Backend) => {
+      setBackend(be);
+      try {
+        return train(parseSpec('dense(2,32) >> tanh >> dense(32,32) >> relu >> dense(32,1) >> sigmoid'), data, { loss: mse, epochs: 3, lr: 0.1, batch: 64, seed: 1 });
+      } finally {
+        setBackend(jsBackend);
+      }
+    };
+    const ref = run(jsBackend);
+    for (const be of [getBackendByName('wasm')!, eager]) {
+      const r = run(be);
+      expect(Math.abs(r.finalLoss - ref.finalLoss)).toBeLessThan(1e-4 * Math.max(1, ref.finalLoss));
+      r.theta.forEach((t, i) => {
+        const want = ref.theta[i]!.data;
+        t.data.forEach((v, j) => expect(Math.abs(v - want[j]!)).toBeLessThan(1e-4));
+      });
+    }
+  });
+});
