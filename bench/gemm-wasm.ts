@@ -18,8 +18,11 @@ export interface GemmTiming {
   transA: boolean;
   transB: boolean;
   size: number;
+  /** Wall-clock GFLOP/s (median sample). */
   gflops: number;
   seconds: number;
+  /** GFLOP per CPU-second of this process (all its threads), median sample: the speed while scheduled, which other load on the machine does not lower. */
+  cpuGflops: number;
 }
 
 /** Median GFLOP/s of backend.gemm on n×n×n float32 (each sample ≥ ~0.2 s of work, `samples` samples). */
@@ -32,15 +35,17 @@ export function timeGemm(be: Backend, n: number, transA = false, transB = false,
   be.gemm(transA, transB, n, n, n, a, b, c, false);
   const once = Math.max(1e-6, (performance.now() - t0) / 1000);
   const reps = Math.max(1, Math.round(0.2 / once));
-  const times: number[] = [];
+  const times: number[] = [], cpu: number[] = [];
   for (let s = 0; s < samples; s++) {
-    const t = performance.now();
+    const t = performance.now(), u = process.cpuUsage();
     for (let r = 0; r < reps; r++) be.gemm(transA, transB, n, n, n, a, b, c, false);
     times.push((performance.now() - t) / 1000 / reps);
+    const du = process.cpuUsage(u);
+    cpu.push((du.user + du.system) / 1e6 / reps);
   }
-  times.sort((x, y) => x - y);
-  const seconds = times[Math.floor(times.length / 2)]!;
-  return { backend: be.name, transA, transB, size: n, gflops: flops / seconds / 1e9, seconds };
+  const median = (xs: number[]): number => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const seconds = median(times);
+  return { backend: be.name, transA, transB, size: n, gflops: flops / seconds / 1e9, seconds, cpuGflops: flops / median(cpu) / 1e9 };
 }
 
 async function main(): Promise<void> {
@@ -63,17 +68,17 @@ async function main(): Promise<void> {
   }
   const results: GemmTiming[] = [];
   log(`node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share these cores)`);
-  log(`size  ${backends.map((b) => b.name.padStart(16)).join('')}   (GFLOP/s, A·B, median of 5)`);
+  log(`size  ${backends.map((b) => b.name.padStart(16)).join('')}   (wall GFLOP/s (per CPU-second), A·B, median of 5)`);
   for (const n of sizes) {
     const row = backends.map((b) => (b === jsBackend && n > 512 ? undefined : timeGemm(b, n, false, false, b === jsBackend ? 3 : 5)));
     for (const r of row) if (r) results.push(r);
-    log(`${String(n).padEnd(6)}${row.map((r) => (r ? r.gflops.toFixed(1) : '-').padStart(16)).join('')}`);
+    log(`${String(n).padEnd(6)}${row.map((r) => (r ? `${r.gflops.toFixed(1)} (${r.cpuGflops.toFixed(1)})` : '-').padStart(16)).join('')}`);
   }
   const big = sizes[sizes.length - 1]!;
   for (const [tA, tB] of [[true, false], [false, true], [true, true]] as const) {
     const row = backends.slice(1).map((b) => timeGemm(b, big, tA, tB));
     results.push(...row);
-    log(`${big} ${tA ? 'Aᵀ' : 'A'}·${tB ? 'Bᵀ' : 'B'}`.padEnd(22) + row.map((r) => r.gflops.toFixed(1).padStart(16)).join(''));
+    log(`${big} ${tA ? 'Aᵀ' : 'A'}·${tB ? 'Bᵀ' : 'B'}`.padEnd(22) + row.map((r) => `${r.gflops.toFixed(1)} (${r.cpuGflops.toFixed(1)})`.padStart(16)).join(''));
   }
   for (const b of wasm) b.dispose();
   if (json) process.stdout.write(JSON.stringify({ node: process.version, loadavg: loadavg(), results }) + '\n');

@@ -22,7 +22,7 @@ export { nullspace, nullspaceOfGram, orthonormalizeRows } from './nullspace.js';
 export type { NullspaceOptions } from './nullspace.js';
 export { iterativeNullspace } from './iterative.js';
 export type { LinearOperator, IterativeOptions } from './iterative.js';
-export { equivariantBasis, equivarianceError, basisMatrix, measureError, estimateBlockBytes } from './solver.js';
+export { equivariantBasis, equivarianceError, basisMatrix, measureError, measureErrors, estimateBlockBytes } from './solver.js';
 export type { EquivariantBasis, BlockSolve, SolveOptions } from './solver.js';
 export { toGroup, toRep, cachedBasis } from './resolve.js';
 export type { GroupLike, RepLike } from './resolve.js';

@@ -54,6 +54,8 @@ export interface EquivariantBasis {
   readonly generatorResidual: number;
   /** max over basis elements and random g of ‖ρ_out(g)W − Wρ_in(g)‖_F/‖W‖_F, when measured. */
   readonly randomElementError?: number;
+  /** The error of every basis element: on random elements when measured, else its generator residual. */
+  readonly elementErrors: Float64Array;
   readonly seconds: number;
 }
 
@@ -65,6 +67,8 @@ interface BlockResult {
   dim: number;
   method: BlockSolve['method'];
   residual: number;
+  /** Generator residual of each basis element of the block. */
+  residuals: Float64Array;
   seconds: number;
 }
 
@@ -127,7 +131,7 @@ function solveBlock(G: Group, ao: Atom, ai: Atom, o: Required<Pick<SolveOptions,
   if (G.perms) {
     const gens = G.perms.map((s) => ({ out: atomPerm(ao.factors, s), in: atomPerm(ai.factors, s) }));
     const orb = pairOrbits(no, ni, gens);
-    return { label: orb.label, sizes: orb.sizes, dim: orb.count, method: 'orbits', residual: 0, seconds: (performance.now() - t0) / 1000 };
+    return { label: orb.label, sizes: orb.sizes, dim: orb.count, method: 'orbits', residual: 0, residuals: new Float64Array(orb.count), seconds: (performance.now() - t0) / 1000 };
   }
   const gens = blockGenerators(G, ao, ai);
   const op = constraintOperator(gens, no, ni);
@@ -152,12 +156,14 @@ function solveBlock(G: Group, ao: Atom, ai: Atom, o: Required<Pick<SolveOptions,
   // measured residual of every basis element on every generator
   const n = no * ni, y = new Float64Array(op.m);
   let residual = 0;
+  const residuals = new Float64Array(dim);
   if (gens.length)
     for (let b = 0; b < dim; b++) {
       op.apply(rows.subarray(b * n, (b + 1) * n), y);
-      residual = Math.max(residual, Math.sqrt(y.reduce((a, v) => a + v * v, 0)));
+      residuals[b] = Math.sqrt(y.reduce((a, v) => a + v * v, 0));
+      residual = Math.max(residual, residuals[b]!);
     }
-  return { rows, dim, method, residual, seconds: (performance.now() - t0) / 1000 };
+  return { rows, dim, method, residual, residuals, seconds: (performance.now() - t0) / 1000 };
 }
 
 /**
@@ -212,6 +218,7 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
     }
   const R = new Int32Array(total), Cc = new Int32Array(total), Vv = new Float64Array(total);
   let dim = 0, residual = 0, e = 0;
+  const elementErrors: number[] = [];
   for (const a of ao)
     for (const b of ai) {
       const r = solved.get(keyOf(a, b))!;
@@ -234,27 +241,37 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
             Vv[e++] = v;
           }
       }
+      elementErrors.push(...r.residuals);
       dim += r.dim;
     }
   const basis = csrFromUniqueTriples(dim, nOut * nIn, R, Cc, Vv);
   let randomElementError: number | undefined;
+  const errors = Float64Array.from(elementErrors);
   if (o.samples > 0 && nIn <= 400 && nOut <= 400 && nnz(basis) <= 2e6) {
     randomElementError = 0;
+    errors.fill(0);
     for (let s = 0; s < o.samples; s++) {
       const g = G.sample(rng);
-      randomElementError = Math.max(randomElementError, measureError(basis, repMatrix(repOut, g), repMatrix(repIn, g)));
+      const per = measureErrors(basis, repMatrix(repOut, g), repMatrix(repIn, g));
+      per.forEach((v, k) => (errors[k] = Math.max(errors[k]!, v)));
+      randomElementError = Math.max(randomElementError, ...per, 0);
     }
   }
   return {
     group: G.name, in: repToString(repIn), out: repToString(repOut), nIn, nOut, dim, basis, blocks,
-    generatorResidual: residual, randomElementError, seconds: (performance.now() - t0) / 1000,
+    generatorResidual: residual, randomElementError, elementErrors: errors, seconds: (performance.now() - t0) / 1000,
   };
 }
 
 /** max_b ‖ρ_out W_b − W_b ρ_in‖_F / ‖W_b‖_F for the rows W_b of a basis. */
 export function measureError(basis: Sparse, rhoOut: Mat, rhoIn: Mat): number {
+  return Math.max(0, ...measureErrors(basis, rhoOut, rhoIn));
+}
+
+/** ‖ρ_out W_b − W_b ρ_in‖_F / ‖W_b‖_F for every row W_b of a basis. */
+export function measureErrors(basis: Sparse, rhoOut: Mat, rhoIn: Mat): number[] {
   const no = rhoOut.rows, ni = rhoIn.rows;
-  let worst = 0;
+  const errs: number[] = [];
   const W = new Float64Array(no * ni), D = new Float64Array(no * ni);
   for (let b = 0; b < basis.rows; b++) {
     W.fill(0);
@@ -273,9 +290,9 @@ export function measureError(basis: Sparse, rhoOut: Mat, rhoIn: Mat): number {
         for (let j = 0; j < ni; j++) D[i * ni + j] -= w * rhoIn.data[k * ni + j]!;
       }
     const nw = Math.sqrt(W.reduce((a, v) => a + v * v, 0));
-    worst = Math.max(worst, Math.sqrt(D.reduce((a, v) => a + v * v, 0)) / nw);
+    errs.push(Math.sqrt(D.reduce((a, v) => a + v * v, 0)) / nw);
   }
-  return worst;
+  return errs;
 }
 
 /** The equivariance error of the whole solve: measured on random elements when available, else the generator residual. */

@@ -46,9 +46,9 @@ export class OnnxGraph {
     return `${hint}_${this.count++}`;
   }
 
-  /** Appends a node `op(inputs) → outputs` and returns the names of its outputs. */
-  node(op: string, inputs: readonly string[], attrs: Record<string, Attr> = {}, outputs = 1): string[] {
-    const names = Array.from({ length: outputs }, () => this.fresh(op.toLowerCase()));
+  /** Appends a node `op(inputs) → outputs` (a count of fresh names, or the names) and returns the names of its outputs. */
+  node(op: string, inputs: readonly string[], attrs: Record<string, Attr> = {}, outputs: number | readonly string[] = 1): string[] {
+    const names = typeof outputs === 'number' ? Array.from({ length: outputs }, () => this.fresh(op.toLowerCase())) : [...outputs];
     this.nodes.push({
       op_type: op,
       name: `${op}_${this.nodes.length}`,

@@ -49,7 +49,7 @@ function need(v: Value, m: Para): string {
 const same = (m: Para, x: Value): Value['shape'] => m.cod ?? x.shape;
 
 /** A one-node rule: op(x, params…) with the given attributes. */
-function unary(op: string, attrs: (m: Para) => Parameters<OnnxGraph['node']>[2] = () => ({})): OnnxRule {
+function oneNode(op: string, attrs: (m: Para) => Parameters<OnnxGraph['node']>[2] = () => ({})): OnnxRule {
   return ({ m, theta, x, g }) => {
     const [y] = g.node(op, [need(x, m), ...theta.map((p) => g.weight(p))], attrs(m));
     return { name: y!, shape: same(m, x) };
@@ -101,33 +101,33 @@ defineOnnxRule('id', identity);
 defineOnnxRule('dropout', identity);
 
 // Layers (src/nn).
-defineOnnxRule('dense', unary('Gemm', () => ({ transB: { i: 1 } })));
-defineOnnxRule('sigmoid', unary('Sigmoid'));
-defineOnnxRule('tanh', unary('Tanh'));
-defineOnnxRule('relu', unary('Relu'));
-defineOnnxRule('softplus', unary('Softplus'));
+defineOnnxRule('dense', oneNode('Gemm', () => ({ transB: { i: 1 } })));
+defineOnnxRule('sigmoid', oneNode('Sigmoid'));
+defineOnnxRule('tanh', oneNode('Tanh'));
+defineOnnxRule('relu', oneNode('Relu'));
+defineOnnxRule('softplus', oneNode('Softplus'));
 /** GELU, tanh approximation: opset 20's Gelu with approximate = "tanh". */
-defineOnnxRule('gelu', unary('Gelu', () => ({ approximate: { s: 'tanh' } })));
-defineOnnxRule('leaky_relu', unary('LeakyRelu', (m) => ({ alpha: { f: m.args[0] as number } })));
-defineOnnxRule('softmax', unary('Softmax', () => ({ axis: { i: -1 } })));
+defineOnnxRule('gelu', oneNode('Gelu', () => ({ approximate: { s: 'tanh' } })));
+defineOnnxRule('leaky_relu', oneNode('LeakyRelu', (m) => ({ alpha: { f: m.args[0] as number } })));
+defineOnnxRule('softmax', oneNode('Softmax', () => ({ axis: { i: -1 } })));
 
 /** conv2d(inC,outC,k,stride,pad) and conv1d: ONNX Conv is the same cross-correlation with weight [O,C,k(,k)]. */
-defineOnnxRule('conv2d', unary('Conv', (m) => {
+defineOnnxRule('conv2d', oneNode('Conv', (m) => {
   const [, , k, s, p] = m.args as number[];
   return { kernel_shape: { ints: [k!, k!] }, strides: { ints: [s!, s!] }, pads: { ints: [p!, p!, p!, p!] } };
 }));
-defineOnnxRule('conv1d', unary('Conv', (m) => {
+defineOnnxRule('conv1d', oneNode('Conv', (m) => {
   const [, , k, s, p] = m.args as number[];
   return { kernel_shape: { ints: [k!] }, strides: { ints: [s!] }, pads: { ints: [p!, p!] } };
 }));
 const pool = (op: string): OnnxRule =>
-  unary(op, (m) => {
+  oneNode(op, (m) => {
     const [k, s] = m.args as number[];
     return { kernel_shape: { ints: [k!, k!] }, strides: { ints: [s!, s!] } };
   });
 defineOnnxRule('maxpool2d', pool('MaxPool'));
 defineOnnxRule('avgpool2d', pool('AveragePool'));
-defineOnnxRule('flatten', unary('Flatten', () => ({ axis: { i: 1 } })));
+defineOnnxRule('flatten', oneNode('Flatten', () => ({ axis: { i: 1 } })));
 /** globalavgpool: [C,H,W] → [C] is GlobalAveragePool ([N,C,1,1]) then Flatten. */
 defineOnnxRule('globalavgpool', ({ m, x, g }) => {
   const [p] = g.node('GlobalAveragePool', [need(x, m)]);

@@ -73,10 +73,7 @@ export function buildOnnx(model: Para, theta: readonly Tensor[], opts: OnnxExpor
   // name the result 'output': rename the last node's output when it is the result, else add an Identity
   const last = g.nodes[g.nodes.length - 1] as { output: string[] } | undefined;
   if (last && last.output.length === 1 && last.output[0] === y.name) last.output = ['output'];
-  else {
-    g.node('Identity', [y.name]);
-    (g.nodes[g.nodes.length - 1] as { output: string[] }).output = ['output'];
-  }
+  else g.node('Identity', [y.name], {}, ['output']);
   const spec = String(m);
   const root = onnxSchema();
   const ModelProto = root.lookupType('onnx.ModelProto');

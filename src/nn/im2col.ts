@@ -31,6 +31,13 @@ export function makeWindow(where: string, C: number, H: number, W: number, kh: n
   return { C, H, W, kh, kw, sh, sw, ph, pw, Ho, Wo };
 }
 
+/** The output columns [lo, hi) whose input column ow·sw − pw + j lies inside [0, W). */
+function validColumns(g: Window, j: number): [number, number] {
+  const lo = Math.max(0, Math.ceil((g.pw - j) / g.sw));
+  const hi = Math.min(g.Wo, Math.floor((g.W - 1 + g.pw - j) / g.sw) + 1);
+  return [lo, Math.max(lo, hi)];
+}
+
 /**
  * im2col: unfolds one sample x[xOff …] ([C,H,W]) into the columns of a matrix with C·kh·kw
  * rows and leading dimension `ld`: row (c,i,j), column colOff + oh·Wo + ow holds
@@ -43,19 +50,18 @@ export function im2col(g: Window, x: Data, xOff: number, col: Data, ld: number, 
     const plane = xOff + c * H * W;
     for (let i = 0; i < kh; i++) {
       for (let j = 0; j < kw; j++) {
+        const [lo, hi] = validColumns(g, j);
         let r = ((c * kh + i) * kw + j) * ld + colOff;
-        for (let oh = 0; oh < Ho; oh++) {
+        for (let oh = 0; oh < Ho; oh++, r += Wo) {
           const h = oh * sh - ph + i;
           if (h < 0 || h >= H) {
             col.fill(0, r, r + Wo);
-            r += Wo;
             continue;
           }
-          const row = plane + h * W;
-          for (let ow = 0; ow < Wo; ow++, r++) {
-            const w = ow * sw - pw + j;
-            col[r] = w >= 0 && w < W ? x[row + w]! : 0;
-          }
+          if (lo > 0) col.fill(0, r, r + lo);
+          const src = plane + h * W - pw + j;
+          for (let ow = lo; ow < hi; ow++) col[r + ow] = x[src + ow * sw]!;
+          if (hi < Wo) col.fill(0, r + hi, r + Wo);
         }
       }
     }
@@ -72,18 +78,13 @@ export function col2im(g: Window, col: Data, ld: number, colOff: number, dx: Dat
     const plane = xOff + c * H * W;
     for (let i = 0; i < kh; i++) {
       for (let j = 0; j < kw; j++) {
+        const [lo, hi] = validColumns(g, j);
         let r = ((c * kh + i) * kw + j) * ld + colOff;
-        for (let oh = 0; oh < Ho; oh++) {
+        for (let oh = 0; oh < Ho; oh++, r += Wo) {
           const h = oh * sh - ph + i;
-          if (h < 0 || h >= H) {
-            r += Wo;
-            continue;
-          }
-          const row = plane + h * W;
-          for (let ow = 0; ow < Wo; ow++, r++) {
-            const w = ow * sw - pw + j;
-            if (w >= 0 && w < W) dx[row + w] += col[r]!;
-          }
+          if (h < 0 || h >= H) continue;
+          const dst = plane + h * W - pw + j;
+          for (let ow = lo; ow < hi; ow++) dx[dst + ow * sw] += col[r + ow]!;
         }
       }
     }

@@ -37,25 +37,27 @@ export function maxpool2d(k: number, stride = k, dom?: Shape): Para {
       const y = ctx.alloc([B, C, Ho, Wo], x.dtype);
       // where each maximum came from, as an offset into x (exact in float32 below 2^24)
       const arg = ctx.alloc([B, C, Ho, Wo], x.dtype);
+      const xd = x.data, yd = y.data, ad = arg.data;
       for (let pl = 0; pl < planes; pl++) {
         const xOff = pl * H * W;
+        let o = pl * Ho * Wo;
         for (let oh = 0; oh < Ho; oh++) {
-          for (let ow = 0; ow < Wo; ow++) {
-            let best = -Infinity, at = xOff + oh * stride * W + ow * stride;
-            for (let i = 0; i < k; i++) {
-              const row = xOff + (oh * stride + i) * W + ow * stride;
-              for (let j = 0; j < k; j++) {
-                const v = x.data[row + j]!;
-                if (v > best || Number.isNaN(v)) {
+          const top = xOff + oh * stride * W;
+          for (let ow = 0; ow < Wo; ow++, o++) {
+            let best = -Infinity, at = top + ow * stride;
+            // `!(v <= best)`: a larger value or a NaN takes over (a NaN stays, as in PyTorch); ties keep the first
+            window: for (let row = top + ow * stride, i = 0; i < k; i++, row += W) {
+              for (let q = row; q < row + k; q++) {
+                const v = xd[q]!;
+                if (!(v <= best)) {
                   best = v;
-                  at = row + j;
-                  if (Number.isNaN(v)) break;
+                  at = q;
+                  if (v !== v) break window;
                 }
               }
             }
-            const o = (pl * Ho + oh) * Wo + ow;
-            y.data[o] = best;
-            arg.data[o] = at;
+            yd[o] = best;
+            ad[o] = at;
           }
         }
       }

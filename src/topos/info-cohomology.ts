@@ -13,7 +13,7 @@ export interface Distribution {
 }
 
 /** The empirical distribution of a list of samples (equal rows merged). */
-export function empirical(rows: readonly (readonly number[])[]): Distribution {
+export function empiricalDistribution(rows: readonly (readonly number[])[]): Distribution {
   if (!rows.length) throw new ToposError('an empirical distribution needs at least one sample');
   const n = rows[0]!.length;
   const count = new Map<string, { row: readonly number[]; c: number }>();
@@ -33,7 +33,7 @@ function checkVars(P: Distribution, vars: readonly number[]): void {
 }
 
 /** The marginal law of the joint variable (X_v)_{v ∈ vars}: outcome key → probability. */
-export function marginal(P: Distribution, vars: readonly number[]): Map<string, number> {
+export function marginalLaw(P: Distribution, vars: readonly number[]): Map<string, number> {
   checkVars(P, vars);
   const m = new Map<string, number>();
   P.outcomes.forEach((o, i) => {
@@ -44,14 +44,14 @@ export function marginal(P: Distribution, vars: readonly number[]): Map<string, 
 }
 
 /** Shannon entropy H(X_S) = −Σ p log₂ p of the joint variable X_S, in bits (H(∅) = 0). */
-export function entropy(P: Distribution, vars: readonly number[]): number {
+export function shannonEntropy(P: Distribution, vars: readonly number[]): number {
   let h = 0;
-  for (const p of marginal(P, vars).values()) if (p > 0) h -= p * Math.log2(p);
+  for (const p of marginalLaw(P, vars).values()) if (p > 0) h -= p * Math.log2(p);
   return h + 0;
 }
 
 /** The conditional law P | (X_S = x) (renormalised). */
-export function condition(P: Distribution, vars: readonly number[], values: readonly number[]): Distribution {
+export function conditionDistribution(P: Distribution, vars: readonly number[], values: readonly number[]): Distribution {
   checkVars(P, vars);
   const keep = P.outcomes.map((o) => vars.every((v, i) => o[v] === values[i]));
   const z = P.probs.reduce((s, p, i) => s + (keep[i] ? p : 0), 0);
@@ -66,10 +66,10 @@ export type InformationFunction = (P: Distribution, vars: readonly number[]) => 
  * The action of a variable X on functionals (Baudot–Bennequin 2015, Def. 1):
  * (X.F)(Y) = Σ_x p(X = x) F(P | X = x, Y), conditioning by the value of X and averaging.
  */
-export function act(P: Distribution, X: readonly number[], F: InformationFunction, Y: readonly number[]): number {
+export function conditionalAction(P: Distribution, X: readonly number[], F: InformationFunction, Y: readonly number[]): number {
   let s = 0;
-  for (const [key, p] of marginal(P, X)) {
-    if (p > 0) s += p * F(condition(P, X, key.split(',').map(Number)), Y);
+  for (const [key, p] of marginalLaw(P, X)) {
+    if (p > 0) s += p * F(conditionDistribution(P, X, key.split(',').map(Number)), Y);
   }
   return s;
 }
@@ -80,7 +80,7 @@ export function act(P: Distribution, X: readonly number[], F: InformationFunctio
  */
 export function cocycleDefect(P: Distribution, X: readonly number[], Y: readonly number[]): number {
   const XY = [...new Set([...X, ...Y])].sort((a, b) => a - b);
-  return entropy(P, XY) - entropy(P, X) - act(P, X, entropy, Y);
+  return shannonEntropy(P, XY) - shannonEntropy(P, X) - conditionalAction(P, X, shannonEntropy, Y);
 }
 
 /**
@@ -94,7 +94,7 @@ export function mutualInformationK(P: Distribution, vars: readonly number[]): nu
   let s = 0;
   for (let mask = 1; mask < 1 << k; mask++) {
     const S = vars.filter((_, i) => mask & (1 << i));
-    s += (S.length % 2 ? 1 : -1) * entropy(P, S);
+    s += (S.length % 2 ? 1 : -1) * shannonEntropy(P, S);
   }
   return s;
 }

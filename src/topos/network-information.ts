@@ -1,6 +1,6 @@
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';
-import { cocycleDefect, discretiseColumns, empirical, entropy, mutualInformationK } from './info-cohomology.js';
+import { cocycleDefect, discretiseColumns, empiricalDistribution, shannonEntropy, mutualInformationK } from './info-cohomology.js';
 import type { Distribution } from './info-cohomology.js';
 import { networkGraphOfModel } from './network-graph.js';
 import type { NetworkGraph } from './network-graph.js';
@@ -57,7 +57,7 @@ export function vertexActivities(graph: NetworkGraph, theta: readonly Tensor[], 
 
 /** Entropies, I_k (k ≤ maxK) and the cocycle check for a batch of activity rows discretised into `bins`. */
 export function informationOfRows(vertex: string, rows: readonly (readonly number[])[], bins: number, maxK = 4): LayerInformation {
-  const P = empirical(discretiseColumns(rows, bins));
+  const P = empiricalDistribution(discretiseColumns(rows, bins));
   const m = P.variables;
   const units = Array.from({ length: m }, (_, u) => u);
   const ik: IkSummary[] = [];
@@ -68,7 +68,7 @@ export function informationOfRows(vertex: string, rows: readonly (readonly numbe
   let defect = 0;
   for (const X of units) for (const Y of units) if (X !== Y) defect = Math.max(defect, Math.abs(cocycleDefect(P, [X], [Y])));
   if (m >= 2) defect = Math.max(defect, Math.abs(cocycleDefect(P, units.slice(0, m >> 1), units.slice(m >> 1))));
-  return { vertex, units: m, distribution: P, unitEntropies: units.map((u) => entropy(P, [u])), jointEntropy: entropy(P, units), ik, maxCocycleDefect: defect };
+  return { vertex, units: m, distribution: P, unitEntropies: units.map((u) => shannonEntropy(P, [u])), jointEntropy: shannonEntropy(P, units), ik, maxCocycleDefect: defect };
 }
 
 /**

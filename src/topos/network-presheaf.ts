@@ -16,7 +16,7 @@ export interface ActivityPresheaf {
 }
 
 /** Rounds every coordinate to the grid step·ℤ (the discretisation that makes X^w finite). */
-export function discretise(v: readonly number[], step: number): number[] {
+export function discretiseActivity(v: readonly number[], step: number): number[] {
   return v.map((a) => {
     const r = Math.round(a / step) * step;
     return Number(r.toFixed(12)) + 0; // + 0 turns −0 into 0
@@ -58,10 +58,10 @@ export function activityPresheaf(site: NetworkSite, sources: ReadonlyMap<string,
     if (!ins.length) {
       const xs = sources.get(name);
       if (!xs || !xs.length) throw new ToposError(`source vertex '${name}' needs a finite set of input vectors`);
-      for (const x of xs) intern(v, discretise(x, step));
+      for (const x of xs) intern(v, discretiseActivity(x, step));
     } else if (ins.length === 1) {
       const u = ins[0]!;
-      const m = values[u]!.map((a) => intern(v, discretise(layer(v, graph.inputs[v]!.map(() => a)), step)));
+      const m = values[u]!.map((a) => intern(v, discretiseActivity(layer(v, graph.inputs[v]!.map(() => a)), step)));
       edgeMap.set(`${name}→${graph.vertices[u]}`, m);
     } else {
       const fork = forkAt.get(name)!;
@@ -80,7 +80,7 @@ export function activityPresheaf(site: NetworkSite, sources: ReadonlyMap<string,
       ins.forEach((u, k) => edgeMap.set(`${graph.vertices[u]}→A★(${name})`, tuples.map((t) => t[k]!)));
       edgeMap.set(`A★(${name})→A(${name})`, tuples.map((_, i) => i));
       const byVertex = new Map(ins.map((u, k) => [u, k]));
-      edgeMap.set(`${name}→A(${name})`, tuples.map((t) => intern(v, discretise(layer(v, graph.inputs[v]!.map((u) => values[u]![t[byVertex.get(u)!]!]!)), step))));
+      edgeMap.set(`${name}→A(${name})`, tuples.map((t) => intern(v, discretiseActivity(layer(v, graph.inputs[v]!.map((u) => values[u]![t[byVertex.get(u)!]!]!)), step))));
     }
   }
   const edgeNames = edgeNamesOf(site);

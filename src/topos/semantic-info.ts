@@ -48,12 +48,12 @@ export function sieveAlgebra(C: FiniteCategory, c: number): PropositionAlgebra<S
 }
 
 /** A theory: the conjunction of its axioms (the strongest proposition they jointly assert). */
-export function theory<T>(L: PropositionAlgebra<T>, axioms: readonly T[]): T {
+export function theoryOf<T>(L: PropositionAlgebra<T>, axioms: readonly T[]): T {
   return axioms.reduce((a, b) => L.meet(a, b), L.top);
 }
 
 /** The measure m(A) = Σ_{s ∈ A} p_s of a set of states (bitmask) under a probability p. */
-export function measure(p: readonly number[], A: number): number {
+export function stateMeasure(p: readonly number[], A: number): number {
   let m = 0;
   p.forEach((ps, s) => {
     if (A & (1 << s)) m += ps;
@@ -63,12 +63,12 @@ export function measure(p: readonly number[], A: number): number {
 
 /** Carnap–Bar-Hillel content cont(A) = m(¬A) = 1 − m(A) (Carnap & Bar-Hillel 1952, §6). */
 export function contentCBH(p: readonly number[], A: number): number {
-  return 1 - measure(p, A);
+  return 1 - stateMeasure(p, A);
 }
 
 /** Carnap–Bar-Hillel information inf(A) = −log₂ m(A) bits (Carnap & Bar-Hillel 1952, §7); ∞ for a contradiction. */
 export function informationCBH(p: readonly number[], A: number): number {
-  const m = measure(p, A);
+  const m = stateMeasure(p, A);
   return m > 0 ? -Math.log2(m) + 0 : Infinity;
 }
 
@@ -78,7 +78,7 @@ export function conditionTheory<T>(L: PropositionAlgebra<T>, T: T, Q: T): T {
 }
 
 /** φ^Q(T) = ψ(T|Q) − ψ(T): how much the value ψ of T changes when T is conditioned by Q (Belfiore–Bennequin §3.5). */
-export function phi<T>(L: PropositionAlgebra<T>, psi: (t: T) => number, Q: T, T: T): number {
+export function semanticPhi<T>(L: PropositionAlgebra<T>, psi: (t: T) => number, Q: T, T: T): number {
   return psi(conditionTheory(L, T, Q)) - psi(T);
 }
 
@@ -89,5 +89,5 @@ export function phi<T>(L: PropositionAlgebra<T>, psi: (t: T) => number, Q: T, T:
  * the analogue of Shannon's I(X;Y) = H(X) − Y.H(X).
  */
 export function semanticMutualInformation<T>(L: PropositionAlgebra<T>, psi: (t: T) => number, Q1: T, Q2: T, T: T): number {
-  return phi(L, psi, Q1, T) + phi(L, psi, Q2, T) - phi(L, psi, L.meet(Q1, Q2), T);
+  return semanticPhi(L, psi, Q1, T) + semanticPhi(L, psi, Q2, T) - semanticPhi(L, psi, L.meet(Q1, Q2), T);
 }

@@ -14,3 +14,4 @@ export * from './stack-equivariance.js';
 export * from './semantic-info.js';
 export * from './info-cohomology.js';
 export * from './network-information.js';
+export * from './site-report.js';

@@ -2,3 +2,4 @@ export * from './metrics.js';
 export * from './trainer.js';
 export * from './train.js';
 export * from './diagnose.js';
+export * from './checkpoint.js';

@@ -19,6 +19,10 @@ export interface TrainRunOptions extends TrainOptions {
   onEvent?: (e: TrainEvent) => void;
   /** Stop early once the epoch loss falls below this. */
   targetLoss?: number;
+  /** Called once the Trainer is built, before the first epoch: a checkpoint restores its state here (training then resumes at `trainer.epoch`). */
+  onStart?: (trainer: Trainer) => void;
+  /** Called after each completed epoch (and its event): checkpoints are written here. */
+  afterEpoch?: (trainer: Trainer) => void;
 }
 
 export interface TrainResult {
@@ -44,18 +48,21 @@ export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainR
   if (!(Number.isInteger(opts.epochs) && opts.epochs > 0)) throw new RangeArgError(`epochs must be a positive integer, got ${opts.epochs}`);
   const t0 = performance.now();
   const trainer = new Trainer(model, data, opts);
+  opts.onStart?.(trainer);
   const parameters = countParameters(trainer.theta);
   opts.onEvent?.({ type: 'start', epochs: opts.epochs, parameters });
   const history: EpochStats[] = [];
   let test: { loss: number; accuracy?: number } | undefined;
-  for (let e = 0; e < opts.epochs; e++) {
+  for (let e = trainer.epoch; e < opts.epochs; e++) {
     const stats = trainer.runEpoch();
     history.push(stats);
     const last = e === opts.epochs - 1 || (opts.targetLoss !== undefined && stats.loss < opts.targetLoss);
     if (opts.test && (last || (e + 1) % (opts.evalEvery ?? 1) === 0)) test = trainer.evaluate(opts.test);
     opts.onEvent?.({ type: 'epoch', epochs: opts.epochs, seconds: (performance.now() - t0) / 1000, ...stats, testAccuracy: test?.accuracy, testLoss: test?.loss });
+    opts.afterEpoch?.(trainer);
     if (last) break;
   }
+  if (opts.test && history.length === 0) test = trainer.evaluate(opts.test); // resumed from a checkpoint that had already finished
   const final = trainer.evaluate(data);
   const seconds = (performance.now() - t0) / 1000;
   opts.onEvent?.({ type: 'end', seconds });
@@ -67,7 +74,7 @@ export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainR
     accuracy: final.accuracy,
     testAccuracy: test?.accuracy,
     testLoss: test?.loss,
-    epochs: history.length,
+    epochs: trainer.epoch,
     seconds,
     parameters,
   };

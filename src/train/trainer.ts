@@ -3,7 +3,7 @@ import { Rng } from '../markov/rng.js';
 import { Arena, makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { optimizer as makeOptimizer } from '../optim/optimizer.js';
-import type { Optimizer, OptimizerOptions } from '../optim/optimizer.js';
+import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optimizer.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';
 import type { Loss } from '../nn/loss.js';
@@ -24,6 +24,23 @@ export interface TrainOptions {
   shuffle?: boolean;
   /** Initial parameters (default: the model's initialisers with `seed`). */
   theta?: Tensor[];
+}
+
+/**
+ * Everything the next epoch depends on besides the model and the data: what a checkpoint
+ * holds (src/train/checkpoint.ts). Restoring it and running on gives the same bits as
+ * never having stopped.
+ */
+export interface TrainerSnapshot {
+  /** Epochs and optimiser steps completed. */
+  epoch: number;
+  step: number;
+  theta: Tensor[];
+  optimizer: OptimizerState;
+  /** The generator's state (`Rng.state()`). */
+  rng: number[];
+  /** The row order: each epoch shuffles the previous epoch's permutation in place. */
+  order: Int32Array;
 }
 
 export interface EpochStats {
@@ -125,10 +142,53 @@ export class Trainer {
     return { epoch: this.epoch, loss: lossSum / N, accuracy: data.labels ? correct / N : undefined };
   }
 
+  /** A deep copy of the training state after the last completed epoch (for checkpoints). */
+  snapshot(): TrainerSnapshot {
+    return {
+      epoch: this.epoch,
+      step: this.step,
+      theta: this.theta.map((t) => t.clone()),
+      optimizer: this.optimizer.state(),
+      rng: this.rng.state(),
+      order: Int32Array.from(this.order),
+    };
+  }
+
+  /**
+   * Puts this trainer in the state of a snapshot taken from a trainer of the same model
+   * and data; checks every shape first, so a mismatched snapshot changes nothing.
+   */
+  restore(s: TrainerSnapshot): void {
+    if (s.theta.length !== this.theta.length) throw new ShapeError(`checkpoint has ${s.theta.length} parameter tensors but ${this.model} has ${this.theta.length}`);
+    s.theta.forEach((t, i) => {
+      if (shapeString(t.shape) !== shapeString(this.theta[i]!.shape)) {
+        throw new ShapeError(`checkpoint parameter ${i} has shape ${shapeString(t.shape)} but ${this.model} expects ${shapeString(this.theta[i]!.shape)}`);
+      }
+    });
+    const N = this.order.length;
+    if (s.order.length !== N || !isPermutation(s.order)) throw new ShapeError(`checkpoint row order is not a permutation of the ${N} training rows`);
+    if (s.rng.length !== 4) throw new RangeArgError(`checkpoint RNG state must have 4 words, got ${s.rng.length}`);
+    s.theta.forEach((t, i) => this.theta[i]!.data.set(t.data));
+    this.optimizer.loadState(s.optimizer);
+    this.rng = new Rng(s.rng);
+    this.order.set(s.order);
+    this.epoch = s.epoch;
+    this.step = s.step;
+  }
+
   /** Loss and accuracy of the current parameters on a data set (evaluation mode). */
   evaluate(ds: Dataset): { loss: number; accuracy?: number } {
     return evaluate(this.model, this.theta, ds, this.loss);
   }
+}
+
+function isPermutation(p: Int32Array): boolean {
+  const seen = new Uint8Array(p.length);
+  for (const i of p) {
+    if (!(i >= 0 && i < p.length) || seen[i]) return false;
+    seen[i] = 1;
+  }
+  return true;
 }
 
 /** Loss (mean) and accuracy of a model on a data set, in evaluation mode, in chunks of 1024 rows. */

@@ -24,6 +24,8 @@ describe('paralens derive', () => {
     expect(j.basis[0].length).toBe(3);
     expect(j.basis[0][0].length).toBe(9);
     expect(Math.abs(j.basis[0][0][5])).toBeCloseTo(1 / Math.sqrt(6), 12); // ε_{0,1,2}
+    expect(j.element_errors.length).toBe(1);
+    expect(j.element_errors[0]).toBeLessThan(1e-12);
   });
   it('prints a readable summary with the blocks', async () => {
     const r = await cli('derive', '--group', 'Trans(4)', '--in', 'V', '--out', 'V');

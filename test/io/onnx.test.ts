@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { onnxSchema } from '../../src/io/onnx-schema.js';
 import { exportOnnx, ExportError, parseSpec, Rng, Tensor, tie, dense, seq, sigmoid, ParalensError } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
@@ -128,5 +129,49 @@ describe.skipIf(!ort)('ONNX export of identities', () => {
       const ours = m.run(theta, x).data;
       expect(Array.from(out).map((v, i) => Math.abs(v - ours[i]!)).every((d) => d <= 1e-6), spec).toBe(true);
     }
+  });
+});
+
+/** A random morphism [n] → [?] built from dense, activations, ⊗ and residual, as a spec string. */
+function randomSpec(rng: Rng, n: number, depth: number): { spec: string; out: number } {
+  const acts = ['sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'leaky_relu(0.2)', 'softmax', 'dropout(0.3)'];
+  const r = depth <= 0 ? rng.int(2) : rng.int(6);
+  if (r === 0) {
+    const out = 1 + rng.int(5);
+    return { spec: `dense(${n},${out})`, out };
+  }
+  if (r === 1) return { spec: acts[rng.int(acts.length)]!, out: n };
+  if (r === 2 || n < 2) {
+    const a = randomSpec(rng, n, depth - 1);
+    const b = randomSpec(rng, a.out, depth - 1);
+    return { spec: `(${a.spec} >> ${b.spec})`, out: b.out };
+  }
+  if (r === 3) {
+    const k = 1 + rng.int(n - 1);
+    const a = randomSpec(rng, k, depth - 1);
+    const b = randomSpec(rng, n - k, depth - 1);
+    return { spec: `(id(${k}) >> ${a.spec}) @ (id(${n - k}) >> ${b.spec})`, out: a.out + b.out };
+  }
+  if (r === 4) {
+    const h = randomSpec(rng, n, depth - 1);
+    return { spec: `residual(${h.spec} >> dense(${h.out},${n}))`, out: n };
+  }
+  const h = randomSpec(rng, n, depth - 1);
+  return { spec: `copy(${n}) >> (${h.spec} >> dense(${h.out},${n})) @ id(${n}) >> add(${n})`, out: n };
+}
+
+describe.skipIf(!ort)('ONNX export commutes with evaluation (property, random composites)', () => {
+  it('ONNX Runtime on the export = paralens on the morphism, for random seq/par/residual/copy-add composites', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), async (seed) => {
+        const rng = new Rng(seed);
+        const n = 1 + rng.int(5);
+        const { spec } = randomSpec(rng, n, 3);
+        const m = parseSpec(`id(${n}) >> ${spec}`);
+        expect(String(parseSpec(String(m))), spec).toBe(String(m));
+        expect(await maxDiff(String(m), undefined, seed)).toBeLessThanOrEqual(1e-5);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

@@ -174,3 +174,10 @@ describe('every conv layer passes a float64 gradient check', () => {
     });
   }
 });
+
+describe('maxpool2d and NaN', () => {
+  it('propagates a NaN in a window (as PyTorch does)', () => {
+    const x = Tensor.of([1, NaN, 3, 0], [1, 1, 2, 2], 'float64');
+    expect(Number.isNaN(maxpool2d(2).run([], x).data[0]!)).toBe(true);
+  });
+});

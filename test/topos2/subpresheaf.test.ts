@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { allSubpresheaves, bottom, characteristicMap, classifiedSubpresheaf, existsAlong, forallAlong, parsePoset, presheaf, presheafMorphism, productPresheaf, pullbackAlong, subobjectClassifier, subpresheaf, top, ToposError } from '../../src/topos/topos2.js';
+import { allSubpresheaves, bottomSubpresheaf, characteristicMap, classifiedSubpresheaf, existsAlong, forallAlong, parsePoset, presheaf, presheafMorphism, productPresheaf, pullbackAlong, subobjectClassifier, subpresheaf, topSubpresheaf, ToposError } from '../../src/topos/topos2.js';
 import type { Presheaf, PresheafMorphism, Subpresheaf } from '../../src/topos/topos2.js';
 import { arbPosetPresheaf } from './random.js';
 
-const joinAll = (P: Presheaf, xs: Subpresheaf[]): Subpresheaf => xs.reduce((a, b) => a.join(b), bottom(P));
-const meetAll = (P: Presheaf, xs: Subpresheaf[]): Subpresheaf => xs.reduce((a, b) => a.meet(b), top(P));
+const joinAll = (P: Presheaf, xs: Subpresheaf[]): Subpresheaf => xs.reduce((a, b) => a.join(b), bottomSubpresheaf(P));
+const meetAll = (P: Presheaf, xs: Subpresheaf[]): Subpresheaf => xs.reduce((a, b) => a.meet(b), topSubpresheaf(P));
 
 /** Random presheaf with three random subpresheaves. */
 const arbTriple = arbPosetPresheaf(3).chain((P) => {
@@ -35,9 +35,9 @@ describe('subpresheaves: the bi-Heyting algebra Sub(P)', () => {
     fc.assert(fc.property(arbTriple, ([P, , A, B, C]) => {
       expect(A.meet(B.join(C)).equals(A.meet(B).join(A.meet(C)))).toBe(true);
       expect(A.join(B.meet(C)).equals(A.join(B).meet(A.join(C)))).toBe(true);
-      expect(A.meet(A.negate()).equals(bottom(P))).toBe(true);
+      expect(A.meet(A.negate()).equals(bottomSubpresheaf(P))).toBe(true);
       expect(A.leq(A.negate().negate())).toBe(true);
-      expect(A.join(A.non()).equals(top(P))).toBe(true);
+      expect(A.join(A.non()).equals(topSubpresheaf(P))).toBe(true);
       expect(A.non().non().leq(A)).toBe(true);
       // the boundary ∂A = A ∧ ∼A (Lawvere) is where the co-Heyting logic is not Boolean
       expect(A.meet(A.non()).leq(A)).toBe(true);
@@ -63,9 +63,9 @@ describe('subpresheaves: the bi-Heyting algebra Sub(P)', () => {
     const C = parsePoset('0<1');
     const P = presheaf(C, [['0≤1'], ['id_1']], C.arrows.map(() => [0]));
     const A = subpresheaf(P, [[0], []]);
-    expect(A.negate().equals(bottom(P))).toBe(true);
-    expect(A.negate().negate().equals(top(P))).toBe(true);
-    expect(A.non().equals(top(P))).toBe(true); // ∼A = P: the co-Heyting side is not Boolean either
+    expect(A.negate().equals(bottomSubpresheaf(P))).toBe(true);
+    expect(A.negate().negate().equals(topSubpresheaf(P))).toBe(true);
+    expect(A.non().equals(topSubpresheaf(P))).toBe(true); // ∼A = P: the co-Heyting side is not Boolean either
     expect(() => subpresheaf(P, [[], [0]])).toThrow(/not a subpresheaf: id_1 ∈ A\(1\) but its restriction along 0≤1: 0 → 1 is not in A\(0\)/);
     expect(() => subpresheaf(P, [[3], []])).toThrow(ToposError);
   });
@@ -115,6 +115,6 @@ describe('quantifiers along α: X ⇒ Y: ∃_α ⊣ α* ⊣ ∀_α', () => {
     const A = subpresheaf(P, [[0], [0]]);
     expect(existsAlong(bang, A).at(1)).toEqual([0]);
     expect(forallAlong(bang, A).at(1)).toEqual([]);
-    expect(forallAlong(bang, top(P)).at(1)).toEqual([0]);
+    expect(forallAlong(bang, topSubpresheaf(P)).at(1)).toEqual([0]);
   });
 });

@@ -52,6 +52,7 @@ Example: paralens derive --group 'S(4)' --in V --out V  (DeepSets: span{I, 11ᵀ
         equivariance_error: err, generator_residual: b.generatorResidual, random_element_error: b.randomElementError ?? null,
         seconds: b.seconds, blocks: b.blocks,
       };
+      if (showBasis) out.element_errors = Array.from(b.elementErrors);
       if (showBasis) out.basis = Array.from({ length: b.dim }, (_, k) => {
         const m = basisMatrix(b, k);
         return Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));

@@ -16,9 +16,10 @@ export const command: Command = {
 --seeds stratified 80/20 splits (features standardised on the training part): (a) alone on the labels,
 (b) on Hinton et al.'s loss α·T²·KL(softmax(t/T) ‖ softmax(s/T)) + (1−α)·CE(labels, s), (c) on (b) plus a
 FitNets hint β·‖η(h_S) − h_T‖² through a learned natural transformation η (adapter) from the student's
-hidden features to the teacher's. Reports held-out accuracy, mean ± standard deviation over seeds, and
+hidden features to the teacher's. With fashion-mnist the 10 000 test images are the held-out set and
+--limit picks a seeded subset of the training images per seed. Reports held-out accuracy, mean ± standard deviation over seeds, and
 whether (b) and (c) helped (mean paired difference beyond two standard errors). The hidden layer of a
-model is the output of everything before its last morphism. Data sets: ${builtInDataNames().join(', ')}.`,
+model is the output of everything before its last morphism. Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
   flags: {
     data: { type: 'string', help: 'data set name (classification)' },
     teacher: { type: 'string', help: 'teacher spec (default dense(d,64) >> relu >> dense(64,64) >> relu >> dense(64,C))' },
@@ -32,11 +33,14 @@ model is the output of everything before its last morphism. Data sets: ${builtIn
     epochs: { type: 'int', help: 'epochs for every model', default: 150, range: 'positive' },
     lr: { type: 'number', help: 'Adam learning rate', default: 0.01, range: 'positive' },
     batch: { type: 'int', help: 'minibatch size', default: 16, range: 'positive' },
+    limit: { type: 'int', help: 'training rows per seed, a seeded random subset (default: all)', range: 'positive' },
+    'test-limit': { type: 'int', help: 'held-out rows taken from a fixed test split such as fashion-mnist\'s (default: all)', range: 'positive' },
+    'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
   },
   async run(flags, _pos, io) {
     if (!flags.data) throw new UsageError(`distill: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
     const json = Boolean(flags.json);
-    const data = await loadData(String(flags.data), { seed: flags.seed as number });
+    const data = await loadData(String(flags.data), { seed: flags.seed as number, dataDir: flags['data-dir'] as string | undefined });
     const progress = new Progress(io, 'distill', json);
     const r = distill(data, {
       teacher: flags.teacher as string | undefined,
@@ -50,6 +54,8 @@ model is the output of everything before its last morphism. Data sets: ${builtIn
       epochs: flags.epochs as number,
       lr: flags.lr as number,
       batch: flags.batch as number,
+      limit: flags.limit as number | undefined,
+      testLimit: flags['test-limit'] as number | undefined,
       onSeed: (done, total) => progress.update(done, total, 'seeds'),
     });
     progress.done();
@@ -59,7 +65,7 @@ model is the output of everything before its last morphism. Data sets: ${builtIn
       io.out(JSON.stringify({ ...numbers, verdicts: v }) + '\n');
       return 0;
     }
-    io.out(`data     ${r.data}, ${r.runs.length} seeds (stratified 80/20 splits), ${r.epochs} epochs each\n`);
+    io.out(`data     ${r.data}, ${r.runs.length} seeds (${r.split}), ${r.epochs} epochs each\n`);
     io.out(`teacher  ${r.teacher}  (${r.teacherParameters} parameters)\n`);
     io.out(`student  ${r.student}  (${r.studentParameters} parameters)\n`);
     io.out(`T = ${r.temperature}, α = ${r.alpha}, hint β = ${r.beta} through η = ${r.eta}\n\n`);

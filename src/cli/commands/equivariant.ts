@@ -17,7 +17,7 @@ equivariance error ‖f(gx) − g·f(x)‖/‖g·f(x)‖ under random O(3) eleme
     task: { type: 'string', help: 'benchmark task', default: 'inertia', choices: ['inertia'] },
     sizes: { type: 'string', help: 'training-set sizes, comma-separated', default: '30,100,300,1000' },
     steps: { type: 'int', help: 'Adam steps per model', default: 1500, range: 'positive' },
-    lr: { type: 'number', help: 'learning rate', default: 0.003, range: 'positive' },
+    lr: { type: 'number', help: 'learning rate (Adam, both models)', default: 0.01, range: 'positive' },
     seed: { type: 'int', help: 'random seed (data, initialisation)', default: 0 },
   },
   async run(flags, _pos, io) {

@@ -5,6 +5,7 @@ import { parseRep } from '../../equivariant/parse-rep.js';
 import { applyRope, ropeFrequencies } from '../../equivariant/rope.js';
 import { basisMatrix, equivarianceError, equivariantBasis } from '../../equivariant/solver.js';
 import type { EquivariantBasis } from '../../equivariant/solver.js';
+import { linePlot, matrixGallery } from '../../draw/plot.js';
 import { matrixLines } from '../commands/derive.js';
 import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';
@@ -68,8 +69,24 @@ export const section: TourSection = {
     lines.push('');
     lines.push('EMLP inertia task (O(3), 5T(0)+5V → T(2)), 100 training systems, 400 Adam steps:');
     lines.push(table(['model', 'params', 'test MSE', 'equivariance error'], rows.map((r) => [r.model, r.parameters, fmt(r.testMSE), fmt(r.equivarianceError, 2)])));
+    const nested = (b: EquivariantBasis): number[][][] => Array.from({ length: b.dim }, (_, k) => {
+      const m = basisMatrix(b, k);
+      return Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+    });
+    const conv8 = derive('Trans(8)', 'V', 'V');
+    const figures = [
+      { caption: 'The end over translations of an 8-point ring (V → V): one basis element per offset — convolution\'s weight tying.', svg: matrixGallery(nested(conv8), { title: 'Trans(8): V → V', cell: 8 }) },
+      { caption: 'The end over S(5) (V → V): the identity and the off-diagonal all-ones — DeepSets.', svg: matrixGallery(nested(sets), { title: 'S(5): V → V', cell: 12 }) },
+      { caption: 'The end over SO(2) on T(2) → T(2) (4×4 maps): 6 basis elements.', svg: matrixGallery(nested(so2k), { title: 'SO(2): T(2) → T(2)', cell: 14 }) },
+      { caption: 'The end over SO(3) on T(2) → V: the cross product ε_kij (3×9).', svg: matrixGallery(nested(cross), { title: 'SO(3): T(2) → V', cell: 14 }) },
+      { caption: 'Natural gradient under θ = φ + ½φ³: the function after one step in φ differs from the step in θ by O(η²); plain gradient descent by O(η).', svg: linePlot([
+        { name: 'natural gradient', x: demo.nonlinear.map((d) => d.eta), values: demo.nonlinear.map((d) => d.natural) },
+        { name: 'gradient descent', x: demo.nonlinear.map((d) => d.eta), values: demo.nonlinear.map((d) => d.gradientDescent) },
+      ], { title: 'reparameterisation: difference vs step size', xlabel: 'η', ylabel: 'max |Δf|', log: true }) },
+    ];
     return {
       lines,
+      figures,
       data: {
         derivations: [conv, sets, so2, so2k, cross, crossO3, leg, lorentz].map((b) => ({ group: b.group, in: b.in, out: b.out, dim: b.dim, equivariance_error: equivarianceError(b), seconds: b.seconds })),
         rope_max_deviation: ropeDev,
