@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { gradcheck, layerNames, parseSpec } from '../../src/index.js';
+
+/**
+ * One example per layer that spec strings can name: every registered layer must be
+ * listed here (the first test fails otherwise), and every one passes a float64 gradient
+ * check, in training mode too for the stochastic ones (with a fixed noise draw).
+ */
+const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean }> = {
+  adapter: { spec: 'adapter(4,2)', dom: [4] },
+  add: { spec: 'add(3)', dom: [6] },
+  avgpool2d: { spec: 'avgpool2d(2)', dom: [2, 4, 4] },
+  bayes_dense: { spec: 'bayes_dense(3,2)', dom: [3], training: true },
+  bilinear: { spec: 'bilinear(SO(2),V)', dom: [2] },
+  conv1d: { spec: 'conv1d(2,3,3,1,1)', dom: [2, 7] },
+  conv1d_periodic: { spec: 'conv1d_periodic(6,2,2,3)', dom: [2, 6] },
+  conv2d: { spec: 'conv2d(2,3,3,2,1)', dom: [2, 5, 5] },
+  conv2d_periodic: { spec: 'conv2d_periodic(4,4,1,2,3)', dom: [1, 4, 4] },
+  copy: { spec: 'copy(3)', dom: [3] },
+  dense: { spec: 'dense(3,4)', dom: [3] },
+  discard: { spec: 'discard(3) @ id(2)', dom: [5] },
+  dropout: { spec: 'dropout(0.3)', dom: [6], training: true },
+  emlp: { spec: 'emlp(SO(2),V,2V,T(0),1)', dom: [2] },
+  equivariant: { spec: 'equivariant(S(4),V,V)', dom: [4] },
+  flatten: { spec: 'flatten', dom: [2, 3, 3] },
+  gated: { spec: 'gated(SO(2),V+T(0))', dom: [4] },
+  gelu: { spec: 'gelu', dom: [5] },
+  globalavgpool: { spec: 'globalavgpool', dom: [3, 4, 4] },
+  id: { spec: 'id(3)', dom: [3] },
+  leaky_relu: { spec: 'leaky_relu(0.1)', dom: [5] },
+  map: { spec: 'map(dense(2,3) >> tanh,4)', dom: [4, 2] },
+  masked_map: { spec: 'masked_map(dense(2,3),4)', dom: [4, 3] },
+  masked_max_pool: { spec: 'masked_max_pool', dom: [4, 3] },
+  masked_mean_pool: { spec: 'masked_mean_pool', dom: [4, 3] },
+  masked_sum_pool: { spec: 'masked_sum_pool', dom: [4, 3] },
+  max_pool: { spec: 'max_pool', dom: [4, 3] },
+  maxpool2d: { spec: 'maxpool2d(2)', dom: [2, 4, 4] },
+  mean_pool: { spec: 'mean_pool', dom: [4, 3] },
+  message_passing: { spec: 'message_passing(cycle(5),2,3)', dom: [5, 2] },
+  relu: { spec: 'relu', dom: [5] },
+  residual: { spec: 'residual(dense(3,3) >> tanh)', dom: [3] },
+  rope_attention: { spec: 'rope_attention(4,4)', dom: [4, 4] },
+  set_equivariant: { spec: 'set_equivariant(4,2,3)', dom: [4, 2] },
+  sigmoid: { spec: 'sigmoid', dom: [5] },
+  softmax: { spec: 'softmax', dom: [4] },
+  softplus: { spec: 'softplus', dom: [5] },
+  sum_pool: { spec: 'sum_pool', dom: [4, 3] },
+  tanh: { spec: 'tanh', dom: [5] },
+};
+
+describe('every layer that spec strings can name', () => {
+  it('has an example here', () => {
+    expect(layerNames().filter((n) => !(n in EXAMPLES))).toEqual([]);
+  });
+
+  it.each(Object.entries(EXAMPLES))('%s passes a float64 gradient check and prints as a spec that parses back', (_name, ex) => {
+    const f = parseSpec(ex.spec);
+    expect(String(parseSpec(String(f)))).toBe(String(f));
+    for (const seed of [1, 2]) {
+      const r = gradcheck(f, { dom: ex.dom, seed, training: ex.training });
+      expect(r.relError, `${ex.spec}: analytic ${r.analytic} vs numeric ${r.numeric}`).toBeLessThan(1e-6);
+    }
+  });
+});
