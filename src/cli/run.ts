@@ -34,7 +34,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     const cmd = commands.find((c) => c.name === name);
     if (!cmd) throw new UsageError(`unknown command '${name}'; known: ${commands.map((c) => c.name).join(', ')}`);
-    return await dispatch(cmd, rest, io, `paralens ${name}`);
+    return await dispatch(cmd, rest, io, name);
   } catch (e) {
     return report(e, io, json);
   }
