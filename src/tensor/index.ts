@@ -4,3 +4,4 @@ export { jsBackend, applyUnary, unaryDerivative } from './js-backend.js';
 export { createWasmBackend, loadWasmBackend, initFastBackend } from './wasm-backend.js';
 export type { WasmBackend, WasmBackendOptions } from './wasm-backend.js';
 export { relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
+export * as ops from './ops.js';
