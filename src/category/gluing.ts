@@ -56,6 +56,9 @@ export interface GluingResult {
   readonly elements: number;
   readonly classes: number;
   readonly points: number;
+  /** The output patches V_i and the layer's local output on each (row-major over V_i). */
+  readonly outputPatches: readonly Rect[];
+  readonly localOutputs: readonly Float64Array[];
 }
 
 /**
@@ -100,6 +103,6 @@ export function glueConvolution(x: ArrayLike<number>, h: number, w: number, kern
     global, glued, maxError, cover: K,
     patches: V.length, overlaps: K.cover.overlaps.length,
     objects: K.category.objects.length, arrows: K.category.arrows.length,
-    elements: Q.size, classes: Q.classes.length, points: h * w,
+    elements: Q.size, classes: Q.classes.length, points: h * w, outputPatches: V, localOutputs: outputs,
   };
 }

@@ -6,3 +6,4 @@ export * from './sets.js';
 export * from './kmeans.js';
 import './layers.js';
 export * from './set-experiment.js';
+export * from './fisher-iris.js';

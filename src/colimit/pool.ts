@@ -1,7 +1,7 @@
 import { ShapeError } from '../errors.js';
 import { primitive } from '../para/category.js';
 import { checkInput, describeShape } from '../para/para.js';
-import type { Para } from '../para/para.js';
+import type { Ctx, Lens, Para } from '../para/para.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 
 /**
@@ -27,7 +27,7 @@ function present(x: Tensor, b: number, i: number, n: number, width: number, mask
   return !masked || x.data[(b * n + i) * width + width - 1]! > 0.5;
 }
 
-function poolForward(op: Reduction, masked: boolean, self: Para, x: Tensor, ctx: { alloc: (s: Shape, d: 'float32' | 'float64') => Tensor }) {
+function poolForward(op: Reduction, masked: boolean, self: Para, x: Tensor, ctx: Pick<Ctx, 'alloc'>): Lens {
   checkInput(self, x);
   if (x.rank !== 3) throw new ShapeError(`${self} expects sets [*,n,d] but got rank ${x.rank - 1} samples`);
   const B = x.batch, n = x.shape[1]!, width = x.shape[2]!;
@@ -65,7 +65,7 @@ function poolForward(op: Reduction, masked: boolean, self: Para, x: Tensor, ctx:
   }
   return {
     y,
-    pullback: (dy: Tensor): Tensor => {
+    pullback: (dy) => {
       const dx = ctx.alloc(x.shape, x.dtype);
       for (let b = 0; b < B; b++) {
         const yo = b * d;

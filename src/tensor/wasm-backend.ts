@@ -54,9 +54,8 @@ const DEFAULT_MIN_GEMM_VOLUME = 512;
 const DEFAULT_MIN_ELEMENTS = 256;
 const DEFAULT_MIN_PARALLEL_VOLUME = 1 << 18;
 
-function isF32(...xs: Data[]): boolean {
-  for (const x of xs) if (!(x instanceof Float32Array)) return false;
-  return true;
+function isF32(x: Data): x is Float32Array {
+  return x instanceof Float32Array;
 }
 
 async function coreCount(): Promise<number> {
@@ -77,9 +76,10 @@ async function coreCount(): Promise<number> {
  */
 export async function createWasmBackend(options: WasmBackendOptions = {}): Promise<WasmBackend> {
   const flavour: SimdFlavour = options.simd === 'plain' || (options.simd !== 'relaxed' && !relaxedSimdSupported()) ? 'plain' : 'relaxed';
-  const shared = sharedMemorySupported();
-  const wanted = options.threads ?? Math.min(2, await coreCount());
-  const threads = shared ? Math.max(1, Math.floor(wanted)) : 1;
+  const wanted = Math.max(1, Math.floor(options.threads ?? Math.min(2, await coreCount())));
+  // one thread needs no shared memory: it gets the module with an ordinary one
+  const shared = wanted > 1 && sharedMemorySupported();
+  const threads = shared ? wanted : 1;
   const inst = await KernelInstance.create(flavour, shared, threads);
   let pool: ThreadPool | undefined;
   let disposed = false;
@@ -105,14 +105,14 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   }
 
   function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
-    if (!isF32(a, b, c) || m * n * kk < minGemm || m === 0 || n === 0) {
+    if (m * n * kk < minGemm || !isF32(a) || !isF32(b) || !isF32(c) || m === 0 || n === 0) {
       jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
       return;
     }
     if (!inst.begin(m * kk + kk * n + m * n)) return jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
-    const aP = inst.put(a as Float32Array, m * kk);
-    const bP = inst.put(b as Float32Array, kk * n);
-    const cP = accumulate ? inst.put(c as Float32Array, m * n) : inst.reserve(m * n);
+    const aP = inst.put(a, m * kk);
+    const bP = inst.put(b, kk * n);
+    const cP = accumulate ? inst.put(c, m * n) : inst.reserve(m * n);
     const lda = transA ? m : kk, ldb = transB ? kk : n;
     if (pool && m * n * kk >= minParallel) {
       const { splitCols, chunk } = chunking(m, n);
@@ -123,58 +123,58 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     } else {
       k.gemm(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0));
     }
-    inst.get(cP, m * n, c as Float32Array);
+    inst.get(cP, m * n, c);
   }
 
   function unary(op: UnaryOp, x: Data, out: Data): void {
     const n = x.length;
-    if (!isF32(x, out) || n < minElements || op === 'identity') return jsBackend.unary(op, x, out);
+    if (n < minElements || op === 'identity' || !isF32(x) || !isF32(out)) return jsBackend.unary(op, x, out);
     if (!inst.begin(n)) return jsBackend.unary(op, x, out);
-    const p = inst.put(x as Float32Array, n);
+    const p = inst.put(x, n);
     k.unary(OP_CODE.get(op)!, p, p, n);
-    inst.get(p, n, out as Float32Array);
+    inst.get(p, n, out);
   }
 
   function unaryBackward(op: UnaryOp, x: Data, y: Data, dy: Data, dx: Data, accumulate: boolean): void {
     const n = dy.length;
-    if (!isF32(x, y, dy, dx) || n < minElements) return jsBackend.unaryBackward(op, x, y, dy, dx, accumulate);
+    if (n < minElements || !isF32(x) || !isF32(y) || !isF32(dy) || !isF32(dx)) return jsBackend.unaryBackward(op, x, y, dy, dx, accumulate);
     if (!inst.begin(4 * n)) return jsBackend.unaryBackward(op, x, y, dy, dx, accumulate);
-    const dyP = inst.put(dy as Float32Array, n);
-    const xP = NEEDS_X.has(op) ? inst.put(x as Float32Array, n) : dyP;
-    const yP = NEEDS_Y.has(op) ? inst.put(y as Float32Array, n) : dyP;
-    const dxP = accumulate ? inst.put(dx as Float32Array, n) : inst.reserve(n);
+    const dyP = inst.put(dy, n);
+    const xP = NEEDS_X.has(op) ? inst.put(x, n) : dyP;
+    const yP = NEEDS_Y.has(op) ? inst.put(y, n) : dyP;
+    const dxP = accumulate ? inst.put(dx, n) : inst.reserve(n);
     k.unaryBackward(OP_CODE.get(op)!, xP, yP, dyP, dxP, n, accumulate);
-    inst.get(dxP, n, dx as Float32Array);
+    inst.get(dxP, n, dx);
   }
 
   function addRowVector(x: Data, v: Data, rows: number, cols: number, out: Data, op: UnaryOp): void {
     const n = rows * cols;
-    if (!isF32(x, v, out) || n < minElements) return jsBackend.addRowVector(x, v, rows, cols, out, op);
+    if (n < minElements || !isF32(x) || !isF32(v) || !isF32(out)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
     if (!inst.begin(n + cols)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
-    const xP = inst.put(x as Float32Array, n);
-    const vP = inst.put(v as Float32Array, cols);
+    const xP = inst.put(x, n);
+    const vP = inst.put(v, cols);
     k.addRowVector(xP, vP, rows, cols, xP, OP_CODE.get(op)!);
-    inst.get(xP, n, out as Float32Array);
+    inst.get(xP, n, out);
   }
 
   function sumRows(x: Data, rows: number, cols: number, out: Data, accumulate: boolean): void {
     const n = rows * cols;
-    if (!isF32(x, out) || n < minElements) return jsBackend.sumRows(x, rows, cols, out, accumulate);
+    if (n < minElements || !isF32(x) || !isF32(out)) return jsBackend.sumRows(x, rows, cols, out, accumulate);
     if (!inst.begin(n + cols)) return jsBackend.sumRows(x, rows, cols, out, accumulate);
-    const xP = inst.put(x as Float32Array, n);
-    const oP = accumulate ? inst.put(out as Float32Array, cols) : inst.reserve(cols);
+    const xP = inst.put(x, n);
+    const oP = accumulate ? inst.put(out, cols) : inst.reserve(cols);
     k.sumRows(xP, rows, cols, oP, accumulate);
-    inst.get(oP, cols, out as Float32Array);
+    inst.get(oP, cols, out);
   }
 
   function axpy(alpha: number, x: Data, y: Data): void {
     const n = x.length;
-    if (!isF32(x, y) || n < minElements) return jsBackend.axpy(alpha, x, y);
+    if (n < minElements || !isF32(x) || !isF32(y)) return jsBackend.axpy(alpha, x, y);
     if (!inst.begin(2 * n)) return jsBackend.axpy(alpha, x, y);
-    const xP = inst.put(x as Float32Array, n);
-    const yP = inst.put(y as Float32Array, n);
+    const xP = inst.put(x, n);
+    const yP = inst.put(y, n);
     k.axpy(alpha, xP, yP, n);
-    inst.get(yP, n, y as Float32Array);
+    inst.get(yP, n, y);
   }
 
   return {

@@ -102,7 +102,9 @@ export function networkGraphOfModel(model: Para): NetworkGraph {
       case 'seq':
         return m.children.reduce<number[]>((cur, c) => build(c, cur), [...ins]);
       case 'par': {
-        const split = ins.length === m.children.length;
+        // each factor reads one of the incoming vertices when their widths match the factors' domains
+        const width = (u: number): number | undefined => (u === 0 ? model.dom?.[0] : ops[u]!.cod?.[0]);
+        const split = ins.length === m.children.length && m.children.every((c, i) => !c.dom || width(ins[i]!) === undefined || c.dom[0] === width(ins[i]!));
         if (!split) unsupported ??= `${m} splits one input among its factors`;
         return m.children.flatMap((c, i) => build(c, split ? [ins[i]!] : ins));
       }

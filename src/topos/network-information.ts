@@ -1,10 +1,9 @@
 import type { Para } from '../para/para.js';
-import { Tensor } from '../tensor/tensor.js';
+import type { Tensor } from '../tensor/tensor.js';
 import { cocycleDefect, discretiseColumns, empiricalDistribution, shannonEntropy, mutualInformationK } from './info-cohomology.js';
 import type { Distribution } from './info-cohomology.js';
 import { networkGraphOfModel } from './network-graph.js';
-import type { NetworkGraph } from './network-graph.js';
-import { ToposError } from './topos-error.js';
+import { vertexActivities } from './network-run.js';
 
 /** I_k over the k-subsets of a layer's units: the smallest, largest and mean value. */
 export interface IkSummary {
@@ -27,32 +26,6 @@ export interface LayerInformation {
   readonly ik: readonly IkSummary[];
   /** max |H(XY) − H(X) − X.H(Y)| over pairs of units and over the split first half / second half. */
   readonly maxCocycleDefect: number;
-}
-
-/** The activity of every vertex of a model's graph on the batch x (float64), in vertex order. */
-export function vertexActivities(graph: NetworkGraph, theta: readonly Tensor[], x: Tensor): Tensor[] {
-  if (!graph.ops || !graph.paramOffsets) throw new ToposError('vertexActivities needs a graph built from a model');
-  if (graph.unsupported) throw new ToposError(`cannot run the graph vertex by vertex: ${graph.unsupported}`);
-  const acts: Tensor[] = [x.to('float64')];
-  const B = x.batch;
-  for (let v = 1; v < graph.vertices.length; v++) {
-    const op = graph.ops[v]!;
-    const ins = graph.inputs[v]!.map((u) => acts[u]!);
-    const widths = ins.map((t) => t.size / B);
-    const total = widths.reduce((a, b) => a + b, 0);
-    const joined = Tensor.zeros([B, total], 'float64');
-    for (let b = 0; b < B; b++) {
-      let off = 0;
-      ins.forEach((t, i) => {
-        joined.data.set(t.data.subarray(b * widths[i]!, (b + 1) * widths[i]!), b * total + off);
-        off += widths[i]!;
-      });
-    }
-    const input = ins.length === 1 ? ins[0]! : joined;
-    const th = theta.slice(graph.paramOffsets[v], graph.paramOffsets[v]! + op.params.length).map((t) => t.to('float64'));
-    acts.push(op.run(th, input));
-  }
-  return acts;
 }
 
 /** Entropies, I_k (k ≤ maxK) and the cocycle check for a batch of activity rows discretised into `bins`. */

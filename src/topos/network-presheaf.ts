@@ -83,21 +83,13 @@ export function activityPresheaf(site: NetworkSite, sources: ReadonlyMap<string,
       edgeMap.set(`${name}→A(${name})`, tuples.map((t) => intern(v, discretiseActivity(layer(v, graph.inputs[v]!.map((u) => values[u]![t[byVertex.get(u)!]!]!)), step))));
     }
   }
-  const edgeNames = edgeNamesOf(site);
-  const maps = edgeNames.map((n) => {
+  const maps = site.generators.map(({ name: n }) => {
     const m = edgeMap.get(n);
     if (!m) throw new ToposError(`no restriction map for edge ${n}`);
     return m;
   });
   const presheaf = presheafFromGenerators(C, values.map((vs) => vs.map(label)), maps);
   return { presheaf, values };
-}
-
-/** The generating edges of the site's category, in order (recovered from the one-edge arrows). */
-function edgeNamesOf(site: NetworkSite): string[] {
-  const names: string[] = [];
-  for (const a of site.category.arrows) if (a.path && a.path.length === 1) names[a.path[0]!] = a.name;
-  return names;
 }
 
 function topologicalOrder(n: number, inputs: readonly (readonly number[])[]): number[] {

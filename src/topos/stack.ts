@@ -72,33 +72,89 @@ export function groupPresheaf(C: FiniteCategory, groups: readonly FiniteGroup[],
 }
 
 /**
- * The Grothendieck construction ∫F (Belfiore–Bennequin §2.1; Mac Lane–Moerdijk §I.5 for the
- * discrete case): objects (U, •), one per object of C (the fibre F(U) is a one-object
- * groupoid); arrows (α, g): (V, •) → (U, •) for α: V → U in C and g ∈ F(V); composition
- * (α, g)∘(β, h) = (αβ, F_β(g)·h). The identity and associativity laws are checked.
+ * A presheaf of sets S with an action of the presheaf of groups F (Belfiore–Bennequin §2.1:
+ * the fibre over U is the action groupoid S(U)//F(U), objects ξ ∈ S(U), arrows g: ξ → g·ξ):
+ * act[U][g][ξ] = g·ξ, and the restrictions are equivariant, S_β(g·ξ) = F_β(g)·S_β(ξ).
  */
-export function grothendieckConstruction(F: GroupPresheaf): FiniteCategory {
+export interface GroupAction {
+  readonly sets: readonly (readonly string[])[];
+  readonly act: readonly (readonly (readonly number[])[])[];
+  /** restrict[β][ξ] = S_β(ξ) for ξ ∈ S(cod β). */
+  readonly restrict: readonly (readonly number[])[];
+}
+
+/** A group action on a presheaf, checked: action laws at every object and equivariance along every arrow (errors name them). */
+export function groupAction(F: GroupPresheaf, sets: readonly (readonly string[])[], act: readonly (readonly (readonly number[])[])[], restrict: readonly (readonly number[])[]): GroupAction {
   const C = F.category;
-  const arrows: Arrow[] = [];
-  const index = new Map<string, number>();
-  C.arrows.forEach((a, f) => {
-    F.groups[a.dom]!.elements.forEach((g, gi) => {
-      index.set(`${f},${gi}`, arrows.length);
-      arrows.push({ name: `(${a.name},${g})`, dom: a.dom, cod: a.cod });
+  C.objects.forEach((o, U) => {
+    const G = F.groups[U]!;
+    const S = sets[U]!;
+    const a = act[U]!;
+    S.forEach((xi, x) => {
+      if (a[G.identity]![x] !== x) throw new ToposError(`the identity of F(${o}) moves ${xi}`);
+      for (let g = 0; g < G.elements.length; g++) for (let h = 0; h < G.elements.length; h++) {
+        if (a[G.mul[g]![h]!]![x] !== a[g]![a[h]![x]!]) throw new ToposError(`not an action at ${o}: (${G.elements[g]}·${G.elements[h]})·${xi} ≠ ${G.elements[g]}·(${G.elements[h]}·${xi})`);
+      }
     });
   });
-  const pairs = C.arrows.flatMap((a, f) => F.groups[a.dom]!.elements.map((_, g) => [f, g] as const));
-  const identities = C.identities.map((i, c) => index.get(`${i},${F.groups[c]!.identity}`)!);
-  return finiteCategory(C.objects.map((o) => `(${o},•)`), arrows, identities, (x, y) => {
-    const [alpha, g] = pairs[x]!;
-    const [beta, h] = pairs[y]!;
+  C.arrows.forEach((arr, b) => {
+    const G = F.groups[arr.cod]!;
+    sets[arr.cod]!.forEach((xi, x) => {
+      for (let g = 0; g < G.elements.length; g++) {
+        if (restrict[b]![act[arr.cod]![g]![x]!] !== act[arr.dom]![F.maps[b]![g]!]![restrict[b]![x]!]) {
+          throw new ToposError(`restriction along ${C.describe(b)} is not equivariant: S(${G.elements[g]}·${xi}) ≠ F(${G.elements[g]})·S(${xi})`);
+        }
+      }
+    });
+  });
+  return { sets, act, restrict };
+}
+
+/** The trivial action of F on the one-point presheaf: ∫F then has one object (U, •) per U. */
+export function pointAction(F: GroupPresheaf): GroupAction {
+  return { sets: F.groups.map(() => ['•']), act: F.groups.map((G) => G.elements.map(() => [0])), restrict: F.maps.map(() => [0]) };
+}
+
+/**
+ * The Grothendieck construction ∫F of the fibred groupoid S//F (Belfiore–Bennequin §2.1;
+ * Giraud; Mac Lane–Moerdijk §I.5 in the discrete case): objects (U, ξ) with ξ ∈ S(U);
+ * arrows (α, g): (V, η) → (U, ξ) for α: V → U in C and g ∈ F(V) with g·η = S_α(ξ);
+ * composition (α, g)∘(β, h) = (αβ, F_β(g)·h). Without an action (S = the point) the objects
+ * are (U, •) and every (α, g) is an arrow. The category laws are checked.
+ */
+export function grothendieckConstruction(F: GroupPresheaf, action: GroupAction = pointAction(F)): FiniteCategory {
+  const C = F.category;
+  const { sets, act, restrict } = action;
+  const trivial = sets.every((s) => s.length === 1);
+  const objects: string[] = [];
+  const objectOf = C.objects.map((o, U) => sets[U]!.map((xi) => objects.push(trivial ? `(${o},•)` : `(${o},${xi})`) - 1));
+  const arrows: Arrow[] = [];
+  const parts: [number, number, number, number][] = []; // α, g, η, ξ
+  const index = new Map<string, number>();
+  C.arrows.forEach((a, alpha) => {
+    const G = F.groups[a.dom]!;
+    sets[a.cod]!.forEach((xi, x) => sets[a.dom]!.forEach((eta, y) => G.elements.forEach((g, gi) => {
+      if (act[a.dom]![gi]![y] !== restrict[alpha]![x]) return;
+      index.set(`${alpha},${gi},${y},${x}`, arrows.length);
+      parts.push([alpha, gi, y, x]);
+      arrows.push({ name: trivial ? `(${a.name},${g})` : `(${a.name},${g}):${eta}→${xi}`, dom: objectOf[a.dom]![y]!, cod: objectOf[a.cod]![x]! });
+    })));
+  });
+  const identities = objects.map((_, o) => {
+    const U = objectOf.findIndex((os) => os.includes(o));
+    const x = objectOf[U]!.indexOf(o);
+    return index.get(`${C.identities[U]},${F.groups[U]!.identity},${x},${x}`)!;
+  });
+  return finiteCategory(objects, arrows, identities, (p, q) => {
+    const [alpha, g, , xi] = parts[p]!;
+    const [beta, h, zeta] = parts[q]!;
     const W = F.groups[C.arrows[beta]!.dom]!;
-    return index.get(`${C.compose(alpha, beta)},${W.mul[F.maps[beta]![g]!]![h]!}`)!;
+    return index.get(`${C.compose(alpha, beta)},${W.mul[F.maps[beta]![g]!]![h]!},${zeta},${xi}`)!;
   });
 }
 
 /** Ω_F, the subobject classifier of presheaves on ∫F: sieves in the Grothendieck construction (Belfiore–Bennequin §2.2). */
-export function stackClassifier(F: GroupPresheaf): { total: FiniteCategory; omega: SubobjectClassifier } {
-  const total = grothendieckConstruction(F);
+export function stackClassifier(F: GroupPresheaf, action?: GroupAction): { total: FiniteCategory; omega: SubobjectClassifier } {
+  const total = grothendieckConstruction(F, action);
   return { total, omega: subobjectClassifier(total) };
 }

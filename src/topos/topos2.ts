@@ -1,6 +1,7 @@
 // Topos II (issue 9): the topos and stacks of a DNN (Belfiore & Bennequin, arXiv 2106.14587).
 export * from './topos-error.js';
 export * from './category.js';
+export * from './category-graph.js';
 export * from './presheaf.js';
 export * from './sieve.js';
 export * from './subpresheaf.js';
@@ -15,3 +16,4 @@ export * from './semantic-info.js';
 export * from './info-cohomology.js';
 export * from './network-information.js';
 export * from './site-report.js';
+export * from './network-run.js';

@@ -1,7 +1,7 @@
 import { ParalensError } from '../errors.js';
 import { FileFormatError } from '../io/errors.js';
-import { decodeSafetensors, encodeSafetensors } from '../io/safetensors.js';
-import type { NamedTensor } from '../io/safetensors.js';
+import { encodeSafetensors, readSafetensorsHeader, readTensor } from '../io/safetensors.js';
+import type { NamedTensor, SafetensorsHeader } from '../io/safetensors.js';
 import type { OptimizerState } from '../optim/optimizer.js';
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';
@@ -18,8 +18,8 @@ import type { TrainerSnapshot } from './trainer.js';
  *               order                the row permutation (float64: exact for integers < 2^53)
  *   metadata    format "paralens-checkpoint", spec, input_shape, epoch, step,
  *               rng (the xoshiro128** state words), optimizer ({name, t, slots}),
- *               training (the settings that must match on resume), data_fnv1a
- *               (a checksum of the data section), paralens_version
+ *               training (the settings that must match on resume), checksum
+ *               (FNV-1a of metadata, tensor table and data), paralens_version
  *
  * Restoring it into a Trainer of the same model, data and settings and training on gives
  * the same bits as an uninterrupted run (test/reliability/kill-resume.test.ts).
@@ -43,11 +43,21 @@ export interface Checkpoint {
   readonly snapshot: TrainerSnapshot;
 }
 
-/** FNV-1a (32-bit) of a byte range: cheap, and any flipped byte changes it. */
-export function fnv1a(bytes: Uint8Array): string {
-  let h = 0x811c9dc5;
+/** FNV-1a (32-bit) of a byte range, continuing from `h`: cheap, and any flipped byte changes it. */
+export function fnv1a(bytes: Uint8Array, h = 0x811c9dc5): number {
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
+  return h >>> 0;
+}
+
+/**
+ * The checksum recorded as `checksum`: FNV-1a over the metadata (without the checksum,
+ * keys sorted), the tensor table (names, dtypes, shapes, offsets) and the data section.
+ * So a changed byte anywhere that still parses is caught, not just one in the data.
+ */
+function checksum(header: SafetensorsHeader, bytes: Uint8Array): string {
+  const { checksum: _, ...meta } = header.metadata;
+  const table = JSON.stringify([Object.entries(meta).sort(([a], [b]) => (a < b ? -1 : 1)), header.entries.map((e) => [e.name, e.dtype, e.shape, e.begin, e.end])]);
+  return fnv1a(bytes.subarray(header.dataStart), fnv1a(new TextEncoder().encode(table))).toString(16).padStart(8, '0');
 }
 
 /** The bytes of a checkpoint of `snapshot`, taken while training `model` with `settings`. */
@@ -66,15 +76,14 @@ export function encodeCheckpoint(model: Para, snapshot: TrainerSnapshot, setting
     ...(model.dom ? { input_shape: JSON.stringify(model.dom) } : {}),
     epoch: String(s.epoch),
     step: String(s.step),
-    rng: JSON.stringify(s.rng),
+    rng: JSON.stringify(s.rng.map((w) => w >>> 0)),
     optimizer: JSON.stringify({ name: s.optimizer.name, t: s.optimizer.t, slots }),
     training: JSON.stringify(settings),
     paralens_version: VERSION,
   };
   const unsigned = encodeSafetensors(tensors, metadata);
-  const dataStart = 8 + new DataView(unsigned.buffer, unsigned.byteOffset, 8).getUint32(0, true);
-  // The data section does not depend on the metadata, so the checksum can go in a second pass.
-  return encodeSafetensors(tensors, { ...metadata, data_fnv1a: fnv1a(unsigned.subarray(dataStart)) });
+  // Offsets and data do not depend on the metadata, so the checksum can go in a second pass.
+  return encodeSafetensors(tensors, { ...metadata, checksum: checksum(readSafetensorsHeader(unsigned), unsigned) });
 }
 
 const bad = (what: string): never => {
@@ -104,11 +113,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * tensor is present) before returning; any defect is a FileFormatError (E_FORMAT).
  */
 export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
-  const { tensors, metadata } = decodeSafetensors(bytes);
+  const header = readSafetensorsHeader(bytes);
+  const metadata = header.metadata;
   if (metadata.format !== CHECKPOINT_FORMAT) bad(`format is '${metadata.format}', expected '${CHECKPOINT_FORMAT}' (is this a model file rather than a checkpoint?)`);
-  const dataStart = 8 + new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(0, true);
-  const sum = fnv1a(bytes.subarray(dataStart));
-  if (metadata.data_fnv1a !== sum) bad(`data checksum ${sum} does not match the recorded ${metadata.data_fnv1a}: the file is corrupt`);
+  const sum = checksum(header, bytes);
+  if (metadata.checksum !== sum) bad(`checksum ${sum} does not match the recorded ${metadata.checksum}: the file is corrupt`);
+  const data = bytes.subarray(header.dataStart);
+  const tensors = new Map(header.entries.map((e) => [e.name, readTensor(e, data)] as const));
   const spec = metadata.spec ?? bad(`has no 'spec' in its metadata`);
   const inputShape = metadata.input_shape === undefined ? undefined : parseJson(metadata, 'input_shape');
   if (inputShape !== undefined && !(Array.isArray(inputShape) && inputShape.every((d) => Number.isSafeInteger(d) && d > 0))) bad(`input_shape must be a list of positive integers`);

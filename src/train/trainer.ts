@@ -149,7 +149,7 @@ export class Trainer {
       step: this.step,
       theta: this.theta.map((t) => t.clone()),
       optimizer: this.optimizer.state(),
-      rng: this.rng.state(),
+      rng: this.rng.state().map((w) => w >>> 0),
       order: Int32Array.from(this.order),
     };
   }

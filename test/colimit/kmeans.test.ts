@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { blobCentres, blobs, iris, kMeans, kMeansPlusPlus, lloyd, Rng, Tensor, DataError, RangeArgError } from '../../src/index.js';
+import { fisherIrisFeatures, blobCentres, blobs, iris, kMeans, kMeansPlusPlus, lloyd, Rng, Tensor, DataError, RangeArgError } from '../../src/index.js';
 
 const PY = '/usr/bin/python3';
 const hasNumpy = existsSync(PY) && (() => {
@@ -13,16 +13,6 @@ const hasNumpy = existsSync(PY) && (() => {
   }
 })();
 
-/**
- * Iris as Fisher published it (and as scikit-learn and R ship it): the UCI file has two
- * transcription errors, rows 35 and 38 (Bezdek et al. 1999, "Will the real Iris data please stand up?").
- */
-function fisherIris(): Tensor {
-  const x = iris().x.clone();
-  x.data.set([4.9, 3.1, 1.5, 0.2], 34 * 4);
-  x.data.set([4.9, 3.6, 1.4, 0.1], 37 * 4);
-  return x;
-}
 
 describe('k-means as a colimit construction', () => {
   it('recovers the three blob centres', () => {
@@ -58,7 +48,7 @@ describe('k-means as a colimit construction', () => {
     expect(r.inertia).toBeCloseTo(inertia, 6);
   });
   it("reaches the standard inertia on Fisher's Iris (scikit-learn: 78.85) and 78.94 on the UCI file", () => {
-    expect(kMeans(fisherIris(), { k: 3, restarts: 10, seed: 0 }).inertia).toBeCloseTo(78.851, 2);
+    expect(kMeans(fisherIrisFeatures(iris().x), { k: 3, restarts: 10, seed: 0 }).inertia).toBeCloseTo(78.851, 2);
     const uci = kMeans(iris().x, { k: 3, restarts: 10, seed: 0 });
     expect(uci.inertia).toBeCloseTo(78.941, 2);
     expect([...uci.sizes].sort()).toEqual([38, 50, 62]);

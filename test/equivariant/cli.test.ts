@@ -45,6 +45,9 @@ describe('paralens derive', () => {
     const m = await cli('derive', '--group', 'S(3)', '--in', 'V');
     expect(m.code).toBe(2);
     expect(m.err).toMatch(/--out is required/);
+    const perm = await cli('derive', '--group', 'Perm((1,0),(0,2,1))', '--in', 'V', '--out', 'V');
+    expect(perm.code).toBe(2);
+    expect(perm.err).toMatch(/not a permutation of 0…1/);
     const big = await cli('derive', '--group', 'S(40)', '--in', 'T(3)', '--out', 'T(3)', '--max-memory', '64');
     expect(big.code).toBe(2);
     expect(big.err).toMatch(/needs about .* GiB/);
@@ -61,6 +64,14 @@ describe('paralens equivariant train', () => {
     expect(e.equivariance_error).toBeLessThan(1e-5);
     expect(m.equivariance_error).toBeGreaterThan(1e-2);
     expect(e.test_mse).toBeGreaterThan(0);
+  });
+  it('--task o5: the O(5)-invariant regression, invariant model vs MLP', async () => {
+    const r = await cli('equivariant', 'train', '--task', 'o5', '--sizes', '30', '--steps', '40', '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({ task: 'o5', group: 'O(5)', in: '2V', out: 'T(0)' });
+    expect(j.rows[0].equivariance_error).toBeLessThan(1e-4);
+    expect(j.rows[1].equivariance_error).toBeGreaterThan(1e-2);
   });
   it('bad flags exit 2', async () => {
     expect((await cli('equivariant', 'train', '--task', 'foo')).code).toBe(2);

@@ -24,6 +24,10 @@ describe('paralens distill', () => {
     expect(j.last).toBeUndefined();
     expect(r.out.length).toBeLessThan(5000);
   });
+  it('--limit trains on a seeded subset of the training rows', async () => {
+    const j = JSON.parse((await cli('distill', '--data', 'iris', '--seeds', '1', '--epochs', '5', '--limit', '30', '--json')).out);
+    expect(j.split).toMatch(/30 training \/ 30 held-out rows/);
+  });
   it('prints a table in text mode', async () => {
     const r = await cli('distill', '--data', 'moons', '--seeds', '2', '--epochs', '20');
     expect(r.code).toBe(0);

@@ -14,10 +14,12 @@ import { backendSuite } from './backend-suite.js';
 // copy-in, tiny-shape and thread-sharing paths are all exercised.
 await loadWasmBackend();
 const eager = await createWasmBackend({ name: 'wasm-eager-2threads', threads: 2, minGemmVolume: 0, minElements: 0, minParallelVolume: 0 });
+// and one on a single thread, which runs the module built for ordinary (unshared) memory
+const single = await createWasmBackend({ name: 'wasm-eager-1thread', threads: 1, minGemmVolume: 0, minElements: 0 });
 const registered = backendNames().map((n) => getBackendByName(n)!);
 afterAll(() => eager.dispose());
 
-backendSuite([...registered, eager]);
+backendSuite([...registered, eager, single]);
 
 describe('selection', () => {
   it('registers js and wasm; initFastBackend selects wasm', async () => {
@@ -28,8 +30,9 @@ describe('selection', () => {
     setBackend('js');
   });
 
-  it('the eager test backend really uses two threads', () => {
+  it('the eager test backends really use two threads and one', () => {
     expect(eager.threads).toBe(2);
+    expect(single.threads).toBe(1);
   });
 });
 
@@ -45,7 +48,7 @@ describe('a model trained on each backend', () => {
       }
     };
     const ref = run(jsBackend);
-    for (const be of [getBackendByName('wasm')!, eager]) {
+    for (const be of [getBackendByName('wasm')!, eager, single]) {
       const r = run(be);
       expect(Math.abs(r.finalLoss - ref.finalLoss)).toBeLessThan(1e-4 * Math.max(1, ref.finalLoss));
       r.theta.forEach((t, i) => {

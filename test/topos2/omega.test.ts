@@ -75,3 +75,24 @@ describe('sieves and Ω', () => {
     expect(sieveGeneratedBy(C, 2, [f]).arrows.map((a) => C.arrows[a]!.name).sort()).toEqual(['0≤2', '1≤2']);
   });
 });
+
+describe('Ω(c) is a Heyting algebra on random posets (property test)', () => {
+  it('R ≤ (S ⇒ T) ⇔ R ∧ S ≤ T, ¬S = S ⇒ ∅, S ≤ ¬¬S, and pullback preserves ⇒', async () => {
+    const fc = (await import('fast-check')).default;
+    const { arbPoset } = await import('./random.js');
+    fc.assert(fc.property(arbPoset(4), (C) => {
+      C.objects.forEach((_, c) => {
+        const all = sieves(C, c);
+        for (const S of all) {
+          expect(sieveLeq(S, sieveNegate(C, sieveNegate(C, S)))).toBe(true);
+          for (const T of all) {
+            const imp = sieveImplies(C, S, T);
+            for (const R of all) expect(sieveLeq(R, imp)).toBe(sieveLeq(sieveMeet(R, S), T));
+            // Ω(f) is a Heyting map: f*(S ⇒ T) = f*S ⇒ f*T
+            for (const f of C.arrowsInto(c)) expect(pullbackSieve(C, imp, f)).toEqual(sieveImplies(C, pullbackSieve(C, S, f), pullbackSieve(C, T, f)));
+          }
+        }
+      });
+    }), { numRuns: 40 });
+  });
+});

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import '../../src/index.js';
 import { parseSpec } from '../../src/para/spec.js';
-import { countGlobalTruthValues, globalTruthValues, networkGraphOfModel, networkSite, parseEdges, sieves, subobjectClassifier, topologyGeneratedBy, sieveGeneratedBy, ToposError, showSieve } from '../../src/topos/topos2.js';
+import { countGlobalTruthValues, globalTruthValues, networkGraphOfModel, networkSite, parseEdges, sieves, subobjectClassifier, topologyGeneratedBy, sieveGeneratedBy, ToposError, showSieve, topologyAxiomFailure } from '../../src/topos/topos2.js';
 
 describe('the site of a network', () => {
   it('a chain x > h > y: arrows run against the flow, no forks, C_X is the chain y ≤ h ≤ x', () => {
@@ -37,7 +38,7 @@ describe('the site of a network', () => {
     const gen = topologyGeneratedBy(C, [sieveGeneratedBy(C, star, fork!.tines)]);
     expect(gen.covers.map((cs) => cs.length)).toEqual(S.topology.covers.map((cs) => cs.length));
     expect(S.thin).toBe(true);
-    expect(S.minimal.sort()).toEqual(['x1', 'x2', 'y']);
+    expect([...S.minimal].sort()).toEqual(['x1', 'x2', 'y']);
     expect(S.maximal).toEqual(['A(h)']);
   });
 
@@ -80,5 +81,47 @@ describe('the site of a network', () => {
     const p = networkGraphOfModel(parseSpec('copy(2) >> (dense(2,3) @ dense(2,1)) >> relu'));
     expect(p.inputs[p.vertices.indexOf('4:relu')]).toEqual([2, 3]);
     expect(p.unsupported).toBeUndefined();
+  });
+});
+
+describe('random DAGs (property tests)', () => {
+  // a random DAG on 2..5 vertices: an edge i > j only for i < j
+  const arbDag = fc.integer({ min: 2, max: 5 }).chain((n) => fc.array(fc.boolean(), { minLength: n * n, maxLength: n * n }).map((bits) => {
+    const edges: string[] = [];
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (bits[i * n + j]) edges.push(`v${i}>v${j}`);
+    return edges;
+  })).filter((e) => e.length > 0);
+
+  it('the free category has one arrow per path, the topology satisfies the axioms, truth values match Ω', () => {
+    fc.assert(fc.property(arbDag, (edges) => {
+      const S = networkSite(parseEdges(edges.join(', ')));
+      const C = S.category;
+      // count paths in the forked graph by dynamic programming over the generating arrows
+      const gens = C.arrows.filter((a) => a.path?.length === 1);
+      const memo = new Map<number, number>();
+      const pathsFrom = (c: number): number => {
+        if (memo.has(c)) return memo.get(c)!;
+        const r = 1 + gens.filter((g) => g.dom === c).reduce((s, g) => s + pathsFrom(g.cod), 0);
+        memo.set(c, r);
+        return r;
+      };
+      expect(C.arrows.length).toBe(C.objects.reduce((s, _, c) => s + pathsFrom(c), 0));
+      expect(topologyAxiomFailure(C, S.topology.covers)).toBeUndefined();
+      expect(countGlobalTruthValues(C)).toBe(globalTruthValues(C).length);
+      // one fork per vertex with ≥ 2 inputs; C_X is antisymmetric (it was built as a poset)
+      const indeg = new Map<string, number>();
+      for (const e of edges) indeg.set(e.split('>')[1]!, (indeg.get(e.split('>')[1]!) ?? 0) + 1);
+      expect(S.forks.length).toBe([...indeg.values()].filter((d) => d >= 2).length);
+      expect(S.poset.objects.length).toBe(C.objects.length);
+    }), { numRuns: 60 });
+  });
+});
+
+describe('models with parallel products', () => {
+  it('a par whose factors do not match the incoming vertices is marked unsupported for running', () => {
+    const g = networkGraphOfModel(parseSpec('dense(2,4) >> (dense(2,1) @ dense(2,1))'));
+    expect(g.unsupported).toMatch(/splits one input among its factors/);
+    // its site still exists: both factors read the dense vertex
+    expect(networkSite(g).category.objects.length).toBe(4);
   });
 });

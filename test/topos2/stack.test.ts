@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/markov/rng.js';
-import { categoryFromMonoid, checkCategory, circularConv, cyclicGroup, cyclicShift, denseMap, finiteGroup, globalAveragePool, grothendieckConstruction, groupPresheaf, parsePoset, randomVectors, shiftDefect, sieves, stackClassifier, subsample2, ToposError } from '../../src/topos/topos2.js';
+import { categoryFromMonoid, checkCategory, circularConv, cyclicGroup, cyclicShift, denseMap, finiteGroup, globalAveragePool, grothendieckConstruction, groupAction, groupPresheaf, isSieve, parsePoset, randomVectors, shiftDefect, sieves, stackClassifier, subsample2, ToposError } from '../../src/topos/topos2.js';
 
 describe('stacks: presheaves of groups and the Grothendieck construction', () => {
   // the chain y → x of a network (arrows against the flow), F(x) = ℤ/4 (input shifts), F(y) = ℤ/2 (shifts mod 2)
@@ -34,6 +34,35 @@ describe('stacks: presheaves of groups and the Grothendieck construction', () =>
     // a trivial F gives back Ω of C
     const trivial = groupPresheaf(C, [cyclicGroup(1), cyclicGroup(1)], C.arrows.map(() => [0]));
     expect(stackClassifier(trivial).omega.sieves.map((s) => s.length)).toEqual([2, 3]);
+  });
+
+  it('with an action (objects (U, ξ)): ℤ/2 swapping the two bits of patterns, restriction = bitwise NOT', () => {
+    const Z2b = cyclicGroup(2);
+    const H = groupPresheaf(C, [Z2b, Z2b], C.arrows.map(() => [0, 1]));
+    const pats = ['00', '01', '10', '11'];
+    const swap = [0, 2, 1, 3]; // 01 ↔ 10
+    const act = [[[0, 1, 2, 3], swap], [[0, 1, 2, 3], swap]];
+    const not = [3, 2, 1, 0];
+    const A = groupAction(H, [pats, pats], act, C.arrows.map((a) => (a.dom === a.cod ? [0, 1, 2, 3] : not)));
+    const T = grothendieckConstruction(H, A);
+    expect(T.objects.length).toBe(8);
+    // id_x: each (η, g) gives one arrow (x,η) → (x,g·η): 8; the same at y: 8; y≤x: each (η, g) with ξ = NOT(g·η): 8
+    expect(T.arrows.length).toBe(24);
+    checkCategory(T);
+    // the fibre over x is the action groupoid: 00 is fixed by both elements, 01 and 10 are swapped
+    expect(T.hom(T.object('(x,00)'), T.object('(x,00)')).length).toBe(2);
+    expect(T.hom(T.object('(x,01)'), T.object('(x,10)')).length).toBe(1);
+    expect(T.hom(T.object('(x,01)'), T.object('(x,11)')).length).toBe(0);
+    // Ω_F: sieves on (x,00) agree with brute force over all subsets of arrows into it
+    const { total, omega } = stackClassifier(H, A);
+    const c = total.object('(x,00)');
+    const into = total.arrowsInto(c);
+    let brute = 0;
+    for (let mask = 0; mask < 1 << into.length; mask++) if (isSieve(total, c, into.filter((_, i) => mask & (1 << i)))) brute++;
+    expect(omega.sieves[c]!.length).toBe(brute);
+    // a restriction that is not equivariant is rejected, naming the arrow
+    const first = [0, 0, 3, 3]; // ξ ↦ (ξ₀, ξ₀)
+    expect(() => groupAction(H, [pats, pats], act, C.arrows.map((a) => (a.dom === a.cod ? [0, 1, 2, 3] : first)))).toThrow(/restriction along y≤x: y → x is not equivariant/);
   });
 
   it('a map that is not a homomorphism or not functorial is rejected', () => {

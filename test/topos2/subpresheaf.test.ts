@@ -73,7 +73,7 @@ describe('subpresheaves: the bi-Heyting algebra Sub(P)', () => {
 
 describe('quantifiers along α: X ⇒ Y: ∃_α ⊣ α* ⊣ ∀_α', () => {
   // α = first projection Y × K → Y with K the constant presheaf {0, 1}
-  const arbMorphism = arbPosetPresheaf(3).filter((Y) => Y.elements.flat().length <= 5).map((Y): PresheafMorphism => {
+  const arbMorphism = arbPosetPresheaf(3).filter((Y) => Y.elements.flat().length <= 4).map((Y): PresheafMorphism => {
     const K = presheaf(Y.category, Y.category.objects.map(() => ['0', '1']), Y.category.arrows.map(() => [0, 1]));
     return productPresheaf(Y, K).first;
   });

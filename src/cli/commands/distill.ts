@@ -16,10 +16,11 @@ export const command: Command = {
 --seeds stratified 80/20 splits (features standardised on the training part): (a) alone on the labels,
 (b) on Hinton et al.'s loss α·T²·KL(softmax(t/T) ‖ softmax(s/T)) + (1−α)·CE(labels, s), (c) on (b) plus a
 FitNets hint β·‖η(h_S) − h_T‖² through a learned natural transformation η (adapter) from the student's
-hidden features to the teacher's. With fashion-mnist the 10 000 test images are the held-out set and
---limit picks a seeded subset of the training images per seed. Reports held-out accuracy, mean ± standard deviation over seeds, and
-whether (b) and (c) helped (mean paired difference beyond two standard errors). The hidden layer of a
-model is the output of everything before its last morphism. Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
+hidden features to the teacher's. With fashion-mnist the 10 000 test images are the held-out set;
+--limit picks a seeded subset of the training rows per seed. Reports held-out accuracy, mean ±
+standard deviation over seeds, and whether (b) and (c) helped (mean paired difference beyond two
+standard errors). The hidden layer of a model is the output of everything before its last morphism.
+Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
   flags: {
     data: { type: 'string', help: 'data set name (classification)' },
     teacher: { type: 'string', help: 'teacher spec (default dense(d,64) >> relu >> dense(64,64) >> relu >> dense(64,C))' },

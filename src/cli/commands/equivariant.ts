@@ -1,5 +1,9 @@
-import { inertiaExperiment } from '../../equivariant/inertia.js';
-import type { InertiaRow } from '../../equivariant/inertia.js';
+import { benchmarkExperiment } from '../../equivariant/benchmark.js';
+import type { BenchmarkRow, BenchmarkTask } from '../../equivariant/benchmark.js';
+import { inertiaTask } from '../../equivariant/inertia.js';
+import { o5Task } from '../../equivariant/o5.js';
+
+const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task };
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt, table } from '../progress.js';
@@ -7,14 +11,16 @@ import { fmt, table } from '../progress.js';
 const trainCommand: Command = {
   name: 'train',
   summary: 'equivariant model vs plain MLP on an EMLP benchmark task',
-  usage: 'paralens equivariant train --task inertia [--sizes 30,100,300,1000] [--steps N] [--seed N] [--json]',
-  description: `The O(3) inertia task of EMLP (Finzi, Welling & Wilson 2021): 5 random point masses
-(input rep 5T(0)+5V) → their inertia tensor (T(2)). Trains an O(3)-EMLP (derived equivariant
-linear layers, gated nonlinearity, bilinear layer) and a plain ReLU MLP on growing training
-sets with Adam for the same number of steps; reports held-out MSE (500 systems) and the
-equivariance error ‖f(gx) − g·f(x)‖/‖g·f(x)‖ under random O(3) elements.`,
+  usage: 'paralens equivariant train --task inertia|o5 [--sizes 30,100,300,1000] [--steps N] [--seed N] [--json]',
+  description: `EMLP benchmarks (Finzi, Welling & Wilson 2021, §7), generated in code:
+  inertia  O(3): 5 random point masses (5T(0)+5V) → their inertia tensor (T(2));
+  o5       O(5): x₁, x₂ (2V) → sin‖x₁‖ − ‖x₂‖³/2 + x₁ᵀx₂/(‖x₁‖‖x₂‖) (T(0)).
+Trains an EMLP (derived equivariant linear layers, gated nonlinearities, a bilinear layer)
+and a plain ReLU MLP on growing training sets with Adam for the same number of steps;
+reports held-out MSE (500 samples) and the equivariance error ‖f(gx) − g·f(x)‖/‖g·f(x)‖
+under random group elements.`,
   flags: {
-    task: { type: 'string', help: 'benchmark task', default: 'inertia', choices: ['inertia'] },
+    task: { type: 'string', help: 'benchmark task', default: 'inertia', choices: Object.keys(TASKS) },
     sizes: { type: 'string', help: 'training-set sizes, comma-separated', default: '30,100,300,1000' },
     steps: { type: 'int', help: 'Adam steps per model', default: 1500, range: 'positive' },
     lr: { type: 'number', help: 'learning rate (Adam, both models)', default: 0.01, range: 'positive' },
@@ -26,19 +32,20 @@ equivariance error ‖f(gx) − g·f(x)‖/‖g·f(x)‖ under random O(3) eleme
       throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got '${flags.sizes}'`);
     }
     const json = Boolean(flags.json);
-    const rows = inertiaExperiment({
+    const task = TASKS[flags.task as string]!;
+    const rows = benchmarkExperiment(task, {
       sizes, steps: flags.steps as number, lr: flags.lr as number, seed: flags.seed as number,
-      onRow: (r: InertiaRow) => {
+      onRow: (r: BenchmarkRow) => {
         if (!json) io.err(`  n=${r.n} ${r.model}: test MSE ${fmt(r.testMSE)} (${fmt(r.seconds, 3)} s)\n`);
       },
     });
     if (json) {
-      io.out(JSON.stringify({ task: flags.task, group: 'O(3)', in: '5T(0)+5V', out: 'T(2)', steps: flags.steps, rows: rows.map((r) => ({
+      io.out(JSON.stringify({ task: task.name, group: task.group().name, in: task.repIn, out: task.repOut, steps: flags.steps, rows: rows.map((r) => ({
         n: r.n, model: r.model, parameters: r.parameters, test_mse: r.testMSE, relative_mse: r.relativeMSE, equivariance_error: r.equivarianceError, seconds: r.seconds,
       })) }) + '\n');
       return 0;
     }
-    io.out(`inertia task, O(3): 5T(0)+5V → T(2); Adam, ${flags.steps} steps per model, 500 held-out systems\n`);
+    io.out(`${task.name} task, ${task.group().name}: ${task.repIn} → ${task.repOut}; Adam lr ${flags.lr}, ${flags.steps} steps per model, 500 held-out samples\n`);
     io.out(table(['train n', 'model', 'params', 'test MSE', 'test MSE / var', 'equivariance error', 'seconds'], rows.map((r) => [r.n, r.model, r.parameters, fmt(r.testMSE), fmt(r.relativeMSE), fmt(r.equivarianceError, 3), fmt(r.seconds, 3)])) + '\n');
     return 0;
   },

@@ -12,6 +12,7 @@ import { loadData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, saveModel } from '../../io/node.js';
+import { checkpointHooks } from '../checkpoint.js';
 
 /** The loss that suits a model's output size when none is given. */
 export function defaultLoss(data: Dataset): string {
@@ -33,7 +34,7 @@ export const trainHooks: { afterTrain: ((r: TrainResult, flags: Record<string, u
 export const command: Command = {
   name: 'train',
   summary: 'train a model given by a spec string on a data set',
-  usage: 'paralens train --model SPEC --data NAME [--epochs N] [--batch N] [--lr X] [--optimizer NAME] [--loss NAME] [--seed N] [--save FILE]',
+  usage: 'paralens train --model SPEC --data NAME [--epochs N] [--batch N] [--lr X] [--optimizer NAME] [--loss NAME] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
   description: `Trains the morphism that SPEC denotes (e.g. 'dense(2,4) >> sigmoid >> dense(4,1)') by iterating the
 optimiser's update endomorphism over minibatches. Data sets with 20 rows or more are split 80/20
 (stratified, seeded) and test accuracy is reported. Losses: ${lossNames().join(', ')} (bce and
@@ -50,6 +51,9 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     seed: { type: 'int', help: 'random seed (initialisation, shuffling, split)', default: 0 },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
     save: { type: 'string', help: 'write the trained model to this .safetensors file' },
+    checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
+    every: { type: 'int', help: 'with --checkpoint: write one every N epochs (and after the last)', default: 1, range: 'positive' },
+    resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow); keeps checkpointing there' },
   },
   async run(flags, _pos, io) {
     if (!flags.model) throw new UsageError('train: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
@@ -63,6 +67,10 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, seed);
     const trainSet = split?.train ?? data;
     const progress = new Progress(io, 'train', json);
+    const checkpoints = checkpointHooks({
+      dir: flags.checkpoint as string | undefined, every: flags.every as number, resume: flags.resume as string | undefined, epochs: flags.epochs as number,
+      settings: { spec: String(model), data: data.name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed },
+    });
     const result = train(model, trainSet, {
       loss,
       epochs: flags.epochs as number,
@@ -70,6 +78,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       lr: flags.lr as number,
       optimizer: flags.optimizer as string,
       seed,
+      ...checkpoints,
       test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
       evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
       onEvent: (e) => {

@@ -1,3 +1,4 @@
+import { fisherIrisFeatures } from '../../colimit/fisher-iris.js';
 import { kMeans } from '../../colimit/kmeans.js';
 import { permuteSets } from '../../colimit/permute.js';
 import { pool } from '../../colimit/pool.js';
@@ -8,13 +9,6 @@ import { Tensor } from '../../tensor/tensor.js';
 import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';
 
-/** Iris as Fisher published it (scikit-learn's copy): the UCI file differs in rows 35 and 38. */
-function fisherIris(): Tensor {
-  const x = iris().x.clone();
-  x.data.set([4.9, 3.1, 1.5, 0.2], 34 * 4);
-  x.data.set([4.9, 3.6, 1.4, 0.1], 37 * 4);
-  return x;
-}
 
 export const section: TourSection = {
   id: 'colimit',
@@ -41,7 +35,7 @@ export const section: TourSection = {
     lines.push(`k-means (k-means++, 10 restarts) on three blobs: inertia ${fmt(kb.inertia)}, ${kb.iterations} Lloyd iterations`);
     lines.push(table(['true centre', 'centroid (colimit of its cluster)', 'distance'], truth.map((c, i) => [`(${c.map((v) => fmt(v, 3)).join(', ')})`, `(${matched[i]!.map((v) => fmt(v, 3)).join(', ')})`, fmt(Math.hypot(matched[i]![0]! - c[0]!, matched[i]![1]! - c[1]!), 3)])));
     const ki = kMeans(iris().x, { k: 3, seed });
-    const kf = kMeans(fisherIris(), { k: 3, seed });
+    const kf = kMeans(fisherIrisFeatures(iris().x), { k: 3, seed });
     lines.push(`k-means on raw Iris, k = 3: inertia ${fmt(ki.inertia, 6)} (UCI file), ${fmt(kf.inertia, 6)} with Fisher's values in rows 35 and 38 (scikit-learn: 78.85); sizes ${ki.sizes.join('/')}`);
     return {
       lines,

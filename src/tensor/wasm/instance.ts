@@ -61,16 +61,17 @@ export class KernelInstance {
   readonly argsBase: number;
   private f32: Float32Array;
   private top: number;
+  /** Bytes of memory now (only this thread grows it). */
+  private capacity: number;
 
   constructor(readonly flavour: SimdFlavour, readonly shared: boolean, readonly threads: number, module: WebAssembly.Module) {
     this.module = module;
-    const probe = new WebAssembly.Memory(shared ? { initial: 1, maximum: MAX_PAGES, shared: true } : { initial: 1 });
-    const probeExports = new WebAssembly.Instance(module, { env: { memory: probe } }).exports as unknown as KernelExports;
-    this.workBytes = probeExports.gemmWorkBytes();
-    this.argsBase = WORK_BASE + align(this.workBytes) * threads;
-    const initial = Math.ceil((this.argsBase + 4 * PAGE) / PAGE);
-    this.memory = new WebAssembly.Memory(shared ? { initial, maximum: MAX_PAGES, shared: true } : { initial, maximum: MAX_PAGES });
+    this.memory = new WebAssembly.Memory(shared ? { initial: 1, maximum: MAX_PAGES, shared: true } : { initial: 1, maximum: MAX_PAGES });
     this.exports = new WebAssembly.Instance(module, { env: { memory: this.memory } }).exports as unknown as KernelExports;
+    this.workBytes = this.exports.gemmWorkBytes();
+    this.argsBase = WORK_BASE + align(this.workBytes) * threads;
+    this.memory.grow(Math.ceil((this.argsBase + 4 * PAGE) / PAGE) - 1);
+    this.capacity = this.memory.buffer.byteLength;
     this.f32 = new Float32Array(this.memory.buffer);
     this.top = this.argsBase;
   }
@@ -93,14 +94,14 @@ export class KernelInstance {
   begin(floats: number): boolean {
     this.top = this.argsBase;
     const need = this.argsBase + floats * 4 + 64 * 8;
-    const have = this.memory.buffer.byteLength;
-    if (need > have) {
+    if (need > this.capacity) {
       if (need > MAX_PAGES * PAGE) return false;
       try {
-        this.memory.grow(Math.ceil((need - have) / PAGE));
+        this.memory.grow(Math.ceil((need - this.capacity) / PAGE));
       } catch {
         return false;
       }
+      this.capacity = this.memory.buffer.byteLength;
       this.f32 = new Float32Array(this.memory.buffer);
     }
     return true;

@@ -4,6 +4,7 @@
 // the transposes are absorbed by the packing (no transposed copy is ever made); an MR×NR
 // register-tiled SIMD micro-kernel does the arithmetic.
 import { madd } from './simd';
+import { gemvAxpy, gemvDot } from './gemv';
 
 export const MR: i32 = 4;
 export const NR: i32 = 8;
@@ -147,6 +148,19 @@ export function gemm(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usiz
   if (m <= 0 || n <= 0) return;
   if (k <= 0) {
     if (!accumulate) for (let i = 0; i < m; i++) memory.fill(c + ((<usize>i * ldc) << 2), 0, <usize>n << 2);
+    return;
+  }
+  // One row or one column of C: a matrix-vector product, streamed without packing. The
+  // vector (op(A)'s row, op(B)'s column) must be contiguous, which holds for a whole product
+  // but not always for a thread's chunk of one.
+  if (m == 1 && (!transA || lda == 1)) {
+    if (transB) gemvDot(n, k, b, ldb, a, c, 1, accumulate);
+    else gemvAxpy(k, n, b, ldb, a, c, accumulate);
+    return;
+  }
+  if (n == 1 && (transB || ldb == 1) && (!transA || ldc == 1)) {
+    if (!transA) gemvDot(m, k, a, lda, b, c, ldc, accumulate);
+    else gemvAxpy(k, m, a, lda, b, c, accumulate);
     return;
   }
   const pa = work, pb = work + ((<usize>MC * KC) << 2), tile = pb + ((<usize>KC * NC) << 2);

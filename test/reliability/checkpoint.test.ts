@@ -1,0 +1,148 @@
+// Checkpoints in-process: resuming gives the uninterrupted bits for every optimiser; a
+// damaged checkpoint is always refused with a typed error (or, if the damage is invisible
+// whitespace, decodes to the same state); a NaN stop leaves the last good checkpoint.
+import fc from 'fast-check';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileFormatError } from '../../src/io/errors.js';
+import { bce, mse } from '../../src/nn/loss.js';
+import { parseSpec } from '../../src/para/spec.js';
+import { decodeCheckpoint, encodeCheckpoint, moons, Trainer, xor } from '../../src/index.js';
+import { writeCheckpointFile } from '../../src/cli/checkpoint.js';
+import { cli } from '../cli/helpers.js';
+
+const work = mkdtempSync(join(tmpdir(), 'paralens-ck-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const NUM_RUNS = Number(process.env.PARALENS_FUZZ_RUNS ?? 1500);
+
+const base = (opt: string, epochs: number): string[] => [
+  'train', '--model', 'dense(2,8) >> tanh >> dropout(0.2) >> dense(8,1)', '--data', 'moons', '--batch', '16', '--optimizer', opt, '--lr', '0.02', '--seed', '5', '--epochs', String(epochs), '--json',
+];
+
+describe('checkpoint and resume (in-process CLI)', () => {
+  for (const opt of ['sgd', 'momentum', 'nesterov', 'adam', 'adamw']) {
+    it(`${opt}: 9 epochs, then resume to 23, equals 23 straight — every byte of the model file`, async () => {
+      const dir = join(work, `ck-${opt}`), straight = join(work, `s-${opt}.safetensors`), resumed = join(work, `r-${opt}.safetensors`);
+      expect((await cli(...base(opt, 23), '--save', straight)).code).toBe(0);
+      const first = await cli(...base(opt, 9), '--checkpoint', dir, '--every', '4');
+      expect(first.code, first.err).toBe(0);
+      expect(decodeCheckpoint(readFileSync(join(dir, 'checkpoint.safetensors'))).snapshot.epoch).toBe(9); // the last epoch is always written
+      const second = await cli(...base(opt, 23), '--resume', dir, '--save', resumed);
+      expect(second.code, second.err).toBe(0);
+      expect(second.json().epochs).toBe(23);
+      expect(Buffer.compare(readFileSync(resumed), readFileSync(straight))).toBe(0);
+    });
+  }
+
+  it('refuses to resume with other settings, a missing checkpoint, or fewer epochs than done (exit 2, E_CHECKPOINT)', async () => {
+    const dir = join(work, 'ck-refuse');
+    expect((await cli(...base('sgd', 6), '--checkpoint', dir)).code).toBe(0);
+    const lr = await cli(...base('sgd', 10).map((a) => (a === '0.02' ? '0.03' : a)), '--resume', dir);
+    expect(lr.code).toBe(2);
+    expect(lr.json().error.code).toBe('E_CHECKPOINT');
+    expect(lr.err).toMatch(/lr: 0\.02 in the checkpoint, 0\.03 now/);
+    const spec = await cli(...base('sgd', 10).map((a) => (a.startsWith('dense(2,8)') ? 'dense(2,8) >> relu >> dense(8,1)' : a)), '--resume', dir);
+    expect(spec.code).toBe(2);
+    expect(spec.err).toMatch(/spec: /);
+    const none = await cli(...base('sgd', 10), '--resume', join(work, 'nothing-here'));
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/no checkpoint to resume in .*nothing-here/);
+    const fewer = await cli(...base('sgd', 3), '--resume', dir);
+    expect(fewer.code).toBe(2);
+    expect(fewer.err).toMatch(/at epoch 6, beyond --epochs 3/);
+    const model = join(work, 'model.safetensors');
+    expect((await cli(...base('sgd', 2), '--save', model)).code).toBe(0);
+    rmSync(join(work, 'ck-model'), { recursive: true, force: true });
+    writeCheckpointFile(join(work, 'ck-model'), readFileSync(model));
+    const wrong = await cli(...base('sgd', 10), '--resume', join(work, 'ck-model'));
+    expect(wrong.code).toBe(2);
+    expect(wrong.json().error.code).toBe('E_FORMAT');
+    expect(wrong.err).toMatch(/a model file rather than a checkpoint/);
+  });
+});
+
+describe('a damaged checkpoint is refused, never half-read', () => {
+  const trainer = new Trainer(parseSpec('dense(2,4) >> tanh >> dense(4,1)'), moons(40, 0.1, 1), { loss: bce, optimizer: 'adam', lr: 0.01, batch: 8, seed: 3 });
+  trainer.runEpoch();
+  trainer.runEpoch();
+  const bytes = encodeCheckpoint(trainer.model, trainer.snapshot(), { spec: String(trainer.model), lr: 0.01 });
+  const good = decodeCheckpoint(bytes);
+
+  it('round-trips the whole trainer state', () => {
+    const s = trainer.snapshot();
+    expect(good.snapshot.epoch).toBe(2);
+    expect(good.snapshot.step).toBe(10);
+    expect(good.snapshot.rng).toEqual(s.rng.map((w) => w >>> 0));
+    expect(Array.from(good.snapshot.order)).toEqual(Array.from(s.order));
+    expect(good.snapshot.theta.map((t) => Array.from(t.data))).toEqual(s.theta.map((t) => Array.from(t.data)));
+    expect(good.snapshot.optimizer.t).toBe(10);
+    expect(Object.keys(good.snapshot.optimizer.slots).sort()).toEqual(Object.keys(s.optimizer.slots).sort());
+    for (const k of Object.keys(s.optimizer.slots)) expect(good.snapshot.optimizer.slots[k]!.map((t) => Array.from(t.data))).toEqual(s.optimizer.slots[k]!.map((t) => Array.from(t.data)));
+  });
+
+  it('every truncation is a FileFormatError', () => {
+    for (let n = 0; n < bytes.length; n++) expect(() => decodeCheckpoint(bytes.subarray(0, n))).toThrow(FileFormatError);
+  });
+
+  it('any single changed byte: a FileFormatError, or (whitespace only) the very same state', () => {
+    fc.assert(
+      fc.property(fc.nat(bytes.length - 1), fc.integer({ min: 1, max: 255 }), (at, x) => {
+        const b = bytes.slice();
+        b[at]! ^= x;
+        let c;
+        try {
+          c = decodeCheckpoint(b);
+        } catch (e) {
+          expect(e).toBeInstanceOf(FileFormatError);
+          return;
+        }
+        expect(c.snapshot.theta.map((t) => Array.from(t.data))).toEqual(good.snapshot.theta.map((t) => Array.from(t.data)));
+        expect(c.snapshot.rng).toEqual(good.snapshot.rng);
+        expect(c.snapshot.epoch).toBe(good.snapshot.epoch);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('restoring a snapshot of another shape changes nothing and names the mismatch', () => {
+    const other = new Trainer(parseSpec('dense(2,5) >> tanh >> dense(5,1)'), moons(40, 0.1, 1), { loss: bce, seed: 3 });
+    const before = other.theta.map((t) => Array.from(t.data));
+    expect(() => other.restore(good.snapshot)).toThrow(/checkpoint parameter 0 has shape \[4,2\] but .* expects \[5,2\]/);
+    expect(other.theta.map((t) => Array.from(t.data))).toEqual(before);
+    expect(other.epoch).toBe(0);
+  });
+});
+
+describe('a NaN stop keeps the last good checkpoint', () => {
+  it('the CLI exits 1 naming epoch, step and morphism; the checkpoint holds the last finite epoch', async () => {
+    const dir = join(work, 'ck-nan');
+    // mse with a learning rate of 3 on XOR diverges after a few epochs (measured: epoch 4).
+    const r = await cli('train', '--model', 'dense(2,8) >> tanh >> dense(8,1)', '--data', 'xor', '--loss', 'mse', '--lr', '3', '--batch', '1', '--epochs', '50', '--checkpoint', dir, '--json');
+    expect(r.code).toBe(1);
+    const err = r.json().error;
+    expect(err.code).toBe('E_NONFINITE');
+    const m = /at epoch (\d+), step (\d+): the (forward|pullback) of (dense\(\d,\d\)|tanh)/.exec(err.message);
+    expect(m, err.message).not.toBeNull();
+    const failedEpoch = Number(m![1]);
+    expect(failedEpoch).toBeGreaterThan(1);
+    expect(readdirSync(dir)).toEqual(['checkpoint.safetensors']);
+    const ck = decodeCheckpoint(readFileSync(join(dir, 'checkpoint.safetensors')));
+    expect(ck.snapshot.epoch).toBe(failedEpoch - 1);
+    for (const t of ck.snapshot.theta) expect(t.data.every(Number.isFinite)).toBe(true);
+  });
+
+  it('writeCheckpointFile never leaves a partial file: a failed write keeps the old checkpoint', () => {
+    const dir = join(work, 'ck-fail');
+    const t = new Trainer(parseSpec('dense(2,1)'), xor(), { loss: mse, seed: 1 });
+    t.runEpoch();
+    writeCheckpointFile(dir, encodeCheckpoint(t.model, t.snapshot(), {}));
+    const before = readFileSync(join(dir, 'checkpoint.safetensors'));
+    // A directory where the temporary file should go makes the write fail.
+    expect(() => writeCheckpointFile(join(dir, 'checkpoint.safetensors'), before)).toThrow(/cannot write a checkpoint/);
+    expect(Buffer.compare(readFileSync(join(dir, 'checkpoint.safetensors')), before)).toBe(0);
+    expect(existsSync(join(dir, 'checkpoint.safetensors'))).toBe(true);
+  });
+});
+

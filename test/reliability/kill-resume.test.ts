@@ -1,0 +1,97 @@
+// Checkpoints survive SIGKILL: a real `paralens train` child process is killed at random
+// points, resumed each time, and must end with the very bytes of an uninterrupted run. A
+// watcher reads the checkpoint file continuously meanwhile: it must always decode.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../src/markov/rng.js';
+import { decodeCheckpoint } from '../../src/train/checkpoint.js';
+import { buildCli } from './build.js';
+
+let cli: ReturnType<typeof buildCli>;
+let work: string;
+beforeAll(() => {
+  cli = buildCli('kill');
+  work = mkdtempSync(join(tmpdir(), 'paralens-kill-'));
+});
+afterAll(() => {
+  cli?.cleanup();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+// dropout draws from the RNG every step, Adam carries moments: both must be restored exactly.
+const TRAIN = ['train', '--model', 'dense(2,32) >> tanh >> dropout(0.1) >> dense(32,32) >> tanh >> dense(32,1)', '--data', 'moons', '--batch', '4',
+  '--optimizer', 'adam', '--lr', '0.005', '--epochs', '60', '--seed', '3', '--json'];
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  err: string;
+}
+
+/** Runs the CLI; with `killAfterMs`, sends SIGKILL after that long (if still running). */
+function child(args: string[], killAfterMs?: number): Promise<Exit> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [cli.main, ...args], { env: { ...process.env, PARALENS_BACKEND: 'js' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => p.kill('SIGKILL'), killAfterMs);
+    p.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, err });
+    });
+  });
+}
+
+describe('checkpoints survive SIGKILL (child processes)', () => {
+  it('killed and resumed several times, training ends bit-identical to an uninterrupted run', async () => {
+    const ref = join(work, 'ref.safetensors');
+    const r0 = await child([...TRAIN, '--save', ref]);
+    expect(r0.code, r0.err).toBe(0);
+
+    const dir = join(work, 'ck');
+    const ckFile = join(dir, 'checkpoint.safetensors');
+    const failures: string[] = [];
+    let reads = 0;
+    const watcher = setInterval(() => {
+      if (!existsSync(ckFile)) return;
+      try {
+        decodeCheckpoint(readFileSync(ckFile));
+        reads++;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failures.push((e as Error).message);
+      }
+    }, 3);
+
+    const rng = new Rng(20261129);
+    const epochs: number[] = [];
+    let kills = 0;
+    try {
+      for (let round = 0; round < 6; round++) {
+        const resume = existsSync(ckFile) ? ['--resume', dir] : [];
+        const r = await child([...TRAIN, '--checkpoint', dir, ...resume], 300 + rng.int(1700));
+        if (r.signal === 'SIGKILL') kills++;
+        else expect(r.code, r.err).toBe(0);
+        // After every kill: at most the checkpoint and a stray temporary file, and the checkpoint decodes.
+        for (const f of readdirSync(dir)) expect(f).toMatch(/^(checkpoint\.safetensors|\.checkpoint\.\d+\.tmp)$/);
+        if (existsSync(ckFile)) epochs.push(decodeCheckpoint(readFileSync(ckFile)).snapshot.epoch);
+      }
+      const out = join(work, 'resumed.safetensors');
+      const last = await child([...TRAIN, '--checkpoint', dir, ...(existsSync(ckFile) ? ['--resume', dir] : []), '--save', out]);
+      expect(last.code, last.err).toBe(0);
+      expect(Buffer.compare(readFileSync(out), readFileSync(ref)), 'resumed model file differs from the uninterrupted one').toBe(0);
+      expect(readdirSync(dir)).toEqual(['checkpoint.safetensors']);
+      expect(decodeCheckpoint(readFileSync(ckFile)).snapshot.epoch).toBe(60);
+    } finally {
+      clearInterval(watcher);
+    }
+    if (process.env.PARALENS_TEST_VERBOSE) console.log({ kills, reads, epochs });
+    expect(failures).toEqual([]);
+    expect(kills).toBeGreaterThanOrEqual(3);
+    expect(reads).toBeGreaterThan(0);
+    // Progress is never lost beyond the last interval: the checkpoint's epoch never goes back.
+    for (let i = 1; i < epochs.length; i++) expect(epochs[i]!).toBeGreaterThanOrEqual(epochs[i - 1]!);
+  });
+});
