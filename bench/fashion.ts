@@ -5,7 +5,7 @@
  * epochs; prints per-epoch training time and test accuracy for both.
  *
  *   node --experimental-wasm-relaxed-simd dist/bench/fashion.js [--epochs N] [--batch N] [--lr X]
- *        [--optimizer adam|sgd] [--limit N] [--data-dir D] [--torch-threads N] [--models mlp,cnn] [--json]
+ *        [--optimizer adam|sgd] [--schedule constant|cosine] [--mlp SPEC] [--cnn SPEC] [--limit N] [--data-dir D] [--torch-threads N] [--models mlp,cnn] [--json]
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { FASHION_MNIST_DIR, loadFashionMnist } from '../src/data/node.js';
 import { softmaxCrossEntropy } from '../src/nn/loss.js';
 import '../src/nn/index.js';
 import { parseSpec } from '../src/para/spec.js';
+import { cosine } from '../src/optim/schedule.js';
 import { backend } from '../src/tensor/backend.js';
 import { initFastBackend } from '../src/tensor/wasm-backend.js';
 import { Trainer } from '../src/train/trainer.js';
@@ -26,6 +27,7 @@ const opts = {
   batch: Number(flag('batch', '64')),
   lr: Number(flag('lr', '0.001')),
   optimizer: flag('optimizer', 'adam'),
+  schedule: flag('schedule', 'constant'),
   limit: argv.includes('--limit') ? Number(flag('limit', '0')) : undefined,
   dataDir: flag('data-dir', FASHION_MNIST_DIR),
   torchThreads: Number(flag('torch-threads', '2')),
@@ -34,9 +36,10 @@ const opts = {
 };
 const log = (s: string): void => void process.stderr.write(s + '\n');
 
+/** The two models (override with --mlp SPEC / --cnn SPEC; the PyTorch side builds dense, conv2d, maxpool2d, relu, flatten). */
 export const MODELS: Record<string, string> = {
-  mlp: 'dense(784,256) >> relu >> dense(256,10)',
-  cnn: 'conv2d(1,8,3,1,1) >> relu >> maxpool2d(2) >> conv2d(8,16,3,1,1) >> relu >> maxpool2d(2) >> flatten >> dense(784,10)',
+  mlp: flag('mlp', 'dense(784,256) >> relu >> dense(256,10)'),
+  cnn: flag('cnn', 'conv2d(1,8,3,1,1) >> relu >> maxpool2d(2) >> conv2d(8,16,3,1,1) >> relu >> maxpool2d(2) >> flatten >> dense(784,10)'),
 };
 
 interface EpochRow {
@@ -62,7 +65,9 @@ async function main(): Promise<void> {
     const spec = MODELS[kind];
     if (!spec) throw new Error(`unknown model '${kind}'; known: ${Object.keys(MODELS).join(', ')}`);
     const [tr, te] = kind === 'cnn' ? [asImages(train), asImages(test)] : [train, test];
-    const trainer = new Trainer(parseSpec(spec), tr, { loss: softmaxCrossEntropy, batch: opts.batch, lr: opts.lr, optimizer: opts.optimizer, seed: 0 });
+    const steps = opts.epochs * Math.ceil(tr.x.batch / opts.batch);
+    const schedule = opts.schedule === 'cosine' ? cosine(steps) : undefined;
+    const trainer = new Trainer(parseSpec(spec), tr, { loss: softmaxCrossEntropy, batch: opts.batch, lr: opts.lr, optimizer: opts.optimizer, optimizerOptions: { schedule }, seed: 0 });
     const theta0 = trainer.theta.map((t) => Array.from(t.data));
     const ours: EpochRow[] = [];
     for (let e = 1; e <= opts.epochs; e++) {
@@ -76,14 +81,14 @@ async function main(): Promise<void> {
     let theirs: EpochRow[] | undefined;
     if (torch) {
       const script = fileURLToPath(new URL('../../bench/fashion_torch.py', import.meta.url));
-      const job = { model: kind, theta: theta0, epochs: opts.epochs, batch: opts.batch, lr: opts.lr, optimizer: opts.optimizer, dataDir: opts.dataDir, limit: opts.limit ?? null, threads: opts.torchThreads };
+      const job = { model: kind, spec, schedule: opts.schedule, theta: theta0, epochs: opts.epochs, batch: opts.batch, lr: opts.lr, optimizer: opts.optimizer, dataDir: opts.dataDir, limit: opts.limit ?? null, threads: opts.torchThreads };
       const r = spawnSync(PYTHON, [script], { input: JSON.stringify(job), env: torchEnv(), encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['pipe', 'pipe', 'inherit'] });
       if (r.status !== 0) throw new Error(`bench/fashion_torch.py exited ${r.status}`);
       theirs = (JSON.parse(r.stdout) as { epochs: EpochRow[] }).epochs;
     }
     (report.models as Record<string, unknown>)[kind] = { spec, paralens: ours, pytorch: theirs ?? null };
     if (!opts.json) {
-      process.stdout.write(`\n${kind}: ${spec}\n${opts.optimizer} lr ${opts.lr}, batch ${opts.batch}, same initial weights; PyTorch ${torch ?? '(absent)'} with ${opts.torchThreads} thread(s), paralens backend ${backend().name}\n\n`);
+      process.stdout.write(`\n${kind}: ${spec}\n${opts.optimizer} lr ${opts.lr} (${opts.schedule} schedule), batch ${opts.batch}, same initial weights; PyTorch ${torch ?? '(absent)'} with ${opts.torchThreads} thread(s), paralens backend ${backend().name}\n\n`);
       process.stdout.write('| epoch | paralens s | PyTorch s | paralens test acc | PyTorch test acc |\n|---:|---:|---:|---:|---:|\n');
       ours.forEach((o, i) => {
         const p = theirs?.[i];

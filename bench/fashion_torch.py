@@ -3,10 +3,11 @@
 of epochs on Fashion-MNIST; prints one JSON object with per-epoch times and test accuracies.
 
 Usage: python3 bench/fashion_torch.py < job.json
-job: {model: 'mlp'|'cnn', theta: [[...], ...], epochs, batch, lr, optimizer, dataDir, limit, threads}
+job: {model, spec, theta: [[...], ...], epochs, batch, lr, optimizer, schedule: 'constant'|'cosine', dataDir, limit, threads}
 """
 import gzip
 import json
+import math
 import os
 import sys
 import time
@@ -33,23 +34,37 @@ def load(d, prefix, limit, image):
     return torch.from_numpy(x), torch.from_numpy(y)
 
 
-def build(kind):
-    if kind == "mlp":
-        return torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 10))
-    return torch.nn.Sequential(
-        torch.nn.Conv2d(1, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
-        torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
-        torch.nn.Flatten(), torch.nn.Linear(784, 10))
+def build(spec):
+    """The PyTorch module of a paralens spec made of dense, conv2d, maxpool2d, relu and flatten."""
+    mods = []
+    for part in spec.split(">>"):
+        part = part.strip()
+        name, _, rest = part.partition("(")
+        args = [int(a) for a in rest.rstrip(")").split(",") if a.strip()]
+        if name == "dense":
+            mods.append(torch.nn.Linear(*args))
+        elif name == "conv2d":
+            i, o, k, s, p = args + [1, 0][len(args) - 3:]
+            mods.append(torch.nn.Conv2d(i, o, k, stride=s, padding=p))
+        elif name == "maxpool2d":
+            mods.append(torch.nn.MaxPool2d(args[0], stride=args[1] if len(args) > 1 else args[0]))
+        elif name == "relu":
+            mods.append(torch.nn.ReLU())
+        elif name == "flatten":
+            mods.append(torch.nn.Flatten())
+        else:
+            raise ValueError(f"fashion_torch.py cannot build '{part}'")
+    return torch.nn.Sequential(*mods)
 
 
 def main():
     job = json.load(sys.stdin)
     torch.set_num_threads(job["threads"])
     torch.manual_seed(0)
-    image = job["model"] == "cnn"
+    image = job["spec"].startswith("conv2d")
     xtr, ytr = load(job["dataDir"], "train", job["limit"], image)
     xte, yte = load(job["dataDir"], "t10k", job["limit"], image)
-    model = build(job["model"])
+    model = build(job["spec"])
     params = list(model.parameters())
     assert len(params) == len(job["theta"]), "parameter lists differ"
     with torch.no_grad():
@@ -58,23 +73,29 @@ def main():
     opt = {"adam": torch.optim.Adam, "sgd": torch.optim.SGD}[job["optimizer"]](model.parameters(), lr=job["lr"])
     loss_fn = torch.nn.CrossEntropyLoss()
     n, b = len(xtr), job["batch"]
+    total = job["epochs"] * -(-n // b)
+    # paralens's cosine schedule (src/optim/schedule.ts): base·½(1 + cos(πt/T)) at step t
+    cosine = job["schedule"] == "cosine"
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda t: 0.5 * (1 + math.cos(math.pi * t / total))) if cosine else None
     epochs = []
     for e in range(job["epochs"]):
         t = time.perf_counter()
         perm = torch.randperm(n)
-        total = 0.0
+        loss_sum = 0.0
         for s in range(0, n, b):
             idx = perm[s:s + b]
             opt.zero_grad()
             loss = loss_fn(model(xtr[idx]), ytr[idx])
             loss.backward()
             opt.step()
-            total += loss.item() * len(idx)
+            if sched:
+                sched.step()
+            loss_sum += loss.item() * len(idx)
         seconds = time.perf_counter() - t
         with torch.no_grad():
             acc = (model(xte).argmax(1) == yte).float().mean().item()
-        epochs.append({"epoch": e + 1, "seconds": seconds, "loss": total / n, "testAccuracy": acc})
-        print(f"  PyTorch {job['model']} epoch {e + 1}: {seconds:.2f} s, loss {total / n:.4f}, test accuracy {acc:.4f}", file=sys.stderr, flush=True)
+        epochs.append({"epoch": e + 1, "seconds": seconds, "loss": loss_sum / n, "testAccuracy": acc})
+        print(f"  PyTorch {job['model']} epoch {e + 1}: {seconds:.2f} s, loss {loss_sum / n:.4f}, test accuracy {acc:.4f}", file=sys.stderr, flush=True)
     json.dump({"version": torch.__version__, "threads": job["threads"], "epochs": epochs}, sys.stdout)
 
 

@@ -1,13 +1,22 @@
 /**
- * GFLOP/s of C = A·Bᵀ-style products (all four transpose variants are timed at the largest
- * size) for the reference js backend and the wasm backend — plain and relaxed SIMD, 1 and 2
- * threads. Relaxed SIMD needs `node --experimental-wasm-relaxed-simd` on Node 20; without it
- * the relaxed rows are skipped with a message.
+ * GFLOP/s of n×n×n products C = op(A)·op(B) (A·B at every size, the other three transpose
+ * variants at the largest) for the reference js backend and the wasm backend — plain and
+ * relaxed SIMD, 1 and 2 threads. Relaxed SIMD needs `node --experimental-wasm-relaxed-simd`
+ * on Node 20; without it the relaxed columns are skipped with a message.
+ *
+ * Then the per-call cost of small kernels, and the small-model check: the seed's XOR
+ * (2-4-4-1, batch 4, 6000 epochs), whose calls are all below the wasm backend's size
+ * thresholds, must not be slower on 'wasm' than on 'js'.
  *
  *   node [--experimental-wasm-relaxed-simd] dist/bench/gemm-wasm.js [--sizes 128,256,512,1024] [--json]
  */
 import { loadavg } from 'node:os';
 import type { Backend } from '../src/tensor/backend.js';
+import { setBackend } from '../src/tensor/backend.js';
+import { parseSpec } from '../src/para/spec.js';
+import { mse } from '../src/nn/index.js';
+import { xor } from '../src/data/index.js';
+import { train } from '../src/train/index.js';
 import { jsBackend } from '../src/tensor/js-backend.js';
 import { createWasmBackend } from '../src/tensor/wasm-backend.js';
 import type { WasmBackend } from '../src/tensor/wasm-backend.js';
@@ -48,6 +57,60 @@ export function timeGemm(be: Backend, n: number, transA = false, transB = false,
   return { backend: be.name, transA, transB, size: n, gflops: flops / seconds / 1e9, seconds, cpuGflops: flops / median(cpu) / 1e9 };
 }
 
+/** Median CPU microseconds per call of f (after a warm-up), 5 samples of `reps` calls. */
+function perCall(f: () => void, reps: number): number {
+  for (let i = 0; i < reps; i++) f();
+  const xs: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    const u = process.cpuUsage();
+    for (let i = 0; i < reps; i++) f();
+    const d = process.cpuUsage(u);
+    xs.push((d.user + d.system) / reps);
+  }
+  return xs.sort((x, y) => x - y)[2]!;
+}
+
+/**
+ * Per-call cost of small kernels on js and on a wasm backend with no size thresholds: where
+ * the copy into wasm memory outweighs the arithmetic (the thresholds in wasm-backend.ts).
+ */
+export function smallCallCosts(eager: Backend): { call: string; jsMicros: number; wasmMicros: number }[] {
+  const rows: { call: string; jsMicros: number; wasmMicros: number }[] = [];
+  for (const d of [2, 4, 8, 16]) {
+    const a = new Float32Array(d * d).fill(0.5), c = new Float32Array(d * d);
+    const call = (be: Backend) => () => be.gemm(false, true, d, d, d, a, a, c, false);
+    rows.push({ call: `gemm ${d}×${d}×${d}`, jsMicros: perCall(call(jsBackend), 20000), wasmMicros: perCall(call(eager), 20000) });
+  }
+  for (const op of ['relu', 'sigmoid'] as const) {
+    for (const n of [64, 256, 1024]) {
+      const x = Float32Array.from({ length: n }, (_, i) => Math.sin(i)), y = new Float32Array(n);
+      const call = (be: Backend) => () => be.unary(op, x, y);
+      rows.push({ call: `${op} n=${n}`, jsMicros: perCall(call(jsBackend), 20000), wasmMicros: perCall(call(eager), 20000) });
+    }
+  }
+  return rows;
+}
+
+/**
+ * Median CPU milliseconds of the seed's XOR training on each backend (CPU time, so that other
+ * jobs on the machine do not blur a small difference), runs alternating in order.
+ */
+export function timeXor(backends: readonly Backend[], runs = 21): Record<string, number> {
+  const spec = parseSpec('dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid');
+  const times = new Map<string, number[]>(backends.map((b) => [b.name, []]));
+  for (let r = 0; r < runs; r++) {
+    for (const be of r % 2 ? backends : [...backends].reverse()) {
+      setBackend(be);
+      const u = process.cpuUsage();
+      train(spec, xor(), { loss: mse, epochs: 6000, lr: 0.5, batch: 4, seed: 0 });
+      const d = process.cpuUsage(u);
+      times.get(be.name)!.push((d.user + d.system) / 1000);
+    }
+  }
+  setBackend(jsBackend);
+  return Object.fromEntries([...times].map(([name, ts]) => [name, ts.sort((x, y) => x - y)[Math.floor(ts.length / 2)]!]));
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
@@ -80,8 +143,15 @@ async function main(): Promise<void> {
     results.push(...row);
     log(`${big} ${tA ? 'Aᵀ' : 'A'}·${tB ? 'Bᵀ' : 'B'}`.padEnd(22) + row.map((r) => `${r.gflops.toFixed(1)} (${r.cpuGflops.toFixed(1)})`.padStart(16)).join(''));
   }
-  for (const b of wasm) b.dispose();
-  if (json) process.stdout.write(JSON.stringify({ node: process.version, loadavg: loadavg(), results }) + '\n');
+  const eager = await createWasmBackend({ threads: 1, name: 'wasm-eager', minGemmVolume: 0, minElements: 0 });
+  const small = smallCallCosts(eager);
+  log('small calls, CPU µs per call (js / wasm without size thresholds):');
+  log(small.map((r) => `  ${r.call.padEnd(16)} ${r.jsMicros.toFixed(2).padStart(7)} / ${r.wasmMicros.toFixed(2)}`).join('\n'));
+  const defaultWasm = await createWasmBackend();
+  const xorMs = timeXor([jsBackend, defaultWasm]);
+  log(`XOR 2-4-4-1, batch 4, 6000 epochs, CPU ms (median of 21): js ${xorMs['js']!.toFixed(1)}, wasm ${xorMs['wasm']!.toFixed(1)}`);
+  for (const b of [...wasm, eager, defaultWasm]) b.dispose();
+  if (json) process.stdout.write(JSON.stringify({ node: process.version, loadavg: loadavg(), results, small, xorMs }) + '\n');
 }
 
 const entry = process.argv[1] ?? '';

@@ -17,3 +17,4 @@ export * from './natural/index.js';
 export * from './equivariant/index.js';
 export * from './io/index.js';
 export * from './draw/index.js';
+export * from './category/index.js';

@@ -1,7 +1,5 @@
-import { nullspace } from '../equivariant/nullspace.js';
-import { fromTriples } from '../equivariant/sparse.js';
-import type { Sparse } from '../equivariant/sparse.js';
-import type { Mat } from '../equivariant/matrix.js';
+import { nullspace, fromTriples } from './deps.js';
+import type { Sparse, Mat } from './deps.js';
 import { diagonalOffsets } from './end.js';
 import type { SetDifunctor } from './set-functor.js';
 import { UnionFind } from './union-find.js';

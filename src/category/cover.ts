@@ -1,5 +1,5 @@
-import { categoryFromPoset } from '../topos/category.js';
-import type { FiniteCategory } from '../topos/category.js';
+import { FiniteCategory } from './deps.js';
+import type { Arrow } from './deps.js';
 import { FunctorError } from './errors.js';
 import { setDifunctor } from './set-functor.js';
 import type { SetDifunctor } from './set-functor.js';
@@ -32,9 +32,13 @@ export function coverOf(points: readonly string[], patches: readonly (readonly n
 
 /**
  * The cover category (the Čech nerve up to pairwise overlaps): objects the patches U_i and the
- * overlaps U_i ∩ U_j, one arrow U_i ∩ U_j → U_i and one → U_j (a poset, built by the topos
- * module's `categoryFromPoset`). `pointsOf[c]` are the global points of object c.
+ * overlaps U_i ∩ U_j, one arrow U_i ∩ U_j → U_i and one → U_j: a poset of height one, so the
+ * only composites are with identities and the table is written down directly (the general
+ * `categoryFromPoset` of the topos module checks transitivity in O(n³), too slow for the
+ * hundreds of overlaps of an image). `pointsOf[c]` are the global points of object c.
  */
+export const MAX_COVER_ARROWS = 4000;
+
 export interface CoverCategory {
   readonly cover: Cover;
   readonly category: FiniteCategory;
@@ -56,7 +60,20 @@ export function coverCategory(cover: Cover): CoverCategory {
     }
   });
   const elements = [...cover.patches.map((_, i) => name(i)), ...cover.overlaps.map(([i, j]) => `${name(i)}∩${name(j)}`)];
-  const category = categoryFromPoset(elements, (a, b) => a === b || (a >= P && (cover.overlaps[a - P]![0] === b || cover.overlaps[a - P]![1] === b)));
+  const n = elements.length;
+  const arrows: Arrow[] = elements.map((e, c) => ({ name: `id_${e}`, dom: c, cod: c }));
+  cover.overlaps.forEach(([i, j], k) => {
+    arrows.push({ name: `${elements[P + k]}≤${name(i)}`, dom: P + k, cod: i });
+    arrows.push({ name: `${elements[P + k]}≤${name(j)}`, dom: P + k, cod: j });
+  });
+  const m = arrows.length;
+  if (m > MAX_COVER_ARROWS) throw new FunctorError(`the cover category has ${m} arrows (${P} patches, ${cover.overlaps.length} overlaps), more than ${MAX_COVER_ARROWS}: use larger patches or a larger hop`);
+  const table = new Int32Array(m * m).fill(-1);
+  for (let f = 0; f < m; f++) {
+    table[arrows[f]!.cod * m + f] = f; // id ∘ f
+    table[f * m + arrows[f]!.dom] = f; // f ∘ id
+  }
+  const category = new FiniteCategory(elements, arrows, Array.from({ length: n }, (_, c) => c), table);
   const pointsOf = [...cover.patches, ...cover.overlaps.map((o) => o[2])];
   return { cover, category, pointsOf };
 }
@@ -66,7 +83,8 @@ export function coverCategory(cover: Cover): CoverCategory {
  * inclusions W → U). Its coend is the colimit of the cover diagram: the points of ⊔ U_i glued
  * along the overlaps — one class per global point when the overlaps are the full
  * intersections. Its free vector space R[F] is the functor of signals extended by zero, whose
- * coend map ⊕_i R^{U_i} → R^{points} is overlap-add.
+ * coend map ⊕_i R^{U_i} → R^{points} is overlap-add. Functorial by construction (inclusions
+ * compose); the laws are checked for covers of at most 300 arrows.
  */
 export function pointFunctor(K: CoverCategory): SetDifunctor {
   const C = K.category;
@@ -78,7 +96,7 @@ export function pointFunctor(K: CoverCategory): SetDifunctor {
     element: (_a, b, x) => `${K.cover.points[K.pointsOf[b]![x]!]}@${C.objects[b]}`,
     left: (f, b) => K.pointsOf[b]!.map((_, i) => i),
     right: (_a, g) => K.pointsOf[C.arrows[g]!.dom]!.map((t) => position[C.arrows[g]!.cod]!.get(t)!),
-  });
+  }, { check: C.arrows.length <= 300 }); // functorial by construction; checked while cheap
 }
 
 /** The global point each coend class lies over (FunctorError if a class mixes points). */

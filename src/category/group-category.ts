@@ -1,8 +1,5 @@
-import type { Group } from '../equivariant/group.js';
-import { matmul, permMatrix } from '../equivariant/matrix.js';
-import type { Mat } from '../equivariant/matrix.js';
-import { FiniteCategory } from '../topos/category.js';
-import type { Arrow } from '../topos/category.js';
+import { matmul, permMatrix, FiniteCategory } from './deps.js';
+import type { Group, Mat, Arrow } from './deps.js';
 import { FunctorError } from './errors.js';
 
 /**

@@ -1,6 +1,5 @@
-import type { FiniteCategory } from '../topos/category.js';
-import { mat } from '../equivariant/matrix.js';
-import type { Mat } from '../equivariant/matrix.js';
+import { mat } from './deps.js';
+import type { FiniteCategory, Mat } from './deps.js';
 import { setDifunctor } from './set-functor.js';
 import type { SetDifunctor } from './set-functor.js';
 import { vectDifunctor } from './vect-functor.js';

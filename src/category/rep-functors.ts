@@ -1,7 +1,5 @@
-import { eye, kron, transpose } from '../equivariant/matrix.js';
-import type { Mat } from '../equivariant/matrix.js';
-import { repMatrix, repToString } from '../equivariant/rep.js';
-import type { Rep } from '../equivariant/rep.js';
+import { eye, kron, transpose, repMatrix, repToString } from './deps.js';
+import type { Mat, Rep } from './deps.js';
 import { FunctorError } from './errors.js';
 import type { GroupCategory } from './group-category.js';
 import { vectDifunctor } from './vect-functor.js';

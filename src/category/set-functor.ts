@@ -1,4 +1,4 @@
-import type { FiniteCategory } from '../topos/category.js';
+import type { FiniteCategory } from './deps.js';
 import { FunctorError } from './errors.js';
 
 /**

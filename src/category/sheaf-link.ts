@@ -1,5 +1,5 @@
-import { agreesWithin, checkTolerance, normaliseSections, sectionDistance } from '../topos/sheaf.js';
-import type { Section } from '../topos/sheaf.js';
+import { agreesWithin, checkTolerance, normaliseSections, sectionDistance } from './deps.js';
+import type { Section } from './deps.js';
 import { setCoend } from './coend.js';
 import { coverCategory, pointFunctor } from './cover.js';
 import type { Cover } from './cover.js';

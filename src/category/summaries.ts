@@ -1,8 +1,5 @@
-import type { Group } from '../equivariant/group.js';
-import { repToString } from '../equivariant/rep.js';
-import type { Rep } from '../equivariant/rep.js';
-import { equivariantBasis } from '../equivariant/solver.js';
-import type { FiniteCategory } from '../topos/category.js';
+import { repToString, equivariantBasis } from './deps.js';
+import type { Group, Rep, FiniteCategory } from './deps.js';
 import { setCoend, vectCoend } from './coend.js';
 import { setEnd, vectEnd } from './end.js';
 import { groupCategory } from './group-category.js';

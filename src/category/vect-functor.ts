@@ -1,6 +1,5 @@
-import type { FiniteCategory } from '../topos/category.js';
-import { matmul } from '../equivariant/matrix.js';
-import type { Mat } from '../equivariant/matrix.js';
+import { matmul } from './deps.js';
+import type { FiniteCategory, Mat } from './deps.js';
 import { FunctorError } from './errors.js';
 
 /**

@@ -3,6 +3,7 @@ import { primitive, seq } from '../para/category.js';
 import { checkInput } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { equivariantLinear } from './linear.js';
+import { normGated } from './norm.js';
 import { atoms, repSize, repToString, sum, tensorRep, times, trivial } from './rep.js';
 import type { Rep } from './rep.js';
 import { toGroup, toRep } from './resolve.js';
@@ -133,16 +134,18 @@ export function bilinearRep(r: Rep): Rep {
 /**
  * emlp(G, in, hidden, out, depth): an equivariant MLP — depth × [equivariant(in, hidden ⊕
  * gates) >> gated(hidden)] >> equivariant(hidden, out); with `bilinear`, a bilinear layer
- * before the last linear map. Every piece is equivariant, so the composite is (seed 001:
+ * before the last linear map; with `nonlinearity: 'norm'`, norm nonlinearities
+ * (equivariant(in, hidden) >> norm_gated(hidden), orthogonal groups only) instead of gates. Every piece is equivariant, so the composite is (seed 001:
  * equivariance is closed under composition).
  */
-export function emlp(group: GroupLike, repIn: RepLike, repHidden: RepLike, repOut: RepLike, depth = 2, opts: { bilinear?: boolean } = {}): Para {
+export function emlp(group: GroupLike, repIn: RepLike, repHidden: RepLike, repOut: RepLike, depth = 2, opts: { bilinear?: boolean; nonlinearity?: 'gated' | 'norm' } = {}): Para {
   const G = toGroup(group), rin = toRep(repIn), rh = toRep(repHidden), rout = toRep(repOut);
   if (!(Number.isInteger(depth) && depth >= 1)) throw new ShapeError(`emlp: depth must be a positive integer, got ${depth}`);
   const parts: Para[] = [];
   let cur = rin;
   for (let l = 0; l < depth; l++) {
-    parts.push(equivariantLinear(G, cur, withGates(rh, G.d)), gated(G, rh));
+    if (opts.nonlinearity === 'norm') parts.push(equivariantLinear(G, cur, rh), normGated(G, rh));
+    else parts.push(equivariantLinear(G, cur, withGates(rh, G.d)), gated(G, rh));
     cur = rh;
   }
   if (opts.bilinear) {

@@ -18,7 +18,7 @@ export { repSize, repMatrix, repToString, atoms, isOrthogonal, sampleRep, checkR
 export { parseRep } from './parse-rep.js';
 export { pairOrbits } from './orbits.js';
 export type { OrbitBasis } from './orbits.js';
-export { nullspace, nullspaceOfGram, orthonormalizeRows } from './nullspace.js';
+export { nullspace, nullspaceOfGram, orthonormalizeRows, identificationNullspace } from './nullspace.js';
 export type { NullspaceOptions } from './nullspace.js';
 export { iterativeNullspace } from './iterative.js';
 export type { LinearOperator, IterativeOptions } from './iterative.js';
@@ -28,6 +28,7 @@ export { toGroup, toRep, cachedBasis } from './resolve.js';
 export type { GroupLike, RepLike } from './resolve.js';
 export { equivariantLinear, expandBasis, projectOntoBasis } from './linear.js';
 export { gated, bilinear, bilinearRep, emlp, gateCount, withGates } from './gated.js';
+export { normGated } from './norm.js';
 export { pointMixing } from './point-mixing.js';
 export { deepsetsLayer, mixersOf } from './deepsets.js';
 export { messagePassing, messagePassingMixers, parseGraph, adjacency } from './message-passing.js';

@@ -20,8 +20,61 @@ export interface NullspaceOptions {
 export function nullspace(constraints: Mat | Sparse | readonly Sparse[], opts: NullspaceOptions = {}): Mat {
   const cs: readonly Sparse[] = Array.isArray(constraints) ? constraints : ['rowPtr' in (constraints as object) ? (constraints as Sparse) : sparseFromDense(constraints as Mat)];
   const n = cs[0]?.cols ?? 0;
+  const exact = identificationNullspace(cs, n);
+  if (exact) return exact;
   const M = gram(cs, n);
   return nullspaceOfGram(M, n, opts.tol ?? 1e-9);
+}
+
+/**
+ * Fast exact path: when every constraint row is an identification a·(x_i − x_j) = 0 or a
+ * pin a·x_i = 0, ker C is spanned by the (normalised) indicators of the connected
+ * components of the identifications that contain no pinned coordinate — found by union-find,
+ * as the orbit solver does for permutation representations. Returns undefined otherwise.
+ */
+export function identificationNullspace(cs: readonly Sparse[], n: number): Mat | undefined {
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  const pinned: number[] = [];
+  for (const C of cs)
+    for (let r = 0; r < C.rows; r++) {
+      const a = C.rowPtr[r]!, b = C.rowPtr[r + 1]!;
+      if (b - a === 0) continue;
+      if (b - a === 1) {
+        if (C.vals[a] !== 0) pinned.push(C.colIdx[a]!);
+        continue;
+      }
+      if (b - a !== 2 || C.vals[a] !== -C.vals[a + 1]! || C.vals[a] === 0) return undefined;
+      const x = find(C.colIdx[a]!), y = find(C.colIdx[a + 1]!);
+      if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
+    }
+  const dead = new Uint8Array(n);
+  for (const p of pinned) dead[find(p)] = 1;
+  const label = new Int32Array(n).fill(-1), sizes: number[] = [];
+  const compOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const root = find(i);
+    if (dead[root]) {
+      compOf[i] = -1;
+      continue;
+    }
+    if (label[root] === -1) {
+      label[root] = sizes.length;
+      sizes.push(0);
+    }
+    compOf[i] = label[root]!;
+    sizes[label[root]!]!++;
+  }
+  const k = sizes.length;
+  const data = new Float64Array(k * n);
+  for (let i = 0; i < n; i++) if (compOf[i]! >= 0) data[compOf[i]! * n + i] = 1 / Math.sqrt(sizes[compOf[i]!]!);
+  return { rows: k, cols: n, data };
 }
 
 /** M = Σ CᵀC, dense n×n. */
@@ -46,6 +99,7 @@ export function nullspaceOfGram(Min: Float64Array, n: number, tol: number): Mat 
   for (let i = 0; i < n; i++) maxDiag = Math.max(maxDiag, A[i * n + i]!);
   const thresh = tol * Math.max(maxDiag, 1e-300);
   let r = 0;
+  const col = new Float64Array(n);
   // A is overwritten by L (columns < k) in pivoted order; the trailing block stays the full Schur complement.
   for (let k = 0; k < n; k++) {
     let p = k;
@@ -58,12 +112,13 @@ export function nullspaceOfGram(Min: Float64Array, n: number, tol: number): Mat 
     }
     const lkk = Math.sqrt(A[k * n + k]!);
     A[k * n + k] = lkk;
-    for (let i = k + 1; i < n; i++) A[i * n + k]! /= lkk;
+    // column k of L, copied contiguous so the rank-1 update of the Schur complement streams rows
+    for (let i = k + 1; i < n; i++) col[i] = A[i * n + k]! /= lkk;
     for (let i = k + 1; i < n; i++) {
-      const lik = A[i * n + k]!;
+      const lik = col[i]!;
       if (lik === 0) continue;
       const rowI = i * n;
-      for (let j = k + 1; j < n; j++) A[rowI + j] -= lik * A[j * n + k]!;
+      for (let j = k + 1; j < n; j++) A[rowI + j] -= lik * col[j]!;
     }
     r = k + 1;
   }

@@ -155,6 +155,11 @@ export function checkRepSize(G: Group, r: Rep, size: number, where: string): voi
   if (n !== size) throw new ShapeError(`${where}: ${repToString(r)} has dimension ${n} under ${G.name} but ${size} was given`);
 }
 
+/** The summands of nested direct sums, in order. */
+function flattenSum(x: Rep): Rep[] {
+  return x.kind === 'sum' ? x.parts.flatMap(flattenSum) : [x];
+}
+
 /**
  * Prints a representation in the expression grammar. `compact` writes T(k) as `Tk` (and
  * T(p,q) as `Tp_q`) so that the text survives inside model spec strings.
@@ -168,11 +173,13 @@ export function repToString(r: Rep, compact = false): string {
       case 'V': return 'V';
       case 'dual': return `dual(${go(x.of)})`;
       case 'sum': {
+        // ⊕ is associative: flatten nested sums, then write runs of equal summands as k·R
+        const parts = flattenSum(x);
         const out: string[] = [];
-        for (let i = 0; i < x.parts.length; ) {
+        for (let i = 0; i < parts.length; ) {
           let j = i;
-          const s = go(x.parts[i]!);
-          while (j < x.parts.length && go(x.parts[j]!) === s) j++;
+          const s = go(parts[i]!);
+          while (j < parts.length && go(parts[j]!) === s) j++;
           const k = j - i;
           const body = k > 1 && /[+*]|^\d/.test(s) ? `(${s})` : s;
           out.push(k > 1 ? `${k}${body}` : s);
@@ -193,7 +200,7 @@ export function repToString(r: Rep, compact = false): string {
   if (!compact || !/\)[+*]/.test(infix)) return infix;
   // Spec strings cannot tokenise ')' followed by an operator: write sums and products as calls.
   const call = (x: Rep): string => {
-    if (x.kind === 'sum') return `sum(${x.parts.map(call).join(',')})`;
+    if (x.kind === 'sum') return `sum(${flattenSum(x).map(call).join(',')})`;
     if (x.kind === 'tensor') {
       const t = go(x);
       return /[()+*]/.test(t) ? `tensor(${x.factors.map(call).join(',')})` : t;

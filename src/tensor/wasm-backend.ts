@@ -49,9 +49,9 @@ export interface WasmBackend extends Backend {
   dispose(): void;
 }
 
-// Measured with bench/gemm-wasm.ts and the XOR/MLP timings in docs/backends.md.
-const DEFAULT_MIN_GEMM_VOLUME = 512;
-const DEFAULT_MIN_ELEMENTS = 256;
+// From the per-call costs of small kernels on js and wasm (bench/gemm-wasm.ts, docs/backends.md).
+const DEFAULT_MIN_GEMM_VOLUME = 128;
+const DEFAULT_MIN_ELEMENTS = 128;
 const DEFAULT_MIN_PARALLEL_VOLUME = 1 << 18;
 
 function isF32(x: Data): x is Float32Array {

@@ -6,6 +6,7 @@ import { parseRep } from '../../src/equivariant/parse-rep.js';
 import { matmul } from '../../src/equivariant/matrix.js';
 import { Rng } from '../../src/markov/rng.js';
 import { conjugacyClassesBrute, posetFrom, rank } from './helpers.js';
+import { categoryFromMonoid, finiteCategory } from '../../src/topos/category.js';
 
 describe('set-valued coends (union–find)', () => {
   it('the coend of Hom over a group is its set of conjugacy classes', () => {
@@ -34,6 +35,18 @@ describe('set-valued coends (union–find)', () => {
       expect(Q.classes.length).toBe(n);
       expect(Q.classes.map((c) => c[0]!.label)).toEqual(C.objects.map((o) => `id_${o}`));
     }), { numRuns: 30 });
+  });
+
+  it('the coend of Hom is invariant under equivalence: two isomorphic objects give one class', () => {
+    // id_a, id_b, f: a → b, g: b → a with g∘f = id_a and f∘g = id_b
+    const arrows = [{ name: 'id_a', dom: 0, cod: 0 }, { name: 'id_b', dom: 1, cod: 1 }, { name: 'f', dom: 0, cod: 1 }, { name: 'g', dom: 1, cod: 0 }];
+    const C = finiteCategory(['a', 'b'], arrows, [0, 1], (g, f) => (g < 2 ? f : f < 2 ? g : g === 3 ? 0 : 1));
+    const Q = setCoend(homFunctor(C));
+    expect(Q.classes.length).toBe(1);
+    expect(Q.classes[0]!.map((e) => e.label).sort()).toEqual(['id_a', 'id_b']);
+    // an idempotent monoid {1, e} (commutative): two classes, one per element
+    const M = categoryFromMonoid(['1', 'e'], [[0, 1], [1, 1]]);
+    expect(setCoend(homFunctor(M)).classes.map((c) => c.map((e) => e.label))).toEqual([['1'], ['e']]);
   });
 
   it('the coend of a functor constant in its first slot is the colimit: on a chain, the last set', () => {

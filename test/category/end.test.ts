@@ -112,6 +112,17 @@ describe('vector-valued ends: Hom(ρ(−), σ(−)) over BG is Hom_G(ρ, σ)', (
     }
   });
 
+  it('property: random finite groups and representations agree with the equivariance solver', () => {
+    const groupArb = fc.oneof(fc.integer({ min: 2, max: 6 }).map((n) => `Z(${n})`), fc.integer({ min: 3, max: 5 }).map((n) => `D(${n})`), fc.constantFrom('S(3)', 'S(4)', 'Z(2)xZ(2)'));
+    const repArb = fc.array(fc.constantFrom('V', 'T(0)', 'T(2)'), { minLength: 1, maxLength: 2 }).map((p) => p.join('+'));
+    fc.assert(fc.property(groupArb, repArb, repArb, (g, a, b) => {
+      fc.pre(!(a.includes('T(2)') && b.includes('T(2)'))); // keep Hom small
+      const G = groupCategory(parseGroup(g));
+      const E = vectEnd(homRepFunctor(G, representation(G, parseRep(a)), representation(G, parseRep(b)), { check: false }));
+      expect(E.dim).toBe(equivariantBasis(parseGroup(g), parseRep(a), parseRep(b)).dim);
+    }), { numRuns: 15 });
+  });
+
   it('DeepSets: the end for S(n) on V → V is spanned by I and 11ᵀ', () => {
     const G = groupCategory(parseGroup('S(4)'));
     const V = representation(G, parseRep('V'));

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/run.js';
-import { discMajoritySets, setSizes } from '../../src/index.js';
+import { closePairSets, discMajoritySets, setSizes, sizeBaseline } from '../../src/index.js';
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [], err: string[] = [];
@@ -81,10 +81,38 @@ describe('paralens deepsets', () => {
   });
   it('rejects bad flags with exit 2', async () => {
     expect((await cli('deepsets', '--epochs', '0')).code).toBe(2);
+    const r = await cli('deepsets', '--task', 'nope');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--task must be one of disc-majority, close-pair/);
+  });
+  it('--task close-pair runs with sum pooling and reports the set-size baseline', async () => {
+    const j = JSON.parse((await cli('deepsets', '--task', 'close-pair', '--json', '--train-sets', '200', '--test-sets', '100', '--epochs', '2')).out);
+    expect(j.task).toBe('close-pair');
+    expect(j.deepsets.spec).toMatch(/masked_sum_pool/);
+    expect(j.size_baseline).toBeGreaterThan(0.5);
+    expect(j.deepsets.invarianceDefect).toBeLessThan(1e-5);
   });
 });
 
-describe('the set task', () => {
+describe('the set tasks', () => {
+  it('close-pair labels are 1 exactly when two points are closer than r', () => {
+    const d = closePairSets({ count: 100, maxSize: 6, seed: 2 });
+    const sizes = setSizes(d.x);
+    for (let s = 0; s < 100; s++) {
+      let close = 0;
+      for (let i = 0; i < sizes[s]!; i++) for (let j = i + 1; j < sizes[s]!; j++) {
+        const a = (s * 6 + i) * 3, b = (s * 6 + j) * 3;
+        if (Math.hypot(d.x.data[a]! - d.x.data[b]!, d.x.data[a + 1]! - d.x.data[b + 1]!) < 0.1) close = 1;
+      }
+      expect(d.labels![s]).toBe(close);
+    }
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(2);
+  });
+  it('the size baseline is perfect when the label is the set size', () => {
+    const d = discMajoritySets({ count: 50, maxSize: 4, seed: 1 });
+    const sized = { ...d, labels: Int32Array.from(setSizes(d.x), (n) => (n >= 3 ? 1 : 0)) };
+    expect(sizeBaseline(sized, sized)).toBe(1);
+  });
   it('labels are order-free and sizes lie in range; empty sets are allowed', () => {
     const d = discMajoritySets({ count: 200, maxSize: 5, minSize: 0, seed: 3 });
     const sizes = setSizes(d.x);

@@ -5,6 +5,7 @@ import { parseSpec } from '../../src/para/spec.js';
 import '../../src/equivariant/index.js';
 import { equivariantLinear } from '../../src/equivariant/linear.js';
 import { bilinear, emlp, gated, withGates } from '../../src/equivariant/gated.js';
+import { normGated } from '../../src/equivariant/norm.js';
 import { deepsetsLayer } from '../../src/equivariant/deepsets.js';
 import { messagePassing, messagePassingMixers, parseGraph, adjacency } from '../../src/equivariant/message-passing.js';
 import { conv1dPeriodic, conv2dPeriodic } from '../../src/equivariant/conv.js';
@@ -64,6 +65,17 @@ describe('EMLP pieces: gated, bilinear, emlp', () => {
     expect(checkRepEquivariance(f, 'O(3)', rin, rep)).toBeLessThan(1e-5);
     expect(gradcheck(f).ok).toBe(true);
     expect(String(withGates(parseRep(rep), 3).kind)).toBe('sum');
+  });
+  it('norm_gated(O(3), 2T0+2V+T2) is equivariant and gradchecks; refused for the Lorentz group', () => {
+    const f = normGated('O(3)', '2T0+2V+T2');
+    expect(f.params[0]!.shape).toEqual([3]);
+    expect(checkRepEquivariance(f, 'O(3)', '2T0+2V+T2', '2T0+2V+T2')).toBeLessThan(1e-5);
+    expect(gradcheck(f).ok).toBe(true);
+    expect(() => normGated('O(1,3)', 'V')).toThrow(/does not preserve norms/);
+    const m = emlp('SO(3)', '2V', 'T0+2V', 'V', 2, { nonlinearity: 'norm' });
+    expect(checkRepEquivariance(m, 'SO(3)', '2V', 'V')).toBeLessThan(1e-5);
+    expect(gradcheck(m).ok).toBe(true);
+    expect(String(parseSpec(String(m)))).toBe(String(m));
   });
   it('bilinear(O(3), T0+V) is equivariant and gradchecks', () => {
     const f = bilinear('O(3)', 'T0+V');

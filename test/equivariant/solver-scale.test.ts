@@ -4,7 +4,8 @@ import { equivariantBasis, basisMatrix } from '../../src/equivariant/solver.js';
 import { parseGroup } from '../../src/equivariant/parse-group.js';
 import { parseRep } from '../../src/equivariant/parse-rep.js';
 import { SolveTooLargeError } from '../../src/equivariant/errors.js';
-import { nullspace } from '../../src/equivariant/nullspace.js';
+import { identificationNullspace, nullspace, nullspaceOfGram } from '../../src/equivariant/nullspace.js';
+import { fromTriples } from '../../src/equivariant/sparse.js';
 import { fromRows } from '../../src/equivariant/matrix.js';
 
 const derive = (g: string, i: string, o: string, opts = {}) => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o), opts);
@@ -82,6 +83,33 @@ describe('refusal', () => {
 });
 
 describe('nullspace (dense)', () => {
+  it('identification systems take the exact union-find path and agree with pivoted Cholesky', () => {
+    const rng = new Rng(5);
+    const n = 40, r: number[] = [], c: number[] = [], v: number[] = [];
+    for (let k = 0; k < 25; k++) { const i = rng.int(n), j = rng.int(n); if (i === j) continue; r.push(k, k); c.push(i, j); v.push(2, -2); }
+    r.push(25); c.push(3); v.push(1); // pin x₃ = 0
+    const C = fromTriples(26, n, r, c, v);
+    const fast = identificationNullspace([C], n)!;
+    expect(fast).toBeDefined();
+    const M = new Float64Array(n * n);
+    for (let row = 0; row < C.rows; row++)
+      for (let a = C.rowPtr[row]!; a < C.rowPtr[row + 1]!; a++)
+        for (let b = C.rowPtr[row]!; b < C.rowPtr[row + 1]!; b++) M[C.colIdx[a]! * n + C.colIdx[b]!] += C.vals[a]! * C.vals[b]!;
+    const slow = nullspaceOfGram(M, n, 1e-9);
+    expect(fast.rows).toBe(slow.rows);
+    // same span: projecting each fast vector onto the slow basis keeps its unit norm
+    for (let i = 0; i < fast.rows; i++) {
+      let kept = 0;
+      for (let j = 0; j < slow.rows; j++) {
+        let d = 0;
+        for (let t = 0; t < n; t++) d += fast.data[i * n + t]! * slow.data[j * n + t]!;
+        kept += d * d;
+      }
+      expect(kept).toBeCloseTo(1, 10);
+    }
+    expect(identificationNullspace([fromTriples(1, 3, [0, 0, 0], [0, 1, 2], [1, 1, -2])], 3)).toBeUndefined();
+  });
+
   it('finds an orthonormal basis of ker C for a random rank-deficient C', () => {
     const rng = new Rng(2);
     const n = 12, r = 7;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { run } from '../../src/cli/run.js';
 import { distill, iris, ShapeError, DataError, xor } from '../../src/index.js';
 
@@ -27,6 +28,14 @@ describe('paralens distill', () => {
   it('--limit trains on a seeded subset of the training rows', async () => {
     const j = JSON.parse((await cli('distill', '--data', 'iris', '--seeds', '1', '--epochs', '5', '--limit', '30', '--json')).out);
     expect(j.split).toMatch(/30 training \/ 30 held-out rows/);
+  });
+  it.skipIf(!existsSync('/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz'))('fashion-mnist: its own test split, a seeded subset of training rows', async () => {
+    const r = await cli('distill', '--data', 'fashion-mnist', '--seeds', '1', '--epochs', '2', '--limit', '300', '--test-limit', '200', '--batch', '64',
+      '--student', 'dense(784,8) >> relu >> dense(8,10)', '--teacher', 'dense(784,16) >> relu >> dense(16,10)', '--json');
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.split).toBe('its own test split, 300 training / 200 held-out rows');
+    expect(j.summary.teacher.mean).toBeGreaterThan(0.3); // far above chance (0.1) after two epochs on 300 images
   });
   it('prints a table in text mode', async () => {
     const r = await cli('distill', '--data', 'moons', '--seeds', '2', '--epochs', '20');

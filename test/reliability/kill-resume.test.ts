@@ -31,14 +31,22 @@ interface Exit {
   err: string;
 }
 
-/** Runs the CLI; with `killAfterMs`, sends SIGKILL after that long (if still running). */
-function child(args: string[], killAfterMs?: number): Promise<Exit> {
+/**
+ * Runs the CLI; with `kill`, polls `kill.when()` and, once it holds, sends SIGKILL after
+ * a further `kill.delayMs` — so kills land at random points of an epoch whatever the
+ * machine's speed (a fixed wall-clock delay would miss on a fast machine).
+ */
+function child(args: string[], kill?: { when: () => boolean; delayMs: number }): Promise<Exit> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [cli.main, ...args], { env: { ...process.env, PARALENS_BACKEND: 'js' }, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
-    const timer = killAfterMs === undefined ? undefined : setTimeout(() => p.kill('SIGKILL'), killAfterMs);
+    let timer: NodeJS.Timeout | undefined;
+    const poll = kill && setInterval(() => {
+      if (timer === undefined && kill.when()) timer = setTimeout(() => p.kill('SIGKILL'), kill.delayMs);
+    }, 2);
     p.on('exit', (code, signal) => {
+      clearInterval(poll);
       clearTimeout(timer);
       resolve({ code, signal, err });
     });
@@ -55,10 +63,11 @@ describe('checkpoints survive SIGKILL (child processes)', () => {
     const ckFile = join(dir, 'checkpoint.safetensors');
     const failures: string[] = [];
     let reads = 0;
+    let latest = 0; // the epoch of the checkpoint on disk, as the watcher last saw it
     const watcher = setInterval(() => {
       if (!existsSync(ckFile)) return;
       try {
-        decodeCheckpoint(readFileSync(ckFile));
+        latest = decodeCheckpoint(readFileSync(ckFile)).snapshot.epoch;
         reads++;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failures.push((e as Error).message);
@@ -71,7 +80,12 @@ describe('checkpoints survive SIGKILL (child processes)', () => {
     try {
       for (let round = 0; round < 6; round++) {
         const resume = existsSync(ckFile) ? ['--resume', dir] : [];
-        const r = await child([...TRAIN, '--checkpoint', dir, ...resume], 300 + rng.int(1700));
+        // Round 0 dies at a random instant of start-up or of the first epochs; later rounds
+        // once the checkpoint has advanced a random number of epochs, plus 0–25 ms.
+        const target = latest + 1 + rng.int(10);
+        const started = Date.now(), startupMs = rng.int(600);
+        const when = round === 0 ? () => Date.now() - started >= startupMs : () => latest >= target;
+        const r = await child([...TRAIN, '--checkpoint', dir, ...resume], { when, delayMs: rng.int(26) });
         if (r.signal === 'SIGKILL') kills++;
         else expect(r.code, r.err).toBe(0);
         // After every kill: at most the checkpoint and a stray temporary file, and the checkpoint decodes.

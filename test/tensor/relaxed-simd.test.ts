@@ -38,11 +38,11 @@ console.log(JSON.stringify({ gemm, unary }));
 `;
 
 describe('relaxed-SIMD kernels (child process with --experimental-wasm-relaxed-simd)', () => {
-  it('gemm in all four transpose variants and every unary op agree with float64', () => {
+  it('gemm in all four transpose variants and every unary op agree with float64', (ctx) => {
     const r = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', CHILD], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { unsupported?: boolean; gemm: number[][]; unary: number[][] };
-    if (out.unsupported) return; // a runtime without relaxed SIMD even behind the flag: nothing to check
+    if (out.unsupported) ctx.skip('this Node has no relaxed SIMD even behind the flag');
     const a = Array.from({ length: M * K }, (_, i) => input(i, 0.37)), b = Array.from({ length: K * N }, (_, i) => input(i, 0.91));
     [[false, false], [true, false], [false, true], [true, true]].forEach(([tA, tB], v) => {
       const { c, mag } = naiveGemm(tA!, tB!, M, N, K, a, b);

@@ -1,8 +1,6 @@
 import { coinvariants, conjugacyClasses, homCoend } from '../../category/summaries.js';
 import type { HomCoend } from '../../category/summaries.js';
-import { parseGroup } from '../../equivariant/parse-group.js';
-import { parseRep } from '../../equivariant/parse-rep.js';
-import { parsePoset } from '../../topos/category.js';
+import { parseGroup, parseRep, parsePoset } from '../../category/deps.js';
 import { UsageError } from '../args.js';
 import type { Command, CliIO } from '../command.js';
 import { fmt } from '../progress.js';

@@ -1,6 +1,5 @@
 import { endOverGroup } from '../../category/summaries.js';
-import { GROUP_FORMS, parseGroup } from '../../equivariant/parse-group.js';
-import { parseRep } from '../../equivariant/parse-rep.js';
+import { GROUP_FORMS, parseGroup, parseRep } from '../../category/deps.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt } from '../progress.js';

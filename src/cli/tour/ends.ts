@@ -1,11 +1,8 @@
 import { conjugacyClasses, coinvariants, endOverGroup, homCoend } from '../../category/summaries.js';
 import { glueConvolution } from '../../category/gluing.js';
 import { sectionsCoend } from '../../category/sheaf-link.js';
-import { parseGroup } from '../../equivariant/parse-group.js';
-import { parseRep } from '../../equivariant/parse-rep.js';
+import { parseGroup, parseRep, glue, parsePoset } from '../../category/deps.js';
 import { Rng } from '../../markov/rng.js';
-import { glue } from '../../topos/sheaf.js';
-import { parsePoset } from '../../topos/category.js';
 import { linePlot } from '../../draw/plot.js';
 import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';
