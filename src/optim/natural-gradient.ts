@@ -107,6 +107,11 @@ export class NaturalGradient implements Optimizer {
     this.bound = { model, x };
     return this;
   }
+  /** The Trainer's hook: bind to the model and (up to 256 of) the training inputs. */
+  prepare(model: Para, x: Tensor): Para {
+    this.bind(model, x.batch > 256 ? x.rows(0, 256) : x);
+    return model;
+  }
   lr(): number {
     return this.opts.schedule ? this.opts.schedule(this.t, this.opts.lr) : this.opts.lr;
   }
@@ -247,6 +252,10 @@ export class KFAC implements Optimizer {
   }
   lr(): number {
     return this.opts.schedule ? this.opts.schedule(this.t, this.opts.lr) : this.opts.lr;
+  }
+  /** The Trainer's hook: instrument the model's dense layers to record their Kronecker factors. */
+  prepare(model: Para): Para {
+    return kfacModel(model, { stats: this.stats }).model;
   }
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void {
     const lr = this.lr(), gamma = Math.sqrt(this.opts.damping ?? 1e-3);

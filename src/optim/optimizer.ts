@@ -1,6 +1,7 @@
 import { RangeArgError, UnknownNameError } from '../errors.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
+import type { Para } from '../para/para.js';
 
 /**
  * An optimiser is a lens on parameter space: given (θ, dθ) its update is an endomorphism
@@ -16,6 +17,12 @@ export interface Optimizer {
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void;
   /** The learning rate the next step will use. */
   lr(): number;
+  /**
+   * For optimisers that need the model itself (natural gradient: its Fisher; K-FAC: its
+   * layers' Kronecker factors): called once by the Trainer with the model and the training
+   * inputs; returns the model to train (the same function, possibly instrumented).
+   */
+  prepare?(model: Para, x: Tensor): Para;
   state(): OptimizerState;
   loadState(s: OptimizerState): void;
 }

@@ -58,7 +58,7 @@ export interface EpochStats {
  * so a step allocates nothing once warm.
  */
 export class Trainer {
-  readonly model: Para;
+  model: Para;
   readonly theta: Tensor[];
   readonly grads: Tensor[];
   readonly optimizer: Optimizer;
@@ -100,6 +100,8 @@ export class Trainer {
       typeof opts.optimizer === 'object'
         ? opts.optimizer
         : makeOptimizer(opts.optimizer ?? 'sgd', { lr: opts.lr ?? 0.1, ...opts.optimizerOptions });
+    // optimisers that need to see the model (natural gradient, K-FAC) attach to it here
+    if (this.optimizer.prepare) this.model = this.optimizer.prepare(this.model, data.x);
   }
 
   /** One pass over the data in minibatches. Throws NonFiniteError when the loss turns NaN or infinite. */
@@ -168,6 +170,7 @@ export class Trainer {
     const N = this.order.length;
     if (s.order.length !== N || !isPermutation(s.order)) throw new ShapeError(`checkpoint row order is not a permutation of the ${N} training rows`);
     if (s.rng.length !== 4) throw new RangeArgError(`checkpoint RNG state must have 4 words, got ${s.rng.length}`);
+    if (s.optimizer.name !== this.optimizer.name) throw new RangeArgError(`checkpoint optimiser is ${s.optimizer.name} but this trainer uses ${this.optimizer.name}`);
     s.theta.forEach((t, i) => this.theta[i]!.data.set(t.data));
     this.optimizer.loadState(s.optimizer);
     this.rng = new Rng(s.rng);

@@ -14,6 +14,17 @@ describe('paralens train', () => {
     expect(r.out.trim().split('\n')).toHaveLength(1);
   });
 
+  it('natural gradient and K-FAC see the model through the Trainer and beat SGD on XOR', async () => {
+    const loss = async (opt: string) => {
+      const r = await cli('train', '--model', 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid', '--data', 'xor', '--epochs', '200', '--loss', 'mse', '--lr', '0.5', '--optimizer', opt, '--json');
+      expect(r.code).toBe(0);
+      return r.json().final_loss as number;
+    };
+    expect(await loss('sgd')).toBeGreaterThan(0.1);
+    expect(await loss('natural')).toBeLessThan(1e-3);
+    expect(await loss('kfac')).toBeLessThan(1e-3);
+  });
+
   it('reports test accuracy on Iris', async () => {
     const r = await cli('train', '--model', 'dense(4,16) >> relu >> dense(16,3)', '--data', 'iris', '--epochs', '200', '--batch', '16', '--lr', '0.01', '--optimizer', 'adam', '--json');
     expect(r.code).toBe(0);
