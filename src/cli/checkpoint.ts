@@ -59,7 +59,12 @@ export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
 /** Reads the checkpoint of `dir`; undefined when there is none. A damaged file is a FileFormatError naming it. */
 export function readCheckpointFile(dir: string): Checkpoint | undefined {
   const path = checkpointPath(dir);
-  const st = statSync(path, { throwIfNoEntry: false });
+  let st;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    throw new CheckpointError(`cannot read a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'it is not a directory' : (e as Error).message}`);
+  }
   if (!st) return undefined;
   if (!st.isFile()) throw new CheckpointError(`${path} is not a file`);
   try {

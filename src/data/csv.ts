@@ -55,7 +55,9 @@ export function parseCsv(text: string, opts: CsvOptions = {}): Dataset {
   });
   const featureNames = names.filter((_, c) => c !== labelCol);
   if (labelCol === null) return { name, x, y: x, featureNames };
-  const classes = [...new Set(rawLabels)].sort();
+  // numeric labels in numeric order (0, 1, 2, …, 10), others alphabetically
+  const numeric = rawLabels.every((l) => l !== '' && Number.isFinite(Number(l)));
+  const classes = [...new Set(rawLabels)].sort(numeric ? (a, b) => Number(a) - Number(b) : undefined);
   const labels = Int32Array.from(rawLabels.map((s) => classes.indexOf(s)));
   return { name, x, y: oneHot(labels, classes.length), labels, classes, featureNames };
 }

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../cli/fs.js';
+import { checkWritablePath, writeFileAtomic } from './node-fs.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { DataError } from '../errors.js';
@@ -21,11 +21,7 @@ import { parseHeader, readHeaderLength } from './safetensors.js';
  */
 export async function saveModel(path: string, model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}): Promise<number> {
   const bytes = encodeModel(model, theta, settings);
-  try {
-    await writeFileAtomic(path, bytes);
-  } catch (e) {
-    throw new DataError(`cannot write model file ${path}: ${(e as Error).message}`);
-  }
+  await writeFileAtomic(path, bytes);
   return bytes.length;
 }
 
@@ -66,11 +62,5 @@ export async function loadModel(path: string, opts: { model?: Para } = {}): Prom
   }
 }
 
-/** Fails early (before long work) when a model could not be saved at `path`: its directory is missing or `path` is a directory. */
-export async function checkSavePath(path: string): Promise<void> {
-  const dir = dirname(path);
-  const st = await fs.stat(dir).catch(() => undefined);
-  if (!st?.isDirectory()) throw new DataError(`cannot save to ${path}: directory ${dir} does not exist`);
-  const target = await fs.stat(path).catch(() => undefined);
-  if (target?.isDirectory()) throw new DataError(`cannot save to ${path}: it is a directory`);
-}
+/** Fails early (before long work) when a model could not be saved at `path`. */
+export const checkSavePath = checkWritablePath;

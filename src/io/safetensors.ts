@@ -86,7 +86,8 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
     throw new FileFormatError(`safetensors header is not JSON (${(e as Error).message}); starts with '${text.slice(0, 40)}'`);
   }
   if (!isRecord(raw)) throw new FileFormatError('safetensors header must be a JSON object of tensor entries');
-  const metadata: Record<string, string> = {};
+  // null-prototype records: keys such as '__proto__' or 'toString' are plain keys here
+  const metadata: Record<string, string> = Object.create(null);
   const entries: TensorEntry[] = [];
   for (const [name, v] of Object.entries(raw)) {
     if (name === '__metadata__') {
@@ -181,11 +182,11 @@ export function decodeSafetensors(bytes: Uint8Array): { tensors: Map<string, Ten
  * metadata. The header is padded with spaces to a multiple of 8 bytes so the data is aligned.
  */
 export function encodeSafetensors(tensors: readonly NamedTensor[], metadata: Readonly<Record<string, string>> = {}): Uint8Array {
-  const header: Record<string, unknown> = {};
+  const header: Record<string, unknown> = Object.create(null);
   if (Object.keys(metadata).length) header.__metadata__ = { ...metadata };
   let offset = 0;
   for (const { name, tensor } of tensors) {
-    if (name === '__metadata__' || name in header) throw new FileFormatError(`cannot write two tensors named '${name}'`);
+    if (name === '__metadata__' || Object.hasOwn(header, name)) throw new FileFormatError(`cannot write two tensors named '${name}'`);
     const dtype: SafetensorsDType = tensor.dtype === 'float64' ? 'F64' : 'F32';
     const bytes = tensor.size * DTYPE_BYTES[dtype];
     header[name] = { dtype, shape: [...tensor.shape], data_offsets: [offset, offset + bytes] };

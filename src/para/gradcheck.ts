@@ -57,9 +57,11 @@ export function gradcheck(f: Para, opts: GradcheckOptions = {}): GradcheckResult
   const ctx = () => makeCtx({ training: opts.training ?? false, rng: new Rng(ctxSeed) });
   const lens = g.forward(theta, x, ctx());
   const r = randn(lens.y.shape, rng);
-  const dTheta = theta.map((t) => Tensor.zeros(t.shape, 'float64'));
+  // the pullback must ADD into dθ (the Lens contract): start from random values and subtract them
+  const start = theta.map((t) => randn(t.shape, rng));
+  const dTheta = start.map((t) => t.clone());
   const dx = lens.pullback(r, dTheta);
-  const analytic = dot(dx, vx) + dTheta.reduce((s, d, i) => s + dot(d, vt[i]!), 0);
+  const analytic = dot(dx, vx) + dTheta.reduce((s, d, i) => s + dot(d, vt[i]!) - dot(start[i]!, vt[i]!), 0);
   const eps = opts.eps ?? 1e-6;
   const at = (h: number): number => {
     const xs = x.clone();

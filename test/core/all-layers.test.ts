@@ -36,6 +36,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   max_pool: { spec: 'max_pool', dom: [4, 3] },
   maxpool2d: { spec: 'maxpool2d(2)', dom: [2, 4, 4] },
   mean_pool: { spec: 'mean_pool', dom: [4, 3] },
+  norm_gated: { spec: 'norm_gated(SO(3),V+T(0))', dom: [4] },
   message_passing: { spec: 'message_passing(cycle(5),2,3)', dom: [5, 2] },
   relu: { spec: 'relu', dom: [5] },
   residual: { spec: 'residual(dense(3,3) >> tanh)', dom: [3] },

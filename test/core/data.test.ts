@@ -10,6 +10,12 @@ describe('CSV loading', () => {
     expect(ds.x.get(0, 0)).toBeCloseTo(5.1, 5);
   });
 
+  it('orders numeric class labels numerically', () => {
+    const ds = parseCsv(Array.from({ length: 12 }, (_, i) => `${i},${i}`).join('\n'), { name: 'n' });
+    expect(ds.classes).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+    expect(Array.from(ds.labels!)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
   it('names the line and column of bad rows', () => {
     expect(() => parseCsv('a,b,c\n1,2,x\n3,4', { name: 't' })).toThrow('t: line 3 has 2 fields, expected 3');
     expect(() => parseCsv('a,b,c\n1,2,x\n3,oops,y', { name: 't' })).toThrow("t: line 3, column 2 (b): 'oops' is not a finite number");

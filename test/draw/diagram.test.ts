@@ -72,3 +72,14 @@ describe('string diagrams', () => {
     expect((await cli('draw')).err).toMatch(/--model SPEC is required/);
   });
 });
+
+describe('writing files', () => {
+  it('a file that cannot be written exits 2 naming it, before any work', async () => {
+    const r = await cli('draw', '--model', 'dense(2,4)', '-o', '/nonexistent-dir/x.svg');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('paralens: cannot write /nonexistent-dir/x.svg: directory /nonexistent-dir does not exist\n');
+    const t = await cli('tour', '--report', '/nonexistent-dir/t.html', '--only', 'para');
+    expect(t.code).toBe(2);
+    expect(t.out).toBe('');
+  });
+});

@@ -2,7 +2,7 @@ import { stringDiagram } from '../../draw/diagram.js';
 import { parseSpec } from '../../para/spec.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { writeFileAtomic } from '../fs.js';
+import { checkWritablePath, writeFileAtomic } from '../../io/node-fs.js';
 
 export const command: Command = {
   name: 'draw',
@@ -22,6 +22,7 @@ copy/add as dots, residuals as a wire around the box. Without --out the SVG goes
     const out = (flags.out as string | undefined) ?? outFromPositional(positional);
     if (out) {
       if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got '${out}'`);
+      await checkWritablePath(out);
       await writeFileAtomic(out, svg);
     }
     if (flags.json) io.out(JSON.stringify({ model: String(f), file: out ?? null, svg: out ? undefined : svg, bytes: svg.length }) + '\n');

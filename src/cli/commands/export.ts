@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { writeFileAtomic } from '../fs.js';
+import { writeFileAtomic } from '../../io/node-fs.js';
 import { buildOnnx, ONNX_OPSET } from '../../io/onnx.js';
 import { loadModel } from '../../io/node.js';
 import { checkWithOnnxRuntime } from '../../io/node-onnx-check.js';
@@ -41,11 +41,7 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
     const file = await loadModel(flags.load as string);
     const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'] as string, 'input-shape') : undefined;
     const out = buildOnnx(file.model, file.theta, { inputShape });
-    try {
-      await writeFileAtomic(flags.onnx as string, out.bytes);
-    } catch (e) {
-      throw new DataError(`cannot write ${flags.onnx}: ${(e as Error).message}`);
-    }
+    await writeFileAtomic(flags.onnx as string, out.bytes);
     const check = flags.check ? await checkWithOnnxRuntime(out.bytes, out.model, file.theta) : undefined;
     const result = {
       onnx: flags.onnx,

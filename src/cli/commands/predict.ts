@@ -3,8 +3,12 @@ import { parseCsv } from '../../data/csv.js';
 import { DataError } from '../../errors.js';
 import { loadModel } from '../../io/node.js';
 import type { TrainingSettings } from '../../io/model-file.js';
+import { softmaxRows } from '../../nn/softmax.js';
+import { applyUnary } from '../../tensor/js-backend.js';
 import { Tensor, sizeOf } from '../../tensor/tensor.js';
 import type { Shape } from '../../tensor/tensor.js';
+import { predictClasses } from '../../train/metrics.js';
+import { predict } from '../../train/trainer.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt, Progress, table } from '../progress.js';
@@ -52,20 +56,17 @@ export function classify(y: Tensor, settings: TrainingSettings): { classes: stri
   const B = y.batch, k = y.size / B;
   const logits = settings.loss === 'bce' || settings.loss === 'softmax-cross-entropy';
   // one output: a logit for bce, a probability otherwise
-  const threshold = settings.loss === 'bce' ? 0 : 0.5;
+  const predicted = predictClasses(y, settings.loss === 'bce');
+  const soft = k === 1 ? undefined : new Float64Array(y.size);
+  if (soft) softmaxRows(y.data, B, k, soft);
   const classes: string[] = [], probability: number[] = [];
   for (let b = 0; b < B; b++) {
-    let c = 0, p: number;
-    if (k === 1) {
-      const z = y.data[b]!;
-      c = z > threshold ? 1 : 0;
-      const s = 1 / (1 + Math.exp(-z));
+    const c = predicted[b]!;
+    let p: number;
+    if (soft) p = soft[b * k + c]!;
+    else {
+      const s = applyUnary('sigmoid', y.data[b]!);
       p = c === 1 ? s : 1 - s;
-    } else {
-      for (let j = 1; j < k; j++) if (y.data[b * k + j]! > y.data[b * k + c]!) c = j;
-      let sum = 0;
-      for (let j = 0; j < k; j++) sum += Math.exp(y.data[b * k + j]! - y.data[b * k + c]!);
-      p = 1 / sum;
     }
     classes.push(names[c] ?? String(c));
     probability.push(p);
@@ -101,15 +102,12 @@ accuracy is reported.`,
       ({ x, labels } = readCsvInputs(text, flags.csv as string, model.dom));
     } else x = parseInputRows(flags.input as string, model.dom);
     const progress = new Progress(io, 'predict', json);
-    const chunk = 1024, parts: Tensor[] = [];
-    for (let s = 0; s < x.batch; s += chunk) {
-      parts.push(model.run(theta, x.rows(s, Math.min(x.batch, s + chunk))));
-      progress.update(Math.min(x.batch, s + chunk), x.batch, 'rows');
-    }
+    progress.update(0, x.batch, 'rows');
+    const all = predict(model, theta, x);
     progress.done();
-    const k = parts[0]!.size / parts[0]!.batch;
-    const outputs: number[][] = parts.flatMap((p) => Array.from({ length: p.batch }, (_, b) => Array.from(p.data.subarray(b * k, (b + 1) * k))));
-    const y = Tensor.of(outputs.flat(), [outputs.length, k]);
+    const k = all.size / all.batch;
+    const outputs: number[][] = Array.from({ length: all.batch }, (_, b) => Array.from(all.data.subarray(b * k, (b + 1) * k)));
+    const y = Tensor.of(all.data, [all.batch, k]);
     const cls = classify(y, settings);
     const classes = cls?.classes, probability = cls?.probability;
     const accuracy = classes && labels ? classes.filter((c, i) => c === labels![i]).length / classes.length : undefined;

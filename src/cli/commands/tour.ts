@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '../fs.js';
+import { checkWritablePath, writeFileAtomic } from '../../io/node-fs.js';
 import type { Command } from '../command.js';
 import { table } from '../progress.js';
 import { tourReport } from '../tour/report.js';
@@ -25,6 +25,7 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
       const bad = only.filter((id) => !sections.some((s) => s.id === id));
       if (bad.length) throw new UsageError(`tour: unknown section ${bad.join(', ')}; known: ${sections.map((s) => s.id).join(', ')}`);
     }
+    if (flags.report) await checkWritablePath(String(flags.report)); // before minutes of work, not after
     const chosen = sections.filter((s) => !only || only.includes(s.id));
     const results: { section: TourSection; output: TourOutput; seconds: number }[] = [];
     const summary: [string, string][] = [];
