@@ -1,7 +1,7 @@
 import { stringDiagram } from '../src/draw/diagram.js';
 import { heatMap, linePlot } from '../src/draw/plot.js';
 import { builtInData } from '../src/data/registry.js';
-import { gridOf, N, setup } from './model.js';
+import { gridOf, N, setup, uncertaintySpec } from './model.js';
 import { boundsOf } from '../src/draw/grid.js';
 import { DATA_SETS, decodeState, defaultModel, encodeState, OPTIMIZERS, UNCERTAINTY } from './state.js';
 import type { PlaygroundState } from './state.js';
@@ -70,9 +70,9 @@ function validate(): boolean {
   err.textContent = '';
   if (s.data.x.shape[1] === 2) {
     const box = boundsOf(s.data.x, 0.15);
-    $('boundary').innerHTML = drawGrid({ ...box, values: gridOf(s.model, s.theta, box), nx: N, ny: N }, 'χ before training', true);
+    $('boundary').innerHTML = drawGrid({ ...box, values: gridOf(s.trainer.model, s.trainer.theta, box, s.link).chi, nx: N, ny: N }, 'χ before training', true);
   } else $('boundary').innerHTML = '<p>(no picture for data with more than two inputs)</p>';
-  $('diagram').innerHTML = stringDiagram(s.model) + '<figcaption>the model as a string diagram in Para</figcaption>';
+  $('diagram').innerHTML = stringDiagram(s.trainer.model) + '<figcaption>the model as a string diagram in Para</figcaption>';
   return true;
 }
 
@@ -80,7 +80,12 @@ function onChange(e?: Event): void {
   const before = state;
   state = read();
   if (e?.target === fields.data && before && before.data !== state.data) {
-    state.model = defaultModel(state.data);
+    state.model = state.uncertainty === 'off' ? defaultModel(state.data) : uncertaintySpec(state.uncertainty, state.data, state.seed);
+    fields.model.value = state.model;
+  }
+  if (e?.target === fields.uncertainty && state.uncertainty !== 'off') {
+    // MC dropout and Bayesian shading need stochastic layers: start from a net that has them
+    state.model = uncertaintySpec(state.uncertainty, state.data, state.seed);
     fields.model.value = state.model;
   }
   history.replaceState(null, '', encodeState(state));
@@ -92,6 +97,10 @@ function drawGrid(g: GridMsg, title: string, points: boolean, lines?: number[][]
   const pts = points && ds.x.shape[1] === 2 ? Array.from({ length: ds.x.batch }, (_, i) => ({ x: ds.x.data[2 * i]!, y: ds.x.data[2 * i + 1]!, label: ds.labels![i]! })) : [];
   return heatMap(g, { title, points: pts, lines: lines as never });
 }
+
+worker.onerror = (e: ErrorEvent): void => {
+  $('status').textContent = 'stopped: ' + e.message;
+};
 
 worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   const m = e.data;

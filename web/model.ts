@@ -1,64 +1,94 @@
 import { builtInData } from '../src/data/registry.js';
 import type { Dataset } from '../src/data/dataset.js';
-import { bce, mse, softmaxCrossEntropy } from '../src/nn/loss.js';
-import type { Loss } from '../src/nn/loss.js';
-import '../src/nn/index.js';
-import '../src/markov/index.js';
-import { parseSpec } from '../src/para/index.js';
-import type { Para } from '../src/para/para.js';
-import { Trainer } from '../src/train/trainer.js';
-import type { PlaygroundState } from './state.js';
 import { gridPoints } from '../src/draw/grid.js';
 import type { Box } from '../src/draw/grid.js';
-import { makeCtx } from '../src/para/para.js';
-import type { Rng } from '../src/markov/rng.js';
+import { gaussianParams } from '../src/markov/kl.js';
+import { withKlGradient } from '../src/markov/elbo.js';
+import { methodSpec } from '../src/markov/methods.js';
+import { evalPredict, mcPredict } from '../src/markov/predict.js';
+import type { Link } from '../src/markov/predict.js';
+import '../src/markov/index.js';
+import '../src/nn/index.js';
+import { lossForData } from '../src/nn/loss.js';
+import type { Loss } from '../src/nn/loss.js';
+import { optimizer as makeOptimizer } from '../src/optim/optimizer.js';
+import { parseSpec } from '../src/para/index.js';
+import type { Para } from '../src/para/para.js';
 import type { Tensor } from '../src/tensor/tensor.js';
+import { Trainer } from '../src/train/trainer.js';
+import type { PlaygroundState } from './state.js';
 
 /** Grid resolution of the pictures (N×N points). */
 export const N = 36;
 
-/** Probability of class 1 (one logit output) or the predicted class scaled to [0,1] (several outputs). */
-function toUnit(y: Tensor, i: number): number {
-  const per = y.size / y.batch;
-  if (per === 1) return 1 / (1 + Math.exp(-y.data[i]!));
-  let best = 0;
-  for (let c = 1; c < per; c++) if (y.data[i * per + c]! > y.data[i * per + best]!) best = c;
-  return best / (per - 1);
-}
-
-/** The classifier χ over an N×N grid of the box (a stochastic pass when `training`). */
-export function gridOf(model: Para, theta: readonly Tensor[], box: Box, training = false, rng?: Rng): Float32Array {
-  const y = model.forward(theta, gridPoints(box, N), makeCtx({ training, rng })).y;
-  return Float32Array.from({ length: N * N }, (_, i) => toUnit(y, i));
-}
+/** Weight of the KL term for Bayesian models, as the CLI's `uncertainty --method bayes` uses by default. */
+const KL_WEIGHT = 0.02;
 
 export interface Setup {
-  model: Para;
   data: Dataset;
   loss: Loss;
-  /** The initial parameters (seeded), as training will start from them. */
-  theta: Tensor[];
+  /** How outputs become probabilities: sigmoid (one logit), softmax (several), identity. */
+  link: Link;
+  /** Ready to train, from the state's seed: its model has been checked against the data. */
+  trainer: Trainer;
 }
 
-/** The loss that suits a data set's targets (logit losses for classification). */
-export function lossFor(data: Dataset): Loss {
-  if (!data.labels) return mse;
-  return data.y.size / data.y.batch === 1 ? bce : softmaxCrossEntropy;
+/** The spec a user starts from when they turn on an uncertainty method: a small net with dropout or Bayesian layers. */
+export function uncertaintySpec(method: 'mc-dropout' | 'bayes', data: string, seed: number): string {
+  const ds = builtInData(data, seed);
+  return methodSpec(method, ds.x.size / ds.x.batch, ds.y.size / ds.y.batch, { hidden: 16, p: 0.1 });
 }
 
 /**
- * Builds the model and data of a state, or returns the error message the CLI would print
- * (a spec that does not parse, shapes that do not compose or do not fit the data).
+ * Builds the data, loss and a Trainer for a state (with `seedOffset` added to the seed, for
+ * ensembles), or returns the error message the CLI would print: a spec that does not parse,
+ * shapes that do not compose or do not fit the data. A Bayesian state trains the ELBO: the
+ * optimiser adds the KL gradient to the prior (src/markov/elbo.ts).
  */
-export function setup(state: PlaygroundState): Setup | { error: string } {
+export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: string } {
   try {
     const data = builtInData(state.data, state.seed);
     const model = parseSpec(state.model);
-    const loss = lossFor(data);
-    // the Trainer checks the model against the data's shapes, as `paralens train` does
-    const t = new Trainer(model, data, { loss, lr: state.lr, optimizer: state.optimizer, batch: state.batch, seed: state.seed });
-    return { model: t.model, data, loss, theta: t.theta };
+    const loss = lossForData(data);
+    const link: Link = !data.labels ? 'identity' : data.y.size / data.y.batch === 1 ? 'sigmoid' : 'softmax';
+    const seed = state.seed + seedOffset;
+    const base = { loss, batch: state.batch, seed };
+    const fixed = model.dom ? model : model.at(data.x.shape.slice(1));
+    const gauss = state.uncertainty === 'bayes' ? gaussianParams(fixed) : [];
+    const trainer = gauss.length
+      ? new Trainer(fixed, data, { ...base, optimizer: withKlGradient(makeOptimizer(state.optimizer, { lr: state.lr }), gauss, 1, KL_WEIGHT / data.x.batch) })
+      : new Trainer(model, data, { ...base, lr: state.lr, optimizer: state.optimizer });
+    return { data, loss, link, trainer };
   } catch (e) {
     return { error: (e as Error).message };
   }
+}
+
+/** Probability of class 1 (one logit), or the predicted class scaled to [0,1] (several outputs). */
+function toUnit(p: Tensor, i: number): number {
+  const per = p.size / p.batch;
+  if (per === 1) return p.data[i]!;
+  let best = 0;
+  for (let c = 1; c < per; c++) if (p.data[i * per + c]! > p.data[i * per + best]!) best = c;
+  return best / (per - 1);
+}
+
+/**
+ * The classifier χ over an N×N grid of the box (evaluation mode), and, with `samples`, the
+ * predictive standard deviation over that many stochastic passes (MC dropout, Bayesian
+ * sampling; the largest over the outputs).
+ */
+export function gridOf(model: Para, theta: readonly Tensor[], box: Box, link: Link, samples = 0, seed = 0): { chi: Float32Array; std?: Float32Array } {
+  const pts = gridPoints(box, N);
+  const probs = evalPredict(model, theta, pts, link);
+  const chi = Float32Array.from({ length: N * N }, (_, i) => toUnit(probs, i));
+  if (!samples) return { chi };
+  const mc = mcPredict(model, theta, pts, { samples, rng: seed + 7, link });
+  const per = mc.std.size / mc.std.batch;
+  const std = Float32Array.from({ length: N * N }, (_, i) => {
+    let m = 0;
+    for (let c = 0; c < per; c++) m = Math.max(m, mc.std.data[i * per + c]!);
+    return m;
+  });
+  return { chi, std };
 }

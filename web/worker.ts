@@ -1,10 +1,6 @@
 /// <reference lib="webworker" />
 import { boundsOf } from '../src/draw/grid.js';
 import type { Box } from '../src/draw/grid.js';
-import { Rng } from '../src/markov/rng.js';
-import type { Para } from '../src/para/para.js';
-import type { Tensor } from '../src/tensor/tensor.js';
-import { Trainer } from '../src/train/trainer.js';
 import { gridOf, N, setup } from './model.js';
 import type { PlaygroundState } from './state.js';
 
@@ -25,47 +21,34 @@ export interface GridMsg extends Box {
 
 let running = 0; // generation counter: a new run or a stop cancels the old one
 
-/** Predictive spread: the standard deviation over stochastic forward passes (MC dropout, Bayesian sampling). */
-function stdGrid(model: Para, theta: readonly Tensor[], box: Box, seed: number, samples = 16): Float32Array {
-  const rng = new Rng(seed + 7);
-  const s = new Float64Array(N * N), s2 = new Float64Array(N * N);
-  for (let k = 0; k < samples; k++) {
-    const g = gridOf(model, theta, box, true, rng.split());
-    for (let i = 0; i < g.length; i++) {
-      s[i] += g[i]!;
-      s2[i] += g[i]! * g[i]!;
-    }
-  }
-  return Float32Array.from({ length: N * N }, (_, i) => Math.sqrt(Math.max(0, s2[i]! / samples - (s[i]! / samples) ** 2)));
-}
-
 const post = (m: FromWorker): void => (self as unknown as Worker).postMessage(m);
+const fail = (e: unknown): void => post({ type: 'error', message: (e as Error).message ?? String(e) });
 
 function train(state: PlaygroundState): void {
   const gen = ++running;
   const s = setup(state);
   if ('error' in s) return post({ type: 'error', message: s.error });
-  const trainer = new Trainer(s.model, s.data, { loss: s.loss, lr: state.lr, optimizer: state.optimizer, batch: state.batch, seed: state.seed });
-  const twoD = s.data.x.shape[1] === 2;
-  const box = twoD ? boundsOf(s.data.x, 0.15) : undefined;
-  const perFrame = Math.max(1, Math.ceil(state.epochs / 150));
+  const { trainer, data, link } = s;
+  const box = data.x.shape[1] === 2 ? boundsOf(data.x, 0.15) : undefined;
+  const perFrame = Math.max(1, Math.ceil(state.epochs / 150)); // about 150 frames a run
   const chunk = (): void => {
     if (gen !== running) return;
-    // about 150 frames per run, so that the page can show training as it happens
-    const start = performance.now();
-    let stats = trainer.runEpoch();
-    while (trainer.epoch < state.epochs && trainer.epoch % perFrame !== 0 && performance.now() - start < 100) stats = trainer.runEpoch();
-    const done = trainer.epoch >= state.epochs;
-    const grid = box && { ...box, values: gridOf(trainer.model, trainer.theta, box), nx: N, ny: N };
-    const std = box && state.uncertainty !== 'off' && (done || trainer.epoch % 20 === 0) ? { ...box, values: stdGrid(trainer.model, trainer.theta, box, state.seed), nx: N, ny: N } : undefined;
-    post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done });
-    if (!done) setTimeout(chunk, 12);
+    try {
+      const start = performance.now();
+      let stats = trainer.runEpoch();
+      while (trainer.epoch < state.epochs && trainer.epoch % perFrame !== 0 && performance.now() - start < 100) stats = trainer.runEpoch();
+      const done = trainer.epoch >= state.epochs;
+      const withStd = state.uncertainty !== 'off' && (done || trainer.epoch % (perFrame * 10) === 0);
+      const g = box && gridOf(trainer.model, trainer.theta, box, link, withStd ? 16 : 0, state.seed);
+      const grid = g && box ? { ...box, values: g.chi, nx: N, ny: N } : undefined;
+      const std = g?.std && box ? { ...box, values: g.std, nx: N, ny: N } : undefined;
+      post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done });
+      if (!done) setTimeout(chunk, 12);
+    } catch (e) {
+      fail(e); // e.g. the loss became NaN: the message names the epoch and the morphism
+    }
   };
-  try {
-    chunk();
-  } catch (e) {
-    post({ type: 'error', message: (e as Error).message });
-  }
+  chunk();
 }
 
 /**
@@ -75,16 +58,17 @@ function train(state: PlaygroundState): void {
  */
 function ensemble(state: PlaygroundState, experts: number, tol: number): void {
   const gen = ++running;
-  const s = setup(state);
-  if ('error' in s) return post({ type: 'error', message: s.error });
-  if (s.data.x.shape[1] !== 2) return post({ type: 'error', message: 'the sheaf view needs 2-D data' });
-  const box = boundsOf(s.data.x, 0.15);
   const grids: Float32Array[] = [];
+  let box: Box | undefined;
   for (let k = 0; k < experts && gen === running; k++) {
-    const t = new Trainer(s.model, s.data, { loss: s.loss, lr: state.lr, optimizer: state.optimizer, batch: state.batch, seed: state.seed + 1 + k });
-    for (let e = 0; e < state.epochs; e++) t.runEpoch();
-    grids.push(gridOf(t.model, t.theta, box));
+    const s = setup(state, k + 1);
+    if ('error' in s) return post({ type: 'error', message: s.error });
+    if (s.data.x.shape[1] !== 2) return post({ type: 'error', message: 'the sheaf view needs 2-D data' });
+    box ??= boundsOf(s.data.x, 0.15);
+    for (let e = 0; e < state.epochs; e++) s.trainer.runEpoch();
+    grids.push(gridOf(s.trainer.model, s.trainer.theta, box, s.link).chi);
   }
+  if (!box) return;
   const dis = new Float32Array(N * N);
   let glued = 0;
   for (let i = 0; i < N * N; i++) {
@@ -106,6 +90,6 @@ self.onmessage = (e: MessageEvent<ToWorker>): void => {
     else if (m.type === 'ensemble') ensemble(m.state, m.experts, m.tol);
     else running++;
   } catch (err) {
-    post({ type: 'error', message: (err as Error).message });
+    fail(err);
   }
 };

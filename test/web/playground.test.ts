@@ -76,6 +76,24 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('uncertainty shading starts from a stochastic net and draws the predictive std; a NaN stops training with the message', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}#data=moons&epochs=40`);
+    await page.selectOption('#uncertainty', 'mc-dropout');
+    expect(await page.inputValue('#model')).toMatch(/dropout\(0\.1\)/);
+    await page.click('#train');
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.done === 'true', undefined, { timeout: 90_000 });
+    expect(await page.innerHTML('#uncertainty-view')).toContain('predictive std (mc-dropout)');
+    await page.selectOption('#uncertainty', 'bayes');
+    expect(await page.inputValue('#model')).toMatch(/^bayes_dense\(2,16\)/);
+
+    await page.goto(`${url}#data=moons&model=${encodeURIComponent('dense(2,8) >> dense(8,1)')}&lr=50&optimizer=sgd&epochs=500&uncertainty=off`);
+    await page.reload();
+    await page.click('#train');
+    await page.waitForFunction(() => /stopped/.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 60_000 });
+    expect(await page.textContent('#status')).toMatch(/stopped: .*(NaN|Infinity|non-finite).* at epoch \d+/);
+  });
+
   it('the ensemble view reports where the experts glue', async () => {
     const page = await browser.newPage();
     await page.goto(`${url}#data=moons&epochs=30`);
