@@ -121,7 +121,10 @@ export function matrixPlot(m: readonly (readonly number[])[], opts: { title?: st
   const vals = m.flat();
   const lo = opts.diverging ? -Math.max(...vals.map(Math.abs)) : Math.min(...vals);
   const hi = opts.diverging ? -lo : Math.max(...vals);
-  const cells = m.flatMap((row, i) => row.map((v, j) => `<rect x="${r(left + j * c)}" y="${r(top + i * c)}" width="${r(c)}" height="${r(c)}" fill="${colour(v, lo, hi, opts.diverging ?? false)}" stroke="#fff" stroke-width="0.5"><title>${v}</title></rect>`));
+  // cells large enough carry their value as text (3 significant digits)
+  const label = (v: number, x: number, y: number): string =>
+    c >= 30 ? `<text x="${r(x + c / 2)}" y="${r(y + c / 2 + 4)}" text-anchor="middle" font-size="10" fill="${Math.abs(v - lo) > 0.6 * Math.abs(hi - lo) && !opts.diverging ? 'white' : 'black'}">${Number(v.toPrecision(3))}</text>` : '';
+  const cells = m.flatMap((row, i) => row.map((v, j) => `<rect x="${r(left + j * c)}" y="${r(top + i * c)}" width="${r(c)}" height="${r(c)}" fill="${colour(v, lo, hi, opts.diverging ?? false)}" stroke="#fff" stroke-width="0.5"><title>${v}</title></rect>${label(v, left + j * c, top + i * c)}`));
   const rl = (opts.rowLabels ?? []).map((l, i) => `<text x="${left - 4}" y="${r(top + i * c + c / 2 + 4)}" text-anchor="end" font-size="10">${esc(l)}</text>`);
   const cl = (opts.colLabels ?? []).map((l, j) => `<text x="${r(left + j * c + c / 2)}" y="${top - 4}" text-anchor="middle" font-size="10">${esc(l)}</text>`);
   const width = left + cols * c + 10, height = top + rows * c + 10;

@@ -1,5 +1,6 @@
 import { fisherIrisFeatures } from '../../colimit/fisher-iris.js';
 import { kMeans } from '../../colimit/kmeans.js';
+import { scatterPlot } from '../../draw/plot.js';
 import { permuteSets } from '../../colimit/permute.js';
 import { pool } from '../../colimit/pool.js';
 import { compareOnSets } from '../../colimit/set-experiment.js';
@@ -37,8 +38,15 @@ export const section: TourSection = {
     const ki = kMeans(iris().x, { k: 3, seed });
     const kf = kMeans(fisherIrisFeatures(iris().x), { k: 3, seed });
     lines.push(`k-means on raw Iris, k = 3: inertia ${fmt(ki.inertia, 6)} (UCI file), ${fmt(kf.inertia, 6)} with Fisher's values in rows 35 and 38 (scikit-learn: 78.85); sizes ${ki.sizes.join('/')}`);
+    const points = Array.from({ length: b.x.batch }, (_, i) => [b.x.data[2 * i]!, b.x.data[2 * i + 1]!]);
+    const irisPetals = Array.from({ length: 150 }, (_, i) => [iris().x.data[4 * i + 2]!, iris().x.data[4 * i + 3]!]);
+    const figures = [
+      { caption: 'k-means on three blobs: each point coloured by its cluster (the universal morphism), each centroid (+) the colimit — the average — of its cluster.', svg: scatterPlot(points, kb.assignments, { title: 'k-means, three blobs', centres: kb.centroids }) },
+      { caption: 'k-means on raw Iris (k = 3), shown on petal length and width; centroids projected.', svg: scatterPlot(irisPetals, ki.assignments, { title: 'k-means, Iris (petal length, width)', centres: ki.centroids.map((c) => [c[2]!, c[3]!]) }) },
+    ];
     return {
       lines,
+      figures,
       data: {
         sum_pool: { original: Array.from(s1.data), permuted: Array.from(s2.data) },
         deepsets: ds,

@@ -3,6 +3,7 @@ import { iris } from '../../data/registry.js';
 import { distill, verdicts } from '../../natural/distill.js';
 import type { DistillReport, MeanSpread } from '../../natural/distill.js';
 import { exercise4 } from '../../natural/exercise4.js';
+import { matrixPlot } from '../../draw/plot.js';
 import { hintNaturality } from '../../natural/hint-naturality.js';
 import type { NaturalityReport } from '../../natural/naturality.js';
 import { fmt, table } from '../progress.js';
@@ -38,8 +39,20 @@ export const section: TourSection = {
     const hn = hintNaturality(runs[0]![1].last);
     lines.push(`  naturality of the learned hint η: student hidden ⇒ teacher hidden (iris, last seed):`);
     lines.push(table(['arrow f', 'defect', 'relative'], natRows(undefined, hn)));
+    const arrows = e.naturalityBefore.map((r) => r.arrow);
+    const figures = [
+      {
+        caption: 'Exercise 4: the naturality defect ‖G(f)∘η − η∘F(f)‖ of the adapter η along each arrow f of the input category, before and after learning η.',
+        svg: matrixPlot([e.naturalityBefore.map((r) => r.defect), e.naturalityAfter.map((r) => r.defect)], { title: 'naturality defect', rowLabels: ['before', 'after'], colLabels: arrows, cell: 48 }),
+      },
+      {
+        caption: 'Distillation, held-out accuracy (mean over 5 seeds): teacher, student alone, Hinton KD, KD + hint through η.',
+        svg: matrixPlot(runs.map(([, r]) => [r.summary.teacher, r.summary.alone, r.summary.distilled, r.summary.hinted].map((m) => m.mean)), { title: 'held-out accuracy', rowLabels: runs.map(([n]) => n), colLabels: ['teacher', 'alone', 'KD', 'KD+hint'], cell: 48 }),
+      },
+    ];
     return {
       lines,
+      figures,
       data: {
         exercise4: e,
         distillation: Object.fromEntries(runs.map(([n, r]) => [n, { summary: r.summary, runs: r.runs, verdicts: verdicts(r), teacher: r.teacher, student: r.student }])),
