@@ -3,6 +3,7 @@ import { Rng } from '../../markov/rng.js';
 import { mse } from '../../nn/loss.js';
 import { makeCtx } from '../../para/para.js';
 import { parseSpec } from '../../para/spec.js';
+import { stringDiagram } from '../../draw/diagram.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { parsePoset } from '../../topos/category.js';
 import { networkGraphOfModel, parseEdges } from '../../topos/network-graph.js';
@@ -85,8 +86,13 @@ export const section: TourSection = {
     const hidden = info[0]!;
     const i2 = hidden.ik.find((s) => s.k === 2)!;
     lines.push(`trained XOR (accuracy ${fmt(r.accuracy, 3)}), hidden layer ${hidden.vertex} binarised: H(units) = ${hidden.unitEntropies.map((h) => fmt(h, 3)).join(', ')} bits, H(layer) = ${fmt(hidden.jointEntropy, 3)}, I_2 ∈ [${fmt(i2.min, 3)}, ${fmt(i2.max, 3)}], cocycle defect ${fmt(hidden.maxCocycleDefect)}`);
+    const figures = [{
+      caption: 'The residual network whose site is not thin: the skip wire and the body both reach the add vertex, a fork with two parallel arrows.',
+      svg: stringDiagram(parseSpec('dense(2,4) >> residual(dense(4,4) >> relu) >> dense(4,1)')),
+    }];
     return {
       lines,
+      figures,
       data: {
         xorSite: { objects: xorReport.objects.length, arrows: xorReport.arrows.length, globalTruthValues: xorReport.globalTruthValues },
         forkSite: { globalTruthValues: fork.globalTruthValues, forks: fork.forks },
