@@ -2,7 +2,7 @@
  * A seeded, splittable pseudo-random generator: xoshiro128** (Blackman & Vigna), seeded
  * through splitmix32. Only 32-bit integer arithmetic, so Node and browsers produce
  * identical bits. `split()` derives an independent child stream without disturbing the
- * parent's sequence beyond one draw. Every stochastic function in paralens takes an Rng;
+ * parent's sequence beyond the two draws it takes. Every stochastic function in paralens takes an Rng;
  * none reads a global.
  */
 export class Rng {
