@@ -6,6 +6,14 @@ import { initFastBackend } from '../tensor/wasm-backend.js';
 // reference backend. If wasm cannot load, initFastBackend keeps js and prints nothing.
 if (process.env['PARALENS_BACKEND'] !== 'js') await initFastBackend();
 
+// `paralens … | head`: a reader that closes the pipe early ends the command quietly
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 run(process.argv.slice(2), {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),

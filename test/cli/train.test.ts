@@ -95,3 +95,16 @@ describe('paralens', () => {
     expect(j.summary.length).toBeGreaterThan(3);
   });
 });
+
+describe('the paralens process', () => {
+  it('ends quietly when its reader closes the pipe early (… | head)', async () => {
+    const { execSync } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const main = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+    const { existsSync } = await import('node:fs');
+    if (!existsSync(main)) return; // built by npm ci; this test runs the built CLI
+    const out = execSync(`node ${main} derive --group "S(6)" --in "T(2)" --out "T(2)" --basis | head -1; echo "exit \${PIPESTATUS[0]}"`, { shell: '/bin/bash', encoding: 'utf8' });
+    expect(out).not.toMatch(/EPIPE|Unhandled/);
+    expect(out).toMatch(/exit 0/);
+  });
+});
