@@ -20,16 +20,19 @@ describe('seed 000 results, reproduced', () => {
   it('exercise 1: ReLU hidden layers reach loss < 0.01 in fewer epochs than all-sigmoid, and dead units are counted', () => {
     const opts = { lr: 0.5, maxEpochs: 6000, target: 0.01 };
     let reluFaster = 0;
+    const dead: number[] = [];
     for (const seed of [0, 1, 2, 3]) {
       const s = epochsToTarget(XOR_SPEC, seed, opts);
       const r = epochsToTarget(XOR_RELU_SPEC, seed, { ...opts, lr: 0.1 });
-      expect(s.epochs).toBeDefined();
-      expect(r.dead).toBeGreaterThanOrEqual(0);
-      expect(r.dead).toBeLessThanOrEqual(8);
+      expect(s.epochs).toBeGreaterThan(100);
+      expect(s.epochs).toBeLessThan(6000);
       expect(s.dead).toBe(0);
+      dead.push(r.dead);
       if (r.epochs !== undefined && r.epochs < s.epochs!) reluFaster++;
     }
     expect(reluFaster).toBeGreaterThanOrEqual(3);
+    // dead ReLU units (zero on all four inputs) after training, pinned for these seeds
+    expect(dead).toEqual([2, 2, 4, 1]);
   });
 });
 
