@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { markdownTable, ratioTable } from './report.js';
 import type { Ratio } from './report.js';
+import { median } from './workloads.js';
 import type { Measurement } from './workloads.js';
 
 interface EpochRow {
@@ -29,7 +30,7 @@ if (fashionFile) {
       const p = m.pytorch?.[i];
       process.stdout.write(`| ${o.epoch} | ${o.seconds.toFixed(1)} | ${p ? p.seconds.toFixed(1) : '—'} | ${o.testAccuracy.toFixed(4)} | ${p ? p.testAccuracy.toFixed(4) : '—'} |\n`);
     });
-    const med = (rs: EpochRow[]): number => [...rs.map((r) => r.seconds)].sort((a, b) => a - b)[rs.length >> 1]!;
+    const med = (rs: EpochRow[]): number => median(rs.map((r) => r.seconds));
     if (m.pytorch) process.stdout.write(`\nmedian epoch: paralens ${med(m.paralens).toFixed(1)} s, PyTorch ${med(m.pytorch).toFixed(1)} s (ratio ${(med(m.paralens) / med(m.pytorch)).toFixed(2)}×); final test accuracy paralens ${m.paralens.at(-1)!.testAccuracy.toFixed(4)}, PyTorch ${m.pytorch.at(-1)!.testAccuracy.toFixed(4)}\n`);
   }
 }

@@ -16,8 +16,10 @@ export interface FlagSpec {
   readonly default?: string | number | boolean;
   /** Restricts a string flag to these values. */
   readonly choices?: readonly string[];
-  /** For number/int flags: must be > 0 (positive) or ≥ 0 (nonnegative). */
-  readonly range?: 'positive' | 'nonnegative' | 'unit';
+  /** For number/int flags: must be > 0 (positive), ≥ 0 (nonnegative), in [0, 1] (unit) or in [0, 1) (unit-open). */
+  readonly range?: 'positive' | 'nonnegative' | 'unit' | 'unit-open';
+  /** For number/int flags: must be ≥ min. */
+  readonly min?: number;
 }
 
 export type Flags = Record<string, FlagSpec>;
@@ -81,6 +83,8 @@ function convert(command: string, name: string, spec: FlagSpec, raw: string): st
   if (spec.range === 'positive' && !(v > 0)) throw new UsageError(`${command}: --${name} must be > 0, got ${raw}`);
   if (spec.range === 'nonnegative' && !(v >= 0)) throw new UsageError(`${command}: --${name} must be ≥ 0, got ${raw}`);
   if (spec.range === 'unit' && !(v >= 0 && v <= 1)) throw new UsageError(`${command}: --${name} must be in [0, 1], got ${raw}`);
+  if (spec.range === 'unit-open' && !(v >= 0 && v < 1)) throw new UsageError(`${command}: --${name} must be in [0, 1), got ${raw}`);
+  if (spec.min !== undefined && !(v >= spec.min)) throw new UsageError(`${command}: --${name} must be ≥ ${spec.min}, got ${raw}`);
   return v;
 }
 

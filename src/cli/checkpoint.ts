@@ -93,7 +93,7 @@ export interface CheckpointOptions {
  * Trainer from `resume`, `afterEpoch` writes every `every` epochs. The checkpoint is read
  * and checked before training starts, so a bad one fails fast (exit 2).
  */
-export function checkpointHooks(opts: CheckpointOptions): { onStart?: (t: Trainer) => void; afterEpoch?: (t: Trainer) => void } {
+export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (t: Trainer) => void; afterEpoch?: (t: Trainer) => void }; summary: () => Record<string, unknown> } {
   const dir = opts.dir ?? opts.resume;
   let resumeFrom: Checkpoint | undefined;
   if (opts.resume !== undefined) {
@@ -106,13 +106,23 @@ export function checkpointHooks(opts: CheckpointOptions): { onStart?: (t: Traine
     }
   }
   const restore = resumeFrom;
-  return {
-    onStart: restore ? (t) => t.restore(restore.snapshot) : undefined,
+  let written = 0, lastEpoch: number | undefined;
+  const hooks = {
+    onStart: restore ? (t: Trainer) => t.restore(restore.snapshot) : undefined,
     afterEpoch:
       dir === undefined
         ? undefined
-        : (t) => {
-            if (t.epoch % opts.every === 0 || t.epoch === opts.epochs) writeCheckpointFile(dir, encodeCheckpoint(t.model, t.snapshot(), opts.settings));
+        : (t: Trainer) => {
+            if (t.epoch % opts.every !== 0 && t.epoch !== opts.epochs) return;
+            writeCheckpointFile(dir, encodeCheckpoint(t.model, t.snapshot(), opts.settings));
+            written++;
+            lastEpoch = t.epoch;
           },
   };
+  // What the CLI reports: where training resumed, and the checkpoint it left.
+  const summary = (): Record<string, unknown> => ({
+    ...(restore ? { resumed_from: restore.snapshot.epoch } : {}),
+    ...(dir !== undefined ? { checkpoint: dir, checkpoint_epoch: lastEpoch ?? restore?.snapshot.epoch ?? null, checkpoints_written: written } : {}),
+  });
+  return { hooks, summary };
 }

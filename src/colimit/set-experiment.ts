@@ -2,6 +2,7 @@ import type { Dataset } from '../data/dataset.js';
 import { bce } from '../nn/loss.js';
 import { parseSpec } from '../para/spec.js';
 import { train } from '../train/train.js';
+import { applyUnary } from '../tensor/js-backend.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { invarianceDefect } from './permute.js';
 import { closePairSets, discMajoritySets, setSizes } from './sets.js';
@@ -63,7 +64,7 @@ export function sizeBaseline(train: Dataset, test: Dataset): number {
   return score(test, best.s, best.above);
 }
 
-const sigmoid = (v: number): number => 1 / (1 + Math.exp(-v));
+const sigmoid = (v: number): number => applyUnary('sigmoid', v);
 const flat = (ds: Dataset): Dataset => ({ ...ds, x: ds.x.reshape([ds.x.batch, ds.x.size / ds.x.batch]) });
 
 /**

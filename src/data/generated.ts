@@ -84,7 +84,7 @@ export function spirals(n = 200, noise = 0.05, seed: number | Rng = 0): Dataset 
 export function blobs(n = 150, k = 3, std = 0.5, seed: number | Rng = 0): Dataset {
   checkN('blobs', n);
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
-  const centres = Array.from({ length: k }, (_, c) => [4 * Math.cos((2 * Math.PI * c) / k), 4 * Math.sin((2 * Math.PI * c) / k)]);
+  const centres = blobCentres(k);
   const pts: number[][] = [], labels: number[] = [];
   for (let i = 0; i < n; i++) {
     const c = i % k;

@@ -5,7 +5,7 @@ import { shapeString } from '../tensor/tensor.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { VERSION } from '../version.js';
 import { FileFormatError } from './errors.js';
-import { encodeSafetensors, readHeaderLength, parseHeader, readTensor } from './safetensors.js';
+import { encodeSafetensors, readSafetensorsHeader, readTensor } from './safetensors.js';
 import type { SafetensorsHeader } from './safetensors.js';
 
 /**
@@ -149,8 +149,7 @@ export function thetaOfData(header: SafetensorsHeader, model: Para, data: Uint8A
 
 /** Decodes a model file held in memory: header validated, checked against the spec, then θ read. */
 export function decodeModel(bytes: Uint8Array, opts: { model?: Para } = {}): ModelFile {
-  const n = readHeaderLength(bytes, bytes.length);
-  const header = parseHeader(bytes.subarray(8, 8 + n), 8 + n, bytes.length - 8 - n);
+  const header = readSafetensorsHeader(bytes);
   const { model, settings } = modelOfHeader(header, opts.model);
   const theta = thetaOfData(header, model, bytes.subarray(header.dataStart));
   return { model, theta, metadata: { ...header.metadata }, settings };

@@ -3,11 +3,12 @@ import { primitive } from '../para/category.js';
 import { checkInput } from '../para/para.js';
 import type { Initializer, Para } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
+import { applyUnary, unaryDerivative } from '../tensor/js-backend.js';
 import { constant, glorotUniform, zeros } from '../nn/init.js';
 
 /** σ = softplus(ρ) = log(1 + e^ρ), computed without overflow. */
 export function softplusValue(rho: number): number {
-  return rho > 0 ? rho + Math.log1p(Math.exp(-rho)) : Math.log1p(Math.exp(rho));
+  return applyUnary('softplus', rho);
 }
 
 /** ρ = softplus⁻¹(σ) = log(e^σ − 1), for σ > 0. */
@@ -18,7 +19,7 @@ export function softplusInverse(sigma: number): number {
 
 /** dσ/dρ = softplus′(ρ) = logistic(ρ). */
 export function softplusDerivative(rho: number): number {
-  return rho >= 0 ? 1 / (1 + Math.exp(-rho)) : Math.exp(rho) / (1 + Math.exp(rho));
+  return unaryDerivative('softplus', rho, softplusValue(rho));
 }
 
 /** The initial posterior standard deviation when none is given. */

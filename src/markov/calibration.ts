@@ -1,5 +1,6 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import type { Tensor } from '../tensor/tensor.js';
+import { predictClasses } from '../train/metrics.js';
 
 /** Floor for probabilities inside a logarithm (so a confidently wrong model has a large but finite NLL). */
 export const PROB_FLOOR = 1e-12;
@@ -10,19 +11,13 @@ export const PROB_FLOOR = 1e-12;
  */
 export function confidences(probs: Tensor): { predicted: Int32Array; confidence: Float64Array; probOf: (row: number, cls: number) => number } {
   const N = probs.batch, k = probs.size / N;
-  const predicted = new Int32Array(N), confidence = new Float64Array(N);
+  const predicted = predictClasses(probs, false), confidence = new Float64Array(N);
   const probOf = (r: number, c: number): number => (k === 1 ? (c === 1 ? probs.data[r]! : 1 - probs.data[r]!) : probs.data[r * k + c]!);
   for (let r = 0; r < N; r++) {
     if (k === 1) {
       const p = probs.data[r]!;
-      predicted[r] = p > 0.5 ? 1 : 0;
       confidence[r] = Math.max(p, 1 - p);
-    } else {
-      let best = 0;
-      for (let c = 1; c < k; c++) if (probs.data[r * k + c]! > probs.data[r * k + best]!) best = c;
-      predicted[r] = best;
-      confidence[r] = probs.data[r * k + best]!;
-    }
+    } else confidence[r] = probs.data[r * k + predicted[r]!]!;
   }
   return { predicted, confidence, probOf };
 }

@@ -1,7 +1,7 @@
 import '../nn/layers.js';
 import type { Dataset } from '../data/dataset.js';
 import { RangeArgError } from '../errors.js';
-import { bce, mse, softmaxCrossEntropy } from '../nn/loss.js';
+import { bce, lossForData, mse } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
 import { parseSpec } from '../para/spec.js';
 import type { Para } from '../para/para.js';
@@ -59,9 +59,8 @@ export function methodSpec(method: UncertaintyMethod, d: number, k: number, opts
 
 /** The data loss and output link for a data set: bce/sigmoid for one output with labels, softmax CE for several, mse for regression. */
 export function lossFor(data: Dataset): { loss: Loss; link: Link } {
-  const k = data.y.size / data.y.batch;
-  if (!data.labels) return { loss: mse, link: 'identity' };
-  return k === 1 ? { loss: bce, link: 'sigmoid' } : { loss: softmaxCrossEntropy, link: 'softmax' };
+  const loss = lossForData(data);
+  return { loss, link: loss === mse ? 'identity' : loss === bce ? 'sigmoid' : 'softmax' };
 }
 
 /**

@@ -2,6 +2,7 @@ import { RangeArgError } from '../errors.js';
 import { softmaxRows } from '../nn/softmax.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
+import { applyUnary } from '../tensor/js-backend.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkSamples } from './expectation.js';
 import { Rng } from './rng.js';
@@ -21,7 +22,7 @@ export interface McPrediction {
 export function applyLink(y: Tensor, link: Link): Tensor {
   const out = Tensor.zeros(y.shape, 'float64');
   if (link === 'softmax') softmaxRows(y.data, y.batch, y.size / y.batch, out.data);
-  else if (link === 'sigmoid') for (let i = 0; i < y.size; i++) out.data[i] = 1 / (1 + Math.exp(-y.data[i]!));
+  else if (link === 'sigmoid') for (let i = 0; i < y.size; i++) out.data[i] = applyUnary('sigmoid', y.data[i]!);
   else out.data.set(y.data);
   return out;
 }

@@ -1,6 +1,6 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import type { Loss } from '../nn/loss.js';
-import { softmaxRows } from '../nn/softmax.js';
+import { logSumExpRows, softmaxRows } from '../nn/softmax.js';
 import { freshAlloc } from '../para/para.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 
@@ -37,17 +37,14 @@ export function distillationLoss(temperature: number, alpha: number): Loss {
       softmaxRows(sT, B, C, pS);
       softmaxRows(tT, B, C, pT);
       softmaxRows(s.data, B, C, p1);
-      const lse = (v: ArrayLike<number>, o: number): number => {
-        let m = -Infinity;
-        for (let j = 0; j < C; j++) m = Math.max(m, v[o + j]!);
-        let e = 0;
-        for (let j = 0; j < C; j++) e += Math.exp(v[o + j]! - m);
-        return m + Math.log(e);
-      };
+      const lseS = new Float64Array(B), lseT = new Float64Array(B), lse1 = new Float64Array(B);
+      logSumExpRows(sT, B, C, lseS);
+      logSumExpRows(tT, B, C, lseT);
+      logSumExpRows(s.data, B, C, lse1);
       let kl = 0, ce = 0;
       for (let b = 0; b < B; b++) {
         const o = b * C;
-        const ls = lse(sT, o), lt = lse(tT, o), l1 = lse(s.data, o);
+        const ls = lseS[b]!, lt = lseT[b]!, l1 = lse1[b]!;
         for (let j = 0; j < C; j++) {
           const pt = pT[o + j]!;
           if (pt > 0) kl += pt * (tT[o + j]! - lt - (sT[o + j]! - ls));

@@ -1,12 +1,11 @@
 import { xor } from '../data/generated.js';
 import { Rng } from '../markov/rng.js';
 import { mse } from '../nn/loss.js';
-import { optimizer } from '../optim/optimizer.js';
 import { seq } from '../para/category.js';
-import { makeCtx } from '../para/para.js';
 import { parseSpec } from '../para/spec.js';
 import { Tensor } from '../tensor/tensor.js';
 import { train } from '../train/train.js';
+import { Trainer } from '../train/trainer.js';
 import { adapter } from './adapter.js';
 import { gaussianNoise, identity, permuteFeatures, representationFunctor } from './functor.js';
 import type { InputMorphism } from './functor.js';
@@ -75,15 +74,9 @@ export function exercise4(opts: { seed?: number; steps?: number; lr?: number } =
   const arrows = [identity, permuteFeatures([1, 0]), flipBits, gaussianNoise(0.05, seed)];
   const naturalityBefore = naturalityDefect(eta, theta, F, G, arrows, x);
   const lossBefore = lossOf(), rankCorrelationBefore = rho();
-  const opt = optimizer('sgd', { lr });
-  const grads = theta.map((t) => Tensor.zeros(t.shape, 'float64'));
-  for (let s = 0; s < steps; s++) {
-    const lens = eta.forward(theta, h, makeCtx());
-    const L = mse.apply(lens.y, z);
-    grads[0]!.data.fill(0);
-    lens.pullback(L.pullback(), grads, false);
-    opt.step(theta, grads);
-  }
+  // full-batch gradient descent on the four rows in order: one epoch of the core Trainer is one step
+  const trainer = new Trainer(eta, { name: 'P·h', x: h, y: z }, { loss: mse, optimizer: 'sgd', lr, batch: 4, shuffle: false, theta });
+  for (let s = 0; s < steps; s++) trainer.runEpoch();
   return {
     teacherLoss: teacher.finalLoss,
     lossBefore,

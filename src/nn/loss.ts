@@ -1,8 +1,10 @@
+import type { Dataset } from '../data/dataset.js';
 import { ShapeError, UnknownNameError } from '../errors.js';
 import { freshAlloc } from '../para/para.js';
 import type { Ctx } from '../para/para.js';
+import { applyUnary } from '../tensor/js-backend.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
-import { softmaxRows } from './softmax.js';
+import { logSumExpRows, softmaxRows } from './softmax.js';
 
 /**
  * A loss as a lens with no parameters: forward gives the scalar L(ŷ, t) (a mean over the
@@ -59,7 +61,7 @@ export const bce: Loss = {
         const g = ctx.alloc(z.shape, z.dtype);
         for (let i = 0; i < n; i++) {
           const v = z.data[i]!;
-          const p = v >= 0 ? 1 / (1 + Math.exp(-v)) : Math.exp(v) / (1 + Math.exp(v));
+          const p = applyUnary('sigmoid', v);
           g.data[i] = (scale * (p - target.data[i]!)) / n;
         }
         return g;
@@ -79,17 +81,14 @@ export const softmaxCrossEntropy: Loss = {
     const B = z.batch, C = z.size / B;
     const p = ctx.alloc(z.shape, z.dtype);
     softmaxRows(z.data, B, C, p.data);
+    const lse = new Float64Array(B);
+    logSumExpRows(z.data, B, C, lse);
     let s = 0;
     for (let b = 0; b < B; b++) {
       const o = b * C;
-      let max = -Infinity;
-      for (let j = 0; j < C; j++) if (z.data[o + j]! > max) max = z.data[o + j]!;
-      let se = 0;
-      for (let j = 0; j < C; j++) se += Math.exp(z.data[o + j]! - max);
-      const lse = max + Math.log(se);
       for (let j = 0; j < C; j++) {
         const t = target.data[o + j]!;
-        if (t !== 0) s -= t * (z.data[o + j]! - lse);
+        if (t !== 0) s -= t * (z.data[o + j]! - lse[b]!);
       }
     }
     return {
@@ -119,4 +118,13 @@ export function lossByName(name: string): Loss {
   const l = losses[name];
   if (!l) throw new UnknownNameError('loss', name, lossNames());
   return l;
+}
+
+/**
+ * The loss that suits a data set's targets: bce (on a logit) for one labelled output,
+ * softmax-cross-entropy (on logits) for several, mse when there are no labels (regression).
+ */
+export function lossForData(data: Dataset): Loss {
+  if (!data.labels) return mse;
+  return data.y.size / data.y.batch === 1 ? bce : softmaxCrossEntropy;
 }

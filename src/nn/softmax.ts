@@ -19,6 +19,21 @@ export function softmaxRows(x: Data, rows: number, n: number, out: Data): void {
   }
 }
 
+/**
+ * Row-wise log-sum-exp of a [rows, n] block: out[r] = m + log Σ_j exp(x[r,j] − m), m = max_j x[r,j]
+ * (subtracting the maximum keeps exp from overflowing). log softmax(x)_j = x_j − out[r].
+ */
+export function logSumExpRows(x: ArrayLike<number>, rows: number, n: number, out: Data | number[]): void {
+  for (let r = 0; r < rows; r++) {
+    const o = r * n;
+    let max = -Infinity;
+    for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
+    let se = 0;
+    for (let j = 0; j < n; j++) se += Math.exp(x[o + j]! - max);
+    out[r] = max + Math.log(se);
+  }
+}
+
 /** softmax over the last axis; pullback dx = y ⊙ (dy − ⟨dy, y⟩). */
 export function softmax(dom?: Shape, inferred = false): Para {
   return primitive({

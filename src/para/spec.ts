@@ -1,4 +1,4 @@
-import { ParalensError, SpecError, UnknownNameError } from '../errors.js';
+import { ParalensError, SpecError } from '../errors.js';
 import { par, seq } from './category.js';
 import type { Para } from './para.js';
 
@@ -165,11 +165,4 @@ export function parseSpec(src: string): Para {
   const m = expr();
   if (k < tokens.length) fail(`unexpected '${tokens[k]!.text}'`, tokens[k]);
   return m;
-}
-
-/** Throws UnknownNameError listing the known layers. */
-export function layerDef(name: string): LayerDef {
-  const d = layers.get(name);
-  if (!d) throw new UnknownNameError('layer', name, layerNames());
-  return d;
 }

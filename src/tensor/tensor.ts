@@ -146,10 +146,3 @@ export class Tensor {
     return `Tensor(${shapeString(this.shape)}, ${this.dtype})`;
   }
 }
-
-/** Throws a ShapeError unless `t` has per-sample shape `shape` (batch axis first). */
-export function expectBatchShape(t: Tensor, shape: Shape, where: string): void {
-  if (t.rank !== shape.length + 1 || !shapesMatch(t.shape.slice(1), shape)) {
-    throw new ShapeError(`${where} expects [*,${shape.join(',')}] but got ${shapeString(t.shape)}`);
-  }
-}

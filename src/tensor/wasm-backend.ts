@@ -47,6 +47,8 @@ export interface WasmBackend extends Backend {
   readonly threads: number;
   /** Stop the worker threads (the backend keeps working on one thread). */
   dispose(): void;
+  /** Products shared between threads so far, their chunks, and how many of those the workers ran. */
+  threadStats(): { sharedProducts: number; chunks: number; chunksByWorkers: number };
 }
 
 // From the per-call costs of small kernels on js and wasm (bench/gemm-wasm.ts, docs/backends.md).
@@ -89,6 +91,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     if (options.startThreads !== 'background') await starting;
   }
   const k = inst.exports;
+  const stats = { sharedProducts: 0, chunks: 0, chunksByWorkers: 0 };
   const minGemm = options.minGemmVolume ?? DEFAULT_MIN_GEMM_VOLUME;
   const minElements = options.minElements ?? DEFAULT_MIN_ELEMENTS;
   const minParallel = options.minParallelVolume ?? DEFAULT_MIN_PARALLEL_VOLUME;
@@ -104,12 +107,18 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     return { splitCols, chunk };
   }
 
+  // The dispatch is kept apart from the work so that it stays small enough for the JIT to
+  // inline into callers: small models then pay nothing for it.
   function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
-    if (m * n * kk < minGemm || !isF32(a) || !isF32(b) || !isF32(c) || m === 0 || n === 0) {
+    if (m * n * kk < minGemm || !isF32(a) || !isF32(b) || !isF32(c) || m === 0 || n === 0 || !inst.begin(m * kk + kk * n + m * n)) {
       jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
-      return;
+    } else {
+      gemmInWasm(transA, transB, m, n, kk, a, b, c, accumulate);
     }
-    if (!inst.begin(m * kk + kk * n + m * n)) return jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
+  }
+
+  /** gemm once inst.begin has made room for A, B and C. */
+  function gemmInWasm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Float32Array, b: Float32Array, c: Float32Array, accumulate: boolean): void {
     const aP = inst.put(a, m * kk);
     const bP = inst.put(b, kk * n);
     const cP = accumulate ? inst.put(c, m * n) : inst.reserve(m * n);
@@ -118,8 +127,11 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
       const { splitCols, chunk } = chunking(m, n);
       const job: ChunkedGemm = [transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, splitCols, chunk, pool.counter];
       pool.post(job);
-      k.gemmChunks(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0), splitCols, chunk, pool.counter);
-      pool.finish();
+      const mine = k.gemmChunks(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0), splitCols, chunk, pool.counter);
+      const theirs = pool.finish();
+      stats.sharedProducts++;
+      stats.chunks += mine + theirs;
+      stats.chunksByWorkers += theirs;
     } else {
       k.gemm(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0));
     }
@@ -183,6 +195,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     get threads() { return pool ? pool.size + 1 : 1; },
     gemm, unary, unaryBackward, addRowVector, sumRows, axpy,
     dispose() { disposed = true; pool?.stop(); pool = undefined; },
+    threadStats: () => ({ ...stats }),
   };
 }
 

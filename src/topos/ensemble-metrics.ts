@@ -1,4 +1,5 @@
 import { RangeArgError } from '../errors.js';
+import { ranks } from '../natural/rank.js';
 
 /**
  * Area under the ROC curve of `score` for predicting `positive`: the probability that a
@@ -8,17 +9,11 @@ import { RangeArgError } from '../errors.js';
 export function auroc(score: ArrayLike<number>, positive: ArrayLike<boolean>): number | undefined {
   const n = score.length;
   if (positive.length !== n) throw new RangeArgError(`auroc: ${n} scores but ${positive.length} labels`);
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => score[a]! - score[b]!);
+  const r = ranks(Array.from(score));
   let rankSum = 0, nPos = 0;
-  for (let s = 0; s < n; ) {
-    let e = s;
-    while (e + 1 < n && score[order[e + 1]!] === score[order[s]!]) e++;
-    const midRank = (s + e) / 2 + 1;
-    for (let k = s; k <= e; k++) if (positive[order[k]!]) {
-      rankSum += midRank;
-      nPos++;
-    }
-    s = e + 1;
+  for (let i = 0; i < n; i++) if (positive[i]) {
+    rankSum += r[i]!; // mid-ranks are multiples of ½: the sum is exact in any order
+    nPos++;
   }
   const nNeg = n - nPos;
   if (nPos === 0 || nNeg === 0) return undefined;

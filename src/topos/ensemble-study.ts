@@ -3,8 +3,9 @@ import type { Dataset } from '../data/dataset.js';
 import { DataError, RangeArgError } from '../errors.js';
 import { classCount, expertProbabilities, sectionsAt, trainEnsemble } from './ensemble.js';
 import type { EnsembleOptions, Expert } from './ensemble.js';
+import { argmax } from '../train/metrics.js';
 import { auroc } from './ensemble-metrics.js';
-import { checkTolerance, sectionDistance, gluingThreshold, contextsOverlap, agreesWithin } from './sheaf.js';
+import { checkTolerance, sectionDistance, gluingThreshold, contextsOverlap, agreesWithin, meanSection } from './sheaf.js';
 import { maximalConsistentSubset } from './sheaf-consistent.js';
 
 /** What happened on one held-out row. */
@@ -65,13 +66,6 @@ export interface StudyOptions extends EnsembleOptions {
   onSplit?: (done: number, total: number) => void;
 }
 
-/** The argmax of a probability vector. */
-function argmax(p: ArrayLike<number>): number {
-  let best = 0;
-  for (let c = 1; c < p.length; c++) if (p[c]! > p[best]!) best = c;
-  return best;
-}
-
 /** Runs the experts on held-out rows and records, per row, the disagreement and whether the answers are wrong. */
 export function heldOutRecords(experts: readonly Expert[], test: Dataset, tolerance: number): { records: HeldOutRecord[]; correct: number[]; agreement: (number | null)[][] } {
   const C = classCount(test);
@@ -84,8 +78,7 @@ export function heldOutRecords(experts: readonly Expert[], test: Dataset, tolera
     const S = sectionsAt(experts, probs, i, C);
     const label = test.labels![i]!;
     S.forEach((s, k) => (correct[k]! += argmax(s.prediction) === label ? 1 : 0));
-    const mean = new Float64Array(C);
-    for (const s of S) s.prediction.forEach((v, c) => (mean[c]! += v / K));
+    const mean = meanSection(S, S.map((_, k) => k)).prediction;
     const disagreement = gluingThreshold(S);
     let wrongConsistent = argmax(mean) !== label;
     if (!agreesWithin(disagreement, tolerance)) wrongConsistent = argmax(maximalConsistentSubset(S, tolerance).section.prediction) !== label;

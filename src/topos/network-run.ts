@@ -1,4 +1,6 @@
-import { Tensor } from '../tensor/tensor.js';
+import { joinRows } from '../para/category.js';
+import { makeCtx } from '../para/para.js';
+import type { Tensor } from '../tensor/tensor.js';
 import type { NetworkGraph } from './network-graph.js';
 import { ToposError } from './topos-error.js';
 
@@ -7,17 +9,9 @@ export function vertexInput(graph: NetworkGraph, v: number, value: (u: number) =
   const ins = graph.inputs[v]!.map(value);
   if (ins.length === 1) return ins[0]!;
   const B = ins[0]!.batch;
-  const widths = ins.map((t) => t.size / B);
-  const total = widths.reduce((a, b) => a + b, 0);
-  const joined = Tensor.zeros([B, total], 'float64');
-  for (let b = 0; b < B; b++) {
-    let off = 0;
-    ins.forEach((t, i) => {
-      joined.data.set(t.data.subarray(b * widths[i]!, (b + 1) * widths[i]!), b * total + off);
-      off += widths[i]!;
-    });
-  }
-  return joined;
+  // flattened per sample and as float64, so joinRows gives [B, Σ widths] in float64
+  const flat = ins.map((t) => (t.dtype === 'float64' ? t : t.to('float64')).reshape([B, t.size / B]));
+  return joinRows(flat, B, makeCtx());
 }
 
 /** The parameter tensors of vertex v within the model's θ (as float64). */

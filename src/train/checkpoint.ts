@@ -135,7 +135,7 @@ export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
   for (let i = 0; tensors.has(`theta/${i}`); i++) theta.push(take(`theta/${i}`));
   const slots: OptimizerState['slots'] = {};
   for (const [slot, n] of Object.entries(o.slots)) {
-    if (!(Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= theta.length)) bad(`optimizer slot '${slot}' count must be at most ${theta.length}`);
+    if (!(Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= tensors.size)) bad(`optimizer slot '${slot}' claims ${String(n)} tensors; the file holds ${tensors.size}`);
     slots[slot] = Array.from({ length: n as number }, (_, i) => take(`optimizer/${slot}/${i}`));
   }
   const orderT = take('order');

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
 import { section } from '../../src/cli/tour/ends.js';
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(args, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: false });
-  return { code, out: out.join(''), err: err.join('') };
-}
+import { cli, quietIO } from '../cli/helpers.js';
 
 describe('paralens end', () => {
   it('--json: the end over BG agrees with the equivariance solver', async () => {
@@ -85,7 +79,7 @@ describe('paralens coend', () => {
 
 describe('tour section: ends and coends', () => {
   it('reports the worked checks and summary rows', async () => {
-    const out = await section.run({ seed: 0, io: { out: () => {}, err: () => {}, errIsTTY: false } });
+    const out = await section.run({ seed: 0, io: quietIO });
     const d = out.data as { ends: { dim: number; solver_dim: number }[]; coends: { classes: number }[]; coinvariants: { dim: number; characters: number }[]; gluing: { max_error: number; classes: number; points: number }[]; sheaf: { one_per_point: boolean; glued: boolean }[] };
     d.ends.forEach((e) => expect(e.dim).toBe(e.solver_dim));
     expect(d.coends.map((c) => c.classes)).toEqual([3, 5, 4, 6, 3]);

@@ -2,16 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
+import { cli, cliWith } from './helpers.js';
 import { commands } from '../../src/cli/commands/index.js';
 import type { Command } from '../../src/cli/command.js';
 import { VERSION } from '../../src/index.js';
-
-async function cli(args: string[], errIsTTY = false): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(args, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY });
-  return { code, out: out.join(''), err: err.join('') };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'paralens-manners-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,17 +19,17 @@ describe('CLI manners', () => {
   it('paralens --version prints the package version', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(VERSION).toBe(pkg.version);
-    const r = await cli(['--version']);
+    const r = await cli('--version');
     expect(r.code).toBe(0);
     expect(r.out).toBe(`${VERSION}\n`);
-    expect(JSON.parse((await cli(['--version', '--json'])).out)).toEqual({ version: VERSION });
+    expect(JSON.parse((await cli('--version', '--json')).out)).toEqual({ version: VERSION });
   });
 
   for (const name of ['train', 'tour', 'predict', 'export']) {
     it(`paralens ${name} --help lists every flag, with defaults`, async () => {
       const cmd = commands.find((c) => c.name === name)!;
       expect(cmd.summary).not.toMatch(/not yet available/);
-      const r = await cli([name, '--help']);
+      const r = await cli(name, '--help');
       expect(r.code).toBe(0);
       expect(r.out).toContain(`usage: ${cmd.usage}`);
       for (const [flag, spec] of Object.entries({ ...cmd.flags, json: {}, help: {} })) {
@@ -48,7 +42,7 @@ describe('CLI manners', () => {
 
   it('every command answers --help with exit 0 and names its flags', async () => {
     for (const [argv, cmd] of leaves(commands)) {
-      const r = await cli([...argv, '--help']);
+      const r = await cli(...argv, '--help');
       expect(r.code, argv.join(' ')).toBe(0);
       for (const flag of Object.keys(cmd.flags)) expect(r.out, argv.join(' ')).toContain(`--${flag}`);
     }
@@ -72,7 +66,7 @@ describe('CLI manners', () => {
 
   it('unknown flags and commands are exit 2 with one line', async () => {
     for (const args of [['train', '--nope'], ['nope'], ['predict', '--load'], ['export', '--load', 'x.safetensors']]) {
-      const r = await cli(args);
+      const r = await cli(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
@@ -81,12 +75,12 @@ describe('CLI manners', () => {
   const trainArgs = ['train', '--model', 'dense(2,3) >> tanh >> dense(3,1)', '--data', 'xor', '--epochs', '50'];
 
   it('progress goes to stderr when it is a terminal, and is silent otherwise or with --json', async () => {
-    const tty = await cli(trainArgs, true);
+    const tty = await cliWith({ errIsTTY: true }, ...trainArgs);
     expect(tty.code).toBe(0);
     expect(tty.err).toMatch(/train [█░]+ 50\/50/);
     expect(tty.out).not.toMatch(/█/);
-    expect((await cli(trainArgs, false)).err).toBe('');
-    const json = await cli([...trainArgs, '--json'], true);
+    expect((await cli(...trainArgs)).err).toBe('');
+    const json = await cliWith({ errIsTTY: true }, ...trainArgs, '--json');
     expect(json.err).toBe('');
     expect(json.out.trim().split('\n')).toHaveLength(1);
     expect(() => JSON.parse(json.out)).not.toThrow();
@@ -94,15 +88,15 @@ describe('CLI manners', () => {
 
   it('predict draws its progress on a terminal too, never on stdout', async () => {
     const file = join(dir, 'm.safetensors');
-    expect((await cli([...trainArgs, '--save', file])).code).toBe(0);
-    const r = await cli(['predict', '--load', file, '--input', '0,1;1,1'], true);
+    expect((await cli(...trainArgs, '--save', file)).code).toBe(0);
+    const r = await cliWith({ errIsTTY: true }, 'predict', '--load', file, '--input', '0,1;1,1');
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/predict [█░]+ 2\/2/);
     expect(r.out).not.toMatch(/█/);
   });
 
   it('--json errors are one JSON object on stdout', async () => {
-    const r = await cli(['predict', '--load', join(dir, 'missing.safetensors'), '--input', '0,0', '--json']);
+    const r = await cli('predict', '--load', join(dir, 'missing.safetensors'), '--input', '0,0', '--json');
     expect(r.code).toBe(2);
     expect(JSON.parse(r.out).error.message).toMatch(/cannot open model file/);
   });

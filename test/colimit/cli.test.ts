@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../src/cli/run.js';
 import { closePairSets, discMajoritySets, setSizes, sizeBaseline } from '../../src/index.js';
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(args, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: false });
-  return { code, out: out.join(''), err: err.join('') };
-}
+import { cli } from '../cli/helpers.js';
 
 describe('paralens kmeans', () => {
   it('--json prints one object with inertia, centroids, sizes, iterations', async () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import '../../src/index.js';
 import { section } from '../../src/cli/tour/colimit.js';
+import { quietIO } from '../cli/helpers.js';
 
 describe('tour section: colimits', () => {
   it('runs and reports pooling, DeepSets vs MLP and k-means, with summary rows', async () => {
-    const out = await section.run({ seed: 0, io: { out: () => {}, err: () => {}, errIsTTY: false } });
+    const out = await section.run({ seed: 0, io: quietIO });
     const text = out.lines.join('\n');
     expect(text).toMatch(/sum_pool/);
     expect(text).toMatch(/DeepSets/);

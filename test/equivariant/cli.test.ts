@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(args, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: false });
-  return { code, out: out.join(''), err: err.join('') };
-}
+import { cli } from '../cli/helpers.js';
 
 describe('paralens derive', () => {
   it('--json prints exactly one object with the documented fields', async () => {

@@ -94,6 +94,21 @@ describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', 
     expect(codes[2]).toBeGreaterThan(0);
   });
 
+  it('train with checkpoint flags: a corrupt, missing or mismatched checkpoint is exit 2, never a crash', async () => {
+    const codes = await fuzzCommand('train', {
+      '--model': ['dense(2,4) >> tanh >> dense(4,1)', 'dense(2,1)', 'dense(4,3)', 'dense(2,4) >> relu >> dense(4,1)'],
+      '--data': ['xor', 'iris'],
+      '--epochs': ['1', '2', '4'],
+      '--lr': ['0.1', '0.5', '1e9'],
+      '--optimizer': ['sgd', 'adam', 'momentum'],
+      '--checkpoint': [f('ck-a'), f('ck-b'), f('garbage.safetensors')],
+      '--resume': [f('ck-a'), f('ck-b'), f('missing'), f('dir'), f('xor.safetensors'), f('garbage.safetensors')],
+      '--every': ['1', '2', '0', '-1'],
+    }, ['--model', '--data'], Math.min(CLI_RUNS, 300), [0, 1, 2]);
+    expect(codes[0]).toBeGreaterThan(0);
+    expect(codes[2]).toBeGreaterThan(0);
+  });
+
   it('derive (small groups and representations; large ones are a known bug, see below)', async () => {
     const codes = await fuzzCommand('derive', {
       '--group': ['S(3)', 'Z(4)', 'D(3)', 'SO(2)', 'O(2)', 'Trans(4)', 'S(2)xZ(2)', 'S(', 'Q(3)', 'S(0)', 'S(-1)', 'Perm((1,0))'],

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(args, { out: (s: string) => out.push(s), err: (s: string) => err.push(s), errIsTTY: false });
-  return { code, out: out.join(''), err: err.join('') };
-}
+import { cli } from '../cli/helpers.js';
 
 describe('paralens uncertainty', () => {
   it('--json prints exactly one JSON object with the held-out metrics', async () => {
-    const r = await cli(['uncertainty', '--data', 'moons', '--method', 'mc-dropout', '--samples', '30', '--epochs', '100', '--json']);
+    const r = await cli('uncertainty', '--data', 'moons', '--method', 'mc-dropout', '--samples', '30', '--epochs', '100', '--json');
     expect(r.code).toBe(0);
     const o = JSON.parse(r.out);
     expect(Object.keys(o)).toEqual(expect.arrayContaining(['accuracy', 'nll', 'ece', 'std_in', 'std_out', 'model']));
@@ -21,7 +15,7 @@ describe('paralens uncertainty', () => {
   });
 
   it('prints a readable report', async () => {
-    const r = await cli(['uncertainty', '--data', 'iris', '--method', 'bayes', '--samples', '20', '--epochs', '50']);
+    const r = await cli('uncertainty', '--data', 'iris', '--method', 'bayes', '--samples', '20', '--epochs', '50');
     expect(r.code).toBe(0);
     for (const k of ['accuracy', 'NLL', 'ECE', 'std in', 'std out', 'bayes_dense(4,16)']) expect(r.out).toContain(k);
   });
@@ -37,19 +31,19 @@ describe('paralens uncertainty', () => {
       [['--method', 'magic'], /--method must be one of/],
     ];
     for (const [extra, msg] of cases) {
-      const r = await cli(['uncertainty', '--data', 'iris', ...extra]);
+      const r = await cli('uncertainty', '--data', 'iris', ...extra);
       expect(r.code, extra.join(' ')).toBe(2);
       expect(r.err + r.out).toMatch(msg);
     }
-    const missing = await cli(['uncertainty']);
+    const missing = await cli('uncertainty');
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/--data NAME is required/);
-    const unknown = await cli(['uncertainty', '--data', 'nope']);
+    const unknown = await cli('uncertainty', '--data', 'nope');
     expect(unknown.code).toBe(2);
   });
 
   it('--help describes the flags', async () => {
-    const r = await cli(['uncertainty', '--help']);
+    const r = await cli('uncertainty', '--help');
     expect(r.code).toBe(0);
     expect(r.out + r.err).toMatch(/--samples/);
     expect(r.out + r.err).toMatch(/bayes\|mc-dropout\|deterministic/);

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { run } from '../../src/cli/run.js';
 import { distill, iris, ShapeError, DataError, xor } from '../../src/index.js';
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(args, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: false });
-  return { code, out: out.join(''), err: err.join('') };
-}
+import { cli } from '../cli/helpers.js';
 
 describe('paralens distill', () => {
   it('--json prints one object with the three students, the teacher and verdicts', async () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import '../../src/index.js';
 import { section } from '../../src/cli/tour/natural.js';
+import { quietIO } from '../cli/helpers.js';
 
 describe('tour section: natural transformations', () => {
   it('runs and reports exercise 4, distillation and naturality, with summary rows', async () => {
-    const out = await section.run({ seed: 0, io: { out: () => {}, err: () => {}, errIsTTY: false } });
+    const out = await section.run({ seed: 0, io: quietIO });
     const text = out.lines.join('\n');
     expect(text).toMatch(/Exercise 4/);
     expect(text).toMatch(/Hinton KD/);

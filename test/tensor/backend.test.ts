@@ -34,6 +34,18 @@ describe('selection', () => {
     expect(eager.threads).toBe(2);
     expect(single.threads).toBe(1);
   });
+
+  it('the worker thread runs chunks of shared products, and every chunk is accounted for', () => {
+    const m = 256, n = 96, k = 128, a = new Float32Array(m * k).fill(0.5), b = new Float32Array(k * n).fill(0.25), c = new Float32Array(m * n);
+    const before = eager.threadStats();
+    // the worker may be descheduled for a product or two on a busy machine; over many it takes part
+    for (let i = 0; i < 200 && eager.threadStats().chunksByWorkers === before.chunksByWorkers; i++) eager.gemm(false, false, m, n, k, a, b, c, false);
+    const after = eager.threadStats();
+    expect(after.chunksByWorkers).toBeGreaterThan(before.chunksByWorkers);
+    // rows split in chunks of 32 (256 / (4·2)), all 8 taken by someone every time
+    expect((after.chunks - before.chunks) / (after.sharedProducts - before.sharedProducts)).toBe(8);
+    expect(c.every((v) => v === 0.125 * k)).toBe(true);
+  });
 });
 
 describe('a model trained on each backend', () => {

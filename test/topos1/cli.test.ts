@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
 import { section } from '../../src/cli/tour/topos.js';
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(args, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: false });
-  return { code, out: out.join(''), err: err.join('') };
-}
+import { cli, quietIO } from '../cli/helpers.js';
 
 describe('paralens logic', () => {
   it('laws --json lists each law with pass/fail and a counterexample', async () => {
@@ -93,7 +87,7 @@ describe('paralens sheaf', () => {
 
 describe('tour section', () => {
   it('prints the subobject classifier, the logics, exercise 3 and the ensemble, with summary rows', async () => {
-    const out = await section.run({ seed: 0, io: { out: () => {}, err: () => {}, errIsTTY: false } });
+    const out = await section.run({ seed: 0, io: quietIO });
     const text = out.lines.join('\n');
     expect(text).toMatch(/decision boundary χ⁻¹\(0\.5\)/);
     expect(text).toMatch(/kleene-dienes .* adjunction/);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/run.js';
 import { section } from '../../src/cli/tour/topos-network.js';
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(args, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: false });
-  return { code, out: out.join(''), err: err.join('') };
-}
+import { cli, quietIO } from '../cli/helpers.js';
 
 describe('paralens topos', () => {
   it('site --edges: objects, fork, sieves, global truth values, C_X (text and --json)', async () => {
@@ -84,7 +77,7 @@ describe('paralens topos', () => {
 
 describe('tour section topos-network', () => {
   it('prints its findings: exact naturality, zero conv defect, non-Boolean Sierpiński', async () => {
-    const r = await section.run({ seed: 0, io: { out: () => {}, err: () => {}, errIsTTY: false } });
+    const r = await section.run({ seed: 0, io: quietIO });
     expect(r.lines.length).toBeGreaterThan(5);
     expect(r.data.backpropNaturalityDefect).toBe(0);
     expect(r.data.backpropVsSgd).toBe(0);

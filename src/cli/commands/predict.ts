@@ -104,6 +104,7 @@ accuracy is reported.`,
     const progress = new Progress(io, 'predict', json);
     progress.update(0, x.batch, 'rows');
     const all = predict(model, theta, x);
+    progress.update(x.batch, x.batch, 'rows');
     progress.done();
     const k = all.size / all.batch;
     const outputs: number[][] = Array.from({ length: all.batch }, (_, b) => Array.from(all.data.subarray(b * k, (b + 1) * k)));

@@ -99,12 +99,11 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
     batch: { type: 'int', help: 'minibatch size (1 = per-sample SGD)', default: 1, range: 'positive' },
     loss: { type: 'string', help: 'loss', default: 'mse' },
     seed: { type: 'int', help: 'random seed', default: 0 },
-    bins: { type: 'int', help: 'bins per unit for the discretisation', default: 2, range: 'positive' },
+    bins: { type: 'int', help: 'bins per unit for the discretisation (≥ 2)', default: 2, min: 2 },
   },
   async run(flags, _pos, io) {
     if (!flags.model) throw new UsageError('topos info: --model SPEC is required');
     if (!flags.data) throw new UsageError(`topos info: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
-    if ((flags.bins as number) < 2) throw new UsageError(`topos info: --bins must be ≥ 2, got ${flags.bins}`);
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const model = parseSpec(flags.model as string);

@@ -78,7 +78,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       lr: flags.lr as number,
       optimizer: flags.optimizer as string,
       seed,
-      ...checkpoints,
+      ...checkpoints.hooks,
       test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
       evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
       onEvent: (e) => {
@@ -86,7 +86,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       },
     });
     progress.done();
-    const extra: Record<string, unknown> = {};
+    const extra: Record<string, unknown> = checkpoints.summary();
     for (const h of trainHooks.afterTrain) Object.assign(extra, await h(result, flags, io));
     if (flags.save) {
       const settings = {

@@ -24,26 +24,19 @@ Data sets: ${builtInDataNames().join(', ')}.`,
   flags: {
     data: { type: 'string', help: 'classification data set name' },
     method: { type: 'string', help: 'how uncertainty is modelled', choices: UNCERTAINTY_METHODS, default: 'bayes' },
-    samples: { type: 'int', help: 'Monte Carlo forward passes per input (≥ 1)', default: 100 },
+    samples: { type: 'int', help: 'Monte Carlo forward passes per input (≥ 1)', default: 100, range: 'positive' },
     seed: { type: 'int', help: 'random seed (split, initialisation, masks, weight draws)', default: 0 },
-    epochs: { type: 'int', help: 'training epochs', default: d.epochs as number },
-    hidden: { type: 'int', help: 'hidden width (two hidden ReLU layers)', default: d.hidden as number },
-    dropout: { type: 'number', help: 'mc-dropout: drop probability p ∈ [0,1)', default: d.p as number },
-    'prior-sigma': { type: 'number', help: 'bayes: prior N(0, s²) scale s > 0', default: d.priorSigma as number },
-    sigma0: { type: 'number', help: 'bayes: initial posterior σ > 0 (default 0.05)' },
-    'kl-weight': { type: 'number', help: 'bayes: weight of the KL term (1 = the ELBO)', default: d.klWeight as number },
+    epochs: { type: 'int', help: 'training epochs', default: d.epochs as number, range: 'positive' },
+    hidden: { type: 'int', help: 'hidden width (two hidden ReLU layers)', default: d.hidden as number, range: 'positive' },
+    dropout: { type: 'number', help: 'mc-dropout: drop probability p ∈ [0,1)', default: d.p as number, range: 'unit-open' },
+    'prior-sigma': { type: 'number', help: 'bayes: prior N(0, s²) scale s > 0', default: d.priorSigma as number, range: 'positive' },
+    sigma0: { type: 'number', help: 'bayes: initial posterior σ > 0 (default 0.05)', range: 'positive' },
+    'kl-weight': { type: 'number', help: 'bayes: weight of the KL term (1 = the ELBO)', default: d.klWeight as number, range: 'nonnegative' },
   },
   async run(flags, _pos, io) {
     if (!flags.data) throw new UsageError(`uncertainty: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
     const samples = flags.samples as number, epochs = flags.epochs as number, hidden = flags.hidden as number;
     const p = flags.dropout as number, priorSigma = flags['prior-sigma'] as number, sigma0 = flags.sigma0 as number | undefined, klWeight = flags['kl-weight'] as number;
-    if (!(samples >= 1)) throw new UsageError(`uncertainty: --samples must be a positive integer (≥ 1), got ${samples}`);
-    if (!(epochs >= 1)) throw new UsageError(`uncertainty: --epochs must be a positive integer (≥ 1), got ${epochs}`);
-    if (!(hidden >= 1)) throw new UsageError(`uncertainty: --hidden must be a positive integer (≥ 1), got ${hidden}`);
-    if (!(p >= 0 && p < 1)) throw new UsageError(`uncertainty: --dropout is the drop probability p and must be in [0, 1) (keep probability 1−p in (0, 1]), got ${p}`);
-    if (!(priorSigma > 0)) throw new UsageError(`uncertainty: --prior-sigma must be > 0, got ${priorSigma}`);
-    if (sigma0 !== undefined && !(sigma0 > 0)) throw new UsageError(`uncertainty: --sigma0 must be > 0, got ${sigma0}`);
-    if (!(klWeight >= 0)) throw new UsageError(`uncertainty: --kl-weight must be ≥ 0, got ${klWeight}`);
     const method = flags.method as UncertaintyMethod;
     const seed = flags.seed as number;
     const data = await loadData(flags.data as string, { seed });

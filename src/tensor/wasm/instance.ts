@@ -3,7 +3,7 @@ import { wasmModules } from './modules.generated.js';
 /** The functions the AssemblyScript kernels export (src/tensor/wasm/assembly/index.ts). Pointers are byte addresses. */
 export interface KernelExports {
   gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number): void;
-  gemmChunks(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number, splitCols: boolean, chunk: number, counter: number): void;
+  gemmChunks(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number, splitCols: boolean, chunk: number, counter: number): number;
   gemmWorkBytes(): number;
   unary(op: number, x: number, out: number, n: number): void;
   unaryBackward(op: number, x: number, y: number, dy: number, dx: number, n: number, accumulate: boolean): void;

@@ -10,10 +10,11 @@ import type { KernelInstance } from './instance.js';
  * thread simply takes more chunks, and withdraws the offer if the worker never picked it up.
  *
  * Control block of worker w, Int32 words at CTRL_BASE + CTRL_BYTES·(w+1): [0] job sequence
- * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2..] gemmChunks
- * arguments. The chunk counter is the word at CTRL_BASE.
+ * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2..16] gemmChunks
+ * arguments, [17] how many chunks the worker ran of the last job it took. The chunk counter
+ * is the word at CTRL_BASE.
  */
-const SEQ = 0, STATE = 1, ARGS = 2, WORDS = CTRL_BYTES / 4;
+const SEQ = 0, STATE = 1, ARGS = 2, RAN = 17, WORDS = CTRL_BYTES / 4;
 const IDLE = 0, POSTED = 1, TAKEN = 2;
 
 // Runs inside each worker (Node worker_threads or a browser Worker), as plain JavaScript.
@@ -31,7 +32,7 @@ const start = ({ module, memory, ctrl, work }) => {
     if (seen < 0) return;
     if (Atomics.compareExchange(w, ${STATE}, ${POSTED}, ${TAKEN}) !== ${POSTED}) continue;
     const a = ${ARGS};
-    gemmChunks(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
+    w[${RAN}] = gemmChunks(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
       w[a + 11] !== 0, work, w[a + 12] !== 0, w[a + 13], w[a + 14]);
     Atomics.store(w, ${STATE}, ${IDLE});
     Atomics.notify(w, ${STATE});
@@ -123,13 +124,19 @@ export class ThreadPool {
     }
   }
 
-  /** Withdraw the offer from workers that never took it; wait for those that did. */
-  finish(): void {
+  /**
+   * Withdraw the offer from workers that never took it; wait for those that did. Returns
+   * how many chunks the workers ran.
+   */
+  finish(): number {
+    let ran = 0;
     for (let w = 0; w < this.workers.length; w++) {
-      const i = (w + 1) * WORDS + STATE;
+      const base = (w + 1) * WORDS, i = base + STATE;
       if (Atomics.compareExchange(this.ctrl, i, POSTED, IDLE) === POSTED) continue;
       while (Atomics.load(this.ctrl, i) === TAKEN) if (this.canBlock) Atomics.wait(this.ctrl, i, TAKEN);
+      ran += this.ctrl[base + RAN]!;
     }
+    return ran;
   }
 
   stop(): void {

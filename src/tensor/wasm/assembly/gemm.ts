@@ -203,19 +203,12 @@ export function gemm(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usiz
  * Take chunks of C — `chunk` rows, or columns when splitCols — from a shared counter (an
  * i32 at `counter`, atomically advanced) and run gemm on each until none are left. Every
  * thread of a product calls this with the same arguments and its own `work`; a thread that
- * is late (descheduled) just finds fewer chunks left.
+ * is late (descheduled) just finds fewer chunks left. Returns the number of chunks it ran.
  */
-export function gemmChunks(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, lda: i32, b: usize, ldb: i32, c: usize, ldc: i32, accumulate: bool, work: usize, splitCols: bool, chunk: i32, counter: usize): void {
+export function gemmChunks(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, lda: i32, b: usize, ldb: i32, c: usize, ldc: i32, accumulate: bool, work: usize, splitCols: bool, chunk: i32, counter: usize): i32 {
   const total = splitCols ? n : m;
-  for (;;) {
-    let start: i32;
-    if (ASC_FEATURE_THREADS) {
-      start = atomic.add<i32>(counter, chunk);
-    } else {
-      start = load<i32>(counter);
-      store<i32>(counter, start + chunk);
-    }
-    if (start >= total) return;
+  let taken = 0;
+  for (let start = claim(counter, chunk); start < total; start = claim(counter, chunk)) {
     const len = min(chunk, total - start);
     const s = <usize>start;
     if (splitCols) {
@@ -223,5 +216,16 @@ export function gemmChunks(transA: bool, transB: bool, m: i32, n: i32, k: i32, a
     } else {
       gemm(transA, transB, len, n, k, transA ? a + (s << 2) : a + ((s * lda) << 2), lda, b, ldb, c + ((s * ldc) << 2), ldc, accumulate, work);
     }
+    taken++;
   }
+  return taken;
+}
+
+/** Advance the shared counter by `chunk` and return its old value (atomically where threads exist). */
+// @ts-ignore: decorator
+@inline function claim(counter: usize, chunk: i32): i32 {
+  if (ASC_FEATURE_THREADS) return atomic.add<i32>(counter, chunk);
+  const start = load<i32>(counter);
+  store<i32>(counter, start + chunk);
+  return start;
 }
