@@ -32,8 +32,8 @@ type Pools = Record<string, readonly string[]>;
  * many runs get past the first check and exercise the rest), then random flags (some
  * repeated, some unknown) with values from their pools or garbage, in random order.
  */
-function argv(pools: Pools, required: readonly string[]) {
-  const base = fc.tuple(...required.map((fl) => fc.option(fc.constantFrom(...pools[fl]!).map((v) => [fl, v]), { freq: 6 }))).map((a) => a.flatMap((p) => p ?? []));
+function argv(pools: Pools, required: readonly string[]): fc.Arbitrary<string[]> {
+  const base = fc.tuple(...required.map((fl) => fc.option(fc.constantFrom(...pools[fl]!).map((v): string[] => [fl, v]), { freq: 6 }))).map((a) => a.flatMap((p) => p ?? []));
   return fc.tuple(base, extras(pools)).chain(([b, e]) => fc.shuffledSubarray([...pairs(b), ...e], { minLength: pairs(b).length + e.length }).map((a) => a.flat()));
 }
 
@@ -41,7 +41,7 @@ const pairs = (flat: string[]): string[][] => Array.from({ length: flat.length /
 
 function extras(pools: Pools) {
   const flag = fc.constantFrom(...Object.keys(pools), '--json', '--nope');
-  const pair = flag.chain((fl) =>
+  const pair = flag.chain((fl): fc.Arbitrary<string[]> =>
     fl === '--json' ? fc.constant([fl]) : fc.tuple(fc.constant(fl), fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(pools[fl] ?? GARBAGE)) }, { weight: 1, arbitrary: fc.constantFrom(...GARBAGE) })).map((p) => [...p]),
   );
   const eq = fc.tuple(fc.constantFrom(...Object.keys(pools)), fc.constantFrom(...GARBAGE)).map(([k, v]) => [`${k}=${v}`]);
@@ -95,16 +95,24 @@ describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', 
   });
 
   it('train with checkpoint flags: a corrupt, missing or mismatched checkpoint is exit 2, never a crash', async () => {
-    const codes = await fuzzCommand('train', {
-      '--model': ['dense(2,4) >> tanh >> dense(4,1)', 'dense(2,1)', 'dense(4,3)', 'dense(2,4) >> relu >> dense(4,1)'],
-      '--data': ['xor', 'iris'],
-      '--epochs': ['1', '2', '4'],
-      '--lr': ['0.1', '0.5', '1e9'],
-      '--optimizer': ['sgd', 'adam', 'momentum'],
-      '--checkpoint': [f('ck-a'), f('ck-b'), f('garbage.safetensors')],
-      '--resume': [f('ck-a'), f('ck-b'), f('missing'), f('dir'), f('xor.safetensors'), f('garbage.safetensors')],
-      '--every': ['1', '2', '0', '-1'],
-    }, ['--model', '--data'], Math.min(CLI_RUNS, 300), [0, 1, 2]);
+    // Garbage values (`--checkpoint=2.5`) are relative directories: create them in the scratch directory, not the repository.
+    const cwd = process.cwd();
+    process.chdir(work);
+    let codes: Record<number, number>;
+    try {
+      codes = await fuzzCommand('train', {
+        '--model': ['dense(2,4) >> tanh >> dense(4,1)', 'dense(2,1)', 'dense(4,3)', 'dense(2,4) >> relu >> dense(4,1)'],
+        '--data': ['xor', 'iris'],
+        '--epochs': ['1', '2', '4'],
+        '--lr': ['0.1', '0.5', '1e9'],
+        '--optimizer': ['sgd', 'adam', 'momentum'],
+        '--checkpoint': [f('ck-a'), f('ck-b'), f('garbage.safetensors')],
+        '--resume': [f('ck-a'), f('ck-b'), f('missing'), f('dir'), f('xor.safetensors'), f('garbage.safetensors')],
+        '--every': ['1', '2', '0', '-1'],
+      }, ['--model', '--data'], Math.min(CLI_RUNS, 300), [0, 1, 2]);
+    } finally {
+      process.chdir(cwd);
+    }
     expect(codes[0]).toBeGreaterThan(0);
     expect(codes[2]).toBeGreaterThan(0);
   });
@@ -134,10 +142,12 @@ describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', 
  *   parseGroup('S(99999999999)'), ('Z(4294967296)'), ('Trans(100000,100000)')   RangeError: Invalid array length
  *   parseGroup('O(100000)'), ('SO(100000)')                   RangeError: Invalid typed array length
  *   parseGroup('S(100000000)'), parseGraph('cycle(100000000)'), parseGraph('complete(100000)')   > 10 s
+ *   parseGroup('O(565)')  > 50 s (O(200): 2.7 s);  parseGroup('SO(22222)')  > 20 s — in random fuzzing
+ *   these ran a vitest worker out of memory ("Worker exited unexpectedly").
  * Opt in with PARALENS_FUZZ_KNOWN_BUGS=1 to check whether they are fixed.
  */
 describe.skipIf(!process.env.PARALENS_FUZZ_KNOWN_BUGS)('known bugs: large numbers in derive expressions', () => {
-  for (const [flag, value] of [['--in', '99999999999V'], ['--in', 'T(99999999999)'], ['--in', '5000000V'], ['--group', 'S(99999999999)'], ['--group', 'Z(4294967296)'], ['--group', 'O(100000)'], ['--in', 'T(100000000)'], ['--group', 'S(100000000)']] as const) {
+  for (const [flag, value] of [['--in', '99999999999V'], ['--in', 'T(99999999999)'], ['--in', '5000000V'], ['--group', 'S(99999999999)'], ['--group', 'Z(4294967296)'], ['--group', 'O(100000)'], ['--in', 'T(100000000)'], ['--group', 'S(100000000)'], ['--group', 'O(565)']] as const) {
     it(`derive ${flag} ${value} exits 2 with a typed error`, async () => {
       const args = { '--group': 'S(3)', '--in': 'V', '--out': 'V', [flag]: value };
       const r = await cli('derive', ...Object.entries(args).flat());
