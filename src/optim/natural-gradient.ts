@@ -221,7 +221,9 @@ export function kfacModel(model: Para, opts: { stats?: KfacStats; decay?: number
           if (dTheta) {
             const K = dy.size / dy.batch;
             const u = ctx.alloc(dy.shape, dy.dtype);
-            for (let i = 0; i < u.size; i++) u.data[i] = rng.normal() * Math.sqrt(2 / K);
+            // the context's generator (the Trainer's, saved in checkpoints), so a resumed run draws the same u
+            const r = ctx.training ? ctx.rng : rng;
+            for (let i = 0; i < u.size; i++) u.data[i] = r.normal() * Math.sqrt(2 / K);
             recording = true;
             try {
               lens.pullback(u, null, false);
@@ -253,8 +255,10 @@ export class KFAC implements Optimizer {
   lr(): number {
     return this.opts.schedule ? this.opts.schedule(this.t, this.opts.lr) : this.opts.lr;
   }
+  private params?: readonly Tensor[];
   /** The Trainer's hook: instrument the model's dense layers to record their Kronecker factors. */
-  prepare(model: Para): Para {
+  prepare(model: Para, _x: Tensor, theta?: readonly Tensor[]): Para {
+    this.params = theta;
     return kfacModel(model, { stats: this.stats }).model;
   }
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void {
@@ -284,11 +288,29 @@ export class KFAC implements Optimizer {
     }
     this.t++;
   }
+  /** The Kronecker factors travel with the state, aligned with θ (an empty tensor where a parameter has none). */
   state(): OptimizerState {
-    return { name: this.name, t: this.t, slots: {} };
+    const theta = this.params ?? [];
+    const f = theta.map((p) => this.stats.get(p));
+    return {
+      name: this.name,
+      t: this.t,
+      slots: {
+        A: f.map((s) => Tensor.of(s ? s.A : [], [s ? s.A.length : 0], 'float64')),
+        G: f.map((s) => Tensor.of(s ? s.G : [], [s ? s.G.length : 0], 'float64')),
+        updates: [Tensor.of(f.map((s) => s?.updates ?? 0), [f.length], 'float64')],
+      },
+    };
   }
   loadState(s: OptimizerState): void {
     this.t = s.t;
+    const theta = this.params;
+    if (!theta || !s.slots.A) return;
+    this.stats.clear();
+    theta.forEach((p, i) => {
+      const A = s.slots.A![i]!, G = s.slots.G![i]!;
+      if (A.size) this.stats.set(p, { inDim: p.shape[1]!, outDim: p.shape[0]!, A: Float64Array.from(A.data), G: Float64Array.from(G.data), updates: s.slots.updates![0]!.data[i]! });
+    });
   }
 }
 

@@ -20,9 +20,9 @@ export interface Optimizer {
   /**
    * For optimisers that need the model itself (natural gradient: its Fisher; K-FAC: its
    * layers' Kronecker factors): called once by the Trainer with the model and the training
-   * inputs; returns the model to train (the same function, possibly instrumented).
+   * inputs and parameters; returns the model to train (the same function, possibly instrumented).
    */
-  prepare?(model: Para, x: Tensor): Para;
+  prepare?(model: Para, x: Tensor, theta: readonly Tensor[]): Para;
   state(): OptimizerState;
   loadState(s: OptimizerState): void;
 }

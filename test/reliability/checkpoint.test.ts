@@ -22,8 +22,7 @@ const base = (opt: string, epochs: number): string[] => [
 ];
 
 describe('checkpoint and resume (in-process CLI)', () => {
-  // kfac is left out: its state() records no Kronecker statistics, so a resumed run differs (reported).
-  for (const opt of ['sgd', 'momentum', 'nesterov', 'adam', 'adamw', 'natural']) {
+  for (const opt of ['sgd', 'momentum', 'nesterov', 'adam', 'adamw', 'natural', 'kfac']) {
     it(`${opt}: 9 epochs, then resume to 23, equals 23 straight — every byte of the model file`, async () => {
       const dir = join(work, `ck-${opt}`), straight = join(work, `s-${opt}.safetensors`), resumed = join(work, `r-${opt}.safetensors`);
       expect((await cli(...base(opt, 23), '--save', straight)).code).toBe(0);
