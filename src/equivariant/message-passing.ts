@@ -7,6 +7,9 @@ import { cachedBasis } from './resolve.js';
 import { mixersOf } from './deepsets.js';
 import { pointMixing } from './point-mixing.js';
 
+/** The largest graph message passing is built for. */
+const MAX_VERTICES = 4096;
+
 /** An undirected graph on n vertices. */
 export interface Graph {
   readonly n: number;
@@ -20,6 +23,9 @@ export function parseGraph(src: string): Graph {
   if (named) {
     const n = Number(named[2]);
     if (n < 2) throw new RangeArgError(`graph '${src}': needs at least 2 vertices`);
+    if (n > MAX_VERTICES || (named[1] === 'complete' && n > 1024)) {
+      throw new RangeArgError(`graph '${src}': at most ${named[1] === 'complete' ? 1024 : MAX_VERTICES} vertices`);
+    }
     const e: [number, number][] = [];
     if (named[1] === 'cycle') for (let i = 0; i < n; i++) e.push([i, (i + 1) % n]);
     if (named[1] === 'path') for (let i = 0; i + 1 < n; i++) e.push([i, i + 1]);
@@ -35,6 +41,7 @@ export function parseGraph(src: string): Graph {
       return [Number(m[1]), Number(m[2])] as [number, number];
     });
     const n = Math.max(...edges.flat()) + 1;
+    if (n > MAX_VERTICES) throw new RangeArgError(`graph '${src}': at most ${MAX_VERTICES} vertices, got vertex ${n - 1}`);
     return { n, edges };
   }
   throw new RangeArgError(`graph '${src}': expected cycle(n), path(n), complete(n), star(n) or an edge list like (0-1,1-2)`);

@@ -3,6 +3,11 @@ import { ExpressionError } from './errors.js';
 import { cyclic, dihedral, lorentz, O, permutationGroup, product, SO, symmetric, translations1d, translations2d } from './group.js';
 import type { Group } from './group.js';
 
+/** The largest number of points a permutation or translation group may act on. */
+export const MAX_POINTS = 4096;
+/** The largest n of SO(n) and O(n) (n(n−1)/2 Lie-algebra generators of n×n matrices). */
+export const MAX_LIE_DIM = 64;
+
 /** The group names `parseGroup` knows, as written. */
 export const GROUP_FORMS = ['S(n)', 'Z(n)', 'D(n)', 'Trans(n)', 'Trans(h,w)', 'SO(n)', 'O(n)', 'O(1,3)', 'Perm((…),(…))', 'GxH'];
 
@@ -34,6 +39,7 @@ export function parseGroup(src: string): Group {
     ws();
     const m = /^\d+/.exec(src.slice(i));
     if (!m) fail('an integer');
+    if (m![0].length > 7) fail('an integer below 10⁷');
     i += m![0].length;
     return Number(m![0]);
   };
@@ -85,6 +91,12 @@ export function parseGroup(src: string): Group {
     const arity = (k: number): void => {
       if (args.length !== k) fail(`${name} with ${k} argument(s)`, start);
     };
+    // sizes beyond these would not fit in memory (or would take hours): refuse them up front
+    const limit = name === 'SO' || name === 'O' ? MAX_LIE_DIM : MAX_POINTS;
+    if (name === 'Trans' && args.length === 2 && args[0]! * args[1]! > MAX_POINTS) {
+      throw new RangeArgError(`group '${src}': Trans(h,w) acts on h·w = ${args[0]! * args[1]!} points; at most ${MAX_POINTS}`);
+    }
+    for (const a of args) if (a > limit) throw new RangeArgError(`group '${src}': ${name}(…) takes sizes up to ${limit}, got ${a}`);
     switch (name) {
       case 'S': arity(1); g = wrap(() => symmetric(args[0]!)); break;
       case 'Z': arity(1); g = wrap(() => cyclic(args[0]!)); break;

@@ -2,6 +2,9 @@ import { ExpressionError } from './errors.js';
 import { dual, sum, T, tensorRep, times, V } from './rep.js';
 import type { Rep } from './rep.js';
 
+/** The largest multiplicity or tensor power an expression may write (3V, T(k)). */
+const MAX_INT = 64;
+
 /**
  * Parses a representation expression (DESIGN.md, `paralens derive`):
  *
@@ -27,6 +30,8 @@ export function parseRep(src: string): Rep {
     ws();
     const m = /^\d+/.exec(src.slice(i));
     if (!m) return undefined;
+    // multiplicities and tensor powers beyond this describe spaces no machine holds
+    if (Number(m[0]) > MAX_INT) fail(`an integer ≤ ${MAX_INT}`);
     i += m[0].length;
     return Number(m[0]);
   };

@@ -66,92 +66,17 @@ async function fuzzCommand(name: string, pools: Pools, required: readonly string
   return codes;
 }
 
-/** In-process CLI runs cost ~1-2 ms each: 1000 per command in the suite, PARALENS_FUZZ_RUNS when set. */
-const CLI_RUNS = process.env.PARALENS_FUZZ_RUNS ? NUM_RUNS : 1000;
-
-describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', () => {
-  it('predict', async () => {
-    const codes = await fuzzCommand('predict', {
-      '--load': [f('xor.safetensors'), f('garbage.safetensors'), f('huge-header.safetensors'), f('missing.safetensors'), f('dir'), f('points.csv')],
-      '--input': ['0,1', '0,1;1,1', '1', '0,1,2', 'a,b', '', ';;', '1e400,0', 'NaN,1', '0,1;', ' 1 , 0 '],
-      '--csv': [f('points.csv'), f('bad.csv'), f('empty.csv'), f('missing.csv'), f('dir')],
-    }, ['--load', '--input'], CLI_RUNS);
-    expect(codes[0]).toBeGreaterThan(0);
-    expect(codes[2]).toBeGreaterThan(0);
-  });
-
-  it('kmeans', async () => {
-    const codes = await fuzzCommand('kmeans', {
-      '--data': ['xor', 'iris', 'moons', 'blobs', 'nope', ''],
-      '--csv': [f('points.csv'), f('bad.csv'), f('empty.csv'), f('missing.csv'), f('dir')],
-      '--k': ['1', '2', '3', '0', '-1', '99999999999', 'x'],
-      '--restarts': ['1', '2', '0', '-3'],
-      '--max-iter': ['1', '5', '0'],
-      '--tol': ['0', '1e-4', '-1', 'NaN', 'Infinity'],
-      '--seed': ['0', '7', '-1', '4294967296'],
-    }, ['--data', '--k'], CLI_RUNS);
-    expect(codes[0]).toBeGreaterThan(0);
-    expect(codes[2]).toBeGreaterThan(0);
-  });
-
-  it('train with checkpoint flags: a corrupt, missing or mismatched checkpoint is exit 2, never a crash', async () => {
-    // Garbage values (`--checkpoint=2.5`) are relative directories: create them in the scratch directory, not the repository.
-    const cwd = process.cwd();
-    process.chdir(work);
-    let codes: Record<number, number>;
-    try {
-      codes = await fuzzCommand('train', {
-        '--model': ['dense(2,4) >> tanh >> dense(4,1)', 'dense(2,1)', 'dense(4,3)', 'dense(2,4) >> relu >> dense(4,1)'],
-        '--data': ['xor', 'iris'],
-        '--epochs': ['1', '2', '4'],
-        '--lr': ['0.1', '0.5', '1e9'],
-        '--optimizer': ['sgd', 'adam', 'momentum'],
-        '--checkpoint': [f('ck-a'), f('ck-b'), f('garbage.safetensors')],
-        '--resume': [f('ck-a'), f('ck-b'), f('missing'), f('dir'), f('xor.safetensors'), f('garbage.safetensors')],
-        '--every': ['1', '2', '0', '-1'],
-      }, ['--model', '--data'], Math.min(CLI_RUNS, 300), [0, 1, 2]);
-    } finally {
-      process.chdir(cwd);
-    }
-    expect(codes[0]).toBeGreaterThan(0);
-    expect(codes[2]).toBeGreaterThan(0);
-  });
-
-  it('derive (small groups and representations; large ones are a known bug, see below)', async () => {
-    const codes = await fuzzCommand('derive', {
-      '--group': ['S(3)', 'Z(4)', 'D(3)', 'SO(2)', 'O(2)', 'Trans(4)', 'S(2)xZ(2)', 'S(', 'Q(3)', 'S(0)', 'S(-1)', 'Perm((1,0))'],
-      '--in': ['V', 'T(0)', 'T(1)', 'V+T(0)', '2V', 'T(2)', 'dual(V)', 'V*', 'T(', 'W'],
-      '--out': ['V', 'T(0)', 'T(1)', 'V+T(0)', '2V', 'T(2)', '+', 'T(1,1)'],
-      '--dense-limit': ['1', '100', '0', '-5'],
-      '--max-memory': ['1', '0.001', '1024', '0', '-1'],
-      '--seed': ['0', '3'],
-      '--basis': ['x'],
-    }, ['--group', '--in', '--out'], CLI_RUNS, [0, 1, 2]);
-    expect(codes[0]).toBeGreaterThan(0);
-    expect(codes[2]).toBeGreaterThan(0);
-  });
-});
-
-/*
- * Known bugs in src/equivariant (reported to the lead; not our module). Large numbers in group
- * and representation expressions give untyped RangeErrors (CLI: exit 1, E_INTERNAL) or run
- * for more than 10 s allocating, instead of a typed error:
- *   parseRep('99999999999V'), parseRep('T(99999999999)')      RangeError: Invalid array length
- *   parseRep('5000000V')                                      RangeError: Maximum call stack size exceeded
- *   parseRep('T(100000000)'), parseRep('T100000000')          > 10 s
- *   parseGroup('S(99999999999)'), ('Z(4294967296)'), ('Trans(100000,100000)')   RangeError: Invalid array length
- *   parseGroup('O(100000)'), ('SO(100000)')                   RangeError: Invalid typed array length
- *   parseGroup('S(100000000)'), parseGraph('cycle(100000000)'), parseGraph('complete(100000)')   > 10 s
- *   parseGroup('O(565)')  > 50 s (O(200): 2.7 s);  parseGroup('SO(22222)')  > 20 s — in random fuzzing
- *   these ran a vitest worker out of memory ("Worker exited unexpectedly").
- * Opt in with PARALENS_FUZZ_KNOWN_BUGS=1 to check whether they are fixed.
+/**
+ * Sizes that would not fit in memory (or would take hours) are refused up front with a typed
+ * error (these once crashed with untyped RangeErrors or ran out of memory).
  */
-describe.skipIf(!process.env.PARALENS_FUZZ_KNOWN_BUGS)('known bugs: large numbers in derive expressions', () => {
-  for (const [flag, value] of [['--in', '99999999999V'], ['--in', 'T(99999999999)'], ['--in', '5000000V'], ['--group', 'S(99999999999)'], ['--group', 'Z(4294967296)'], ['--group', 'O(100000)'], ['--in', 'T(100000000)'], ['--group', 'S(100000000)'], ['--group', 'O(565)']] as const) {
+describe('large numbers in derive expressions', () => {
+  for (const [flag, value] of [['--in', '99999999999V'], ['--in', 'T(99999999999)'], ['--in', '5000000V'], ['--group', 'S(99999999999)'], ['--group', 'Z(4294967296)'], ['--group', 'O(100000)'], ['--group', 'Trans(100000,100000)'], ['--in', 'T(100000000)'], ['--group', 'S(100000000)'], ['--group', 'O(565)'], ['--group', 'SO(22222)']] as const) {
     it(`derive ${flag} ${value} exits 2 with a typed error`, async () => {
       const args = { '--group': 'S(3)', '--in': 'V', '--out': 'V', [flag]: value };
       const r = await cli('derive', ...Object.entries(args).flat());
       expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(/integer|sizes up to|at most/);
     }, 20_000);
   }
 });
