@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../cli/helpers.js';
 import { layoutFor } from '../../src/cli/data.js';
 import { parseSpec } from '../../src/index.js';
-import { writeTinyFashion } from './idx-files.js';
+import { removeTinyFashion, writeTinyFashion } from './idx-files.js';
 
 describe('paralens train --data fashion-mnist', () => {
   it('trains an MLP on the training files and reports accuracy on the t10k files', async () => {
@@ -34,3 +34,5 @@ describe('paralens train --data fashion-mnist', () => {
     expect(msg.trim().split('\n')).toHaveLength(1);
   });
 });
+
+afterAll(removeTinyFashion);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -13,12 +13,20 @@ export function idxBytes(dims: number[], body: ArrayLike<number>, type = 0x08): 
   return out;
 }
 
+const written: string[] = [];
+
+/** Removes every directory writeTinyFashion made (call from afterAll). */
+export function removeTinyFashion(): void {
+  for (const d of written.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
 /**
  * A tiny Fashion-MNIST-shaped directory: n 28×28 images per split whose class is written
  * in the picture (a bright block at a class-dependent row), so a model can learn it.
  */
 export function writeTinyFashion(n: number, gzip: boolean, seed = 1): string {
   const dir = mkdtempSync(join(tmpdir(), 'paralens-fmnist-'));
+  written.push(dir);
   let s = seed;
   const rand = (): number => ((s = (s * 1103515245 + 12345) >>> 0) >>> 16) / 65536;
   for (const prefix of ['train', 't10k']) {

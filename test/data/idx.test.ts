@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DataError, decodeIdx, FASHION_MNIST_CLASSES, IDX_MAX_ELEMENTS, idxDataset, parseIdx } from '../../src/index.js';
 import { loadFashionMnist } from '../../src/data/node.js';
-import { idxBytes, writeTinyFashion } from './idx-files.js';
+import { idxBytes, removeTinyFashion, writeTinyFashion } from './idx-files.js';
 
 describe('IDX parsing', () => {
   it('reads magic, type and big-endian dimensions', () => {
@@ -86,3 +86,5 @@ describe('idxDataset and loadFashionMnist', () => {
     expect(() => loadFashionMnist({ dataDir: '/nonexistent/fmnist' })).toThrow(/dataset-fashion-mnist.*--data-dir/);
   });
 });
+
+afterAll(removeTinyFashion);

@@ -1,35 +1,22 @@
 import { stratifiedSplit } from '../../data/dataset.js';
 import type { Dataset, Split } from '../../data/dataset.js';
-import { lossByName, lossNames } from '../../nn/loss.js';
+import { lossByName, lossForData, lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/optimizer.js';
 import { parseSpec } from '../../para/spec.js';
 import { train } from '../../train/train.js';
-import type { TrainResult } from '../../train/train.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { UsageError } from '../args.js';
-import type { CliIO, Command } from '../command.js';
+import type { Command } from '../command.js';
 import { loadData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../checkpoint.js';
 
-/** The loss that suits a model's output size when none is given. */
-export function defaultLoss(data: Dataset): string {
-  const k = data.y.size / data.y.batch;
-  if (!data.labels) return 'mse';
-  return k === 1 ? 'bce' : 'softmax-cross-entropy';
-}
-
 /** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
 export function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {
   return data.x.batch >= 20 ? stratifiedSplit(data, testFraction, seed) : undefined;
 }
-
-/** Hooks that other modules attach to `train` (saving a model file, checkpoints). */
-export const trainHooks: { afterTrain: ((r: TrainResult, flags: Record<string, unknown>, io: CliIO) => Promise<Record<string, unknown>>)[] } = {
-  afterTrain: [],
-};
 
 export const command: Command = {
   name: 'train',
@@ -63,7 +50,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     const model: Para = parseSpec(flags.model as string);
     if (flags.save) await checkSavePath(flags.save as string);
     const data = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
-    const loss = lossByName((flags.loss as string | undefined) ?? defaultLoss(data));
+    const loss = lossByName((flags.loss as string | undefined) ?? lossForData(data).name);
     const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, seed);
     const trainSet = split?.train ?? data;
     const progress = new Progress(io, 'train', json);
@@ -87,7 +74,6 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     });
     progress.done();
     const extra: Record<string, unknown> = checkpoints.summary();
-    for (const h of trainHooks.afterTrain) Object.assign(extra, await h(result, flags, io));
     if (flags.save) {
       const settings = {
         data: data.name,
