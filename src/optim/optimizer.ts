@@ -133,15 +133,24 @@ export class Adam extends BaseOptimizer {
     const b1 = this.opts.beta1 ?? 0.9, b2 = this.opts.beta2 ?? 0.999, eps = this.opts.eps ?? 1e-8;
     const wd = this.opts.weightDecay ?? (this.decoupled ? 0.01 : 0);
     const c1 = 1 - Math.pow(b1, this.t), c2 = 1 - Math.pow(b2, this.t);
-    for (let j = 0; j < p.length; j++) {
-      let gj = g[j]!;
-      if (this.decoupled) p[j] -= lr * wd * p[j]!;
-      else if (wd) gj += wd * p[j]!;
-      m[j] = b1 * m[j]! + (1 - b1) * gj;
-      v[j] = b2 * v[j]! + (1 - b2) * gj * gj;
-      p[j] -= (lr * (m[j]! / c1)) / (Math.sqrt(v[j]! / c2) + eps);
+    // θ −= η·(m/c1)/(√(v/c2) + ε), written as PyTorch does: η·√c2/c1 · m/(√v + ε·√c2)
+    const step = (lr * Math.sqrt(c2)) / c1, epsHat = eps * Math.sqrt(c2), a1 = 1 - b1, a2 = 1 - b2;
+    const n = p.length;
+    if (this.decoupled && wd) {
+      const shrink = 1 - lr * wd;
+      for (let j = 0; j < n; j++) p[j] *= shrink;
+    }
+    const l2 = this.decoupled ? 0 : wd;
+    for (let j = 0; j < n; j++) {
+      const gj = l2 ? g[j]! + l2 * p[j]! : g[j]!;
+      const mj = b1 * m[j]! + a1 * gj;
+      const vj = b2 * v[j]! + a2 * gj * gj;
+      m[j] = mj;
+      v[j] = vj;
+      p[j] -= (step * mj) / (Math.sqrt(vj) + epsHat);
     }
   }
+
 }
 
 const factories: Record<string, (o: OptimizerOptions) => Optimizer> = {
