@@ -145,6 +145,16 @@ function packB(transB: bool, b: usize, ldb: i32, p0: i32, kc: i32, j0: i32, nc: 
  * addresses; `work` is gemmWorkBytes() of scratch owned by the calling thread.
  */
 export function gemm(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, lda: i32, b: usize, ldb: i32, c: usize, ldc: i32, accumulate: bool, work: usize): void {
+  gemmBody(transA, transB, m, n, k, a, lda, b, ldb, c, ldc, accumulate, work, true, true);
+}
+
+/**
+ * gemm, where `rowVec`/`colVec` allow the matrix-vector shortcuts for one row / one column of
+ * C. A thread's chunk of a larger product passes false for the split side, so that a chunk of
+ * one row is computed by the packed kernel like every other row: the bits of C then do not
+ * depend on how a product was cut between threads (the same seed gives the same model).
+ */
+function gemmBody(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, lda: i32, b: usize, ldb: i32, c: usize, ldc: i32, accumulate: bool, work: usize, rowVec: bool, colVec: bool): void {
   if (m <= 0 || n <= 0) return;
   if (k <= 0) {
     if (!accumulate) for (let i = 0; i < m; i++) memory.fill(c + ((<usize>i * ldc) << 2), 0, <usize>n << 2);
@@ -153,12 +163,12 @@ export function gemm(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usiz
   // One row or one column of C: a matrix-vector product, streamed without packing. The
   // vector (op(A)'s row, op(B)'s column) must be contiguous, which holds for a whole product
   // but not always for a thread's chunk of one.
-  if (m == 1 && (!transA || lda == 1)) {
+  if (rowVec && m == 1 && (!transA || lda == 1)) {
     if (transB) gemvDot(n, k, b, ldb, a, c, 1, accumulate);
     else gemvAxpy(k, n, b, ldb, a, c, accumulate);
     return;
   }
-  if (n == 1 && (transB || ldb == 1) && (!transA || ldc == 1)) {
+  if (colVec && n == 1 && (transB || ldb == 1) && (!transA || ldc == 1)) {
     if (!transA) gemvDot(m, k, a, lda, b, c, ldc, accumulate);
     else gemvAxpy(k, m, a, lda, b, c, accumulate);
     return;
@@ -211,10 +221,11 @@ export function gemmChunks(transA: bool, transB: bool, m: i32, n: i32, k: i32, a
   for (let start = claim(counter, chunk); start < total; start = claim(counter, chunk)) {
     const len = min(chunk, total - start);
     const s = <usize>start;
+    // the shortcuts on the split side only where the whole product takes them (total == 1)
     if (splitCols) {
-      gemm(transA, transB, m, len, k, a, lda, transB ? b + ((s * ldb) << 2) : b + (s << 2), ldb, c + (s << 2), ldc, accumulate, work);
+      gemmBody(transA, transB, m, len, k, a, lda, transB ? b + ((s * ldb) << 2) : b + (s << 2), ldb, c + (s << 2), ldc, accumulate, work, true, total == 1);
     } else {
-      gemm(transA, transB, len, n, k, transA ? a + (s << 2) : a + ((s * lda) << 2), lda, b, ldb, c + ((s * ldc) << 2), ldc, accumulate, work);
+      gemmBody(transA, transB, len, n, k, transA ? a + (s << 2) : a + ((s * lda) << 2), lda, b, ldb, c + ((s * ldc) << 2), ldc, accumulate, work, total == 1, true);
     }
     taken++;
   }
