@@ -3,9 +3,15 @@
 // reduction x = n·ln2 + r and a degree-6 polynomial in r; tanh by a polynomial near 0 and
 // 1 − 2/(e^{2|x|}+1) elsewhere. Relative error a few float32 ulps.
 
-/** e^x per lane; inputs are clamped to ±88.376 (so no lane overflows to ∞ or NaN). */
+/**
+ * e^x per lane, overflowing to +∞ above ln(FLT_MAX) = 88.72283 as the reference does. Lanes
+ * above 88 are computed as 2·e^(x − ln 2), so the polynomial's clamp at 88.376 never bites
+ * below the overflow point; inputs under −87.337 give e^−87.337 (≈ 1.2e−38, not a denormal).
+ */
 // @ts-ignore: decorator
-@inline export function vexp(x: v128): v128 {
+@inline export function vexp(x0: v128): v128 {
+  const big = f32x4.gt(x0, f32x4.splat(88.0));
+  let x = v128.bitselect(f32x4.sub(x0, f32x4.splat(0.6931471805599453)), x0, big);
   x = f32x4.min(f32x4.max(x, f32x4.splat(-87.33654)), f32x4.splat(88.37626));
   const fx = f32x4.nearest(f32x4.mul(x, f32x4.splat(1.44269504088896341)));
   x = f32x4.sub(x, f32x4.mul(fx, f32x4.splat(0.693359375)));
@@ -20,7 +26,9 @@
   // 2^n: n + 127 in the exponent field (n ≤ 127 by the clamp; n = 128 cannot occur)
   const n = i32x4.trunc_sat_f32x4_s(fx);
   const pow2 = i32x4.shl(i32x4.add(n, i32x4.splat(127)), 23);
-  return f32x4.mul(y, pow2);
+  const r = f32x4.mul(y, pow2);
+  const r2 = v128.bitselect(f32x4.add(r, r), r, big);
+  return v128.bitselect(f32x4.splat(Infinity), r2, f32x4.gt(x0, f32x4.splat(88.72283)));
 }
 
 /** 1/(1+e^{−x}) per lane. */
