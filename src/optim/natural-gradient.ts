@@ -4,7 +4,7 @@ import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Rng } from '../markov/rng.js';
 import { Tensor } from '../tensor/tensor.js';
-import { defineOptimizer, SGD } from './optimizer.js';
+import { defineOptimizer } from './optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js';
 
 /**
@@ -248,9 +248,8 @@ export function kfacModel(model: Para, opts: { stats?: KfacStats; decay?: number
 export class KFAC implements Optimizer {
   readonly name = 'kfac';
   t = 0;
-  private readonly sgd: SGD;
   constructor(private readonly opts: NaturalOptions, readonly stats: KfacStats = new Map()) {
-    this.sgd = new SGD(opts);
+    if (!(opts.lr > 0)) throw new RangeArgError(`learning rate must be a positive number, got ${opts.lr}`);
   }
   lr(): number {
     return this.opts.schedule ? this.opts.schedule(this.t, this.opts.lr) : this.opts.lr;
@@ -266,7 +265,9 @@ export class KFAC implements Optimizer {
     for (let i = 0; i < theta.length; i++) {
       const s = this.stats.get(theta[i]!);
       if (!s || i + 1 >= theta.length) {
-        this.sgd.step([theta[i]!], [grads[i]!]);
+        // no factors recorded (not a dense weight): a plain gradient step with this step's rate
+        const p = theta[i]!.data, g = grads[i]!.data;
+        for (let j = 0; j < p.length; j++) p[j] -= lr * g[j]!;
         continue;
       }
       const { inDim: n, outDim: m } = s, n1 = n + 1;
