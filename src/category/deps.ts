@@ -7,7 +7,7 @@ export { FiniteCategory, categoryFromPoset, parsePoset } from '../topos/index.js
 export type { Arrow } from '../topos/index.js';
 export { agreesWithin, checkTolerance, glue, normaliseSections, sectionDistance } from '../topos/index.js';
 export type { Section } from '../topos/index.js';
-export { nullspace, equivariantBasis, parseGroup, parseRep, repMatrix, repToString, GROUP_FORMS } from '../equivariant/index.js';
+export { nullspace, equivariantBasis, parseGroup, parseRep, repMatrix, repSize, repToString, GROUP_FORMS, SolveTooLargeError, formatBytes } from '../equivariant/index.js';
 export type { Group, Rep, Mat, Sparse } from '../equivariant/index.js';
 export { eye, kron, mat, matmul, permMatrix, transpose } from '../equivariant/matrix.js';
 export { fromTriples } from '../equivariant/sparse.js';

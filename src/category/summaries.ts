@@ -1,4 +1,4 @@
-import { repToString, equivariantBasis } from './deps.js';
+import { equivariantBasis, formatBytes, repSize, repToString, SolveTooLargeError } from './deps.js';
 import type { Group, Rep, FiniteCategory } from './deps.js';
 import { setCoend, vectCoend } from './coend.js';
 import { setEnd, vectEnd } from './end.js';
@@ -31,8 +31,9 @@ export interface EndOverGroup {
  * equaliser over every element of G, next to the equivariance solver's dimension and the
  * set-valued end of Hom (the centre).
  */
-export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: number } = {}): EndOverGroup {
+export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: number; maxBytes?: number } = {}): EndOverGroup {
   const BG = groupCategory(G, opts);
+  checkDenseSize('end', G, BG.order, rin, rout, opts.maxBytes);
   const rho = representation(BG, rin), sigma = representation(BG, rout);
   const E = vectEnd(homRepFunctor(BG, rho, sigma));
   const nIn = rho.matrices[0]!.rows, nOut = sigma.matrices[0]!.rows;
@@ -93,8 +94,9 @@ export interface Coinvariants {
 }
 
 /** ρ ⊗_G σ = ∫^{BG} ρ* ⊗ σ as a quotient, with the character inner product beside it. */
-export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number } = {}): Coinvariants {
+export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number; maxBytes?: number } = {}): Coinvariants {
   const BG = groupCategory(G, opts);
+  checkDenseSize('coend', G, BG.order, r, s, opts.maxBytes);
   const rho = representation(BG, r), sigma = representation(BG, s);
   const Q = vectCoend(tensorRepFunctor(BG, rho, sigma));
   const trace = (M: { rows: number; data: Float64Array }): number => {
@@ -107,4 +109,23 @@ export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number
     group: G.name, order: BG.order, in: rho.name, out: sigma.name,
     size: rho.matrices[0]!.rows * sigma.matrices[0]!.rows, dim: Q.dim, characterInnerProduct: chi,
   };
+}
+
+/** The most memory the dense functors of `endOverGroup` / `coinvariants` may take (1 GiB by default). */
+export const DEFAULT_MAX_BYTES = 2 ** 30;
+
+/**
+ * Refuses, before anything is allocated, an end or coend whose dense (n_in·n_out)² Kronecker
+ * matrices would not fit: these constructions work with the whole functor at once (the
+ * equivariance solver, `paralens derive`, splits it into blocks instead).
+ */
+function checkDenseSize(what: string, G: Group, order: number, rin: Rep, rout: Rep, maxBytes = DEFAULT_MAX_BYTES): void {
+  const nIn = repSize(rin, G.d), nOut = repSize(rout, G.d), n = nIn * nOut;
+  const bytes = 8 * (2 * n * n + order * (nIn * nIn + nOut * nOut));
+  if (!(bytes <= maxBytes)) {
+    throw new SolveTooLargeError(
+      `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${n} unknowns need about ${formatBytes(bytes)} of dense matrices but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
+      bytes,
+    );
+  }
 }

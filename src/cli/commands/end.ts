@@ -34,7 +34,7 @@ Example: paralens end --group 'S(3)' --in V --out V   (dimension 2: span{I, 11�
         unknowns: r.unknowns, equations: r.equations, dim: r.dim, solver_dim: r.solverDim, agree: r.dim === r.solverDim,
         max_residual: r.residual, centre: r.centre,
       }) + '\n');
-      return 0;
+      return r.dim === r.solverDim ? 0 : 1;
     }
     const show = (xs: readonly string[]): string => (xs.length <= 12 ? xs.join(', ') : `${xs.slice(0, 12).join(', ')}, … (${xs.length - 12} more)`);
     io.out(`∫_g Hom(${r.in}(g), ${r.out}(g)) over B${r.group}: one object, ${r.order} arrows\n`);
