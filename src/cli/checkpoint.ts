@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { FileFormatError } from '../io/errors.js';
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint, settingsMismatch } from '../train/checkpoint.js';
 import type { Checkpoint } from '../train/checkpoint.js';
@@ -38,10 +38,10 @@ function fsyncPath(path: string, flags: string): void {
 
 /** Writes `bytes` as the checkpoint of `dir` (created if missing), atomically and durably. */
 export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
+  const tmp = join(dir, `${TMP_PREFIX}${process.pid}.tmp`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDir(dir);
     for (const f of readdirSync(dir)) if (f.startsWith(TMP_PREFIX) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
-    const tmp = join(dir, `${TMP_PREFIX}${process.pid}.tmp`);
     const fd = openSync(tmp, 'w');
     try {
       for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
@@ -52,6 +52,47 @@ export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
     renameSync(tmp, checkpointPath(dir));
     fsyncPath(dir, 'r');
   } catch (e) {
+    removeQuietly(tmp);
+    throw new CheckpointError(`cannot write a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Removes a temporary file if it is there; a path that cannot even be looked at is left alone. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // e.g. ENOTDIR: the directory is a file, so no temporary file was made
+  }
+}
+
+/**
+ * Creates a checkpoint directory and any missing parents, one level at a time (Node's
+ * recursive mkdir loops for ever on some special file systems such as /proc, where mkdir
+ * answers ENOENT although the parent exists).
+ */
+function makeDir(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir || existsSync(parent)) throw e;
+    makeDir(parent);
+    mkdirSync(dir);
+  }
+}
+
+/** Fails before any training when a checkpoint could not be written in `dir`: creates it and writes and removes a probe file. */
+export function probeCheckpointDir(dir: string): void {
+  const probe = join(dir, `${TMP_PREFIX}${process.pid}.probe.tmp`);
+  try {
+    makeDir(dir);
+    closeSync(openSync(probe, 'w'));
+    rmSync(probe, { force: true });
+  } catch (e) {
+    removeQuietly(probe);
     throw new CheckpointError(`cannot write a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
@@ -106,6 +147,7 @@ export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (
     }
   }
   const restore = resumeFrom;
+  if (dir !== undefined) probeCheckpointDir(dir); // a bad directory fails now, not after the first epoch
   let written = 0, lastEpoch: number | undefined;
   const hooks = {
     onStart: restore ? (t: Trainer) => t.restore(restore.snapshot) : undefined,

@@ -12,3 +12,12 @@ describe('work too large for this machine is refused up front (exit 2, one line)
     expect(r.err).toMatch(re as RegExp);
   });
 });
+
+describe('a checkpoint directory that cannot be written', () => {
+  it('fails before training, exit 2, naming the directory', async () => {
+    const r = await cli('train', '--model', 'dense(2,1)', '--data', 'xor', '--epochs', '1000000', '--checkpoint', '/proc/paralens-no/such', '--json');
+    expect(r.code).toBe(2);
+    expect(r.json().error.code).toBe('E_CHECKPOINT');
+    expect(r.err).toMatch(/cannot write a checkpoint in \/proc\/paralens-no\/such/);
+  });
+});
