@@ -4,7 +4,7 @@ import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Rng } from '../markov/rng.js';
 import { Tensor } from '../tensor/tensor.js';
-import { defineOptimizer } from './optimizer.js';
+import { defineOptimizer, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js';
 
 /**
@@ -113,7 +113,7 @@ export class NaturalGradient implements Optimizer {
     return model;
   }
   lr(): number {
-    return this.opts.schedule ? this.opts.schedule(this.t, this.opts.lr) : this.opts.lr;
+    return scheduledLr(this.opts, this.t);
   }
   /** The natural direction (F + λI)⁻¹ g for the flattened gradient g. */
   direction(theta: readonly Tensor[], g: Float64Array): Float64Array {
@@ -252,7 +252,7 @@ export class KFAC implements Optimizer {
     if (!(opts.lr > 0)) throw new RangeArgError(`learning rate must be a positive number, got ${opts.lr}`);
   }
   lr(): number {
-    return this.opts.schedule ? this.opts.schedule(this.t, this.opts.lr) : this.opts.lr;
+    return scheduledLr(this.opts, this.t);
   }
   private params?: readonly Tensor[];
   /** The Trainer's hook: instrument the model's dense layers to record their Kronecker factors. */

@@ -44,6 +44,11 @@ export interface OptimizerOptions {
   schedule?: Schedule;
 }
 
+/** The learning rate at step t: the schedule's, or the constant one. */
+export function scheduledLr(opts: Pick<OptimizerOptions, 'lr' | 'schedule'>, t: number): number {
+  return opts.schedule ? opts.schedule(t, opts.lr) : opts.lr;
+}
+
 /** Base class: step counting, schedules and slot bookkeeping; subclasses define `update`. */
 export abstract class BaseOptimizer implements Optimizer {
   abstract readonly name: string;
@@ -53,7 +58,7 @@ export abstract class BaseOptimizer implements Optimizer {
     if (!(opts.lr > 0) || !Number.isFinite(opts.lr)) throw new RangeArgError(`learning rate must be a positive number, got ${opts.lr}`);
   }
   lr(): number {
-    return this.opts.schedule ? this.opts.schedule(this.t, this.opts.lr) : this.opts.lr;
+    return scheduledLr(this.opts, this.t);
   }
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void {
     if (this.slotNames.length && !this.slots[this.slotNames[0]!]) {

@@ -2,11 +2,11 @@ import { benchmarkExperiment } from '../../equivariant/benchmark.js';
 import type { BenchmarkRow, BenchmarkTask } from '../../equivariant/benchmark.js';
 import { inertiaTask } from '../../equivariant/inertia.js';
 import { o5Task } from '../../equivariant/o5.js';
-
-const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task };
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt, table } from '../progress.js';
+
+const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task };
 
 const trainCommand: Command = {
   name: 'train',
