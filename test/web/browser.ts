@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -15,4 +16,16 @@ export async function launch() {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * Where a test keeps its screenshot: test-output/ (git-ignored), or docs/screenshots/ — the
+ * pictures the README shows — when PARALENS_UPDATE_SCREENSHOTS=1, so that running the tests
+ * never modifies tracked files.
+ */
+export function screenshotPath(name: string): string {
+  const root = join(__dirname, '..', '..');
+  const dir = process.env.PARALENS_UPDATE_SCREENSHOTS ? join(root, 'docs', 'screenshots') : join(root, 'test-output');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
 }

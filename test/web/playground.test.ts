@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { PreviewServer } from 'vite';
-import { hasChromium, launch } from './browser.js';
+import { hasChromium, launch, screenshotPath } from './browser.js';
 
 const root = join(__dirname, '..', '..');
 
@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     expect(await page.textContent('#status')).toMatch(/epoch 200\/200 .* accuracy/);
     expect(await page.innerHTML('#diagram')).toContain('dense(2,8)');
     expect(page.url()).toContain('data=circles');
-    await page.screenshot({ path: join(root, 'docs', 'screenshots', 'playground.png') });
+    await page.screenshot({ path: screenshotPath('playground.png') });
 
     // a link with the whole state restores it
     await page.goto(`${url}#data=xor&model=${encodeURIComponent('dense(2,4) >> tanh >> dense(4,1)')}&lr=0.1&optimizer=sgd&batch=4&epochs=50&seed=3&uncertainty=off`);

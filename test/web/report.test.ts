@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli/helpers.js';
 import { sections } from '../../src/cli/tour/sections.js';
-import { hasChromium, launch } from './browser.js';
+import { hasChromium, launch, screenshotPath } from './browser.js';
 
 describe('the tour and its HTML report', () => {
   it('runs every perspective and writes one self-contained page that renders in Chromium without errors', async () => {
@@ -32,7 +32,7 @@ describe('the tour and its HTML report', () => {
       const sizes = await page.$$eval('figure svg', (els) => els.map((e) => e.getBoundingClientRect().width));
       expect(sizes.length).toBeGreaterThanOrEqual(sections.length);
       expect(Math.min(...sizes)).toBeGreaterThan(50);
-      await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'screenshots', 'tour-report.png') });
+      await page.screenshot({ path: screenshotPath('tour-report.png') });
     } finally {
       await browser.close();
     }
