@@ -15,6 +15,7 @@ import { optimizer as makeOptimizer } from '../src/optim/optimizer.js';
 import { parseSpec } from '../src/para/index.js';
 import type { Para } from '../src/para/para.js';
 import type { Tensor } from '../src/tensor/tensor.js';
+import { argmax } from '../src/train/metrics.js';
 import { Trainer } from '../src/train/trainer.js';
 import type { PlaygroundState } from './state.js';
 
@@ -67,10 +68,7 @@ export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: 
 /** Probability of class 1 (one logit), or the predicted class scaled to [0,1] (several outputs). */
 function toUnit(p: Tensor, i: number): number {
   const per = p.size / p.batch;
-  if (per === 1) return p.data[i]!;
-  let best = 0;
-  for (let c = 1; c < per; c++) if (p.data[i * per + c]! > p.data[i * per + best]!) best = c;
-  return best / (per - 1);
+  return per === 1 ? p.data[i]! : argmax(p.data, i * per, per) / (per - 1);
 }
 
 /**

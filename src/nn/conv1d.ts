@@ -2,7 +2,7 @@ import { primitive } from '../para/category.js';
 import { checkInput } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
-import { checkChannels, convLens, convParams, requirePositive } from './conv2d.js';
+import { checkChannels, checkConvArgs, convLens, convParams } from './conv2d.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
 
@@ -14,11 +14,7 @@ import type { Window } from './im2col.js';
  */
 export function conv1d(inC: number, outC: number, k: number, stride = 1, pad = 0, dom?: Shape): Para {
   const where = `conv1d(${inC},${outC},${k},${stride},${pad})`;
-  requirePositive(where, 'in channels', inC);
-  requirePositive(where, 'out channels', outC);
-  requirePositive(where, 'kernel size', k);
-  requirePositive(where, 'stride', stride);
-  requirePositive(where, 'padding', pad, 0);
+  checkConvArgs(where, inC, outC, k, stride, pad);
   const windowOf = (d: Shape): Window => {
     checkChannels(where, d, 2, inC, '[C,L]');
     return makeWindow(where, inC, 1, d[1]!, 1, k, 1, stride, 0, pad);

@@ -6,7 +6,7 @@ import { backend } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 import { col2im, im2col, makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
-import { lecunUniform } from './init.js';
+import { torchDefaultUniform } from './init.js';
 
 /** Column-matrix elements per batch chunk: bounds the gemm operands (8 MB in float32). */
 const CHUNK = 1 << 21;
@@ -77,11 +77,20 @@ export function requirePositive(where: string, name: string, v: number, min = 1)
   if (!(Number.isInteger(v) && v >= min)) throw new RangeArgError(`${where}: ${name} must be an integer ≥ ${min}, got ${v}`);
 }
 
+/** The shared argument checks of conv1d and conv2d: positive sizes, non-negative padding. */
+export function checkConvArgs(where: string, inC: number, outC: number, k: number, stride: number, pad: number): void {
+  requirePositive(where, 'in channels', inC);
+  requirePositive(where, 'out channels', outC);
+  requirePositive(where, 'kernel size', k);
+  requirePositive(where, 'stride', stride);
+  requirePositive(where, 'padding', pad, 0);
+}
+
 /** PyTorch's default initialisation for Conv and Linear: weight and bias U(−1/√fanIn, 1/√fanIn). */
 export function convParams(outC: number, kernelShape: Shape, fanIn: number): ParamSpec[] {
   return [
-    { name: 'weight', shape: [outC, ...kernelShape], init: lecunUniform(fanIn) },
-    { name: 'bias', shape: [outC], init: lecunUniform(fanIn) },
+    { name: 'weight', shape: [outC, ...kernelShape], init: torchDefaultUniform(fanIn) },
+    { name: 'bias', shape: [outC], init: torchDefaultUniform(fanIn) },
   ];
 }
 
@@ -100,11 +109,7 @@ export function checkChannels(where: string, dom: Shape, rank: number, inC: numb
  */
 export function conv2d(inC: number, outC: number, k: number, stride = 1, pad = 0, dom?: Shape): Para {
   const where = `conv2d(${inC},${outC},${k},${stride},${pad})`;
-  requirePositive(where, 'in channels', inC);
-  requirePositive(where, 'out channels', outC);
-  requirePositive(where, 'kernel size', k);
-  requirePositive(where, 'stride', stride);
-  requirePositive(where, 'padding', pad, 0);
+  checkConvArgs(where, inC, outC, k, stride, pad);
   const windowOf = (d: Shape): Window => {
     checkChannels(where, d, 3, inC, '[C,H,W]');
     return makeWindow(where, inC, d[1]!, d[2]!, k, k, stride, stride, pad, pad);

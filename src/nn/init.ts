@@ -12,8 +12,8 @@ export const heNormal = (fanIn: number): Initializer => (rng, out) => {
   for (let i = 0; i < out.length; i++) out[i] = rng.normal() * s;
 };
 
-/** PyTorch's default for Linear: U(−1/√fanIn, 1/√fanIn). */
-export const lecunUniform = (fanIn: number): Initializer => (rng, out) => {
+/** PyTorch's default for Linear and Conv (kaiming_uniform with a = √5): U(−1/√fanIn, 1/√fanIn). */
+export const torchDefaultUniform = (fanIn: number): Initializer => (rng, out) => {
   const a = 1 / Math.sqrt(fanIn);
   for (let i = 0; i < out.length; i++) out[i] = (2 * rng.uniform() - 1) * a;
 };

@@ -3,7 +3,6 @@ import { stratifiedSplit } from '../../data/dataset.js';
 import { iris } from '../../data/registry.js';
 import { mse, softmaxCrossEntropy } from '../../nn/loss.js';
 import { parseSpec } from '../../para/spec.js';
-import { Trainer } from '../../train/trainer.js';
 import { train } from '../../train/train.js';
 import { fmt, table } from '../progress.js';
 import { stringDiagram } from '../../draw/diagram.js';
@@ -21,34 +20,19 @@ export const XOR_RELU_SPEC = 'dense(2,4) >> relu >> dense(4,4) >> relu >> dense(
  * dead ReLU units (hidden units that output 0 on all four inputs) at the end.
  */
 export function epochsToTarget(spec: string, seed: number, opts: { lr: number; maxEpochs: number; target: number }): { epochs: number | undefined; dead: number } {
-  const model = parseSpec(spec);
-  const t = new Trainer(model, xor(), { loss: mse, lr: opts.lr, batch: 1, seed });
-  let reached: number | undefined;
-  for (let e = 0; e < opts.maxEpochs; e++) {
-    if (t.runEpoch().loss < opts.target) {
-      reached = e + 1;
-      break;
-    }
-  }
-  let dead = 0;
-  if (spec.includes('relu')) {
-    const x = xor().x;
-    // hidden activations after each relu
-    const parts = model.children;
-    let h = x;
-    let off = 0;
-    for (const c of parts) {
-      const n = c.params.length;
-      h = c.run(t.theta.slice(off, off + n), h);
-      off += n;
-      if (c.kind === 'relu') {
-        const units = h.size / h.batch;
-        for (let u = 0; u < units; u++) {
-          let alive = false;
-          for (let b = 0; b < h.batch; b++) if (h.data[b * units + u]! > 0) alive = true;
-          if (!alive) dead++;
-        }
-      }
+  const r = train(parseSpec(spec), xor(), { loss: mse, lr: opts.lr, batch: 1, seed, epochs: opts.maxEpochs, targetLoss: opts.target });
+  const reached = r.history[r.history.length - 1]!.loss < opts.target ? r.history.length : undefined;
+  // hidden activations after each relu, factor by factor
+  let dead = 0, h = xor().x, off = 0;
+  for (const c of r.model.children) {
+    h = c.run(r.theta.slice(off, off + c.params.length), h);
+    off += c.params.length;
+    if (c.kind !== 'relu') continue;
+    const units = h.size / h.batch;
+    for (let u = 0; u < units; u++) {
+      let alive = false;
+      for (let b = 0; b < h.batch; b++) if (h.data[b * units + u]! > 0) alive = true;
+      if (!alive) dead++;
     }
   }
   return { epochs: reached, dead };
