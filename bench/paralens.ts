@@ -5,7 +5,7 @@ import { oneHot } from '../src/data/dataset.js';
 import { mse, softmaxCrossEntropy } from '../src/nn/loss.js';
 import '../src/nn/index.js';
 import { parseSpec } from '../src/para/spec.js';
-import { backend, setBackend } from '../src/tensor/backend.js';
+import { allocFloat32, backend, setBackend } from '../src/tensor/backend.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';
 import type { Loss } from '../src/nn/loss.js';
@@ -23,9 +23,15 @@ export function syntheticData(n: number, shape: number[], seed: number): Dataset
   return { name: 'synthetic', x, y: oneHot(labels, 10), labels };
 }
 
-/** Median GFLOP/s of backend().gemm on n×n×n, each sample calibrated to ≥ `seconds` of work. */
+/**
+ * Median GFLOP/s of backend().gemm on n×n×n, each sample calibrated to ≥ `seconds` of work.
+ * The operands are made before timing where the backend keeps its arrays (allocFloat32: in
+ * wasm memory on 'wasm'), as TF.js's are tensors made before timing.
+ */
 export function timeMatmul(n: number, cfg: BenchConfig): number[] {
-  const a = fill(n * n, 1), b = fill(n * n, 2), c = new Float32Array(n * n);
+  const a = allocFloat32(n * n), b = allocFloat32(n * n), c = allocFloat32(n * n);
+  a.set(fill(n * n, 1));
+  b.set(fill(n * n, 2));
   const be = backend();
   be.gemm(false, false, n, n, n, a, b, c, false);
   let t = performance.now();

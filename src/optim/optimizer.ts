@@ -1,4 +1,5 @@
 import { RangeArgError, UnknownNameError } from '../errors.js';
+import { backend } from '../tensor/backend.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
 import type { Para } from '../para/para.js';
@@ -89,7 +90,7 @@ export class SGD extends BaseOptimizer {
     super(opts, []);
   }
   protected update(_i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
-    for (let j = 0; j < p.length; j++) p[j] -= lr * g[j]!;
+    backend().axpy(-lr, g, p);
   }
 }
 

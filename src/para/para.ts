@@ -1,5 +1,6 @@
 import { ShapeError } from '../errors.js';
 import { Rng } from '../markov/rng.js';
+import { allocFloat32 } from '../tensor/backend.js';
 import { allocData, Tensor, sizeOf, shapeString, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Data, Shape } from '../tensor/tensor.js';
 
@@ -93,7 +94,7 @@ export class Arena {
     const n = sizeOf(shape);
     let buf = this.pool[this.cursor];
     if (!buf || buf.length !== n || (dtype === 'float64') !== buf instanceof Float64Array) {
-      buf = allocData(dtype, n);
+      buf = residentData(dtype, n);
       this.pool[this.cursor] = buf;
     } else {
       buf.fill(0);
@@ -101,6 +102,20 @@ export class Arena {
     this.cursor++;
     return new Tensor(buf, shape);
   };
+}
+
+/** n zeros for a buffer used across many steps: float32 ones in the backend's own memory where it has one (allocFloat32). */
+export function residentData(dtype: DType, n: number): Data {
+  return dtype === 'float32' ? allocFloat32(n) : allocData(dtype, n);
+}
+
+/** A copy of each tensor in resident storage (residentData). */
+export function residentCopies(ts: readonly Tensor[]): Tensor[] {
+  return ts.map((t) => {
+    const data = residentData(t.dtype, t.size);
+    data.set(t.data);
+    return new Tensor(data, t.shape);
+  });
 }
 
 /** The shapes of a morphism's parameters, as zero tensors (e.g. gradient buffers). */

@@ -32,6 +32,14 @@ export interface Backend {
   sumRows(x: Data, rows: number, cols: number, out: Data, accumulate: boolean): void;
   /** y += alpha·x. */
   axpy(alpha: number, x: Data, y: Data): void;
+  /** True when no entry of x is NaN or ±∞. */
+  allFinite(x: Data): boolean;
+  /**
+   * n zeroed float32s that this backend's kernels use where they are, without copying (for
+   * buffers that live across many calls: parameters, gradients, a training arena); undefined
+   * where it has no such memory. Any backend can read and write them like other arrays.
+   */
+  alloc?(n: number): Float32Array | undefined;
 }
 
 // the reference backend is always there; a fast one registers itself when it loads
@@ -54,6 +62,14 @@ export function getBackendByName(name: string): Backend | undefined {
 export function backend(): Backend {
   if (!current) current = registry.get('js')!;
   return current;
+}
+
+/**
+ * n zeroed float32s for a buffer that lives across many calls: from the current backend's
+ * own memory where it has one (Backend.alloc), else an ordinary array.
+ */
+export function allocFloat32(n: number): Float32Array {
+  return backend().alloc?.(n) ?? new Float32Array(n);
 }
 
 export function setBackend(b: Backend | string): Backend {

@@ -163,5 +163,10 @@ function axpy(alpha: number, x: Data, y: Data): void {
 }
 
 /** The reference backend: plain TypeScript, any typed array, runs everywhere. */
-export const jsBackend: Backend = { name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy };
+function allFinite(x: Data): boolean {
+  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]!)) return false;
+  return true;
+}
+
+export const jsBackend: Backend = { name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite };
 

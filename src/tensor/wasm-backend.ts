@@ -5,7 +5,7 @@ import type { Data } from './tensor.js';
 import { KernelInstance, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
 import { ThreadPool } from './wasm/threads.js';
-import type { ChunkedGemm } from './wasm/threads.js';
+import type { SharedGemm } from './wasm/threads.js';
 
 /** Op codes of the AssemblyScript kernels (src/tensor/wasm/assembly/elementwise.ts), by position. */
 const OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
@@ -13,14 +13,20 @@ const OP_CODE = new Map(OPS.map((op, i) => [op, i]));
 /** Ops whose derivative reads x, and those whose derivative reads y = f(x) (the others read neither). */
 const NEEDS_X = new Set<UnaryOp>(['relu', 'gelu', 'softplus', 'square']);
 const NEEDS_Y = new Set<UnaryOp>(['sigmoid', 'tanh', 'exp']);
-/** Register tile of the micro-kernel (src/tensor/wasm/assembly/gemm.ts): thread shares are multiples of it. */
-const MR = 4, NR = 8;
+/** Register tile and row block of the kernels (src/tensor/wasm/assembly/gemm.ts): thread shares are multiples of the tile. */
+const MR = 4, NR = 8, MC = 128;
 
 export interface WasmBackendOptions {
   /** 'auto' (default) takes relaxed SIMD where the runtime validates it, else plain SIMD. */
   simd?: 'auto' | SimdFlavour;
   /** Threads for large products, the calling thread included. Default: 2 where shared memory exists (capped by the core count), else 1. */
   threads?: number;
+  /**
+   * Use a shared memory (default: where the runtime has one — Node, or a cross-origin
+   * isolated page). Without one there are no worker threads and no resident arrays
+   * (Backend.alloc): every call copies its arguments in and out.
+   */
+  sharedMemory?: boolean;
   /** Backend name (default 'wasm'). */
   name?: string;
   /**
@@ -79,8 +85,9 @@ async function coreCount(): Promise<number> {
 export async function createWasmBackend(options: WasmBackendOptions = {}): Promise<WasmBackend> {
   const flavour: SimdFlavour = options.simd === 'plain' || (options.simd !== 'relaxed' && !relaxedSimdSupported()) ? 'plain' : 'relaxed';
   const wanted = Math.max(1, Math.floor(options.threads ?? Math.min(2, await coreCount())));
-  // one thread needs no shared memory: it gets the module with an ordinary one
-  const shared = wanted > 1 && sharedMemorySupported();
+  // shared memory where it exists, for the threads and for resident arrays (views of a
+  // shared memory stay valid when it grows)
+  const shared = options.sharedMemory !== false && sharedMemorySupported();
   const threads = shared ? wanted : 1;
   const inst = await KernelInstance.create(flavour, shared, threads);
   let pool: ThreadPool | undefined;
@@ -97,37 +104,62 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   const minParallel = options.minParallelVolume ?? DEFAULT_MIN_PARALLEL_VOLUME;
 
   /**
-   * Chunking of a product shared by the threads: split C's longer side into about four
-   * chunks per thread, whole register tiles each and not thinner than 16 (each chunk repacks
-   * the other operand).
+   * How the threads share a product. With enough rows (and more than one column), op(B) is
+   * packed once by all of them and C split into chunks of rows, about eight per thread
+   * (gemmShared). Otherwise C's longer side is split into about four chunks per thread, each
+   * repacking the other operand (gemmChunks). Chunks are whole register tiles and not
+   * thinner than 16.
    */
-  function chunking(m: number, n: number): { splitCols: boolean; chunk: number } {
+  function chunking(m: number, n: number): { packB: boolean; splitCols: boolean; chunk: number } {
+    if (m >= 16 * threads && n > 1) {
+      return { packB: true, splitCols: false, chunk: Math.min(MC, Math.ceil(Math.max(Math.ceil(m / (8 * threads)), 16) / MR) * MR) };
+    }
     const splitCols = n > m, total = splitCols ? n : m, unit = splitCols ? NR : MR;
     const chunk = Math.ceil(Math.max(Math.ceil(total / (4 * threads)), 16) / unit) * unit;
-    return { splitCols, chunk };
+    return { packB: false, splitCols, chunk };
   }
 
   // The dispatch is kept apart from the work so that it stays small enough for the JIT to
   // inline into callers: small models then pay nothing for it.
   function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
-    if (m * n * kk < minGemm || !isF32(a) || !isF32(b) || !isF32(c) || m === 0 || n === 0 || !inst.begin(m * kk + kk * n + m * n)) {
+    if (m * n * kk < minGemm || !isF32(a) || !isF32(b) || !isF32(c) || m === 0 || n === 0 || !inst.begin(m * kk + 2 * kk * (n + NR) + m * n)) {
       jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
     } else {
       gemmInWasm(transA, transB, m, n, kk, a, b, c, accumulate);
     }
   }
 
+  /** Where x is in wasm memory: its own address if it lives there, else a copy's (in the argument region). */
+  function input(x: Float32Array, n: number): number {
+    const p = inst.addressOf(x);
+    return p >= 0 ? p : inst.put(x, n);
+  }
+
+  /** Where the kernel writes `out`: in place if it lives in wasm memory, else in the argument region (a copy when `accumulate`). */
+  function output(out: Float32Array, n: number, accumulate: boolean): number {
+    const p = inst.addressOf(out);
+    return p >= 0 ? p : accumulate ? inst.put(out, n) : inst.reserve(n);
+  }
+
+  /** Copy a result out of the argument region, unless the kernel wrote it in place. */
+  function collect(p: number, n: number, out: Float32Array): void {
+    if (p !== inst.addressOf(out)) inst.get(p, n, out);
+  }
+
   /** gemm once inst.begin has made room for A, B and C. */
   function gemmInWasm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Float32Array, b: Float32Array, c: Float32Array, accumulate: boolean): void {
-    const aP = inst.put(a, m * kk);
-    const bP = inst.put(b, kk * n);
-    const cP = accumulate ? inst.put(c, m * n) : inst.reserve(m * n);
+    const aP = input(a, m * kk);
+    const bP = input(b, kk * n);
+    const cP = output(c, m * n, accumulate);
     const lda = transA ? m : kk, ldb = transB ? kk : n;
     if (pool && m * n * kk >= minParallel) {
-      const { splitCols, chunk } = chunking(m, n);
-      const job: ChunkedGemm = [transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, splitCols, chunk, pool.counter];
+      const { packB, splitCols, chunk } = chunking(m, n);
+      const packed = packB ? inst.reserve(k.packedBFloats(n, kk)) : 0;
+      const job: SharedGemm = [transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, splitCols, chunk, pool.counter, packed];
       pool.post(job);
-      const mine = k.gemmChunks(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0), splitCols, chunk, pool.counter);
+      const mine = packB
+        ? k.gemmShared(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0), packed, chunk, pool.counter)
+        : k.gemmChunks(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0), splitCols, chunk, pool.counter);
       const theirs = pool.finish();
       stats.sharedProducts++;
       stats.chunks += mine + theirs;
@@ -135,65 +167,69 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     } else {
       k.gemm(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0));
     }
-    inst.get(cP, m * n, c);
+    collect(cP, m * n, c);
   }
 
   function unary(op: UnaryOp, x: Data, out: Data): void {
     const n = x.length;
     if (n < minElements || op === 'identity' || !isF32(x) || !isF32(out)) return jsBackend.unary(op, x, out);
-    if (!inst.begin(n)) return jsBackend.unary(op, x, out);
-    const p = inst.put(x, n);
-    k.unary(OP_CODE.get(op)!, p, p, n);
-    inst.get(p, n, out);
+    if (!inst.begin(2 * n)) return jsBackend.unary(op, x, out);
+    const xP = input(x, n), outP = output(out, n, false);
+    k.unary(OP_CODE.get(op)!, xP, outP, n);
+    collect(outP, n, out);
   }
 
   function unaryBackward(op: UnaryOp, x: Data, y: Data, dy: Data, dx: Data, accumulate: boolean): void {
     const n = dy.length;
     if (n < minElements || !isF32(x) || !isF32(y) || !isF32(dy) || !isF32(dx)) return jsBackend.unaryBackward(op, x, y, dy, dx, accumulate);
     if (!inst.begin(4 * n)) return jsBackend.unaryBackward(op, x, y, dy, dx, accumulate);
-    const dyP = inst.put(dy, n);
-    const xP = NEEDS_X.has(op) ? inst.put(x, n) : dyP;
-    const yP = NEEDS_Y.has(op) ? inst.put(y, n) : dyP;
-    const dxP = accumulate ? inst.put(dx, n) : inst.reserve(n);
+    const dyP = input(dy, n);
+    const xP = NEEDS_X.has(op) ? input(x, n) : dyP;
+    const yP = NEEDS_Y.has(op) ? input(y, n) : dyP;
+    const dxP = output(dx, n, accumulate);
     k.unaryBackward(OP_CODE.get(op)!, xP, yP, dyP, dxP, n, accumulate);
-    inst.get(dxP, n, dx);
+    collect(dxP, n, dx);
   }
 
   function addRowVector(x: Data, v: Data, rows: number, cols: number, out: Data, op: UnaryOp): void {
     const n = rows * cols;
     if (n < minElements || !isF32(x) || !isF32(v) || !isF32(out)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
-    if (!inst.begin(n + cols)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
-    const xP = inst.put(x, n);
-    const vP = inst.put(v, cols);
-    k.addRowVector(xP, vP, rows, cols, xP, OP_CODE.get(op)!);
-    inst.get(xP, n, out);
+    if (!inst.begin(2 * n + cols)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
+    const xP = input(x, n), vP = input(v, cols), outP = output(out, n, false);
+    k.addRowVector(xP, vP, rows, cols, outP, OP_CODE.get(op)!);
+    collect(outP, n, out);
   }
 
   function sumRows(x: Data, rows: number, cols: number, out: Data, accumulate: boolean): void {
     const n = rows * cols;
     if (n < minElements || !isF32(x) || !isF32(out)) return jsBackend.sumRows(x, rows, cols, out, accumulate);
     if (!inst.begin(n + cols)) return jsBackend.sumRows(x, rows, cols, out, accumulate);
-    const xP = inst.put(x, n);
-    const oP = accumulate ? inst.put(out, cols) : inst.reserve(cols);
+    const xP = input(x, n), oP = output(out, cols, accumulate);
     k.sumRows(xP, rows, cols, oP, accumulate);
-    inst.get(oP, cols, out);
+    collect(oP, cols, out);
   }
 
   function axpy(alpha: number, x: Data, y: Data): void {
     const n = x.length;
     if (n < minElements || !isF32(x) || !isF32(y)) return jsBackend.axpy(alpha, x, y);
     if (!inst.begin(2 * n)) return jsBackend.axpy(alpha, x, y);
-    const xP = inst.put(x, n);
-    const yP = inst.put(y, n);
+    const xP = input(x, n), yP = output(y, n, true);
     k.axpy(alpha, xP, yP, n);
-    inst.get(yP, n, y);
+    collect(yP, n, y);
+  }
+
+  function allFinite(x: Data): boolean {
+    const n = x.length;
+    if (n < minElements || !isF32(x) || !inst.begin(n)) return jsBackend.allFinite(x);
+    return k.allFinite(input(x, n), n) !== 0;
   }
 
   return {
     name: options.name ?? 'wasm',
     simd: flavour,
     get threads() { return pool ? pool.size + 1 : 1; },
-    gemm, unary, unaryBackward, addRowVector, sumRows, axpy,
+    gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite,
+    alloc: (n) => inst.alloc(n),
     dispose() { disposed = true; pool?.stop(); pool = undefined; },
     threadStats: () => ({ ...stats }),
   };

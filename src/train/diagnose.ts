@@ -2,13 +2,10 @@ import type { Loss } from '../nn/loss.js';
 import { makeCtx } from '../para/para.js';
 import type { Ctx, Para } from '../para/para.js';
 import { Rng } from '../markov/rng.js';
+import { backend } from '../tensor/backend.js';
 import type { Tensor } from '../tensor/tensor.js';
 
-const finite = (t: Tensor): boolean => {
-  const d = t.data;
-  for (let i = 0; i < d.length; i++) if (!Number.isFinite(d[i]!)) return false;
-  return true;
-};
+const finite = (t: Tensor): boolean => backend().allFinite(t.data);
 
 /** True when every entry of every tensor is finite. */
 export function allFinite(ts: readonly Tensor[]): boolean {

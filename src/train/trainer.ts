@@ -1,6 +1,6 @@
 import { NonFiniteError, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../markov/rng.js';
-import { Arena, makeCtx } from '../para/para.js';
+import { Arena, makeCtx, residentCopies, residentData } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { optimizer as makeOptimizer } from '../optim/optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optimizer.js';
@@ -87,8 +87,10 @@ export class Trainer {
     }
     const seed = opts.seed ?? 0;
     this.rng = new Rng(seed);
-    this.theta = opts.theta ?? this.model.init(this.rng.split());
-    this.grads = this.theta.map((t) => Tensor.zeros(t.shape, t.dtype));
+    // parameters the trainer makes, and the gradients, live where the backend computes (no
+    // copies per call); parameters passed in are trained in place where they are
+    this.theta = opts.theta ?? residentCopies(this.model.init(this.rng.split()));
+    this.grads = this.theta.map((t) => new Tensor(residentData(t.dtype, t.size), t.shape));
     this.loss = opts.loss;
     this.logits = opts.loss.name !== 'mse';
     const batch = opts.batch ?? N;

@@ -51,7 +51,7 @@ const TRANSPOSES = [[false, false], [true, false], [false, true], [true, true]] 
 // m, n, k: 1×1, k = 0 and 1, odd sizes around the 4×8 register tile and the 256-deep block, thin and wide
 const SIZES: readonly [number, number, number][] = [
   [1, 1, 1], [1, 1, 0], [3, 5, 0], [1, 7, 1], [2, 3, 1], [3, 1, 5], [4, 4, 4], [4, 8, 2], [5, 7, 3], [8, 8, 8],
-  [13, 17, 19], [16, 16, 16], [33, 65, 31], [64, 64, 64], [129, 67, 257], [4, 300, 600], [300, 5, 70], [97, 211, 513],
+  [13, 17, 19], [16, 16, 16], [33, 65, 31], [40, 9, 0], [64, 64, 64], [129, 67, 257], [4, 300, 600], [300, 5, 70], [97, 211, 513],
 ];
 
 // Inputs near where the approximations switch formulas (|x| = 0.625 for tanh), near 0, and large.
@@ -216,6 +216,111 @@ export function backendSuite(backends: readonly Backend[]): void {
         const x64 = Float64Array.from([1, 2, 3]), y64 = Float64Array.from([0.1, 0.2, 0.3]);
         be.axpy(1 / 3, x64, y64);
         expectClose(y64, [0.1 + 1 / 3, 0.2 + 2 / 3, 0.3 + 1], 1e-15, 1e-15, 'float64 axpy');
+      });
+
+      it('allFinite: false for a NaN or ±∞ at any position (every SIMD lane and the tail), true otherwise', () => {
+        const rng = new Rng(31);
+        for (const n of [0, 1, 7, 8, 1031]) {
+          const x = randomF32(n, rng, 1e30);
+          expect(be.allFinite(x)).toBe(true);
+          expect(be.allFinite(Float64Array.from(x))).toBe(true);
+          for (const pos of new Set([0, 1, 2, 3, n >> 1, n - 2, n - 1].filter((p) => p >= 0 && p < n))) {
+            for (const bad of [NaN, Infinity, -Infinity]) {
+              const y = x.slice();
+              y[pos] = bad;
+              expect(be.allFinite(y), `n=${n}, ${bad} at ${pos}`).toBe(false);
+              expect(be.allFinite(Float64Array.from(y))).toBe(false);
+            }
+          }
+        }
+        expect(be.allFinite(Float32Array.of(3.4e38, -3.4e38, 1e-45))).toBe(true);
+      });
+    });
+
+    // Arrays from be.alloc live in the backend's own memory and are used where they are: each
+    // kernel must give the same bits whichever of its arguments live there (all 2^k mixes),
+    // in place too, and on subarray views of them.
+    describe.runIf(be.alloc?.(1) !== undefined)('arrays in the backend\'s own memory (alloc)', () => {
+      const own = (src: Float32Array): Float32Array => {
+        const r = be.alloc!(src.length)!;
+        expect(Array.from(r.subarray(0, 8))).toEqual(new Array(Math.min(8, src.length)).fill(0));
+        r.set(src);
+        return r;
+      };
+      /** Every mix of ordinary and resident copies of the arguments. */
+      const mixes = (args: Float32Array[]): Float32Array[][] =>
+        Array.from({ length: 1 << args.length }, (_, mask) => args.map((x, i) => (mask >> i) & 1 ? own(x) : x.slice()));
+      const bits = (x: Float32Array): string => Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('hex');
+
+      it('gemm (every transpose, accumulate or not) gives the same bits on any mix of resident arguments', () => {
+        const rng = new Rng(37);
+        for (const [m, n, k] of [[5, 7, 3], [33, 65, 31], [129, 67, 257]] as const) {
+          for (const [tA, tB] of TRANSPOSES) {
+            for (const acc of [false, true]) {
+              const a = randomF32(m * k, rng), b = randomF32(k * n, rng), c0 = randomF32(m * n, rng);
+              const want = c0.slice();
+              be.gemm(tA, tB, m, n, k, a, b, want, acc);
+              for (const [x, y, c] of mixes([a, b, c0])) {
+                be.gemm(tA, tB, m, n, k, x!, y!, c!, acc);
+                expect(bits(c!)).toBe(bits(want));
+              }
+            }
+          }
+        }
+      });
+
+      it('a resident subarray view is written where it is, and nothing around it', () => {
+        const rng = new Rng(41);
+        const m = 37, n = 45, k = 29;
+        const a = randomF32(m * k, rng), b = randomF32(k * n, rng);
+        const buf = own(randomF32(m * n + 10, rng)), before = buf.slice();
+        const want = new Float32Array(m * n);
+        be.gemm(false, true, m, n, k, a, b, want, false);
+        be.gemm(false, true, m, n, k, own(a).subarray(0), b, buf.subarray(4, 4 + m * n), false);
+        expect(bits(buf.subarray(4, 4 + m * n))).toBe(bits(want));
+        expect(bits(buf.subarray(0, 4))).toBe(bits(before.subarray(0, 4)));
+        expect(bits(buf.subarray(4 + m * n))).toBe(bits(before.subarray(4 + m * n)));
+      });
+
+      it('elementwise kernels and reductions give the same bits on any mix, in place too', () => {
+        const rng = new Rng(43);
+        const rows = 33, cols = 37, n = rows * cols;
+        for (const op of UNARY_OPS) {
+          const x = unaryInputs(n, rng), v = randomF32(cols, rng), dy = randomF32(n, rng), dx0 = randomF32(n, rng);
+          const y = Float32Array.from(x, (t) => applyUnary(op, t));
+          const fx = new Float32Array(n), fxv = new Float32Array(n), dx = dx0.slice();
+          be.unary(op, x, fx);
+          be.addRowVector(x, v, rows, cols, fxv, op);
+          be.unaryBackward(op, x, y, dy, dx, true);
+          for (const [xx, out] of mixes([x, new Float32Array(n)])) {
+            be.unary(op, xx!, out!);
+            expect(bits(out!)).toBe(bits(fx));
+            be.unary(op, xx!, xx!);
+            expect(bits(xx!)).toBe(bits(fx));
+          }
+          for (const [xx, vv, out] of mixes([x, v, new Float32Array(n)])) {
+            be.addRowVector(xx!, vv!, rows, cols, out!, op);
+            expect(bits(out!)).toBe(bits(fxv));
+          }
+          for (const [xx, yy, g, d] of mixes([x, y, dy, dx0])) {
+            be.unaryBackward(op, xx!, yy!, g!, d!, true);
+            expect(bits(d!)).toBe(bits(dx));
+          }
+        }
+        const x = randomF32(n, rng), s0 = randomF32(cols, rng), y0 = randomF32(n, rng);
+        const s = s0.slice(), y = y0.slice();
+        be.sumRows(x, rows, cols, s, true);
+        be.axpy(-0.3, x, y);
+        for (const [xx, out, yy] of mixes([x, s0, y0])) {
+          be.sumRows(xx!, rows, cols, out!, true);
+          expect(bits(out!)).toBe(bits(s));
+          be.axpy(-0.3, xx!, yy!);
+          expect(bits(yy!)).toBe(bits(y));
+          expect(be.allFinite(xx!)).toBe(true);
+        }
+        const bad = own(x);
+        bad[n - 1] = NaN;
+        expect(be.allFinite(bad)).toBe(false);
       });
     });
   });

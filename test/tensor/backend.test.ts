@@ -14,8 +14,8 @@ import { backendSuite } from './backend-suite.js';
 // copy-in, tiny-shape and thread-sharing paths are all exercised.
 await loadWasmBackend();
 const eager = await createWasmBackend({ name: 'wasm-eager-2threads', threads: 2, minGemmVolume: 0, minElements: 0, minParallelVolume: 0 });
-// and one on a single thread, which runs the module built for ordinary (unshared) memory
-const single = await createWasmBackend({ name: 'wasm-eager-1thread', threads: 1, minGemmVolume: 0, minElements: 0 });
+// and one on a single thread with the module built for ordinary (unshared) memory, as in a page that is not cross-origin isolated
+const single = await createWasmBackend({ name: 'wasm-eager-unshared', threads: 1, sharedMemory: false, minGemmVolume: 0, minElements: 0 });
 const registered = backendNames().map((n) => getBackendByName(n)!);
 afterAll(() => eager.dispose());
 
@@ -30,9 +30,11 @@ describe('selection', () => {
     setBackend('js');
   });
 
-  it('the eager test backends really use two threads and one', () => {
+  it('the eager test backends really use two threads and one; only shared memory gives resident arrays', () => {
     expect(eager.threads).toBe(2);
     expect(single.threads).toBe(1);
+    expect(eager.alloc!(3)).toEqual(new Float32Array(3));
+    expect(single.alloc!(3)).toBeUndefined();
   });
 
   it('the worker thread runs chunks of shared products, and every chunk is accounted for', () => {
@@ -42,8 +44,8 @@ describe('selection', () => {
     for (let i = 0; i < 200 && eager.threadStats().chunksByWorkers === before.chunksByWorkers; i++) eager.gemm(false, false, m, n, k, a, b, c, false);
     const after = eager.threadStats();
     expect(after.chunksByWorkers).toBeGreaterThan(before.chunksByWorkers);
-    // rows split in chunks of 32 (256 / (4·2)), all 8 taken by someone every time
-    expect((after.chunks - before.chunks) / (after.sharedProducts - before.sharedProducts)).toBe(8);
+    // op(B) packed in 2 groups of 64 columns, then the rows in chunks of 16 (256 / (8·2)): all 18 taken by someone every time
+    expect((after.chunks - before.chunks) / (after.sharedProducts - before.sharedProducts)).toBe(18);
     expect(c.every((v) => v === 0.125 * k)).toBe(true);
   });
 });

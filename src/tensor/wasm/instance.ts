@@ -4,12 +4,15 @@ import { wasmModules } from './modules.generated.js';
 export interface KernelExports {
   gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number): void;
   gemmChunks(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number, splitCols: boolean, chunk: number, counter: number): number;
+  gemmShared(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number, packed: number, chunk: number, counter: number): number;
   gemmWorkBytes(): number;
+  packedBFloats(n: number, k: number): number;
   unary(op: number, x: number, out: number, n: number): void;
   unaryBackward(op: number, x: number, y: number, dy: number, dx: number, n: number, accumulate: boolean): void;
   addRowVector(x: number, v: number, rows: number, cols: number, out: number, op: number): void;
   sumRows(x: number, rows: number, cols: number, out: number, accumulate: boolean): void;
   axpy(alpha: number, x: number, y: number, n: number): void;
+  allFinite(x: number, n: number): number;
 }
 
 export type SimdFlavour = 'relaxed' | 'plain';
@@ -48,32 +51,79 @@ export function sharedMemorySupported(): boolean {
   }
 }
 
+/** Resident storage (KernelInstance.alloc) stops at this many bytes; beyond it arrays are ordinary ones. */
+const MAX_RESIDENT_BYTES = 2 ** 30;
+
+/**
+ * First-fit allocation of 64-byte-aligned blocks above `base`; freed neighbours merge, and a
+ * block freed at the top lowers it. Byte addresses; it only bookkeeps, the caller grows memory.
+ */
+class Blocks {
+  /** Free blocks below `top`, sorted by address. */
+  private readonly free: { at: number; bytes: number }[] = [];
+  constructor(public top: number) {}
+
+  take(bytes: number): number {
+    for (let i = 0; i < this.free.length; i++) {
+      const f = this.free[i]!;
+      if (f.bytes < bytes) continue;
+      const at = f.at;
+      if (f.bytes === bytes) this.free.splice(i, 1);
+      else { f.at += bytes; f.bytes -= bytes; }
+      return at;
+    }
+    const at = this.top;
+    this.top += bytes;
+    return at;
+  }
+
+  give(at: number, bytes: number): void {
+    let i = 0;
+    while (i < this.free.length && this.free[i]!.at < at) i++;
+    this.free.splice(i, 0, { at, bytes });
+    const next = this.free[i + 1];
+    if (next && at + bytes === next.at) { this.free[i]!.bytes += next.bytes; this.free.splice(i + 1, 1); }
+    const prev = this.free[i - 1];
+    if (prev && prev.at + prev.bytes === at) { prev.bytes += this.free[i]!.bytes; this.free.splice(i, 1); i--; }
+    const last = this.free[this.free.length - 1];
+    if (last && last.at + last.bytes === this.top) { this.top = last.at; this.free.pop(); }
+  }
+}
+
 /**
  * One compiled kernel module instantiated on one memory, and the layout of that memory:
- * control words, then one gemm scratch area per thread, then an argument region that every
- * call reuses from its start (no allocation per call once the memory is large enough).
+ * control words, then one gemm scratch area per thread, then blocks: resident arrays
+ * (`alloc`) and the argument region that every call reuses from its start (no allocation
+ * per call once it is large enough).
  */
 export class KernelInstance {
   readonly module: WebAssembly.Module;
   readonly memory: WebAssembly.Memory;
   readonly exports: KernelExports;
   readonly workBytes: number;
-  readonly argsBase: number;
   private f32: Float32Array;
-  private top: number;
-  /** Bytes of memory now (only this thread grows it). */
-  private capacity: number;
+  private top = 0;
+  /** The argument region: a block of `argsBytes` at `argsBase`. */
+  private argsBase = 0;
+  private argsBytes = 0;
+  private readonly blocks: Blocks;
+  /** Every ArrayBuffer object this memory has had (a shared memory gets a new one when it grows; views of the old stay valid). */
+  private readonly buffers = new WeakSet<ArrayBufferLike>();
+  private residentBytes = 0;
+  private readonly finalizer = new FinalizationRegistry<[number, number]>(([at, bytes]) => {
+    this.residentBytes -= bytes;
+    this.blocks.give(at, bytes);
+  });
 
   constructor(readonly flavour: SimdFlavour, readonly shared: boolean, readonly threads: number, module: WebAssembly.Module) {
     this.module = module;
     this.memory = new WebAssembly.Memory(shared ? { initial: 1, maximum: MAX_PAGES, shared: true } : { initial: 1, maximum: MAX_PAGES });
     this.exports = new WebAssembly.Instance(module, { env: { memory: this.memory } }).exports as unknown as KernelExports;
     this.workBytes = this.exports.gemmWorkBytes();
-    this.argsBase = WORK_BASE + align(this.workBytes) * threads;
-    this.memory.grow(Math.ceil((this.argsBase + 4 * PAGE) / PAGE) - 1);
-    this.capacity = this.memory.buffer.byteLength;
+    this.blocks = new Blocks(WORK_BASE + align(this.workBytes) * threads);
     this.f32 = new Float32Array(this.memory.buffer);
-    this.top = this.argsBase;
+    this.buffers.add(this.memory.buffer);
+    if (!this.begin(PAGE)) throw new Error('wasm backend: cannot reserve its working memory');
   }
 
   static async create(flavour: SimdFlavour, shared: boolean, threads: number): Promise<KernelInstance> {
@@ -87,27 +137,45 @@ export class KernelInstance {
     return WORK_BASE + align(this.workBytes) * t;
   }
 
+  /** Grow the memory to hold `end` bytes; false when it cannot. */
+  private reach(end: number): boolean {
+    const have = this.memory.buffer.byteLength;
+    if (end <= have) return true;
+    if (end > MAX_PAGES * PAGE) return false;
+    try {
+      this.memory.grow(Math.ceil((end - have) / PAGE));
+    } catch {
+      return false;
+    }
+    this.f32 = new Float32Array(this.memory.buffer);
+    this.buffers.add(this.memory.buffer);
+    return true;
+  }
+
   /**
    * Start laying out a call's arguments; `floats` is the total it will need. False when the
    * memory cannot grow that far (the caller then uses the reference backend).
    */
   begin(floats: number): boolean {
-    this.top = this.argsBase;
-    const need = this.argsBase + floats * 4 + 64 * 8;
-    if (need > this.capacity) {
-      if (need > MAX_PAGES * PAGE) return false;
-      try {
-        this.memory.grow(Math.ceil((need - this.capacity) / PAGE));
-      } catch {
+    const need = align(floats * 4 + 64 * 8);
+    if (need > this.argsBytes) {
+      const old = this.argsBytes;
+      const bytes = Math.max(need, 2 * old);
+      if (old) this.blocks.give(this.argsBase, old);
+      const at = this.blocks.take(bytes);
+      if (!this.reach(at + bytes)) {
+        this.blocks.give(at, bytes);
+        if (old) this.argsBase = this.blocks.take(old); // its contents need not survive
         return false;
       }
-      this.capacity = this.memory.buffer.byteLength;
-      this.f32 = new Float32Array(this.memory.buffer);
+      this.argsBase = at;
+      this.argsBytes = bytes;
     }
+    this.top = this.argsBase;
     return true;
   }
 
-  /** Reserve n floats (64-byte aligned) and return their byte address. */
+  /** Reserve n floats (64-byte aligned) of the argument region and return their byte address. */
   reserve(n: number): number {
     const p = this.top;
     this.top = align(p + n * 4);
@@ -124,6 +192,33 @@ export class KernelInstance {
   /** Copy n floats at byte address p out to dst. */
   get(p: number, n: number, dst: Float32Array): void {
     dst.set(this.f32.subarray(p >> 2, (p >> 2) + n));
+  }
+
+  /**
+   * n zeroed floats that live in this memory, so the kernels use them where they are instead
+   * of copying them in and out; undefined where that cannot be done (an unshared memory, whose
+   * views break when it grows, or 1 GiB resident already). The block is freed when the returned
+   * array is garbage-collected — a subarray of it does not keep it alive.
+   */
+  alloc(n: number): Float32Array | undefined {
+    if (!this.shared) return undefined;
+    const bytes = align(Math.max(1, n) * 4);
+    if (this.residentBytes + bytes > MAX_RESIDENT_BYTES) return undefined;
+    const at = this.blocks.take(bytes);
+    if (!this.reach(at + bytes)) {
+      this.blocks.give(at, bytes);
+      return undefined;
+    }
+    const view = new Float32Array(this.memory.buffer, at, n);
+    view.fill(0);
+    this.residentBytes += bytes;
+    this.finalizer.register(view, [at, bytes]);
+    return view;
+  }
+
+  /** The byte address of x if it lives in this memory, else −1. */
+  addressOf(x: Float32Array): number {
+    return this.buffers.has(x.buffer) ? x.byteOffset : -1;
   }
 }
 

@@ -4,36 +4,48 @@ import type { KernelInstance } from './instance.js';
 /**
  * Worker threads that share the kernel instance's memory and help with large products.
  * Hand-off is through control words in the shared memory (Atomics.wait/notify), not
- * messages, so a call costs a wake-up, not a structured clone. The work itself is split
- * dynamically: every thread runs `gemmChunks`, which takes row or column chunks of C from a
- * shared counter, so a worker that the OS has not scheduled yet costs nothing — the calling
- * thread simply takes more chunks, and withdraws the offer if the worker never picked it up.
+ * messages, so a call costs a wake-up, not a structured clone; a worker spins for a moment
+ * after each job before it sleeps, so that the next product of a training step (a few
+ * microseconds later) finds it awake. The work itself is split dynamically: every thread
+ * runs `gemmShared` (op(B) packed once, by all threads, then row chunks of C) or
+ * `gemmChunks` (row or column chunks of C, each packing its own operands), which take their
+ * share from counters in shared memory, so a worker that the OS has not scheduled yet costs
+ * nothing — the calling thread simply takes more, and withdraws the offer if the worker
+ * never picked it up.
  *
  * Control block of worker w, Int32 words at CTRL_BASE + CTRL_BYTES·(w+1): [0] job sequence
- * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2..16] gemmChunks
- * arguments, [17] how many chunks the worker ran of the last job it took. The chunk counter
- * is the word at CTRL_BASE.
+ * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2..17] the job
+ * (SharedGemm), [18] how many chunks the worker ran of the last job it took. The counters
+ * are the three words at CTRL_BASE.
  */
-const SEQ = 0, STATE = 1, ARGS = 2, RAN = 17, WORDS = CTRL_BYTES / 4;
+const SEQ = 0, STATE = 1, ARGS = 2, RAN = 18, WORDS = CTRL_BYTES / 4;
 const IDLE = 0, POSTED = 1, TAKEN = 2;
+/** How long a thread spins on a control word before it blocks (milliseconds). */
+const SPIN_MS = 0.25;
 
 // Runs inside each worker (Node worker_threads or a browser Worker), as plain JavaScript.
 const WORKER_SOURCE = `
 const inNode = typeof self === 'undefined';
 const port = inNode ? require('node:worker_threads').parentPort : self;
 const start = ({ module, memory, ctrl, work }) => {
-  const { gemmChunks } = new WebAssembly.Instance(module, { env: { memory } }).exports;
+  const { gemmChunks, gemmShared } = new WebAssembly.Instance(module, { env: { memory } }).exports;
   const w = new Int32Array(memory.buffer, ctrl, ${WORDS});
   port.postMessage('ready');
   let seen = 0;
   for (;;) {
-    Atomics.wait(w, ${SEQ}, seen);
+    const until = performance.now() + ${SPIN_MS};
+    for (let i = 0; Atomics.load(w, ${SEQ}) === seen; i++) {
+      if ((i & 255) === 0 && performance.now() > until) { Atomics.wait(w, ${SEQ}, seen); break; }
+    }
     seen = Atomics.load(w, ${SEQ});
     if (seen < 0) return;
     if (Atomics.compareExchange(w, ${STATE}, ${POSTED}, ${TAKEN}) !== ${POSTED}) continue;
-    const a = ${ARGS};
-    w[${RAN}] = gemmChunks(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
-      w[a + 11] !== 0, work, w[a + 12] !== 0, w[a + 13], w[a + 14]);
+    const a = ${ARGS}, packed = w[a + 15];
+    w[${RAN}] = packed !== 0
+      ? gemmShared(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
+        w[a + 11] !== 0, work, packed, w[a + 13], w[a + 14])
+      : gemmChunks(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
+        w[a + 11] !== 0, work, w[a + 12] !== 0, w[a + 13], w[a + 14]);
     Atomics.store(w, ${STATE}, ${IDLE});
     Atomics.notify(w, ${STATE});
   }
@@ -48,10 +60,11 @@ interface WorkerHandle {
 }
 
 /**
- * Arguments of KernelExports.gemmChunks without the scratch pointer: the product, then
- * whether chunks are columns, the chunk size and the counter's address.
+ * A product shared between threads: the product, then whether chunks are columns, the chunk
+ * size and the counters' address (the arguments of KernelExports.gemmChunks without the
+ * scratch pointer), then where op(B) is packed for gemmShared — 0 for gemmChunks.
  */
-export type ChunkedGemm = [transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, splitCols: boolean, chunk: number, counter: number];
+export type SharedGemm = [transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, splitCols: boolean, chunk: number, counter: number, packed: number];
 
 export function isNode(): boolean {
   const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
@@ -77,7 +90,7 @@ async function spawn(): Promise<WorkerHandle> {
 }
 
 export class ThreadPool {
-  /** Byte address of the shared chunk counter. */
+  /** Byte address of the shared counters (three Int32 words). */
   readonly counter = CTRL_BASE;
   private readonly ctrl: Int32Array;
   private seq = 0;
@@ -111,9 +124,9 @@ export class ThreadPool {
     return new ThreadPool(workers, inst);
   }
 
-  /** Reset the chunk counter and offer the job to every worker (the caller then runs gemmChunks itself). */
-  post(job: ChunkedGemm): void {
-    Atomics.store(this.ctrl, 0, 0);
+  /** Reset the counters and offer the job to every worker (the caller then runs its share itself). */
+  post(job: SharedGemm): void {
+    for (let i = 0; i < 3; i++) Atomics.store(this.ctrl, i, 0);
     this.seq++;
     for (let w = 0; w < this.workers.length; w++) {
       const base = (w + 1) * WORDS;
@@ -133,7 +146,11 @@ export class ThreadPool {
     for (let w = 0; w < this.workers.length; w++) {
       const base = (w + 1) * WORDS, i = base + STATE;
       if (Atomics.compareExchange(this.ctrl, i, POSTED, IDLE) === POSTED) continue;
-      while (Atomics.load(this.ctrl, i) === TAKEN) if (this.canBlock) Atomics.wait(this.ctrl, i, TAKEN);
+      // the worker is finishing its last chunk: spin (a wake-up costs more), then block
+      const until = performance.now() + SPIN_MS;
+      for (let s = 0; Atomics.load(this.ctrl, i) === TAKEN; s++) {
+        if (this.canBlock && (s & 255) === 0 && performance.now() > until) Atomics.wait(this.ctrl, i, TAKEN);
+      }
       ran += this.ctrl[base + RAN]!;
     }
     return ran;

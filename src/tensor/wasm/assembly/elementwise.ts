@@ -126,3 +126,17 @@ export function axpy(alpha: f32, x: usize, y: usize, n: i32): void {
   for (; i < n4; i += 4) { const o = <usize>i << 2; v128.store(y + o, f32x4.add(v128.load(y + o), f32x4.mul(a, v128.load(x + o)))); }
   for (; i < n; i++) { const o = <usize>i << 2; store<f32>(y + o, load<f32>(y + o) + alpha * load<f32>(x + o)); }
 }
+
+/** Whether none of the n floats at x is NaN or ±∞ (v − v is 0 exactly for finite v). */
+export function allFinite(x: usize, n: i32): bool {
+  const n4 = n & ~3;
+  let ok = i32x4.splat(-1);
+  let i = 0;
+  for (; i < n4; i += 4) {
+    const v = v128.load(x + (<usize>i << 2)), d = f32x4.sub(v, v);
+    ok = v128.and(ok, f32x4.eq(d, d));
+  }
+  let fine = v128.all_true<i32>(ok);
+  for (; i < n; i++) { const v = load<f32>(x + (<usize>i << 2)); fine = fine && v - v == 0; }
+  return fine;
+}

@@ -183,30 +183,85 @@ function gemmBody(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, 
       for (let ic = 0; ic < m; ic += MC) {
         const mc = min(MC, m - ic);
         packA(transA, a, lda, ic, mc, pc, kc, pa);
-        for (let jr = 0; jr < nc; jr += NR) {
-          const nr = min(NR, nc - jr);
-          const bp = pb + ((<usize>jr * kc) << 2);
-          for (let ir = 0; ir < mc; ir += MR) {
-            const mr = min(MR, mc - ir);
-            const ap = pa + ((<usize>ir * kc) << 2);
-            const cp = c + ((<usize>(ic + ir) * ldc + jc + jr) << 2);
-            if (mr == MR && nr == NR) {
-              kernel(kc, ap, bp, cp, ldc, loadC);
-            } else {
-              kernel(kc, ap, bp, tile, NR, false);
-              for (let ii = 0; ii < mr; ii++) {
-                for (let jj = 0; jj < nr; jj++) {
-                  const dst = cp + ((<usize>ii * ldc + jj) << 2);
-                  const v = load<f32>(tile + ((<usize>ii * NR + jj) << 2));
-                  store<f32>(dst, loadC ? load<f32>(dst) + v : v);
-                }
-              }
-            }
+        macroKernel(mc, nc, kc, pa, pb, c + ((<usize>ic * ldc + jc) << 2), ldc, loadC, tile);
+      }
+    }
+  }
+}
+
+/**
+ * C[mc×nc] (row stride ldc) (+)= packed A (mc rows, MR-row panels) · packed B (nc columns,
+ * NR-column strips), both kc deep; partial edge tiles go through `tile` (MR·NR floats).
+ */
+function macroKernel(mc: i32, nc: i32, kc: i32, pa: usize, pb: usize, c: usize, ldc: i32, loadC: bool, tile: usize): void {
+  for (let jr = 0; jr < nc; jr += NR) {
+    const nr = min(NR, nc - jr);
+    const bp = pb + ((<usize>jr * kc) << 2);
+    for (let ir = 0; ir < mc; ir += MR) {
+      const mr = min(MR, mc - ir);
+      const ap = pa + ((<usize>ir * kc) << 2);
+      const cp = c + ((<usize>ir * ldc + jr) << 2);
+      if (mr == MR && nr == NR) {
+        kernel(kc, ap, bp, cp, ldc, loadC);
+      } else {
+        kernel(kc, ap, bp, tile, NR, false);
+        for (let ii = 0; ii < mr; ii++) {
+          for (let jj = 0; jj < nr; jj++) {
+            const dst = cp + ((<usize>ii * ldc + jj) << 2);
+            const v = load<f32>(tile + ((<usize>ii * NR + jj) << 2));
+            store<f32>(dst, loadC ? load<f32>(dst) + v : v);
           }
         }
       }
     }
   }
+}
+
+/** Floats of the shared packed op(B) that gemmShared needs for a k×n product. */
+export function packedBFloats(n: i32, k: i32): i32 {
+  return k * ((n + NR - 1) / NR) * NR;
+}
+
+/** Columns of op(B) per unit of the packing phase of gemmShared. */
+const PACK_COLS: i32 = 8 * NR;
+
+/**
+ * A product shared by threads that packs op(B) once for all of them (every thread calls
+ * this with the same arguments and its own `work`). Phase 1: the threads take groups of
+ * PACK_COLS columns of op(B) from the counter at `counter` and pack them into `packed`
+ * (packedBFloats(n, k) floats: KC-deep blocks, block p at p·npad, of NR-column strips),
+ * counting finished groups at counter+8. Phase 2, once every group is packed: they take
+ * chunks of `chunk` rows of C (a multiple of MR, at most MC) from counter+4, pack just
+ * those rows of op(A) and multiply. A thread that arrives late finds the work done; the
+ * bits of C are those of gemm (the same blocks summed in the same order).
+ */
+export function gemmShared(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, lda: i32, b: usize, ldb: i32, c: usize, ldc: i32, accumulate: bool, work: usize, packed: usize, chunk: i32, counter: usize): i32 {
+  const npad = ((n + NR - 1) / NR) * NR;
+  const groups = (n + PACK_COLS - 1) / PACK_COLS;
+  let taken = 0;
+  for (let j0 = claim(counter, PACK_COLS); j0 < n; j0 = claim(counter, PACK_COLS)) {
+    const nc = min(PACK_COLS, n - j0);
+    for (let pc = 0; pc < k; pc += KC) {
+      const kc = min(KC, k - pc);
+      packB(transB, b, ldb, pc, kc, j0, nc, packed + ((<usize>pc * npad + <usize>j0 * kc) << 2));
+    }
+    if (ASC_FEATURE_THREADS) atomic.add<i32>(counter + 8, 1);
+    taken++;
+  }
+  if (ASC_FEATURE_THREADS) while (atomic.load<i32>(counter + 8) < groups) {} // another thread is still packing
+  const pa = work, tile = work + ((<usize>MC * KC + <usize>KC * NC) << 2);
+  for (let i0 = claim(counter + 4, chunk); i0 < m; i0 = claim(counter + 4, chunk)) {
+    const mc = min(chunk, m - i0);
+    const cp = c + ((<usize>i0 * ldc) << 2);
+    if (k <= 0 && !accumulate) for (let i = 0; i < mc; i++) memory.fill(cp + ((<usize>i * ldc) << 2), 0, <usize>n << 2);
+    for (let pc = 0; pc < k; pc += KC) {
+      const kc = min(KC, k - pc);
+      packA(transA, a, lda, i0, mc, pc, kc, pa);
+      macroKernel(mc, n, kc, pa, packed + ((<usize>pc * npad) << 2), cp, ldc, accumulate || pc > 0, tile);
+    }
+    taken++;
+  }
+  return taken;
 }
 
 /**
