@@ -28,6 +28,12 @@ if (argv.includes('--help')) {
   process.exit(0);
 }
 const log = (s: string): void => void process.stderr.write(s + '\n');
+/**
+ * A full garbage collection between systems (node --expose-gc, as `npm run bench` runs it), so
+ * that the garbage one system leaves is not collected — by V8's helper threads, on these two
+ * cores — in the time of the next.
+ */
+const settle = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 async function main(): Promise<void> {
   const cfg = benchConfig(quick);
@@ -63,6 +69,7 @@ async function main(): Promise<void> {
   const results: Measurement[] = [];
   for (const name of backendNames()) {
     if (skip.has(name)) continue;
+    settle();
     log(`paralens on backend '${name}'`);
     results.push(...benchParalens(name, `paralens ${name}`, cfg, skipped, log));
   }
@@ -74,6 +81,7 @@ async function main(): Promise<void> {
       continue;
     }
     systems[`tfjs-${be}`] = t.note;
+    settle();
     log(`TensorFlow.js ${be}`);
     results.push(...benchTfjs(t.tf, `TF.js ${be}`, cfg, skipped, log));
   }
