@@ -4,7 +4,7 @@ import { checkInput, describeShape } from '../para/para.js';
 import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
-import { col2im, im2col, makeWindow } from './im2col.js';
+import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
 import { torchDefaultUniform } from './init.js';
 
@@ -24,47 +24,37 @@ export function convLens(g: Window, outC: number, W: Tensor, bias: Tensor, x: Te
   const be = backend();
   const B = x.batch, O = outC, P = g.Ho * g.Wo, K = g.C * g.kh * g.kw, S = g.C * g.H * g.W;
   const nb = Math.max(1, Math.min(B, Math.floor(CHUNK / (K * P))));
-  const y = ctx.alloc([B, ...cod], x.dtype);
+  // every buffer below but dx is written in full before it is read (`overwrite`)
+  const y = ctx.alloc([B, ...cod], x.dtype, true);
   const cols: Tensor[] = [];
-  const out = ctx.alloc([O, nb * P], x.dtype).data;
+  const out = ctx.alloc([O, nb * P], x.dtype, true).data;
   for (let b0 = 0; b0 < B; b0 += nb) {
     const n = Math.min(nb, B - b0), ld = n * P;
-    const col = ctx.alloc([K, ld], x.dtype);
-    for (let s = 0; s < n; s++) im2col(g, x.data, (b0 + s) * S, col.data, ld, s * P);
+    const col = ctx.alloc([K, ld], x.dtype, true);
+    be.im2col(g, x.data, b0 * S, n, col.data, ld);
     cols.push(col);
     be.gemm(false, false, O, ld, K, W.data, col.data, out, false);
-    for (let s = 0; s < n; s++) {
-      const yOff = (b0 + s) * O * P;
-      for (let o = 0; o < O; o++) {
-        const bo = bias.data[o]!, src = o * ld + s * P, dst = yOff + o * P;
-        for (let p = 0; p < P; p++) y.data[dst + p] = out[src + p]! + bo;
-      }
-    }
+    // out is [O, n, P] (the samples side by side); y is [n, O, P], plus the bias
+    be.swapAxes(out.subarray(0, O * ld), O, n, P, y.data.subarray(b0 * O * P, (b0 + n) * O * P), bias.data);
   }
   return {
     y,
     pullback: (dy, dTheta, needDx = true) => {
       const dx = ctx.alloc(x.shape, x.dtype);
-      const dyc = ctx.alloc([O, nb * P], x.dtype).data;
-      const dcol = needDx ? ctx.alloc([K, nb * P], x.dtype).data : undefined;
+      const dyc = ctx.alloc([O, nb * P], x.dtype, true).data;
+      const dcol = needDx ? ctx.alloc([K, nb * P], x.dtype, true).data : undefined;
+      const ones = dTheta ? ctx.alloc([nb * P], x.dtype, true).data.fill(1) : undefined;
       cols.forEach((col, c) => {
         const b0 = c * nb, n = Math.min(nb, B - b0), ld = n * P;
-        for (let s = 0; s < n; s++) {
-          const yOff = (b0 + s) * O * P;
-          for (let o = 0; o < O; o++) dyc.set(dy.data.subarray(yOff + o * P, yOff + (o + 1) * P), o * ld + s * P);
-        }
-        if (dTheta) {
-          be.gemm(false, true, O, K, ld, dyc, col.data, dTheta[0]!.data, true);
-          const db = dTheta[1]!.data;
-          for (let o = 0; o < O; o++) {
-            let sum = 0;
-            for (let p = o * ld, e = p + ld; p < e; p++) sum += dyc[p]!;
-            db[o] += sum;
-          }
+        const d = dyc.subarray(0, O * ld);
+        be.swapAxes(dy.data.subarray(b0 * O * P, (b0 + n) * O * P), n, O, P, d);
+        if (dTheta && ones) {
+          be.gemm(false, true, O, K, ld, d, col.data, dTheta[0]!.data, true);
+          be.gemm(false, false, O, 1, ld, d, ones.subarray(0, ld), dTheta[1]!.data, true); // db += Σ_p dy
         }
         if (dcol) {
-          be.gemm(true, false, K, ld, O, W.data, dyc, dcol, false);
-          for (let s = 0; s < n; s++) col2im(g, dcol, ld, s * P, dx.data, (b0 + s) * S);
+          be.gemm(true, false, K, ld, O, W.data, d, dcol, false);
+          be.col2im(g, dcol, ld, n, dx.data, b0 * S);
         }
       });
       return dx;

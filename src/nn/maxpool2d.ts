@@ -2,6 +2,7 @@ import { primitive } from '../para/category.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { ShapeError } from '../errors.js';
+import { backend } from '../tensor/backend.js';
 import type { Shape } from '../tensor/tensor.js';
 import { requirePositive } from './conv2d.js';
 import { makeWindow } from './im2col.js';
@@ -32,40 +33,18 @@ export function maxpool2d(k: number, stride = k, dom?: Shape): Para {
     at: (d) => maxpool2d(k, stride, d),
     forward: (_t, x, ctx) => {
       if (g) checkInput(self, x);
-      const { C, H, W, Ho, Wo } = g ?? poolWindow(where, x.shape.slice(1), k, stride);
-      const B = x.batch, planes = B * C;
-      const y = ctx.alloc([B, C, Ho, Wo], x.dtype);
-      // where each maximum came from, as an offset into x (exact in float32 below 2^24)
-      const arg = ctx.alloc([B, C, Ho, Wo], x.dtype);
-      const xd = x.data, yd = y.data, ad = arg.data;
-      for (let pl = 0; pl < planes; pl++) {
-        const xOff = pl * H * W;
-        let o = pl * Ho * Wo;
-        for (let oh = 0; oh < Ho; oh++) {
-          const top = xOff + oh * stride * W;
-          for (let ow = 0; ow < Wo; ow++, o++) {
-            let best = -Infinity, at = top + ow * stride;
-            // `!(v <= best)`: a larger value or a NaN takes over (a NaN stays, as in PyTorch); ties keep the first
-            window: for (let row = top + ow * stride, i = 0; i < k; i++, row += W) {
-              for (let q = row; q < row + k; q++) {
-                const v = xd[q]!;
-                if (!(v <= best)) {
-                  best = v;
-                  at = q;
-                  if (v !== v) break window;
-                }
-              }
-            }
-            yd[o] = best;
-            ad[o] = at;
-          }
-        }
-      }
+      const win = g ?? poolWindow(where, x.shape.slice(1), k, stride);
+      const { C, Ho, Wo } = win, B = x.batch;
+      // both written in full; arg holds where each maximum came from, as an offset into x
+      // (exact in float32 below 2^24)
+      const y = ctx.alloc([B, C, Ho, Wo], x.dtype, true);
+      const arg = ctx.alloc([B, C, Ho, Wo], x.dtype, true);
+      backend().maxPool(win, x.data, B * C, y.data, arg.data);
       return {
         y,
         pullback: (dy) => {
           const dx = ctx.alloc(x.shape, x.dtype);
-          for (let o = 0; o < dy.size; o++) dx.data[arg.data[o]!] += dy.data[o]!;
+          backend().scatterAdd(dy.data, arg.data, dx.data);
           return dx;
         },
       };

@@ -2,6 +2,7 @@ import { RangeArgError, UnknownNameError } from '../errors.js';
 import { backend } from '../tensor/backend.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
+import { residentCopies, residentData } from '../para/para.js';
 import type { Para } from '../para/para.js';
 
 /**
@@ -63,7 +64,8 @@ export abstract class BaseOptimizer implements Optimizer {
   }
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void {
     if (this.slotNames.length && !this.slots[this.slotNames[0]!]) {
-      for (const s of this.slotNames) this.slots[s] = theta.map((p) => Tensor.zeros(p.shape, p.dtype));
+      // resident where the backend computes, like the parameters (no copies per step)
+      for (const s of this.slotNames) this.slots[s] = theta.map((p) => new Tensor(residentData(p.dtype, p.size), p.shape));
     }
     const lr = this.lr();
     this.t++;
@@ -79,7 +81,7 @@ export abstract class BaseOptimizer implements Optimizer {
   }
   loadState(s: OptimizerState): void {
     this.t = s.t;
-    this.slots = Object.fromEntries(Object.entries(s.slots).map(([k, v]) => [k, v.map((x) => x.clone())]));
+    this.slots = Object.fromEntries(Object.entries(s.slots).map(([k, v]) => [k, residentCopies(v)]));
   }
 }
 
@@ -139,22 +141,12 @@ export class Adam extends BaseOptimizer {
     const b1 = this.opts.beta1 ?? 0.9, b2 = this.opts.beta2 ?? 0.999, eps = this.opts.eps ?? 1e-8;
     const wd = this.opts.weightDecay ?? (this.decoupled ? 0.01 : 0);
     const c1 = 1 - Math.pow(b1, this.t), c2 = 1 - Math.pow(b2, this.t);
-    // θ −= η·(m/c1)/(√(v/c2) + ε), written as PyTorch does: η·√c2/c1 · m/(√v + ε·√c2)
-    const step = (lr * Math.sqrt(c2)) / c1, epsHat = eps * Math.sqrt(c2), a1 = 1 - b1, a2 = 1 - b2;
-    const n = p.length;
-    if (this.decoupled && wd) {
-      const shrink = 1 - lr * wd;
-      for (let j = 0; j < n; j++) p[j] *= shrink;
-    }
-    const l2 = this.decoupled ? 0 : wd;
-    for (let j = 0; j < n; j++) {
-      const gj = l2 ? g[j]! + l2 * p[j]! : g[j]!;
-      const mj = b1 * m[j]! + a1 * gj;
-      const vj = b2 * v[j]! + a2 * gj * gj;
-      m[j] = mj;
-      v[j] = vj;
-      p[j] -= (step * mj) / (Math.sqrt(vj) + epsHat);
-    }
+    // θ −= η·(m/c1)/(√(v/c2) + ε), written as PyTorch does: η·√c2/c1 · m/(√v + ε·√c2);
+    // AdamW shrinks θ by 1 − ηλ first, Adam adds λθ to the gradient
+    backend().adam(p, g, m, v, {
+      b1, b2, step: (lr * Math.sqrt(c2)) / c1, epsHat: eps * Math.sqrt(c2),
+      l2: this.decoupled ? 0 : wd, shrink: this.decoupled && wd ? 1 - lr * wd : 1,
+    });
   }
 
 }

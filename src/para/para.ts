@@ -12,7 +12,11 @@ import type { DType, Data, Shape } from '../tensor/tensor.js';
 export interface Ctx {
   readonly training: boolean;
   readonly rng: Rng;
-  alloc(shape: Shape, dtype: DType): Tensor;
+  /**
+   * A zeroed tensor — or, with `overwrite`, one whose values are unspecified because the
+   * caller writes every element before it reads any (an arena then skips zeroing it).
+   */
+  alloc(shape: Shape, dtype: DType, overwrite?: boolean): Tensor;
 }
 
 /**
@@ -90,13 +94,13 @@ export class Arena {
   reset(): void {
     this.cursor = 0;
   }
-  readonly alloc = (shape: Shape, dtype: DType): Tensor => {
+  readonly alloc = (shape: Shape, dtype: DType, overwrite = false): Tensor => {
     const n = sizeOf(shape);
     let buf = this.pool[this.cursor];
     if (!buf || buf.length !== n || (dtype === 'float64') !== buf instanceof Float64Array) {
       buf = residentData(dtype, n);
       this.pool[this.cursor] = buf;
-    } else {
+    } else if (!overwrite) {
       buf.fill(0);
     }
     this.cursor++;

@@ -1,5 +1,19 @@
 import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
+import type { Window } from './window.js';
+
+/**
+ * The scalars of one Adam step (Backend.adam): moment decays, the bias-corrected step size
+ * and ε, the L2 coefficient added to the gradient, and AdamW's decoupled shrink factor (1: none).
+ */
+export interface AdamStep {
+  b1: number;
+  b2: number;
+  step: number;
+  epsHat: number;
+  l2: number;
+  shrink: number;
+}
 
 /** Elementwise functions that kernels know by name (so a backend can fuse them). */
 export type UnaryOp = 'identity' | 'sigmoid' | 'tanh' | 'relu' | 'gelu' | 'softplus' | 'exp' | 'neg' | 'square';
@@ -34,6 +48,29 @@ export interface Backend {
   axpy(alpha: number, x: Data, y: Data): void;
   /** True when no entry of x is NaN or ±∞. */
   allFinite(x: Data): boolean;
+  /**
+   * One Adam step in place, elementwise, in PyTorch's arithmetic: p ← p·shrink, g′ = g + l2·p,
+   * m ← b1·m + (1−b1)·g′, v ← b2·v + (1−b2)·g′², p ← p − step·m/(√v + epsHat).
+   */
+  adam(p: Data, g: Data, m: Data, v: Data, h: AdamStep): void;
+  /**
+   * im2col of `count` samples of x ([C,H,W] each, sample s from element xOff + s·C·H·W):
+   * sample s fills columns s·Ho·Wo … of the C·kh·kw rows of col (leading dimension ld);
+   * convolution is then one gemm.
+   */
+  im2col(g: Window, x: Data, xOff: number, count: number, col: Data, ld: number): void;
+  /** The adjoint of im2col: the same samples of dx (from element xOff) += the fold of col. */
+  col2im(g: Window, col: Data, ld: number, count: number, dx: Data, xOff: number): void;
+  /**
+   * Max over each window of g (kh×kh, stride sh, no padding) of `planes` [H,W] planes of x:
+   * y [planes,Ho,Wo], and in arg the offset in x of each maximum (the first on ties; a NaN
+   * takes over, as in PyTorch).
+   */
+  maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data): void;
+  /** dx[arg[i]] += dy[i]: the pullback of a selection (arg holds offsets as numbers). */
+  scatterAdd(dy: Data, arg: Data, dx: Data): void;
+  /** y[b,a,:] = x[a,b,:] (+ bias[a]) for x [A,B,P]: the two leading axes swapped, in blocks of P. */
+  swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data): void;
   /**
    * n zeroed float32s that this backend's kernels use where they are, without copying (for
    * buffers that live across many calls: parameters, gradients, a training arena); undefined

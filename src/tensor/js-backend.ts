@@ -1,5 +1,7 @@
-import type { Backend, UnaryOp } from './backend.js';
+import type { AdamStep, Backend, UnaryOp } from './backend.js';
 import type { Data } from './tensor.js';
+import { col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
+import type { Window } from './window.js';
 
 const KC = 256; // depth of a packed block: a 4-wide strip of it stays in L1
 
@@ -168,5 +170,43 @@ function allFinite(x: Data): boolean {
   return true;
 }
 
-export const jsBackend: Backend = { name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite };
+function adam(p: Data, g: Data, m: Data, v: Data, h: AdamStep): void {
+  const { b1, b2, step, epsHat, l2, shrink } = h, a1 = 1 - b1, a2 = 1 - b2;
+  for (let j = 0; j < p.length; j++) {
+    if (shrink !== 1) p[j] *= shrink;
+    const gj = l2 ? g[j]! + l2 * p[j]! : g[j]!;
+    const mj = b1 * m[j]! + a1 * gj;
+    const vj = b2 * v[j]! + a2 * gj * gj;
+    m[j] = mj;
+    v[j] = vj;
+    p[j] -= (step * mj) / (Math.sqrt(vj) + epsHat);
+  }
+}
+
+function im2col(g: Window, x: Data, xOff: number, count: number, col: Data, ld: number): void {
+  const S = g.C * g.H * g.W, P = g.Ho * g.Wo;
+  for (let s = 0; s < count; s++) im2colSample(g, x, xOff + s * S, col, ld, s * P);
+}
+
+function col2im(g: Window, col: Data, ld: number, count: number, dx: Data, xOff: number): void {
+  const S = g.C * g.H * g.W, P = g.Ho * g.Wo;
+  for (let s = 0; s < count; s++) col2imSample(g, col, ld, s * P, dx, xOff + s * S);
+}
+
+function scatterAdd(dy: Data, arg: Data, dx: Data): void {
+  for (let i = 0; i < dy.length; i++) dx[arg[i]!] += dy[i]!;
+}
+
+function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data): void {
+  for (let a = 0; a < A; a++) {
+    const ba = bias ? bias[a]! : 0;
+    for (let b = 0; b < B; b++) {
+      const src = (a * B + b) * P, dst = (b * A + a) * P;
+      if (!bias) y.set(x.subarray(src, src + P), dst);
+      else for (let p = 0; p < P; p++) y[dst + p] = x[src + p]! + ba;
+    }
+  }
+}
+
+export const jsBackend: Backend = { name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes };
 

@@ -1,7 +1,8 @@
-import type { Backend, UnaryOp } from './backend.js';
+import type { AdamStep, Backend, UnaryOp } from './backend.js';
 import { registerBackend, setBackend } from './backend.js';
 import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
+import type { Window } from './window.js';
 import { KernelInstance, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
 import { ThreadPool } from './wasm/threads.js';
@@ -224,11 +225,65 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     return k.allFinite(input(x, n), n) !== 0;
   }
 
+  function adam(p: Data, g: Data, m: Data, v: Data, h: AdamStep): void {
+    const n = p.length;
+    if (n < minElements || !isF32(p) || !isF32(g) || !isF32(m) || !isF32(v) || !inst.begin(4 * n)) return jsBackend.adam(p, g, m, v, h);
+    const pP = output(p, n, true), gP = input(g, n), mP = output(m, n, true), vP = output(v, n, true);
+    k.adam(pP, gP, mP, vP, n, h.b1, 1 - h.b1, h.b2, 1 - h.b2, h.step, h.epsHat, h.l2, h.shrink);
+    collect(pP, n, p);
+    collect(mP, n, m);
+    collect(vP, n, v);
+  }
+
+  function im2col(g: Window, x: Data, xOff: number, count: number, col: Data, ld: number): void {
+    const S = g.C * g.H * g.W, K = g.C * g.kh * g.kw, n = K * ld;
+    if (n < minElements || !isF32(x) || !isF32(col) || !inst.begin(count * S + n)) return jsBackend.im2col(g, x, xOff, count, col, ld);
+    const xP = input(x.subarray(xOff, xOff + count * S), count * S);
+    // columns beyond this call's samples keep their values: then col is copied in first
+    const colP = output(col, n, ld !== count * g.Ho * g.Wo);
+    k.im2col(g.C, g.H, g.W, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.Ho, g.Wo, xP, count, colP, ld);
+    collect(colP, n, col);
+  }
+
+  function col2im(g: Window, col: Data, ld: number, count: number, dx: Data, xOff: number): void {
+    const S = g.C * g.H * g.W, K = g.C * g.kh * g.kw, n = K * ld;
+    if (n < minElements || !isF32(col) || !isF32(dx) || !inst.begin(count * S + n)) return jsBackend.col2im(g, col, ld, count, dx, xOff);
+    const part = dx.subarray(xOff, xOff + count * S);
+    const colP = input(col, n), dxP = output(part, count * S, true);
+    k.col2im(g.C, g.H, g.W, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.Ho, g.Wo, colP, ld, count, dxP);
+    collect(dxP, count * S, part);
+  }
+
+  function maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data): void {
+    const nIn = planes * g.H * g.W, nOut = planes * g.Ho * g.Wo;
+    if (nIn < minElements || !isF32(x) || !isF32(y) || !isF32(arg) || !inst.begin(nIn + 2 * nOut)) return jsBackend.maxPool(g, x, planes, y, arg);
+    const xP = input(x, nIn), yP = output(y, nOut, false), aP = output(arg, nOut, false);
+    k.maxPool(g.H, g.W, g.kh, g.sh, g.Ho, g.Wo, xP, planes, yP, aP);
+    collect(yP, nOut, y);
+    collect(aP, nOut, arg);
+  }
+
+  function scatterAdd(dy: Data, arg: Data, dx: Data): void {
+    const n = dy.length;
+    if (n < minElements || !isF32(dy) || !isF32(arg) || !isF32(dx) || !inst.begin(2 * n + dx.length)) return jsBackend.scatterAdd(dy, arg, dx);
+    const dyP = input(dy, n), aP = input(arg, n), dxP = output(dx, dx.length, true);
+    k.scatterAdd(dyP, aP, n, dxP);
+    collect(dxP, dx.length, dx);
+  }
+
+  function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data): void {
+    const n = A * B * P;
+    if (n < minElements || !isF32(x) || !isF32(y) || (bias && !isF32(bias)) || !inst.begin(2 * n + A)) return jsBackend.swapAxes(x, A, B, P, y, bias);
+    const xP = input(x, n), bP = bias ? input(bias as Float32Array, A) : 0, yP = output(y, n, false);
+    k.swapAxes(xP, A, B, P, yP, bP);
+    collect(yP, n, y);
+  }
+
   return {
     name: options.name ?? 'wasm',
     simd: flavour,
     get threads() { return pool ? pool.size + 1 : 1; },
-    gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite,
+    gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
     alloc: (n) => inst.alloc(n),
     dispose() { disposed = true; pool?.stop(); pool = undefined; },
     threadStats: () => ({ ...stats }),

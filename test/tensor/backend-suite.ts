@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { Backend, UnaryOp } from '../../src/tensor/backend.js';
 import { applyUnary, unaryDerivative } from '../../src/tensor/js-backend.js';
 import { Rng } from '../../src/markov/rng.js';
+import { makeWindow } from '../../src/tensor/window.js';
+import type { Window } from '../../src/tensor/window.js';
 
 export const UNARY_OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
 const F32_EPS = 2 ** -23;
@@ -218,6 +220,33 @@ export function backendSuite(backends: readonly Backend[]): void {
         expectClose(y64, [0.1 + 1 / 3, 0.2 + 2 / 3, 0.3 + 1], 1e-15, 1e-15, 'float64 axpy');
       });
 
+      it('adam: one step agrees with the float64 formula (plain, L2, decoupled shrink); float64 exactly', () => {
+        const rng = new Rng(47);
+        for (const n of [1, 7, 1031]) {
+          for (const h of [
+            { b1: 0.9, b2: 0.999, step: 1e-3, epsHat: 1e-8, l2: 0, shrink: 1 },
+            { b1: 0.8, b2: 0.99, step: 0.05, epsHat: 1e-6, l2: 0.01, shrink: 1 },
+            { b1: 0.9, b2: 0.999, step: 0.01, epsHat: 1e-8, l2: 0, shrink: 0.999 },
+          ]) {
+            const p0 = randomF32(n, rng), g = randomF32(n, rng), m0 = randomF32(n, rng, 0.1);
+            const v0 = Float32Array.from(randomF32(n, rng), (x) => x * x);
+            const want = Array.from(p0, (p, j) => {
+              const ps = p * h.shrink, gj = g[j]! + h.l2 * ps;
+              const mj = h.b1 * m0[j]! + (1 - h.b1) * gj, vj = h.b2 * v0[j]! + (1 - h.b2) * gj * gj;
+              return [ps - (h.step * mj) / (Math.sqrt(vj) + h.epsHat), mj, vj] as const;
+            });
+            const p = p0.slice(), m = m0.slice(), v = v0.slice();
+            be.adam(p, g, m, v, h);
+            expectClose(m, want.map((w) => w[1]), 1e-6, 1e-7, `adam m, n=${n}`);
+            expectClose(v, want.map((w) => w[2]), 1e-6, 1e-9, `adam v, n=${n}`);
+            expectClose(p, want.map((w) => w[0]), 1e-6, 1e-6 * h.step, `adam p, n=${n}`);
+            const p64 = Float64Array.from(p0), m64 = Float64Array.from(m0), v64 = Float64Array.from(v0);
+            be.adam(p64, Float64Array.from(g), m64, v64, h);
+            expectClose(p64, want.map((w) => w[0]), 1e-12, 1e-15, `float64 adam p, n=${n}`);
+          }
+        }
+      });
+
       it('allFinite: false for a NaN or ±∞ at any position (every SIMD lane and the tail), true otherwise', () => {
         const rng = new Rng(31);
         for (const n of [0, 1, 7, 8, 1031]) {
@@ -234,6 +263,92 @@ export function backendSuite(backends: readonly Backend[]): void {
           }
         }
         expect(be.allFinite(Float32Array.of(3.4e38, -3.4e38, 1e-45))).toBe(true);
+      });
+    });
+
+    describe('sliding windows', () => {
+      /** Random geometries, padding wider than the image and strides over 1 included. */
+      const geometries = (rng: Rng): Window[] => {
+        const out: Window[] = [];
+        for (let t = 0; t < 40; t++) {
+          const kh = 1 + Math.floor(rng.uniform() * 4), kw = 1 + Math.floor(rng.uniform() * 4);
+          const ph = Math.floor(rng.uniform() * (kh + 1)), pw = Math.floor(rng.uniform() * (kw + 1));
+          const H = Math.max(1, kh - 2 * ph) + Math.floor(rng.uniform() * 9), W = Math.max(1, kw - 2 * pw) + Math.floor(rng.uniform() * 9);
+          out.push(makeWindow('test', 1 + Math.floor(rng.uniform() * 3), H, W, kh, kw, 1 + Math.floor(rng.uniform() * 3), 1 + Math.floor(rng.uniform() * 3), ph, pw));
+        }
+        // a 7-wide kernel padded by 3 on a 1-wide image: the first valid column lies beyond the output row
+        out.push(makeWindow('test', 2, 5, 1, 3, 7, 1, 1, 1, 3), makeWindow('test', 16, 28, 28, 3, 3, 1, 1, 1, 1));
+        return out;
+      };
+      /** x[c, h, w] of sample s, 0 in the padding: the definition of im2col's entries. */
+      const pixel = (g: Window, x: Float32Array, s: number, c: number, h: number, w: number): number =>
+        h < 0 || h >= g.H || w < 0 || w >= g.W ? 0 : x[((s * g.C + c) * g.H + h) * g.W + w]!;
+
+      it('im2col and col2im of a batch match their definitions (col2im is the adjoint: ⟨im2col x, c⟩ = ⟨x, col2im c⟩)', () => {
+        const rng = new Rng(53);
+        for (const g of geometries(rng)) {
+          const count = 3, P = g.Ho * g.Wo, K = g.C * g.kh * g.kw, S = g.C * g.H * g.W, ld = count * P + 2, off = 5;
+          const xbuf = randomF32(off + count * S, rng), x = xbuf.subarray(off);
+          const col = randomF32(K * ld, rng), before = col.slice();
+          be.im2col(g, xbuf, off, count, col, ld);
+          for (let s = 0; s < count; s++) {
+            for (let c = 0; c < g.C; c++) for (let i = 0; i < g.kh; i++) for (let j = 0; j < g.kw; j++) {
+              for (let oh = 0; oh < g.Ho; oh++) for (let ow = 0; ow < g.Wo; ow++) {
+                const got = col[((c * g.kh + i) * g.kw + j) * ld + s * P + oh * g.Wo + ow]!;
+                const want = pixel(g, x, s, c, oh * g.sh - g.ph + i, ow * g.sw - g.pw + j);
+                if (got !== want) throw new Error(`im2col ${JSON.stringify(g)}: sample ${s} (${c},${i},${j},${oh},${ow}) is ${got}, should be ${want}`);
+              }
+            }
+          }
+          for (let r = 0; r < K; r++) expect(Array.from(col.subarray(r * ld + count * P, (r + 1) * ld))).toEqual(Array.from(before.subarray(r * ld + count * P, (r + 1) * ld)));
+          const c = randomF32(K * ld, rng), dx0 = randomF32(off + count * S, rng), dx = dx0.slice();
+          be.col2im(g, c, ld, count, dx, off);
+          expect(Array.from(dx.subarray(0, off))).toEqual(Array.from(dx0.subarray(0, off)));
+          let lhs = 0, rhs = 0;
+          for (let r = 0; r < K; r++) for (let q = 0; q < count * P; q++) lhs += col[r * ld + q]! * c[r * ld + q]!;
+          for (let q = 0; q < count * S; q++) rhs += x[q]! * (dx[off + q]! - dx0[off + q]!);
+          expect(Math.abs(lhs - rhs)).toBeLessThan(1e-4 * (1 + Math.abs(lhs)));
+        }
+      });
+
+      it('maxPool: the first maximum of each window and where it is; a NaN takes over; scatterAdd sends dy there', () => {
+        const rng = new Rng(59);
+        for (const [C, H, W, k, st] of [[3, 28, 28, 2, 2], [2, 9, 11, 2, 2], [2, 9, 11, 3, 2], [1, 8, 8, 2, 1], [4, 7, 13, 3, 3]] as const) {
+          const g = makeWindow('test', C, H, W, k, k, st, st, 0, 0), planes = 2 * C, n = planes * g.Ho * g.Wo;
+          // few distinct values, so that ties are common; some NaNs and infinities
+          const x = Float32Array.from({ length: planes * H * W }, () => Math.floor(rng.uniform() * 4) - 2);
+          for (let t = 0; t < 5; t++) x[Math.floor(rng.uniform() * x.length)] = [NaN, Infinity, -Infinity][t % 3]!;
+          const y = randomF32(n, rng), arg = randomF32(n, rng);
+          be.maxPool(g, x, planes, y, arg);
+          for (let pl = 0, o = 0; pl < planes; pl++) for (let oh = 0; oh < g.Ho; oh++) for (let ow = 0; ow < g.Wo; ow++, o++) {
+            let best = -Infinity, at = pl * H * W + oh * st * W + ow * st;
+            outer: for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) {
+              const q = pl * H * W + (oh * st + i) * W + ow * st + j, v = x[q]!;
+              if (Number.isNaN(v)) { best = v; at = q; break outer; }
+              if (v > best) { best = v; at = q; }
+            }
+            expect(Object.is(y[o], Math.fround(best)) || (Number.isNaN(y[o]!) && Number.isNaN(best)), `${C}×${H}×${W} k${k} s${st}: output ${o}`).toBe(true);
+            expect(arg[o]).toBe(at);
+          }
+          const dy = randomF32(n, rng), dx0 = randomF32(x.length, rng), dx = dx0.slice(), want = Float64Array.from(dx0);
+          for (let o = 0; o < n; o++) want[arg[o]!] += dy[o]!;
+          be.scatterAdd(dy, arg, dx);
+          expectClose(dx, want, 1e-6, 1e-6, 'scatterAdd');
+        }
+      });
+
+      it('swapAxes: y[b,a,:] = x[a,b,:] (+ bias[a])', () => {
+        const rng = new Rng(61);
+        for (const [A, B, P] of [[1, 1, 1], [3, 5, 7], [16, 64, 196], [32, 3, 1]] as const) {
+          const x = randomF32(A * B * P, rng), bias = randomF32(A, rng), y = new Float32Array(A * B * P), yb = new Float32Array(A * B * P);
+          be.swapAxes(x, A, B, P, y);
+          be.swapAxes(x, A, B, P, yb, bias);
+          for (let a = 0; a < A; a++) for (let b = 0; b < B; b++) for (let p = 0; p < P; p++) {
+            const v = x[(a * B + b) * P + p]!;
+            expect(y[(b * A + a) * P + p]).toBe(v);
+            expect(yb[(b * A + a) * P + p]).toBe(Math.fround(v + bias[a]!));
+          }
+        }
       });
     });
 
@@ -317,6 +432,13 @@ export function backendSuite(backends: readonly Backend[]): void {
           be.axpy(-0.3, xx!, yy!);
           expect(bits(yy!)).toBe(bits(y));
           expect(be.allFinite(xx!)).toBe(true);
+        }
+        const h = { b1: 0.9, b2: 0.999, step: 0.01, epsHat: 1e-8, l2: 0.01, shrink: 0.999 };
+        const v0 = Float32Array.from(y0, (t) => t * t), p = y0.slice(), m = x.slice(), v = v0.slice();
+        be.adam(p, x, m, v, h);
+        for (const [pp, g, mm, vv] of mixes([y0, x, x, v0])) {
+          be.adam(pp!, g!, mm!, vv!, h);
+          expect([bits(pp!), bits(mm!), bits(vv!)]).toEqual([bits(p), bits(m), bits(v)]);
         }
         const bad = own(x);
         bad[n - 1] = NaN;

@@ -13,6 +13,12 @@ export interface KernelExports {
   sumRows(x: number, rows: number, cols: number, out: number, accumulate: boolean): void;
   axpy(alpha: number, x: number, y: number, n: number): void;
   allFinite(x: number, n: number): number;
+  im2col(C: number, H: number, W: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, Ho: number, Wo: number, x: number, count: number, col: number, ld: number): void;
+  col2im(C: number, H: number, W: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, Ho: number, Wo: number, col: number, ld: number, count: number, dx: number): void;
+  maxPool(H: number, W: number, k: number, stride: number, Ho: number, Wo: number, x: number, planes: number, y: number, arg: number): void;
+  scatterAdd(dy: number, arg: number, n: number, dx: number): void;
+  swapAxes(x: number, A: number, B: number, P: number, y: number, bias: number): void;
+  adam(p: number, g: number, m: number, v: number, n: number, b1: number, a1: number, b2: number, a2: number, step: number, epsHat: number, l2: number, shrink: number): void;
 }
 
 export type SimdFlavour = 'relaxed' | 'plain';

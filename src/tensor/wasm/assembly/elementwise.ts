@@ -61,8 +61,27 @@ const GELU_C: f32 = 0.044715;
   }
 }
 
+// The loops below take the op as an argument of an @inline function called once per op
+// code from a switch: after inlining the op is a constant, so each op gets its own loop
+// with no dispatch inside it.
+
 /** out[i] = f(x[i]) for n floats; out may equal x. */
 export function unary(op: i32, x: usize, out: usize, n: i32): void {
+  switch (op) {
+    case SIGMOID: unaryLoop(SIGMOID, x, out, n); break;
+    case TANH: unaryLoop(TANH, x, out, n); break;
+    case RELU: unaryLoop(RELU, x, out, n); break;
+    case GELU: unaryLoop(GELU, x, out, n); break;
+    case SOFTPLUS: unaryLoop(SOFTPLUS, x, out, n); break;
+    case EXP: unaryLoop(EXP, x, out, n); break;
+    case NEG: unaryLoop(NEG, x, out, n); break;
+    case SQUARE: unaryLoop(SQUARE, x, out, n); break;
+    default: unaryLoop(IDENTITY, x, out, n);
+  }
+}
+
+// @ts-ignore: decorator
+@inline function unaryLoop(op: i32, x: usize, out: usize, n: i32): void {
   const n4 = n & ~3;
   let i = 0;
   for (; i < n4; i += 4) { const o = <usize>i << 2; v128.store(out + o, vapply(op, v128.load(x + o))); }
@@ -74,6 +93,21 @@ export function unary(op: i32, x: usize, out: usize, n: i32): void {
 
 /** dx[i] (+)= dy[i]·f′(x[i]) for n floats. */
 export function unaryBackward(op: i32, x: usize, y: usize, dy: usize, dx: usize, n: i32, accumulate: bool): void {
+  switch (op) {
+    case SIGMOID: backwardLoop(SIGMOID, x, y, dy, dx, n, accumulate); break;
+    case TANH: backwardLoop(TANH, x, y, dy, dx, n, accumulate); break;
+    case RELU: backwardLoop(RELU, x, y, dy, dx, n, accumulate); break;
+    case GELU: backwardLoop(GELU, x, y, dy, dx, n, accumulate); break;
+    case SOFTPLUS: backwardLoop(SOFTPLUS, x, y, dy, dx, n, accumulate); break;
+    case EXP: backwardLoop(EXP, x, y, dy, dx, n, accumulate); break;
+    case NEG: backwardLoop(NEG, x, y, dy, dx, n, accumulate); break;
+    case SQUARE: backwardLoop(SQUARE, x, y, dy, dx, n, accumulate); break;
+    default: backwardLoop(IDENTITY, x, y, dy, dx, n, accumulate);
+  }
+}
+
+// @ts-ignore: decorator
+@inline function backwardLoop(op: i32, x: usize, y: usize, dy: usize, dx: usize, n: i32, accumulate: bool): void {
   const n4 = n & ~3;
   let i = 0;
   for (; i < n4; i += 4) {
@@ -92,6 +126,21 @@ export function unaryBackward(op: i32, x: usize, y: usize, dy: usize, dx: usize,
 
 /** out (rows×cols) = f(x + v) with v broadcast over rows: bias and activation in one pass. */
 export function addRowVector(x: usize, v: usize, rows: i32, cols: i32, out: usize, op: i32): void {
+  switch (op) {
+    case SIGMOID: addRowLoop(SIGMOID, x, v, rows, cols, out); break;
+    case TANH: addRowLoop(TANH, x, v, rows, cols, out); break;
+    case RELU: addRowLoop(RELU, x, v, rows, cols, out); break;
+    case GELU: addRowLoop(GELU, x, v, rows, cols, out); break;
+    case SOFTPLUS: addRowLoop(SOFTPLUS, x, v, rows, cols, out); break;
+    case EXP: addRowLoop(EXP, x, v, rows, cols, out); break;
+    case NEG: addRowLoop(NEG, x, v, rows, cols, out); break;
+    case SQUARE: addRowLoop(SQUARE, x, v, rows, cols, out); break;
+    default: addRowLoop(IDENTITY, x, v, rows, cols, out);
+  }
+}
+
+// @ts-ignore: decorator
+@inline function addRowLoop(op: i32, x: usize, v: usize, rows: i32, cols: i32, out: usize): void {
   const c4 = cols & ~3;
   for (let r = 0; r < rows; r++) {
     const row = (<usize>r * cols) << 2;
@@ -139,4 +188,38 @@ export function allFinite(x: usize, n: i32): bool {
   let fine = v128.all_true<i32>(ok);
   for (; i < n; i++) { const v = load<f32>(x + (<usize>i << 2)); fine = fine && v - v == 0; }
   return fine;
+}
+
+/**
+ * One Adam step on n parameters in place (PyTorch's arithmetic): p ← p·shrink,
+ * g′ = g + l2·p, m ← b1·m + a1·g′, v ← b2·v + a2·g′², p ← p − step·m/(√v + epsHat), where
+ * a1 = 1 − b1 and a2 = 1 − b2 come from the caller (in float64: 1 − f32(0.999) is 1.3e-5 off).
+ */
+export function adam(p: usize, g: usize, m: usize, v: usize, n: i32, b1: f32, a1: f32, b2: f32, a2: f32, step: f32, epsHat: f32, l2: f32, shrink: f32): void {
+  const B1 = f32x4.splat(b1), B2 = f32x4.splat(b2), A1 = f32x4.splat(a1), A2 = f32x4.splat(a2);
+  const S = f32x4.splat(step), E = f32x4.splat(epsHat), L2 = f32x4.splat(l2), K = f32x4.splat(shrink);
+  const n4 = n & ~3;
+  let i = 0;
+  for (; i < n4; i += 4) {
+    const o = <usize>i << 2;
+    let pj = v128.load(p + o), gj = v128.load(g + o);
+    if (shrink != 1) pj = f32x4.mul(pj, K);
+    if (l2 != 0) gj = f32x4.add(gj, f32x4.mul(L2, pj));
+    const mj = f32x4.add(f32x4.mul(B1, v128.load(m + o)), f32x4.mul(A1, gj));
+    const vj = f32x4.add(f32x4.mul(B2, v128.load(v + o)), f32x4.mul(f32x4.mul(A2, gj), gj));
+    v128.store(m + o, mj);
+    v128.store(v + o, vj);
+    v128.store(p + o, f32x4.sub(pj, f32x4.div(f32x4.mul(S, mj), f32x4.add(f32x4.sqrt(vj), E))));
+  }
+  for (; i < n; i++) {
+    const o = <usize>i << 2;
+    let pj = load<f32>(p + o), gj = load<f32>(g + o);
+    if (shrink != 1) pj *= shrink;
+    if (l2 != 0) gj += l2 * pj;
+    const mj = b1 * load<f32>(m + o) + a1 * gj;
+    const vj = b2 * load<f32>(v + o) + a2 * gj * gj;
+    store<f32>(m + o, mj);
+    store<f32>(v + o, vj);
+    store<f32>(p + o, pj - (step * mj) / (Mathf.sqrt(vj) + epsHat));
+  }
 }
