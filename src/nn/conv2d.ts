@@ -3,6 +3,7 @@ import { primitive } from '../para/category.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
+import type { SwapOp } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
@@ -20,7 +21,7 @@ const CHUNK = 1 << 21;
  *
  * Samples of a chunk sit side by side in the columns, so one gemm covers the chunk.
  */
-export function convLens(g: Window, outC: number, W: Tensor, bias: Tensor, x: Tensor, ctx: Ctx, cod: Shape): Lens {
+export function convLens(g: Window, outC: number, W: Tensor, bias: Tensor, x: Tensor, ctx: Ctx, cod: Shape, act: SwapOp = 'identity'): Lens {
   const be = backend();
   const B = x.batch, O = outC, P = g.Ho * g.Wo, K = g.C * g.kh * g.kw, S = g.C * g.H * g.W;
   const nb = Math.max(1, Math.min(B, Math.floor(CHUNK / (K * P))));
@@ -34,12 +35,18 @@ export function convLens(g: Window, outC: number, W: Tensor, bias: Tensor, x: Te
     be.im2col(g, x.data, b0 * S, n, col.data, ld);
     cols.push(col);
     be.gemm(false, false, O, ld, K, W.data, col.data, out, false);
-    // out is [O, n, P] (the samples side by side); y is [n, O, P], plus the bias
-    be.swapAxes(out.subarray(0, O * ld), O, n, P, y.data.subarray(b0 * O * P, (b0 + n) * O * P), bias.data);
+    // out is [O, n, P] (the samples side by side); y is [n, O, P], plus the bias, then act
+    be.swapAxes(out.subarray(0, O * ld), O, n, P, y.data.subarray(b0 * O * P, (b0 + n) * O * P), bias.data, act);
   }
   return {
     y,
-    pullback: (dy, dTheta, needDx = true) => {
+    pullback: (dyAct, dTheta, needDx = true) => {
+      let dy = dyAct;
+      if (act !== 'identity') {
+        // act′ read off y (relu′(z) = [y > 0]), as dense does
+        dy = ctx.alloc(y.shape, y.dtype, true);
+        be.unaryBackward(act, y.data, y.data, dyAct.data, dy.data, false);
+      }
       const dx = ctx.alloc(x.shape, x.dtype);
       const dyc = ctx.alloc([O, nb * P], x.dtype, true).data;
       const dcol = needDx ? ctx.alloc([K, nb * P], x.dtype, true).data : undefined;
@@ -105,6 +112,11 @@ export function conv2d(inC: number, outC: number, k: number, stride = 1, pad = 0
     return makeWindow(where, inC, d[1]!, d[2]!, k, k, stride, stride, pad, pad);
   };
   const g = dom && windowOf(dom);
+  const conv = (W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens => {
+    if (g) checkInput(self, x);
+    const gx = g ?? windowOf(x.shape.slice(1));
+    return convLens(gx, outC, W, b, x, ctx, [outC, gx.Ho, gx.Wo], act);
+  };
   const self: Para = primitive({
     kind: 'conv2d',
     args: [inC, outC, k, stride, pad],
@@ -112,11 +124,8 @@ export function conv2d(inC: number, outC: number, k: number, stride = 1, pad = 0
     cod: g && [outC, g.Ho, g.Wo],
     params: convParams(outC, [inC, k, k], inC * k * k),
     at: (d) => conv2d(inC, outC, k, stride, pad, d),
-    forward: ([W, b], x, ctx) => {
-      if (g) checkInput(self, x);
-      const gx = g ?? windowOf(x.shape.slice(1));
-      return convLens(gx, outC, W!, b!, x, ctx, [outC, gx.Ho, gx.Wo]);
-    },
+    forward: ([W, b], x, ctx) => conv(W!, b!, x, ctx, 'identity'),
+    forwardThen: ([W, b], x, ctx, act) => conv(W!, b!, x, ctx, act),
   });
   return self;
 }

@@ -1,8 +1,10 @@
 import { RangeArgError } from '../errors.js';
 import { primitive } from '../para/category.js';
 import { checkInput } from '../para/para.js';
-import type { Para } from '../para/para.js';
+import type { Ctx, Lens, Para } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
+import type { UnaryOp } from '../tensor/backend.js';
+import type { Tensor } from '../tensor/tensor.js';
 import { glorotUniform, zeros } from './init.js';
 
 /**
@@ -22,26 +24,40 @@ export function dense(inDim: number, outDim: number): Para {
       { name: 'weight', shape: [outDim, inDim], init: glorotUniform(inDim, outDim) },
       { name: 'bias', shape: [outDim], init: zeros },
     ],
-    forward: ([W, b], x, ctx) => {
-      checkInput(self, x);
-      const B = x.batch;
-      const be = backend();
-      const y = ctx.alloc([B, outDim], x.dtype);
-      be.gemm(false, true, B, outDim, inDim, x.data, W!.data, y.data, false);
-      be.addRowVector(y.data, b!.data, B, outDim, y.data, 'identity');
-      return {
-        y,
-        pullback: (dy, dTheta, needDx = true) => {
-          if (dTheta) {
-            be.gemm(true, false, outDim, inDim, B, dy.data, x.data, dTheta[0]!.data, true);
-            be.sumRows(dy.data, B, outDim, dTheta[1]!.data, true);
-          }
-          const dx = ctx.alloc([B, inDim], x.dtype);
-          if (needDx) be.gemm(false, false, B, inDim, outDim, dy.data, W!.data, dx.data, false);
-          return dx;
-        },
-      };
-    },
+    forward: ([W, b], x, ctx) => denseLens(self, W!, b!, x, ctx, 'identity'),
+    forwardThen: ([W, b], x, ctx, act) => denseLens(self, W!, b!, x, ctx, act),
   });
   return self;
+}
+
+/**
+ * The lens of dense followed by `act` (identity: dense alone). Forward: y = act(x·Wᵀ + b),
+ * bias and activation in one pass. Pullback: dz = dy ⊙ act′ (read off y), then
+ * dW += dzᵀ·x, db += Σ_batch dz, dx = dz·W.
+ */
+function denseLens(self: Para, W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: UnaryOp): Lens {
+  checkInput(self, x);
+  const B = x.batch, inDim = self.dom![0]!, outDim = self.cod![0]!;
+  const be = backend();
+  const y = ctx.alloc([B, outDim], x.dtype, true);
+  be.gemm(false, true, B, outDim, inDim, x.data, W.data, y.data, false);
+  be.addRowVector(y.data, b.data, B, outDim, y.data, act);
+  return {
+    y,
+    pullback: (dy, dTheta, needDx = true) => {
+      let dz = dy;
+      if (act !== 'identity') {
+        dz = ctx.alloc([B, outDim], x.dtype, true);
+        // relu′(z) = [z > 0] = [y > 0]: y stands in for z; the others read y anyway
+        be.unaryBackward(act, y.data, y.data, dy.data, dz.data, false);
+      }
+      if (dTheta) {
+        be.gemm(true, false, outDim, inDim, B, dz.data, x.data, dTheta[0]!.data, true);
+        be.sumRows(dz.data, B, outDim, dTheta[1]!.data, true);
+      }
+      const dx = ctx.alloc([B, inDim], x.dtype, needDx);
+      if (needDx) be.gemm(false, false, B, inDim, outDim, dz.data, W.data, dx.data, false);
+      return dx;
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../markov/rng.js';
+import type { SwapOp } from '../tensor/backend.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';
 import { checkDom, describeShape, makeCtx } from './para.js';
@@ -48,7 +49,21 @@ export interface PrimitiveDef {
   /** For a morphism that takes any shape: the same morphism fixed to `dom`. */
   at?: (dom: Shape) => Para;
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens;
+  /**
+   * This morphism followed by the elementwise map `act`, in one pass (a kernel applies the
+   * activation as it writes the output). Must be the lens of `this >> act` — the same y and
+   * the same pullback — which `seq` relies on when it fuses the pair.
+   */
+  forwardThen?(theta: readonly Tensor[], x: Tensor, ctx: Ctx, act: FusableOp): Lens;
 }
+
+/**
+ * Activations a preceding layer may apply in its own pass (PrimitiveDef.forwardThen): those
+ * whose derivative can be read off the output (relu′ = [y > 0], σ′ = y(1−y), tanh′ = 1−y²,
+ * exp′ = y), so the fused lens needs no pre-activation buffer.
+ */
+export type FusableOp = Exclude<SwapOp, 'identity'>;
+const FUSABLE = new Set<string>(['relu', 'sigmoid', 'tanh', 'exp']);
 
 /** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
 export const MAX_PARAM_ELEMENTS = 2 ** 27;
@@ -81,6 +96,11 @@ class Primitive extends Morphism {
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     return this.def.forward(theta, x, ctx);
+  }
+  /** The fused forward of this >> g, where this layer can apply g itself; undefined otherwise. */
+  forwardThen(g: Para, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens | undefined {
+    if (!this.def.forwardThen || !FUSABLE.has(g.kind) || g.params.length > 0 || !(g instanceof Primitive)) return undefined;
+    return this.def.forwardThen(theta, x, ctx, g.kind as FusableOp);
   }
 }
 
@@ -123,13 +143,25 @@ export class Seq extends Morphism {
     const [first, ...rest] = this.children;
     return seq(first!.at(dom), ...rest);
   }
-  /** Backprop: the forward runs the children in order, the pullback composes their pullbacks in reverse. */
+  /**
+   * Backprop: the forward runs the children in order, the pullback composes their pullbacks
+   * in reverse. A layer followed by an activation it can apply itself (dense >> relu …) runs
+   * as one fused lens — equal to the composite, one pass over the output fewer — and the
+   * activation's place holds a lens that passes the gradient through.
+   */
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const { children, offsets } = this;
     const lenses: Lens[] = new Array(children.length);
     let y = x;
     for (let i = 0; i < children.length; i++) {
-      lenses[i] = children[i]!.forward(theta.slice(offsets[i], offsets[i + 1]), y, ctx);
+      const f = children[i]!, th = theta.slice(offsets[i], offsets[i + 1]);
+      const fused = i + 1 < children.length && f instanceof Primitive ? f.forwardThen(children[i + 1]!, th, y, ctx) : undefined;
+      if (fused) {
+        lenses[i] = fused;
+        lenses[++i] = { y: fused.y, pullback: (d) => d };
+      } else {
+        lenses[i] = f.forward(th, y, ctx);
+      }
       y = lenses[i]!.y;
     }
     return {

@@ -15,6 +15,9 @@ export interface AdamStep {
   shrink: number;
 }
 
+/** The activations Backend.swapAxes applies (those a layer can fuse: FusableOp in src/para/category.ts). */
+export type SwapOp = 'identity' | 'relu' | 'sigmoid' | 'tanh' | 'exp';
+
 /** Elementwise functions that kernels know by name (so a backend can fuse them). */
 export type UnaryOp = 'identity' | 'sigmoid' | 'tanh' | 'relu' | 'gelu' | 'softplus' | 'exp' | 'neg' | 'square';
 
@@ -69,8 +72,11 @@ export interface Backend {
   maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data): void;
   /** dx[arg[i]] += dy[i]: the pullback of a selection (arg holds offsets as numbers). */
   scatterAdd(dy: Data, arg: Data, dx: Data): void;
-  /** y[b,a,:] = x[a,b,:] (+ bias[a]) for x [A,B,P]: the two leading axes swapped, in blocks of P. */
-  swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data): void;
+  /**
+   * y[b,a,:] = f(x[a,b,:] (+ bias[a])) for x [A,B,P]: the two leading axes swapped, in blocks
+   * of P, with a bias and an activation applied on the way (a convolution's output).
+   */
+  swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data, op?: SwapOp): void;
   /**
    * n zeroed float32s that this backend's kernels use where they are, without copying (for
    * buffers that live across many calls: parameters, gradients, a training arena); undefined

@@ -1,4 +1,4 @@
-import type { AdamStep, Backend, UnaryOp } from './backend.js';
+import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
 import type { Data } from './tensor.js';
 import { col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
 import type { Window } from './window.js';
@@ -197,7 +197,7 @@ function scatterAdd(dy: Data, arg: Data, dx: Data): void {
   for (let i = 0; i < dy.length; i++) dx[arg[i]!] += dy[i]!;
 }
 
-function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data): void {
+function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data, op: SwapOp = 'identity'): void {
   for (let a = 0; a < A; a++) {
     const ba = bias ? bias[a]! : 0;
     for (let b = 0; b < B; b++) {
@@ -206,6 +206,7 @@ function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data
       else for (let p = 0; p < P; p++) y[dst + p] = x[src + p]! + ba;
     }
   }
+  if (op !== 'identity') unary(op, y.subarray(0, A * B * P), y.subarray(0, A * B * P));
 }
 
 export const jsBackend: Backend = { name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes };

@@ -1,4 +1,4 @@
-import type { AdamStep, Backend, UnaryOp } from './backend.js';
+import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
 import { registerBackend, setBackend } from './backend.js';
 import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
@@ -271,11 +271,11 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     collect(dxP, dx.length, dx);
   }
 
-  function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data): void {
+  function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data, op: SwapOp = 'identity'): void {
     const n = A * B * P;
-    if (n < minElements || !isF32(x) || !isF32(y) || (bias && !isF32(bias)) || !inst.begin(2 * n + A)) return jsBackend.swapAxes(x, A, B, P, y, bias);
+    if (n < minElements || !isF32(x) || !isF32(y) || (bias && !isF32(bias)) || !inst.begin(2 * n + A)) return jsBackend.swapAxes(x, A, B, P, y, bias, op);
     const xP = input(x, n), bP = bias ? input(bias as Float32Array, A) : 0, yP = output(y, n, false);
-    k.swapAxes(xP, A, B, P, yP, bP);
+    k.swapAxes(xP, A, B, P, yP, bP, OP_CODE.get(op)!);
     collect(yP, n, y);
   }
 

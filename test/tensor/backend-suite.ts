@@ -337,16 +337,22 @@ export function backendSuite(backends: readonly Backend[]): void {
         }
       });
 
-      it('swapAxes: y[b,a,:] = x[a,b,:] (+ bias[a])', () => {
+      it('swapAxes: y[b,a,:] = f(x[a,b,:] (+ bias[a])), the bits of unary f applied afterwards', () => {
         const rng = new Rng(61);
         for (const [A, B, P] of [[1, 1, 1], [3, 5, 7], [16, 64, 196], [32, 3, 1]] as const) {
-          const x = randomF32(A * B * P, rng), bias = randomF32(A, rng), y = new Float32Array(A * B * P), yb = new Float32Array(A * B * P);
+          const x = randomF32(A * B * P, rng, 3), bias = randomF32(A, rng), y = new Float32Array(A * B * P), yb = new Float32Array(A * B * P);
           be.swapAxes(x, A, B, P, y);
           be.swapAxes(x, A, B, P, yb, bias);
           for (let a = 0; a < A; a++) for (let b = 0; b < B; b++) for (let p = 0; p < P; p++) {
             const v = x[(a * B + b) * P + p]!;
             expect(y[(b * A + a) * P + p]).toBe(v);
             expect(yb[(b * A + a) * P + p]).toBe(Math.fround(v + bias[a]!));
+          }
+          for (const op of ['relu', 'sigmoid', 'tanh', 'exp'] as const) {
+            const fused = new Float32Array(A * B * P), then = yb.slice();
+            be.swapAxes(x, A, B, P, fused, bias, op);
+            be.unary(op, then, then);
+            expect(Buffer.from(fused.buffer).equals(Buffer.from(then.buffer)), `${op} ${A}×${B}×${P}`).toBe(true);
           }
         }
       });

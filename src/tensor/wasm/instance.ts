@@ -17,7 +17,7 @@ export interface KernelExports {
   col2im(C: number, H: number, W: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, Ho: number, Wo: number, col: number, ld: number, count: number, dx: number): void;
   maxPool(H: number, W: number, k: number, stride: number, Ho: number, Wo: number, x: number, planes: number, y: number, arg: number): void;
   scatterAdd(dy: number, arg: number, n: number, dx: number): void;
-  swapAxes(x: number, A: number, B: number, P: number, y: number, bias: number): void;
+  swapAxes(x: number, A: number, B: number, P: number, y: number, bias: number, op: number): void;
   adam(p: number, g: number, m: number, v: number, n: number, b1: number, a1: number, b2: number, a2: number, step: number, epsHat: number, l2: number, shrink: number): void;
 }
 

@@ -4,7 +4,7 @@
 import { vexp, vsigmoid, vtanh } from './vmath';
 
 // op codes, in the order of OPS in src/tensor/wasm-backend.ts
-const IDENTITY = 0, SIGMOID = 1, TANH = 2, RELU = 3, GELU = 4, SOFTPLUS = 5, EXP = 6, NEG = 7, SQUARE = 8;
+export const IDENTITY = 0, SIGMOID = 1, TANH = 2, RELU = 3, GELU = 4, SOFTPLUS = 5, EXP = 6, NEG = 7, SQUARE = 8;
 const SQRT_2_OVER_PI: f32 = 0.7978845608028654;
 const GELU_C: f32 = 0.044715;
 
@@ -25,7 +25,7 @@ const GELU_C: f32 = 0.044715;
 
 /** f(x) per lane, f named by its op code. */
 // @ts-ignore: decorator
-@inline function vapply(op: i32, x: v128): v128 {
+@inline export function vapply(op: i32, x: v128): v128 {
   switch (op) {
     case SIGMOID: return vsigmoid(x);
     case TANH: return vtanh(x);

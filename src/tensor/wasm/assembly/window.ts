@@ -1,3 +1,5 @@
+import { EXP, IDENTITY, RELU, SIGMOID, TANH, vapply } from './elementwise';
+
 // Sliding-window kernels: im2col and its adjoint col2im (convolution as one matrix product),
 // max pooling with its selection's pullback, and the swap of two leading axes that takes a
 // batch's column-matrix product back to [B, O, P]. The same loops as src/tensor/window.ts,
@@ -151,17 +153,39 @@ export function scatterAdd(dy: usize, arg: usize, n: i32, dx: usize): void {
   }
 }
 
-/** y[b,a,:] = x[a,b,:] (+ bias[a] when bias ≠ 0) for x [A,B,P]. */
-export function swapAxes(x: usize, A: i32, B: i32, P: i32, y: usize, bias: usize): void {
-  const bytes = <usize>P << 2, p4 = P & ~3;
+/** y[b,a,:] = f(x[a,b,:] (+ bias[a] when bias ≠ 0)) for x [A,B,P], f named by its op code (elementwise.ts). */
+export function swapAxes(x: usize, A: i32, B: i32, P: i32, y: usize, bias: usize, op: i32): void {
+  switch (op) {
+    case RELU: swapLoop(RELU, x, A, B, P, y, bias); break;
+    case SIGMOID: swapLoop(SIGMOID, x, A, B, P, y, bias); break;
+    case TANH: swapLoop(TANH, x, A, B, P, y, bias); break;
+    case EXP: swapLoop(EXP, x, A, B, P, y, bias); break;
+    case IDENTITY: swapLoop(IDENTITY, x, A, B, P, y, bias); break;
+    default: unreachable();
+  }
+}
+
+// @ts-ignore: decorator
+@inline function swapLoop(op: i32, x: usize, A: i32, B: i32, P: i32, y: usize, bias: usize): void {
+  const p4 = P & ~3;
   for (let a = 0; a < A; a++) {
+    const bv: f32 = bias ? load<f32>(bias + (<usize>a << 2)) : 0, bs = f32x4.splat(bv);
     for (let b = 0; b < B; b++) {
       const src = x + ((<usize>(a * B + b) * P) << 2), dst = y + ((<usize>(b * A + a) * P) << 2);
-      if (bias == 0) { memory.copy(dst, src, bytes); continue; }
-      const bv = load<f32>(bias + (<usize>a << 2)), bs = f32x4.splat(bv);
+      if (bias == 0 && op == IDENTITY) { memory.copy(dst, src, <usize>P << 2); continue; }
       let p = 0;
-      for (; p < p4; p += 4) { const o = <usize>p << 2; v128.store(dst + o, f32x4.add(v128.load(src + o), bs)); }
-      for (; p < P; p++) { const o = <usize>p << 2; store<f32>(dst + o, load<f32>(src + o) + bv); }
+      for (; p < p4; p += 4) {
+        const o = <usize>p << 2;
+        let v = v128.load(src + o);
+        if (bias) v = f32x4.add(v, bs);
+        v128.store(dst + o, vapply(op, v));
+      }
+      for (; p < P; p++) {
+        const o = <usize>p << 2;
+        let v = load<f32>(src + o);
+        if (bias) v += bv;
+        store<f32>(dst + o, f32x4.extract_lane(vapply(op, f32x4.splat(v)), 0));
+      }
     }
   }
 }

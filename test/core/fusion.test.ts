@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { conv1d, conv2d, dense, elementwise, makeCtx, Rng, seq, Tensor } from '../../src/index.js';
+import type { Ctx, Para } from '../../src/index.js';
+import { setBackend } from '../../src/tensor/backend.js';
+import type { Backend } from '../../src/tensor/backend.js';
+import { jsBackend } from '../../src/tensor/js-backend.js';
+import { createWasmBackend } from '../../src/tensor/wasm-backend.js';
+
+// seq runs `dense >> act` (and conv1d, conv2d) as one fused lens (PrimitiveDef.forwardThen). The fused lens must be
+// the composite's lens exactly: the same bits of y, dx and dθ as running the two factors one
+// after the other, on every backend, in float32 and float64.
+const wasm = await createWasmBackend({ name: 'wasm-fusion', minGemmVolume: 0, minElements: 0 });
+afterAll(() => wasm.dispose());
+
+/** A context that counts its allocations (a fused pair allocates one forward buffer instead of two). */
+function countingCtx(): Ctx & { count: number } {
+  const base = makeCtx({ training: true });
+  const ctx = { ...base, count: 0, alloc: (...a: Parameters<Ctx['alloc']>) => { ctx.count++; return base.alloc(...a); } };
+  return ctx;
+}
+
+function run(f: Para, g: Para, theta: Tensor[], x: Tensor, dy: Tensor, fused: boolean) {
+  const ctx = countingCtx();
+  let y: Tensor, back: (d: Tensor, dTheta: Tensor[]) => Tensor;
+  if (fused) {
+    const lens = seq(f, g).forward(theta, x, ctx);
+    y = lens.y;
+    back = (d, dTheta) => lens.pullback(d, dTheta);
+  } else {
+    const l1 = f.forward(theta, x, ctx), l2 = g.forward([], l1.y, ctx);
+    y = l2.y;
+    back = (d, dTheta) => l1.pullback(l2.pullback(d, []), dTheta);
+  }
+  const forwardAllocs = ctx.count;
+  const dTheta = theta.map((t) => Tensor.zeros(t.shape, t.dtype));
+  const dx = back(dy, dTheta);
+  const bits = (t: Tensor) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('hex');
+  return { y: bits(y), dx: bits(dx), dTheta: dTheta.map(bits), forwardAllocs };
+}
+
+describe('fused dense / conv >> activation', () => {
+  it.each([['js', jsBackend], ['wasm', wasm]] as [string, Backend][])('equals the composite bit for bit on %s (relu, sigmoid, tanh, exp; float32 and float64)', (_n, be) => {
+    setBackend(be);
+    try {
+      for (const act of ['relu', 'sigmoid', 'tanh', 'exp'] as const) {
+        for (const dtype of ['float32', 'float64'] as const) {
+          const layers: [number, Para][] = [
+            [1, dense(3, 5)], [7, dense(33, 17)], [64, dense(100, 40)],
+            [3, conv2d(2, 5, 3, 1, 1).at([2, 9, 7])], [5, conv2d(3, 4, 3, 2, 0).at([3, 11, 12])], [4, conv1d(3, 6, 5, 1, 2).at([3, 20])],
+          ];
+          for (const [B, f] of layers) {
+            const rng = new Rng(B * 100 + f.params[0]!.shape[0]!);
+            const g = elementwise(act).at(f.cod!);
+            const theta = f.init(rng, dtype);
+            const x = Tensor.zeros([B, ...f.dom!], dtype), dy = Tensor.zeros([B, ...f.cod!], dtype);
+            x.data.forEach((_, k) => (x.data[k] = rng.normal()));
+            dy.data.forEach((_, k) => (dy.data[k] = rng.normal()));
+            const a = run(f, g, theta, x, dy, true), b = run(f, g, theta, x, dy, false);
+            expect(a.forwardAllocs, 'the pair runs fused').toBeLessThan(b.forwardAllocs);
+            expect({ ...a, forwardAllocs: 0 }).toEqual({ ...b, forwardAllocs: 0 });
+          }
+        }
+      }
+    } finally {
+      setBackend(jsBackend);
+    }
+  });
+
+  it('is not used for activations whose derivative needs the pre-activation (gelu, softplus)', () => {
+    const rng = new Rng(5);
+    for (const g of [elementwise('gelu').at([4]), elementwise('softplus').at([4])]) {
+      const f = dense(3, 4), theta = f.init(rng);
+      const ctx = countingCtx();
+      seq(f, g).forward(theta, Tensor.zeros([2, 3]), ctx);
+      expect(ctx.count).toBe(2);
+    }
+  });
+});
