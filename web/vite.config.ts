@@ -1,9 +1,14 @@
 import { defineConfig } from 'vite';
 
+// Cross-origin isolation: with these headers the page may share wasm memory between
+// threads, so the training worker's wasm backend runs its products on two cores.
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 // The playground: `npm run playground` serves it on localhost.
 export default defineConfig({
   root: import.meta.dirname,
   worker: { format: 'es' },
-  server: { host: '127.0.0.1' },
+  server: { host: '127.0.0.1', headers: isolation },
+  preview: { headers: isolation },
   build: { outDir: '../dist/web', emptyOutDir: true, target: 'es2022' },
 });

@@ -1,6 +1,10 @@
 /// <reference lib="webworker" />
 import { boundsOf } from '../src/draw/grid.js';
 import type { Box } from '../src/draw/grid.js';
+import { backend } from '../src/tensor/backend.js';
+import type { Backend } from '../src/tensor/backend.js';
+import { initFastBackend } from '../src/tensor/wasm-backend.js';
+import type { WasmBackend } from '../src/tensor/wasm-backend.js';
 import { gridOf, N, setup } from './model.js';
 import type { PlaygroundState } from './state.js';
 
@@ -10,7 +14,7 @@ export type ToWorker = { type: 'train'; state: PlaygroundState } | { type: 'stop
 /** Messages the worker sends back. */
 export type FromWorker =
   | { type: 'error'; message: string }
-  | { type: 'progress'; epoch: number; epochs: number; loss: number; accuracy?: number; grid?: GridMsg; std?: GridMsg; done: boolean }
+  | { type: 'progress'; epoch: number; epochs: number; loss: number; accuracy?: number; grid?: GridMsg; std?: GridMsg; done: boolean; backend: string }
   | { type: 'ensemble'; disagreement: GridMsg; glued: number; points: number; tol: number };
 
 export interface GridMsg extends Box {
@@ -42,7 +46,7 @@ function train(state: PlaygroundState): void {
       const g = box && gridOf(trainer.model, trainer.theta, box, link, withStd ? 16 : 0, state.seed);
       const grid = g && box ? { ...box, values: g.chi, nx: N, ny: N } : undefined;
       const std = g?.std && box ? { ...box, values: g.std, nx: N, ny: N } : undefined;
-      post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done });
+      post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done, backend: backendLabel() });
       if (!done) setTimeout(chunk, 12);
     } catch (e) {
       fail(e); // e.g. the loss became NaN: the message names the epoch and the morphism
@@ -83,7 +87,19 @@ function ensemble(state: PlaygroundState, experts: number, tol: number): void {
   post({ type: 'ensemble', disagreement: { ...box, values: dis, nx: N, ny: N }, glued, points: N * N, tol });
 }
 
-self.onmessage = (e: MessageEvent<ToWorker>): void => {
+// The fast backend where it loads — its worker thread too when the page is cross-origin
+// isolated (web/vite.config.ts sends the headers) — else the reference one. Messages wait
+// for it, in order.
+const fast = initFastBackend();
+
+/** The backend in use, as the status line shows it. */
+function backendLabel(): string {
+  const be = backend() as Backend & Partial<Pick<WasmBackend, 'threads' | 'simd'>>;
+  return be.threads ? `${be.name}, ${be.simd} SIMD, ${be.threads} thread${be.threads > 1 ? 's' : ''}` : be.name;
+}
+
+self.onmessage = async (e: MessageEvent<ToWorker>): Promise<void> => {
+  await fast;
   const m = e.data;
   try {
     if (m.type === 'train') train(m.state);

@@ -45,6 +45,8 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     expect(lastLoss).toBeLessThan(firstLoss * 0.5);
     expect(await page.innerHTML('#boundary')).not.toBe(untrained);
     expect(await page.textContent('#status')).toMatch(/epoch 200\/200 .* accuracy/);
+    // the preview server sends the isolation headers: the wasm backend, with its worker thread
+    expect(await page.getAttribute('#status', 'data-backend')).toMatch(/^wasm, (relaxed|plain) SIMD, 2 threads$/);
     expect(await page.innerHTML('#diagram')).toContain('dense(2,8)');
     expect(page.url()).toContain('data=circles');
     await page.screenshot({ path: screenshotPath('playground.png') });
