@@ -56,6 +56,8 @@ export interface WasmBackend extends Backend {
   dispose(): void;
   /** Products shared between threads so far, their chunks, and how many of those the workers ran. */
   threadStats(): { sharedProducts: number; chunks: number; chunksByWorkers: number };
+  /** Bytes of wasm memory now (it grows, never shrinks), and how many of them resident arrays (alloc) hold. */
+  memoryStats(): { memoryBytes: number; residentBytes: number };
 }
 
 // From the per-call costs of small kernels on js and wasm (bench/gemm-wasm.ts, docs/backends.md).
@@ -287,6 +289,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     alloc: (n) => inst.alloc(n),
     dispose() { disposed = true; pool?.stop(); pool = undefined; },
     threadStats: () => ({ ...stats }),
+    memoryStats: () => inst.memoryStats(),
   };
 }
 

@@ -222,6 +222,10 @@ export class KernelInstance {
     return view;
   }
 
+  memoryStats(): { memoryBytes: number; residentBytes: number } {
+    return { memoryBytes: this.memory.buffer.byteLength, residentBytes: this.residentBytes };
+  }
+
   /** The byte address of x if it lives in this memory, else −1. */
   addressOf(x: Float32Array): number {
     return this.buffers.has(x.buffer) ? x.byteOffset : -1;
