@@ -15,6 +15,12 @@ interface EpochRow {
   testAccuracy: number;
 }
 
+// `render.js … | head` closes the pipe early: that is not an error
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 const [benchFile, fashionFile] = process.argv.slice(2);
 if (benchFile) {
   const b = JSON.parse(readFileSync(benchFile, 'utf8')) as { results: Measurement[]; ratios: Ratio[]; systems: Record<string, string>; skipped: string[] };
