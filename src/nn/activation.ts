@@ -1,4 +1,4 @@
-import { primitive } from '../para/category.js';
+import { fusable, primitive } from '../para/category.js';
 import type { Para } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
 import type { UnaryOp } from '../tensor/backend.js';
@@ -19,6 +19,7 @@ export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape, infer
     args: sizeArgs(dom, inferred),
     dom,
     cod: dom,
+    activation: fusable(op),
     at: (d) => elementwise(op, d, true),
     forward: (_t, x, ctx) => {
       const y = ctx.alloc(x.shape, x.dtype);

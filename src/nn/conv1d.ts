@@ -1,9 +1,7 @@
 import { primitive } from '../para/category.js';
-import { checkInput } from '../para/para.js';
-import type { Ctx, Lens, Para } from '../para/para.js';
-import type { SwapOp } from '../tensor/backend.js';
-import type { Shape, Tensor } from '../tensor/tensor.js';
-import { checkChannels, checkConvArgs, convLens, convParams } from './conv2d.js';
+import type { Para } from '../para/para.js';
+import type { Shape } from '../tensor/tensor.js';
+import { checkChannels, checkConvArgs, convForwards, convParams } from './conv2d.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
 
@@ -21,20 +19,15 @@ export function conv1d(inC: number, outC: number, k: number, stride = 1, pad = 0
     return makeWindow(where, inC, 1, d[1]!, 1, k, 1, stride, 0, pad);
   };
   const g = dom && windowOf(dom);
-  const conv = (W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens => {
-    if (g) checkInput(self, x);
-    const gx = g ?? windowOf(x.shape.slice(1));
-    return convLens(gx, outC, W, b, x, ctx, [outC, gx.Wo], act);
-  };
+  const codOf = (w: Window): Shape => [outC, w.Wo];
   const self: Para = primitive({
     kind: 'conv1d',
     args: [inC, outC, k, stride, pad],
     dom,
-    cod: g && [outC, g.Wo],
+    cod: g && codOf(g),
     params: convParams(outC, [inC, k], inC * k),
     at: (d) => conv1d(inC, outC, k, stride, pad, d),
-    forward: ([W, b], x, ctx) => conv(W!, b!, x, ctx, 'identity'),
-    forwardThen: ([W, b], x, ctx, act) => conv(W!, b!, x, ctx, act),
+    ...convForwards(() => self, g, windowOf, outC, codOf),
   });
   return self;
 }

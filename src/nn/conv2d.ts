@@ -1,5 +1,6 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import { primitive } from '../para/category.js';
+import type { PrimitiveDef } from '../para/category.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
@@ -112,20 +113,32 @@ export function conv2d(inC: number, outC: number, k: number, stride = 1, pad = 0
     return makeWindow(where, inC, d[1]!, d[2]!, k, k, stride, stride, pad, pad);
   };
   const g = dom && windowOf(dom);
-  const conv = (W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens => {
-    if (g) checkInput(self, x);
-    const gx = g ?? windowOf(x.shape.slice(1));
-    return convLens(gx, outC, W, b, x, ctx, [outC, gx.Ho, gx.Wo], act);
-  };
+  const codOf = (w: Window): Shape => [outC, w.Ho, w.Wo];
   const self: Para = primitive({
     kind: 'conv2d',
     args: [inC, outC, k, stride, pad],
     dom,
-    cod: g && [outC, g.Ho, g.Wo],
+    cod: g && codOf(g),
     params: convParams(outC, [inC, k, k], inC * k * k),
     at: (d) => conv2d(inC, outC, k, stride, pad, d),
-    forward: ([W, b], x, ctx) => conv(W!, b!, x, ctx, 'identity'),
-    forwardThen: ([W, b], x, ctx, act) => conv(W!, b!, x, ctx, act),
+    ...convForwards(() => self, g, windowOf, outC, codOf),
   });
   return self;
+}
+
+/**
+ * The forward of a convolution layer, alone and fused with an activation (forwardThen):
+ * its window is g when its domain is fixed, else windowOf(the input's per-sample shape);
+ * codOf gives its per-sample output shape.
+ */
+export function convForwards(self: () => Para, g: Window | undefined, windowOf: (d: Shape) => Window, outC: number, codOf: (w: Window) => Shape): Pick<PrimitiveDef, 'forward' | 'forwardThen'> {
+  const conv = (W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens => {
+    if (g) checkInput(self(), x);
+    const gx = g ?? windowOf(x.shape.slice(1));
+    return convLens(gx, outC, W, b, x, ctx, codOf(gx), act);
+  };
+  return {
+    forward: ([W, b], x, ctx) => conv(W!, b!, x, ctx, 'identity'),
+    forwardThen: ([W, b], x, ctx, act) => conv(W!, b!, x, ctx, act),
+  };
 }

@@ -8,6 +8,9 @@ import { requirePositive } from './conv2d.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
 
+/** Offsets up to here are exact in float32 (arg of maxPool is stored in the data's dtype). */
+const MAX_EXACT = 2 ** 24;
+
 /** The window geometry of a k×k pooling with stride s over a [C,H,W] sample. */
 export function poolWindow(where: string, d: Shape, k: number, s: number): Window {
   if (d.length !== 3) throw new ShapeError(`${where} expects [C,H,W] per sample but got ${describeShape(d)}`);
@@ -34,17 +37,25 @@ export function maxpool2d(k: number, stride = k, dom?: Shape): Para {
     forward: (_t, x, ctx) => {
       if (g) checkInput(self, x);
       const win = g ?? poolWindow(where, x.shape.slice(1), k, stride);
-      const { C, Ho, Wo } = win, B = x.batch;
-      // both written in full; arg holds where each maximum came from, as an offset into x
-      // (exact in float32 below 2^24)
+      const { C, H, W, Ho, Wo } = win, B = x.batch, inPlane = H * W, outPlane = Ho * Wo;
+      // both written in full; arg holds where each maximum came from, as an offset into
+      // x's data — stored in x's dtype, so exact for float32 only below 2^24: the planes go
+      // in groups whose offsets (from the group's start) stay below that
       const y = ctx.alloc([B, C, Ho, Wo], x.dtype, true);
       const arg = ctx.alloc([B, C, Ho, Wo], x.dtype, true);
-      backend().maxPool(win, x.data, B * C, y.data, arg.data);
+      const planes = B * C, group = Math.max(1, Math.floor(MAX_EXACT / inPlane));
+      for (let p0 = 0; p0 < planes; p0 += group) {
+        const p1 = Math.min(planes, p0 + group);
+        backend().maxPool(win, x.data.subarray(p0 * inPlane, p1 * inPlane), p1 - p0, y.data.subarray(p0 * outPlane, p1 * outPlane), arg.data.subarray(p0 * outPlane, p1 * outPlane));
+      }
       return {
         y,
         pullback: (dy) => {
           const dx = ctx.alloc(x.shape, x.dtype);
-          backend().scatterAdd(dy.data, arg.data, dx.data);
+          for (let p0 = 0; p0 < planes; p0 += group) {
+            const p1 = Math.min(planes, p0 + group);
+            backend().scatterAdd(dy.data.subarray(p0 * outPlane, p1 * outPlane), arg.data.subarray(p0 * outPlane, p1 * outPlane), dx.data.subarray(p0 * inPlane, p1 * inPlane));
+          }
           return dx;
         },
       };

@@ -55,6 +55,8 @@ export interface PrimitiveDef {
    * the same pullback — which `seq` relies on when it fuses the pair.
    */
   forwardThen?(theta: readonly Tensor[], x: Tensor, ctx: Ctx, act: FusableOp): Lens;
+  /** Set when this morphism IS the elementwise map `activation` (so a preceding layer's forwardThen may stand for both). */
+  activation?: FusableOp;
 }
 
 /**
@@ -64,6 +66,11 @@ export interface PrimitiveDef {
  */
 export type FusableOp = Exclude<SwapOp, 'identity'>;
 const FUSABLE = new Set<string>(['relu', 'sigmoid', 'tanh', 'exp']);
+
+/** `op` as a FusableOp, or undefined when a layer cannot apply it in its own pass. */
+export function fusable(op: string): FusableOp | undefined {
+  return FUSABLE.has(op) ? (op as FusableOp) : undefined;
+}
 
 /** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
 export const MAX_PARAM_ELEMENTS = 2 ** 27;
@@ -97,10 +104,10 @@ class Primitive extends Morphism {
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     return this.def.forward(theta, x, ctx);
   }
-  /** The fused forward of this >> g, where this layer can apply g itself; undefined otherwise. */
+  /** The fused forward of this >> g, where g is an activation this layer can apply itself; undefined otherwise. */
   forwardThen(g: Para, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens | undefined {
-    if (!this.def.forwardThen || !FUSABLE.has(g.kind) || g.params.length > 0 || !(g instanceof Primitive)) return undefined;
-    return this.def.forwardThen(theta, x, ctx, g.kind as FusableOp);
+    const act = g instanceof Primitive ? g.def.activation : undefined;
+    return act && this.def.forwardThen ? this.def.forwardThen(theta, x, ctx, act) : undefined;
   }
 }
 

@@ -97,14 +97,17 @@ export class Arena {
   readonly alloc = (shape: Shape, dtype: DType, overwrite = false): Tensor => {
     const n = sizeOf(shape);
     let buf = this.pool[this.cursor];
-    if (!buf || buf.length !== n || (dtype === 'float64') !== buf instanceof Float64Array) {
+    // a smaller request (the last, partial minibatch of an epoch) takes the front of the
+    // buffer: reallocating there and back every epoch would leave resident blocks for the
+    // garbage collector, which frees them only once the synchronous training loop returns
+    if (!buf || buf.length < n || (dtype === 'float64') !== buf instanceof Float64Array) {
       buf = residentData(dtype, n);
       this.pool[this.cursor] = buf;
     } else if (!overwrite) {
-      buf.fill(0);
+      buf.fill(0, 0, n);
     }
     this.cursor++;
-    return new Tensor(buf, shape);
+    return new Tensor(buf.length === n ? buf : buf.subarray(0, n), shape);
   };
 }
 

@@ -164,7 +164,6 @@ function axpy(alpha: number, x: Data, y: Data): void {
   for (let i = 0; i < x.length; i++) y[i] += alpha * x[i]!;
 }
 
-/** The reference backend: plain TypeScript, any typed array, runs everywhere. */
 function allFinite(x: Data): boolean {
   for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i]!)) return false;
   return true;
@@ -209,5 +208,6 @@ function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data
   if (op !== 'identity') unary(op, y.subarray(0, A * B * P), y.subarray(0, A * B * P));
 }
 
+/** The reference backend: plain TypeScript, any typed array, runs everywhere. */
 export const jsBackend: Backend = { name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes };
 

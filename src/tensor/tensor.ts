@@ -37,6 +37,8 @@ export function dtypeOf(data: Data): DType {
 export class Tensor {
   readonly shape: Shape;
   readonly data: Data;
+  /** The array `data` is a view of, when it is one (rows): kept so that it stays alive. */
+  private base?: Data;
 
   constructor(data: Data, shape: Shape) {
     if (data.length !== sizeOf(shape)) {
@@ -127,10 +129,15 @@ export class Tensor {
     return this.data[off]!;
   }
 
-  /** Rows [start, end) of the batch axis, sharing memory. */
+  /**
+   * Rows [start, end) of the batch axis, sharing memory. The view keeps this tensor's array
+   * alive: memory a backend hands out (Backend.alloc) is freed when that array is collected.
+   */
   rows(start: number, end: number): Tensor {
     const per = this.size / this.batch;
-    return new Tensor(this.data.subarray(start * per, end * per), [end - start, ...this.shape.slice(1)]);
+    const t = new Tensor(this.data.subarray(start * per, end * per), [end - start, ...this.shape.slice(1)]);
+    t.base = this.base ?? this.data;
+    return t;
   }
 
   toArray(): unknown {

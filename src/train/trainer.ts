@@ -117,8 +117,9 @@ export class Trainer {
     for (let start = 0; start < N; start += batch) {
       const B = Math.min(batch, N - start);
       this.arena.reset();
-      const xb = ctx.alloc([B, ...data.x.shape.slice(1)], data.x.dtype);
-      const yb = ctx.alloc([B, ...data.y.shape.slice(1)], data.y.dtype);
+      // both filled row by row below
+      const xb = ctx.alloc([B, ...data.x.shape.slice(1)], data.x.dtype, true);
+      const yb = ctx.alloc([B, ...data.y.shape.slice(1)], data.y.dtype, true);
       for (let i = 0; i < B; i++) {
         const r = order[start + i]!;
         xb.data.set(data.x.data.subarray(r * xPer, (r + 1) * xPer), i * xPer);

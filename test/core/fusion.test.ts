@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { conv1d, conv2d, dense, elementwise, makeCtx, Rng, seq, Tensor } from '../../src/index.js';
+import { conv1d, conv2d, dense, elementwise, makeCtx, moons, mse, primitive, Rng, Seq, seq, Tensor, Trainer } from '../../src/index.js';
 import type { Ctx, Para } from '../../src/index.js';
 import { setBackend } from '../../src/tensor/backend.js';
 import type { Backend } from '../../src/tensor/backend.js';
@@ -64,6 +64,44 @@ describe('fused dense / conv >> activation', () => {
     } finally {
       setBackend(jsBackend);
     }
+  });
+
+  it('with dθ not wanted and dx not needed, and trained by the Trainer on its arena: the same bits as the unfused composite', () => {
+    for (const be of [jsBackend, wasm]) {
+      setBackend(be);
+      try {
+        const rng = new Rng(9);
+        const f = dense(6, 5), g = elementwise('tanh').at([5]);
+        const theta = f.init(rng);
+        const x = Tensor.of(Array.from({ length: 24 }, () => rng.normal()), [4, 6]), dy = Tensor.of(Array.from({ length: 20 }, () => rng.normal()), [4, 5]);
+        const fusedDx = seq(f, g).forward(theta, x, makeCtx()).pullback(dy, null, true);
+        const l1 = f.forward(theta, x, makeCtx()), l2 = g.forward([], l1.y, makeCtx());
+        expect(Array.from(fusedDx.data)).toEqual(Array.from(l1.pullback(l2.pullback(dy, null), null, true).data));
+        const noDx = seq(f, g).forward(theta, x, makeCtx()).pullback(dy, null, false);
+        expect(noDx.shape).toEqual([4, 6]);
+        // training: seq(...) fuses; the same factors nested as dense >> (tanh >> id) do not
+        const data = moons(64, 0.1, 2);
+        const spec = (nested: boolean): Para => {
+          const [a, b, c] = [dense(2, 16), elementwise('tanh').at([16]), dense(16, 1)];
+          return nested ? new Seq([a, new Seq([b, c])]) : seq(a, b, c);
+        };
+        const run = (nested: boolean) => {
+          const t = new Trainer(spec(nested), data, { loss: mse, lr: 0.1, batch: 24, seed: 3 });
+          for (let e = 0; e < 3; e++) t.runEpoch();
+          return t.theta.map((p) => Array.from(p.data));
+        };
+        expect(run(false)).toEqual(run(true));
+      } finally {
+        setBackend(jsBackend);
+      }
+    }
+  });
+
+  it('applies only to the built-in activations: a primitive that merely calls itself relu is run as it is', () => {
+    const f = dense(2, 3), fake = primitive({ kind: 'relu', dom: [3], cod: [3], forward: (_t, x) => ({ y: x, pullback: (d) => d }) });
+    const theta = f.init(1);
+    const x = Tensor.of([-1, 2, 3, -4], [2, 2]);
+    expect(Array.from(seq(f, fake).run(theta, x).data)).toEqual(Array.from(f.run(theta, x).data));
   });
 
   it('is not used for activations whose derivative needs the pre-activation (gelu, softplus)', () => {

@@ -276,8 +276,9 @@ export function backendSuite(backends: readonly Backend[]): void {
           const H = Math.max(1, kh - 2 * ph) + Math.floor(rng.uniform() * 9), W = Math.max(1, kw - 2 * pw) + Math.floor(rng.uniform() * 9);
           out.push(makeWindow('test', 1 + Math.floor(rng.uniform() * 3), H, W, kh, kw, 1 + Math.floor(rng.uniform() * 3), 1 + Math.floor(rng.uniform() * 3), ph, pw));
         }
-        // a 7-wide kernel padded by 3 on a 1-wide image: the first valid column lies beyond the output row
-        out.push(makeWindow('test', 2, 5, 1, 3, 7, 1, 1, 1, 3), makeWindow('test', 16, 28, 28, 3, 3, 1, 1, 1, 1));
+        // a 7-wide kernel padded by 3 on a 1-wide image: the first valid column lies beyond the
+        // output row; an output row of 70,000 columns (more than 16 bits of column index)
+        out.push(makeWindow('test', 2, 5, 1, 3, 7, 1, 1, 1, 3), makeWindow('test', 16, 28, 28, 3, 3, 1, 1, 1, 1), makeWindow('test', 1, 1, 70000, 1, 3, 1, 1, 0, 1));
         return out;
       };
       /** x[c, h, w] of sample s, 0 in the padding: the definition of im2col's entries. */
@@ -403,7 +404,7 @@ export function backendSuite(backends: readonly Backend[]): void {
         expect(bits(buf.subarray(4 + m * n))).toBe(bits(before.subarray(4 + m * n)));
       });
 
-      it('elementwise kernels and reductions give the same bits on any mix, in place too', () => {
+      it('elementwise, reduction, optimiser and sliding-window kernels give the same bits on any mix, in place too', () => {
         const rng = new Rng(43);
         const rows = 33, cols = 37, n = rows * cols;
         for (const op of UNARY_OPS) {
@@ -445,6 +446,35 @@ export function backendSuite(backends: readonly Backend[]): void {
         for (const [pp, g, mm, vv] of mixes([y0, x, x, v0])) {
           be.adam(pp!, g!, mm!, vv!, h);
           expect([bits(pp!), bits(mm!), bits(vv!)]).toEqual([bits(p), bits(m), bits(v)]);
+        }
+        // the sliding-window kernels, on offsets and subarray views of resident arrays
+        const g = makeWindow('test', 3, 9, 11, 3, 3, 2, 1, 1, 1), count = 2, P = g.Ho * g.Wo, K = 27, S = 3 * 9 * 11, ld = count * P;
+        const xs = randomF32(5 + count * S, rng), cm = randomF32(K * ld, rng), d0 = randomF32(count * S + 7, rng);
+        const colWant = new Float32Array(K * ld), dxWant = d0.slice();
+        be.im2col(g, xs, 5, count, colWant, ld);
+        be.col2im(g, cm, ld, count, dxWant, 7);
+        for (const [xx, col, cc, dd] of mixes([xs, new Float32Array(K * ld), cm, d0])) {
+          be.im2col(g, xx!, 5, count, col!, ld);
+          expect(bits(col!)).toBe(bits(colWant));
+          be.col2im(g, cc!, ld, count, dd!, 7);
+          expect(bits(dd!)).toBe(bits(dxWant));
+        }
+        const pw = makeWindow('test', 2, 8, 10, 2, 2, 2, 2, 0, 0), planes = 4, out = planes * pw.Ho * pw.Wo;
+        const px = randomF32(planes * 80, rng), pdy = randomF32(out, rng), pdx = randomF32(planes * 80, rng);
+        const yW = new Float32Array(out), aW = new Float32Array(out), dW = pdx.slice();
+        be.maxPool(pw, px, planes, yW, aW);
+        be.scatterAdd(pdy, aW, dW);
+        const sw = randomF32(12 * 5 * 7, rng), sb = randomF32(12, rng), swW = new Float32Array(12 * 5 * 7);
+        be.swapAxes(sw, 12, 5, 7, swW, sb, 'tanh');
+        for (const [xx, yy, aa, gg, dd] of mixes([px, new Float32Array(out), new Float32Array(out), pdy, pdx])) {
+          be.maxPool(pw, xx!, planes, yy!, aa!);
+          expect([bits(yy!), bits(aa!)]).toEqual([bits(yW), bits(aW)]);
+          be.scatterAdd(gg!, aa!, dd!);
+          expect(bits(dd!)).toBe(bits(dW));
+        }
+        for (const [xx, bb, yy] of mixes([sw, sb, new Float32Array(12 * 5 * 7)])) {
+          be.swapAxes(xx!, 12, 5, 7, yy!, bb!, 'tanh');
+          expect(bits(yy!)).toBe(bits(swW));
         }
         const bad = own(x);
         bad[n - 1] = NaN;

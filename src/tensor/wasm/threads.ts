@@ -11,7 +11,8 @@ import type { KernelInstance } from './instance.js';
  * `gemmChunks` (row or column chunks of C, each packing its own operands), which take their
  * share from counters in shared memory, so a worker that the OS has not scheduled yet costs
  * nothing — the calling thread simply takes more, and withdraws the offer if the worker
- * never picked it up.
+ * never picked it up. (One descheduled in the middle of its share delays the product until
+ * it runs again: the others wait for its chunk, or its packing group.)
  *
  * Control block of worker w, Int32 words at CTRL_BASE + CTRL_BYTES·(w+1): [0] job sequence
  * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2..17] the job
@@ -95,8 +96,8 @@ export class ThreadPool {
   private readonly ctrl: Int32Array;
   private seq = 0;
   private stopped = false;
-  /** The main thread of a browser page may not block in Atomics.wait: it spins instead. */
-  private readonly canBlock = isNode();
+  /** The main thread of a browser page may not block in Atomics.wait (a Worker may): it spins instead. */
+  private readonly canBlock = isNode() || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
 
   private constructor(private readonly workers: WorkerHandle[], inst: KernelInstance) {
     this.ctrl = new Int32Array(inst.memory.buffer, CTRL_BASE, WORDS * (workers.length + 1));
@@ -127,7 +128,7 @@ export class ThreadPool {
   /** Reset the counters and offer the job to every worker (the caller then runs its share itself). */
   post(job: SharedGemm): void {
     for (let i = 0; i < 3; i++) Atomics.store(this.ctrl, i, 0);
-    this.seq++;
+    this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1; // positive: −1 tells a worker to stop
     for (let w = 0; w < this.workers.length; w++) {
       const base = (w + 1) * WORDS;
       for (let i = 0; i < job.length; i++) this.ctrl[base + ARGS + i] = Number(job[i]);

@@ -21,15 +21,19 @@ import { EXP, IDENTITY, RELU, SIGMOID, TANH, vapply } from './elementwise';
   for (; i < n; i++) store<f32>(dst + (<usize>i << 2), 0);
 }
 
-/** Output columns [lo, hi) of a window row whose input column ow·sw − pw + j lies in [0, W), packed as lo | hi << 16. */
+/** The first output column of window column j whose input column ow·sw − pw + j is ≥ 0 (at most Wo). */
 // @ts-ignore: decorator
-@inline function validColumns(W: i32, Wo: i32, sw: i32, pw: i32, j: i32): i32 {
-  let lo = pw - j > 0 ? (pw - j + sw - 1) / sw : 0;
-  let hi = (W - 1 + pw - j) >= 0 ? (W - 1 + pw - j) / sw + 1 : 0;
+@inline function validLo(Wo: i32, sw: i32, pw: i32, j: i32): i32 {
+  const lo = pw - j > 0 ? (pw - j + sw - 1) / sw : 0;
+  return lo < Wo ? lo : Wo;
+}
+
+/** One past the last output column whose input column lies in [0, W), and not below lo. */
+// @ts-ignore: decorator
+@inline function validHi(W: i32, Wo: i32, sw: i32, pw: i32, j: i32, lo: i32): i32 {
+  let hi = W - 1 + pw - j >= 0 ? (W - 1 + pw - j) / sw + 1 : 0;
   if (hi > Wo) hi = Wo;
-  if (lo > Wo) lo = Wo;
-  if (hi < lo) hi = lo;
-  return lo | (hi << 16);
+  return hi < lo ? lo : hi;
 }
 
 /**
@@ -44,7 +48,7 @@ export function im2col(C: i32, H: i32, W: i32, kh: i32, kw: i32, sh: i32, sw: i3
       const plane = xs + ((<usize>c * H * W) << 2);
       for (let i = 0; i < kh; i++) {
         for (let j = 0; j < kw; j++) {
-          const v = validColumns(W, Wo, sw, pw, j), lo = v & 0xffff, hi = v >>> 16;
+          const lo = validLo(Wo, sw, pw, j), hi = validHi(W, Wo, sw, pw, j, lo);
           let r = col + ((<usize>((c * kh + i) * kw + j) * ld + <usize>s * P) << 2);
           for (let oh = 0; oh < Ho; oh++, r += <usize>Wo << 2) {
             const h = oh * sh - ph + i;
@@ -70,7 +74,7 @@ export function col2im(C: i32, H: i32, W: i32, kh: i32, kw: i32, sh: i32, sw: i3
       const plane = xs + ((<usize>c * H * W) << 2);
       for (let i = 0; i < kh; i++) {
         for (let j = 0; j < kw; j++) {
-          const v = validColumns(W, Wo, sw, pw, j), lo = v & 0xffff, hi = v >>> 16;
+          const lo = validLo(Wo, sw, pw, j), hi = validHi(W, Wo, sw, pw, j, lo);
           let r = col + ((<usize>((c * kh + i) * kw + j) * ld + <usize>s * P) << 2);
           for (let oh = 0; oh < Ho; oh++, r += <usize>Wo << 2) {
             const h = oh * sh - ph + i;
