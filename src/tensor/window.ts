@@ -39,13 +39,14 @@ function validColumns(g: Window, j: number): [number, number] {
 }
 
 /**
- * im2col: unfolds one sample x[xOff …] ([C,H,W]) into the columns of a matrix with C·kh·kw
- * rows and leading dimension `ld`: row (c,i,j), column colOff + oh·Wo + ow holds
- * x[c, oh·sh − ph + i, ow·sw − pw + j] (0 outside the image). Convolution is then one
- * matrix product W[O, C·kh·kw] · col.
+ * The walk that im2col and its adjoint share: for every row (c,i,j) of the column matrix and
+ * every output row oh, `visit(r, src, lo, hi)` with r the column-matrix offset of that output
+ * row, src the offset in x of input column −pw + j on input row oh·sh − ph + i (undefined when
+ * that row lies in the padding; the offset itself may be negative: column −pw + j is, until
+ * lo), and [lo, hi) the output columns that read inside the image.
  */
-export function im2col(g: Window, x: Data, xOff: number, col: Data, ld: number, colOff: number): void {
-  const { C, H, W, kh, kw, sh, sw, ph, pw, Ho, Wo } = g;
+function forEachWindowRow(g: Window, xOff: number, ld: number, colOff: number, visit: (r: number, src: number | undefined, lo: number, hi: number) => void): void {
+  const { C, H, W, kh, kw, sh, ph, pw, Ho, Wo } = g;
   for (let c = 0; c < C; c++) {
     const plane = xOff + c * H * W;
     for (let i = 0; i < kh; i++) {
@@ -54,14 +55,7 @@ export function im2col(g: Window, x: Data, xOff: number, col: Data, ld: number, 
         let r = ((c * kh + i) * kw + j) * ld + colOff;
         for (let oh = 0; oh < Ho; oh++, r += Wo) {
           const h = oh * sh - ph + i;
-          if (h < 0 || h >= H) {
-            col.fill(0, r, r + Wo);
-            continue;
-          }
-          if (lo > 0) col.fill(0, r, r + lo);
-          const src = plane + h * W - pw + j;
-          for (let ow = lo; ow < hi; ow++) col[r + ow] = x[src + ow * sw]!;
-          if (hi < Wo) col.fill(0, r + hi, r + Wo);
+          visit(r, h < 0 || h >= H ? undefined : plane + h * W - pw + j, lo, hi);
         }
       }
     }
@@ -69,26 +63,34 @@ export function im2col(g: Window, x: Data, xOff: number, col: Data, ld: number, 
 }
 
 /**
+ * im2col: unfolds one sample x[xOff …] ([C,H,W]) into the columns of a matrix with C·kh·kw
+ * rows and leading dimension `ld`: row (c,i,j), column colOff + oh·Wo + ow holds
+ * x[c, oh·sh − ph + i, ow·sw − pw + j] (0 outside the image). Convolution is then one
+ * matrix product W[O, C·kh·kw] · col.
+ */
+export function im2col(g: Window, x: Data, xOff: number, col: Data, ld: number, colOff: number): void {
+  const { sw, Wo } = g;
+  forEachWindowRow(g, xOff, ld, colOff, (r, src, lo, hi) => {
+    if (src === undefined) {
+      col.fill(0, r, r + Wo);
+      return;
+    }
+    if (lo > 0) col.fill(0, r, r + lo);
+    for (let ow = lo; ow < hi; ow++) col[r + ow] = x[src + ow * sw]!;
+    if (hi < Wo) col.fill(0, r + hi, r + Wo);
+  });
+}
+
+/**
  * col2im, the adjoint of im2col: adds every entry of the column matrix back onto the input
  * position it was copied from (positions in the padding are dropped). dx[xOff …] += fold(col).
  */
 export function col2im(g: Window, col: Data, ld: number, colOff: number, dx: Data, xOff: number): void {
-  const { C, H, W, kh, kw, sh, sw, ph, pw, Ho, Wo } = g;
-  for (let c = 0; c < C; c++) {
-    const plane = xOff + c * H * W;
-    for (let i = 0; i < kh; i++) {
-      for (let j = 0; j < kw; j++) {
-        const [lo, hi] = validColumns(g, j);
-        let r = ((c * kh + i) * kw + j) * ld + colOff;
-        for (let oh = 0; oh < Ho; oh++, r += Wo) {
-          const h = oh * sh - ph + i;
-          if (h < 0 || h >= H) continue;
-          const dst = plane + h * W - pw + j;
-          for (let ow = lo; ow < hi; ow++) dx[dst + ow * sw] += col[r + ow]!;
-        }
-      }
-    }
-  }
+  const { sw } = g;
+  forEachWindowRow(g, xOff, ld, colOff, (r, dst, lo, hi) => {
+    if (dst === undefined) return;
+    for (let ow = lo; ow < hi; ow++) dx[dst + ow * sw] += col[r + ow]!;
+  });
 }
 
 /** Max pooling (no padding) of `planes` planes of x, the reference of Backend.maxPool. */
