@@ -1,6 +1,7 @@
 import { RangeArgError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import { symmetric } from './group.js';
+import { frobenius } from './matrix.js';
 import { orthonormalizeRows } from './nullspace.js';
 import { V } from './rep.js';
 import { cachedBasis } from './resolve.js';
@@ -73,7 +74,7 @@ export function messagePassingMixers(g: Graph): Float64Array[] {
       const d = v.reduce((s, x, t) => s + x * k[t]!, 0);
       for (let t = 0; t < v.length; t++) v[t] -= d * k[t]!;
     }
-    if (Math.hypot(...v) > 1e-9) {
+    if (frobenius(v) > 1e-9) { // not Math.hypot(...v): n² arguments overflow the stack from n ≈ 320
       orthonormalizeRows(v, 1, v.length);
       kept.push(v);
     }

@@ -254,8 +254,8 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
       const g = G.sample(rng);
       const per = measureErrors(basis, repMatrix(repOut, g), repMatrix(repIn, g));
       per.forEach((v, k) => (errors[k] = Math.max(errors[k]!, v)));
-      randomElementError = Math.max(randomElementError, ...per, 0);
     }
+    randomElementError = errors.reduce((m, v) => Math.max(m, v), 0);
   }
   return {
     group: G.name, in: repToString(repIn), out: repToString(repOut), nIn, nOut, dim, basis, blocks,
@@ -265,7 +265,7 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
 
 /** max_b ‖ρ_out W_b − W_b ρ_in‖_F / ‖W_b‖_F for the rows W_b of a basis. */
 export function measureError(basis: Sparse, rhoOut: Mat, rhoIn: Mat): number {
-  return Math.max(0, ...measureErrors(basis, rhoOut, rhoIn));
+  return measureErrors(basis, rhoOut, rhoIn).reduce((m, v) => Math.max(m, v), 0);
 }
 
 /** ‖ρ_out W_b − W_b ρ_in‖_F / ‖W_b‖_F for every row W_b of a basis. */

@@ -19,7 +19,7 @@ export function softplusInverse(sigma: number): number {
 
 /** dσ/dρ = softplus′(ρ) = logistic(ρ). */
 export function softplusDerivative(rho: number): number {
-  return unaryDerivative('softplus', rho, softplusValue(rho));
+  return unaryDerivative('softplus', rho, 0); // softplus′ reads x only: no softplus(ρ) to compute
 }
 
 /** The initial posterior standard deviation when none is given. */

@@ -1,6 +1,6 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import type { Tensor } from '../tensor/tensor.js';
-import { predictClasses } from '../train/metrics.js';
+import { accuracy, predictClasses } from '../train/metrics.js';
 
 /** Floor for probabilities inside a logarithm (so a confidently wrong model has a large but finite NLL). */
 export const PROB_FLOOR = 1e-12;
@@ -58,8 +58,5 @@ export function negativeLogLikelihood(probs: Tensor, labels: Int32Array): number
 /** Fraction of rows whose most probable class is the label. */
 export function probAccuracy(probs: Tensor, labels: Int32Array): number {
   checkLabels(probs, labels);
-  const { predicted } = confidences(probs);
-  let ok = 0;
-  for (let r = 0; r < labels.length; r++) if (predicted[r] === labels[r]) ok++;
-  return ok / labels.length;
+  return accuracy(probs, labels, false);
 }

@@ -5,7 +5,7 @@ import { bce, lossForData, mse } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
 import { parseSpec } from '../para/spec.js';
 import type { Para } from '../para/para.js';
-import type { Tensor } from '../tensor/tensor.js';
+import { Tensor } from '../tensor/tensor.js';
 import { Trainer } from '../train/trainer.js';
 import { checkDropProbability } from './dropout.js';
 import { trainElbo } from './elbo.js';
@@ -91,17 +91,11 @@ export function fitMethod(method: UncertaintyMethod, data: Dataset, opts: Uncert
       checkSamples(samples);
       if (method === 'deterministic') {
         const mean = evalPredict(model, theta, x, link);
-        return { mean, std: zerosLike(mean), samples: 1 };
+        return { mean, std: Tensor.zeros(mean.shape, mean.dtype), samples: 1 };
       }
       return mcPredict(model, theta, x, { samples, rng: s, link });
     },
   };
-}
-
-function zerosLike(t: Tensor): Tensor {
-  const z = t.clone();
-  z.data.fill(0);
-  return z;
 }
 
 /** Mean over rows of the mean over outputs of the predictive std (one number per point set). */

@@ -1,8 +1,8 @@
 import { fusable, primitive } from '../para/category.js';
-import type { Para } from '../para/para.js';
+import type { Ctx, Para } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
-import type { UnaryOp } from '../tensor/backend.js';
-import type { Shape } from '../tensor/tensor.js';
+import type { SwapOp, UnaryOp } from '../tensor/backend.js';
+import type { Shape, Tensor } from '../tensor/tensor.js';
 
 /** The spec arguments of a shape-preserving layer: its size, when given explicitly for a vector. */
 export const sizeArgs = (dom: Shape | undefined, inferred: boolean): number[] =>
@@ -34,6 +34,18 @@ export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape, infer
       };
     },
   });
+}
+
+/**
+ * The gradient before a fused activation (PrimitiveDef.forwardThen): dz = dy ⊙ act′, with
+ * act′ read off the layer's output y — relu′(z) = [z > 0] = [y > 0], so y stands in for z,
+ * and σ′, tanh′, exp′ read y anyway. dy itself when there is no activation.
+ */
+export function throughActivation(act: SwapOp, y: Tensor, dy: Tensor, ctx: Ctx): Tensor {
+  if (act === 'identity') return dy;
+  const dz = ctx.alloc(y.shape, y.dtype, true);
+  backend().unaryBackward(act, y.data, y.data, dy.data, dz.data, false);
+  return dz;
 }
 
 /** σ(x) = 1/(1+e^−x); seed 000's activation, and the characteristic map of Topos I. */

@@ -6,6 +6,7 @@ import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
 import type { SwapOp } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
+import { throughActivation } from './activation.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
 import { torchDefaultUniform } from './init.js';
@@ -42,12 +43,7 @@ export function convLens(g: Window, outC: number, W: Tensor, bias: Tensor, x: Te
   return {
     y,
     pullback: (dyAct, dTheta, needDx = true) => {
-      let dy = dyAct;
-      if (act !== 'identity') {
-        // act′ read off y (relu′(z) = [y > 0]), as dense does
-        dy = ctx.alloc(y.shape, y.dtype, true);
-        be.unaryBackward(act, y.data, y.data, dyAct.data, dy.data, false);
-      }
+      const dy = throughActivation(act, y, dyAct, ctx);
       const dx = ctx.alloc(x.shape, x.dtype);
       const dyc = ctx.alloc([O, nb * P], x.dtype, true).data;
       const dcol = needDx ? ctx.alloc([K, nb * P], x.dtype, true).data : undefined;

@@ -3,8 +3,9 @@ import { primitive } from '../para/category.js';
 import { checkInput } from '../para/para.js';
 import type { Ctx, Lens, Para } from '../para/para.js';
 import { backend } from '../tensor/backend.js';
-import type { UnaryOp } from '../tensor/backend.js';
+import type { SwapOp } from '../tensor/backend.js';
 import type { Tensor } from '../tensor/tensor.js';
+import { throughActivation } from './activation.js';
 import { glorotUniform, zeros } from './init.js';
 
 /**
@@ -35,7 +36,7 @@ export function dense(inDim: number, outDim: number): Para {
  * bias and activation in one pass. Pullback: dz = dy ⊙ act′ (read off y), then
  * dW += dzᵀ·x, db += Σ_batch dz, dx = dz·W.
  */
-function denseLens(self: Para, W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: UnaryOp): Lens {
+function denseLens(self: Para, W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens {
   checkInput(self, x);
   const B = x.batch, inDim = self.dom![0]!, outDim = self.cod![0]!;
   const be = backend();
@@ -45,12 +46,7 @@ function denseLens(self: Para, W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: U
   return {
     y,
     pullback: (dy, dTheta, needDx = true) => {
-      let dz = dy;
-      if (act !== 'identity') {
-        dz = ctx.alloc([B, outDim], x.dtype, true);
-        // relu′(z) = [z > 0] = [y > 0]: y stands in for z; the others read y anyway
-        be.unaryBackward(act, y.data, y.data, dy.data, dz.data, false);
-      }
+      const dz = throughActivation(act, y, dy, ctx);
       if (dTheta) {
         be.gemm(true, false, outDim, inDim, B, dz.data, x.data, dTheta[0]!.data, true);
         be.sumRows(dz.data, B, outDim, dTheta[1]!.data, true);

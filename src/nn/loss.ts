@@ -4,7 +4,7 @@ import { freshAlloc } from '../para/para.js';
 import type { Ctx } from '../para/para.js';
 import { applyUnary } from '../tensor/js-backend.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
-import { logSumExpRows, softmaxRows } from './softmax.js';
+import { softmaxRows } from './softmax.js';
 
 /**
  * A loss as a lens with no parameters: forward gives the scalar L(ŷ, t) (a mean over the
@@ -80,9 +80,8 @@ export const softmaxCrossEntropy: Loss = {
     checkSame('softmax-cross-entropy', z, target);
     const B = z.batch, C = z.size / B;
     const p = ctx.alloc(z.shape, z.dtype);
-    softmaxRows(z.data, B, C, p.data);
     const lse = new Float64Array(B);
-    logSumExpRows(z.data, B, C, lse);
+    softmaxRows(z.data, B, C, p.data, lse);
     let s = 0;
     for (let b = 0; b < B; b++) {
       const o = b * C;

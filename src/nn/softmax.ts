@@ -4,7 +4,7 @@ import type { Data, Shape } from '../tensor/tensor.js';
 import { sizeArgs } from './activation.js';
 
 /** Row-wise softmax of a [rows, n] block, by log-sum-exp (stable for large inputs). */
-export function softmaxRows(x: Data, rows: number, n: number, out: Data): void {
+export function softmaxRows(x: Data, rows: number, n: number, out: Data, lse?: Data): void {
   for (let r = 0; r < rows; r++) {
     const o = r * n;
     let max = -Infinity;
@@ -16,6 +16,7 @@ export function softmaxRows(x: Data, rows: number, n: number, out: Data): void {
       s += e;
     }
     for (let j = 0; j < n; j++) out[o + j] /= s;
+    if (lse) lse[r] = max + Math.log(s); // logSumExpRows's value, from the same sums
   }
 }
 

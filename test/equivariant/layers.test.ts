@@ -121,6 +121,10 @@ describe('message passing = S(n) end restricted to the adjacency', () => {
       for (let t = 0; t < 36; t++) expect(m[t]!).toBeCloseTo((Math.floor(t / 6) === t % 6 ? alpha : 0) + beta * A[t]!, 12);
     }
   });
+  it('builds on large graphs too (400 vertices: 160,000 entries per mixer)', () => {
+    const M = messagePassingMixers(parseGraph('cycle(400)'));
+    expect(M.length).toBe(2);
+  });
   it('is equivariant under the graph automorphisms D(6) of the hexagon, not under all of S(6)', () => {
     const f = messagePassing('cycle(6)', 2, 3);
     const theta = f.init(0);
