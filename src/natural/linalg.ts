@@ -1,3 +1,5 @@
+import { dampedSolve } from '../optim/natural-gradient.js';
+
 /**
  * Small dense float64 linear algebra for fitting feature-space maps (a few dozen
  * dimensions): ridge-regularised affine least squares by Cholesky.
@@ -5,29 +7,7 @@
 
 /** Solves (A + λI) X = B for symmetric positive semi-definite A [n×n], B [n×m], by Cholesky; returns X [n×m]. */
 export function solveSpd(A: Float64Array, B: Float64Array, n: number, m: number, lambda: number): Float64Array {
-  const L = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = A[i * n + j]! + (i === j ? lambda : 0);
-      for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
-      L[i * n + j] = i === j ? Math.sqrt(Math.max(s, 1e-300)) : s / L[j * n + j]!;
-    }
-  }
-  const X = new Float64Array(n * m);
-  for (let c = 0; c < m; c++) {
-    const z = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      let s = B[i * m + c]!;
-      for (let k = 0; k < i; k++) s -= L[i * n + k]! * z[k]!;
-      z[i] = s / L[i * n + i]!;
-    }
-    for (let i = n - 1; i >= 0; i--) {
-      let s = z[i]!;
-      for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * X[k * m + c]!;
-      X[i * m + c] = s / L[i * n + i]!;
-    }
-  }
-  return X;
+  return dampedSolve(A, n, B, lambda, m, true);
 }
 
 /** An affine map h ↦ W h + b on feature vectors, W [q×p]. */

@@ -3,6 +3,7 @@ import { primitive, seq, par } from '../para/category.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Rng } from '../markov/rng.js';
+import { backend } from '../tensor/backend.js';
 import { Tensor } from '../tensor/tensor.js';
 import { defineOptimizer, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js';
@@ -16,30 +17,38 @@ import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js
  * Fisher is the Gauss–Newton matrix F = (1/N) Σ_i J_iᵀJ_i, J_i = ∂f(x_i)/∂θ.
  */
 
-/** Solves (F + λI) x = g for symmetric positive (semi)definite F (P×P) by Cholesky. */
-export function dampedSolve(F: Float64Array, P: number, g: Float64Array, damping: number): Float64Array {
+/**
+ * Solves (F + λI) X = B for symmetric positive (semi)definite F (P×P) and the `cols` columns
+ * of B (P×cols, row-major), with one Cholesky factorisation for all of them. A pivot ≤ 0
+ * throws a RangeArgError (raise λ) — or, with `clampPivots`, is taken as 1e-300 (ridge fits
+ * of rank-deficient features).
+ */
+export function dampedSolve(F: Float64Array, P: number, B: Float64Array, damping: number, cols = 1, clampPivots = false): Float64Array {
   const L = new Float64Array(P * P);
   for (let i = 0; i < P; i++)
     for (let j = 0; j <= i; j++) {
       let s = F[i * P + j]! + (i === j ? damping : 0);
       for (let k = 0; k < j; k++) s -= L[i * P + k]! * L[j * P + k]!;
       if (i === j) {
-        if (!(s > 0)) throw new RangeArgError(`natural gradient: F + λI is not positive definite (pivot ${s.toExponential(2)} at ${i}); raise the damping`);
-        L[i * P + i] = Math.sqrt(s);
+        if (!(s > 0) && !clampPivots) throw new RangeArgError(`natural gradient: F + λI is not positive definite (pivot ${s.toExponential(2)} at ${i}); raise the damping`);
+        L[i * P + i] = Math.sqrt(Math.max(s, 1e-300));
       } else L[i * P + j] = s / L[j * P + j]!;
     }
-  const y = new Float64Array(P);
-  for (let i = 0; i < P; i++) {
-    let s = g[i]!;
-    for (let k = 0; k < i; k++) s -= L[i * P + k]! * y[k]!;
-    y[i] = s / L[i * P + i]!;
+  const X = new Float64Array(P * cols), y = new Float64Array(P);
+  for (let c = 0; c < cols; c++) {
+    for (let i = 0; i < P; i++) {
+      let s = B[i * cols + c]!;
+      for (let k = 0; k < i; k++) s -= L[i * P + k]! * y[k]!;
+      y[i] = s / L[i * P + i]!;
+    }
+    for (let i = P - 1; i >= 0; i--) {
+      let s = y[i]!;
+      for (let k = i + 1; k < P; k++) s -= L[k * P + i]! * y[k]!;
+      y[i] = s / L[i * P + i]!;
+    }
+    for (let i = 0; i < P; i++) X[i * cols + c] = y[i]!;
   }
-  for (let i = P - 1; i >= 0; i--) {
-    let s = y[i]!;
-    for (let k = i + 1; k < P; k++) s -= L[k * P + i]! * y[k]!;
-    y[i] = s / L[i * P + i]!;
-  }
-  return y;
+  return X;
 }
 
 const flatten = (ts: readonly Tensor[]): Float64Array => {
@@ -266,24 +275,24 @@ export class KFAC implements Optimizer {
       const s = this.stats.get(theta[i]!);
       if (!s || i + 1 >= theta.length) {
         // no factors recorded (not a dense weight): a plain gradient step with this step's rate
-        const p = theta[i]!.data, g = grads[i]!.data;
-        for (let j = 0; j < p.length; j++) p[j] -= lr * g[j]!;
+        backend().axpy(-lr, grads[i]!.data, theta[i]!.data);
         continue;
       }
       const { inDim: n, outDim: m } = s, n1 = n + 1;
       const gW = grads[i]!.data, gb = grads[i + 1]!.data;
-      // X = (G+γI)⁻¹ [∇W ∇b]: solve column by column; then Δ = X (A+γI)⁻¹ row by row (A symmetric)
-      const X = new Float64Array(m * n1);
-      const col = new Float64Array(m);
-      for (let j = 0; j < n1; j++) {
-        for (let r = 0; r < m; r++) col[r] = j < n ? gW[r * n + j]! : gb[r]!;
-        const sol = dampedSolve(s.G, m, col, gamma);
-        for (let r = 0; r < m; r++) X[r * n1 + j] = sol[r]!;
-      }
+      // X = (G+γI)⁻¹ [∇W ∇b] (m×n1), then Δᵀ = (A+γI)⁻¹ Xᵀ (A symmetric): one factorisation each
+      const g = new Float64Array(m * n1);
       for (let r = 0; r < m; r++) {
-        const d = dampedSolve(s.A, n1, X.subarray(r * n1, (r + 1) * n1), gamma);
-        for (let j = 0; j < n; j++) theta[i]!.data[r * n + j] -= lr * d[j]!;
-        theta[i + 1]!.data[r] -= lr * d[n]!;
+        for (let j = 0; j < n; j++) g[r * n1 + j] = gW[r * n + j]!;
+        g[r * n1 + n] = gb[r]!;
+      }
+      const X = dampedSolve(s.G, m, g, gamma, n1);
+      const Xt = new Float64Array(n1 * m);
+      for (let r = 0; r < m; r++) for (let j = 0; j < n1; j++) Xt[j * m + r] = X[r * n1 + j]!;
+      const D = dampedSolve(s.A, n1, Xt, gamma, m);
+      for (let r = 0; r < m; r++) {
+        for (let j = 0; j < n; j++) theta[i]!.data[r * n + j] -= lr * D[j * m + r]!;
+        theta[i + 1]!.data[r] -= lr * D[n * m + r]!;
       }
       i++;
     }
