@@ -20,6 +20,8 @@ export interface FlagSpec {
   readonly range?: 'positive' | 'nonnegative' | 'unit' | 'unit-open';
   /** For number/int flags: must be ≥ min. */
   readonly min?: number;
+  /** A one-letter alias: `-o FILE` for `--out FILE`. */
+  readonly short?: string;
 }
 
 export type Flags = Record<string, FlagSpec>;
@@ -35,17 +37,16 @@ export const commonFlags: Flags = {
  * Parses `--name value`, `--name=value` and boolean `--name`. Unknown flags, missing
  * values and values of the wrong type throw UsageError naming the flag and what it expects.
  */
-export function parseFlags(argv: readonly string[], flags: Flags, command: string): { flags: ParsedFlags; positional: string[] } {
+export function parseFlags(argv: readonly string[], flags: Flags, command: string): ParsedFlags {
   const all: Flags = { ...commonFlags, ...flags };
   const out: ParsedFlags = {};
-  const positional: string[] = [];
   for (const [k, s] of Object.entries(all)) if (s.default !== undefined) out[k] = s.default;
+  const shortNames = new Map<string, string>(Object.entries(all).flatMap(([k, s]): [string, string][] => (s.short ? [[`-${s.short}`, k]] : [])));
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) {
-      positional.push(a);
-      continue;
-    }
+    let a = argv[i]!;
+    const long = shortNames.get(a);
+    if (long) a = `--${long}`;
+    else if (!a.startsWith('--')) throw new UsageError(`${command}: unexpected argument '${a}' (flags are --name value)`);
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
     const spec = all[name];
@@ -67,7 +68,7 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     }
     out[name] = convert(command, name, spec, raw);
   }
-  return { flags: out, positional };
+  return out;
 }
 
 function convert(command: string, name: string, spec: FlagSpec, raw: string): string | number {
@@ -92,7 +93,7 @@ function convert(command: string, name: string, spec: FlagSpec, raw: string): st
 export function helpText(usage: string, description: string, flags: Flags): string {
   const all: Flags = { ...flags, ...commonFlags };
   const rows = Object.entries(all).map(([k, s]) => {
-    const left = `  --${k}${s.type === 'boolean' ? '' : ` ${s.type === 'string' ? (s.choices ? s.choices.join('|') : 'VALUE') : 'N'}`}`;
+    const left = `  --${k}${s.short ? `, -${s.short}` : ''}${s.type === 'boolean' ? '' : ` ${s.type === 'string' ? (s.choices ? s.choices.join('|') : 'VALUE') : 'N'}`}`;
     const def = s.default !== undefined && s.type !== 'boolean' ? ` (default: ${s.default})` : '';
     return `${left.padEnd(34)} ${s.help}${def}`;
   });

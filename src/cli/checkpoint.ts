@@ -1,6 +1,7 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FileFormatError } from '../io/errors.js';
+import { replaceFileSync } from '../io/node-fs.js';
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint, settingsMismatch } from '../train/checkpoint.js';
 import type { Checkpoint } from '../train/checkpoint.js';
 import type { Trainer } from '../train/trainer.js';
@@ -25,34 +26,13 @@ export function checkpointPath(dir: string): string {
   return join(dir, CHECKPOINT_FILE);
 }
 
-function fsyncPath(path: string, flags: string): void {
-  const fd = openSync(path, flags);
-  try {
-    fsyncSync(fd);
-  } catch {
-    // some file systems do not support fsync on directories; the rename is still atomic
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Writes `bytes` as the checkpoint of `dir` (created if missing), atomically and durably. */
+/** Writes `bytes` as the checkpoint of `dir` (created if missing), atomically and durably (replaceFileSync). */
 export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
-  const tmp = join(dir, `${TMP_PREFIX}${process.pid}.tmp`);
   try {
     makeDir(dir);
     for (const f of readdirSync(dir)) if (f.startsWith(TMP_PREFIX) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
-    const fd = openSync(tmp, 'w');
-    try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, checkpointPath(dir));
-    fsyncPath(dir, 'r');
+    replaceFileSync(checkpointPath(dir), bytes, join(dir, `${TMP_PREFIX}${process.pid}.tmp`));
   } catch (e) {
-    removeQuietly(tmp);
     throw new CheckpointError(`cannot write a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
@@ -147,10 +127,14 @@ export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (
     }
   }
   const restore = resumeFrom;
-  if (dir !== undefined) probeCheckpointDir(dir); // a bad directory fails now, not after the first epoch
   let written = 0, lastEpoch: number | undefined;
   const hooks = {
-    onStart: restore ? (t: Trainer) => t.restore(restore.snapshot) : undefined,
+    // once the trainer exists (model and data checked, so bad input leaves no directory
+    // behind) and before the first epoch: a directory that cannot take a checkpoint fails now
+    onStart: (t: Trainer) => {
+      if (restore) t.restore(restore.snapshot);
+      if (dir !== undefined) probeCheckpointDir(dir);
+    },
     afterEpoch:
       dir === undefined
         ? undefined

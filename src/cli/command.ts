@@ -24,5 +24,5 @@ export interface Command {
   readonly flags: Flags;
   /** Subcommands (e.g. `topos site`); when present, the first positional argument picks one. */
   readonly subcommands?: readonly Command[];
-  run(flags: ParsedFlags, positional: string[], io: CliIO): Promise<number>;
+  run(flags: ParsedFlags, io: CliIO): Promise<number>;
 }

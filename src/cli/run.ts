@@ -56,8 +56,7 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
     io.out(helpText(cmd.usage, cmd.description, cmd.flags));
     return 0;
   }
-  const { flags, positional } = parseFlags(argv, cmd.flags, path);
-  return cmd.run(flags, positional, io);
+  return cmd.run(parseFlags(argv, cmd.flags, path), io);
 }
 
 /** Prints an error in one line (no stack trace) and returns its exit code. */

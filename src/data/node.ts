@@ -15,7 +15,13 @@ export const FASHION_MNIST_DIR = '/usr/share/datasets/fashion-mnist';
 
 /** Reads an IDX file, gunzipping it when it starts with the gzip magic. */
 export function readIdxFile(path: string): IdxArray {
-  let bytes: Uint8Array = readFileSync(path);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DataError(`cannot read ${path}: ${code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`);
+  }
   if (isGzip(bytes)) {
     try {
       bytes = gunzipSync(bytes);

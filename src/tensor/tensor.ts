@@ -1,4 +1,4 @@
-import { ShapeError } from '../errors.js';
+import { RangeArgError, ShapeError } from '../errors.js';
 
 export type DType = 'float32' | 'float64';
 export type Data = Float32Array | Float64Array;
@@ -22,7 +22,11 @@ export function shapesMatch(a: Shape, b: Shape): boolean {
   return true;
 }
 
+/** The most elements a tensor may have (2³¹: 8 GiB of float32); more is a typed error, not the engine's RangeError. */
+export const MAX_ELEMENTS = 2 ** 31;
+
 export function allocData(dtype: DType, n: number): Data {
+  if (!(n <= MAX_ELEMENTS)) throw new RangeArgError(`a tensor of ${n} elements is too large (at most ${MAX_ELEMENTS})`);
   return dtype === 'float64' ? new Float64Array(n) : new Float32Array(n);
 }
 

@@ -33,7 +33,7 @@ its dimension (a quotient, via the nullspace solver) beside the character inner 
     list: { type: 'int', help: 'how many classes to print (--json lists all)', default: 20, range: 'nonnegative' },
     'max-order': { type: 'int', help: 'refuse groups with more elements than this', default: 1000, range: 'positive' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     const maxOrder = flags['max-order'] as number;
     const json = Boolean(flags.json);
     if (flags.hom) {

@@ -22,7 +22,7 @@ held-out sets and 5 random permutations each).`,
     'test-sets': { type: 'int', help: 'held-out sets', default: 1000, range: 'positive' },
     'max-size': { type: 'int', help: 'largest set size (slots per set)', default: 12, range: 'positive' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     const r = compareOnSets({
       task: flags.task as SetTask,
       seed: flags.seed as number,

@@ -33,7 +33,7 @@ Example: paralens derive --group 'S(4)' --in V --out V  (DeepSets: span{I, 11ᵀ
     'max-memory': { type: 'number', help: 'refuse solves estimated to need more than this many MiB', default: 1024, range: 'positive' },
     seed: { type: 'int', help: 'seed for random group elements and the iterative solver', default: 0 },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     for (const k of ['group', 'in', 'out'] as const) {
       if (!flags[k]) throw new UsageError(`derive: --${k} is required, e.g. paralens derive --group 'S(4)' --in V --out V`);
     }

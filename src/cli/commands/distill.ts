@@ -38,7 +38,7 @@ Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
     'test-limit': { type: 'int', help: 'held-out rows taken from a fixed test split such as fashion-mnist\'s (default: all)', range: 'positive' },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (!flags.data) throw new UsageError(`distill: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
     const json = Boolean(flags.json);
     const data = await loadData(String(flags.data), { seed: flags.seed as number, dataDir: flags['data-dir'] as string | undefined });

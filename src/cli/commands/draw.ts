@@ -13,13 +13,13 @@ with their shapes, parameter wires entering from above (the Para picture), produ
 copy/add as dots, residuals as a wire around the box. Without --out the SVG goes to stdout.`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
-    out: { type: 'string', help: 'write the SVG to this file (also -o)' },
+    out: { type: 'string', help: 'write the SVG to this file', short: 'o' },
   },
-  async run(flags, positional, io) {
+  async run(flags, io) {
     if (!flags.model) throw new UsageError('draw: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     const f = parseSpec(String(flags.model));
     const svg = stringDiagram(f);
-    const out = (flags.out as string | undefined) ?? outFromPositional(positional);
+    const out = flags.out as string | undefined;
     if (out) {
       if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got '${out}'`);
       await checkWritablePath(out);
@@ -31,15 +31,3 @@ copy/add as dots, residuals as a wire around the box. Without --out the SVG goes
     return 0;
   },
 };
-
-/** `-o FILE` arrives as positional arguments ['-o', FILE] (the flag parser knows only --long flags). */
-function outFromPositional(pos: string[]): string | undefined {
-  const i = pos.indexOf('-o');
-  if (i < 0) {
-    if (pos.length) throw new UsageError(`draw: unexpected argument '${pos[0]}'`);
-    return undefined;
-  }
-  const f = pos[i + 1];
-  if (!f) throw new UsageError('draw: -o needs a file name');
-  return f;
-}

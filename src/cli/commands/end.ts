@@ -22,7 +22,7 @@ Example: paralens end --group 'S(3)' --in V --out V   (dimension 2: span{I, 11áµ
     out: { type: 'string', help: 'output representation' },
     'max-order': { type: 'int', help: 'refuse groups with more elements than this', default: 1000, range: 'positive' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     for (const k of ['group', 'in', 'out'] as const) {
       if (!flags[k]) throw new UsageError(`end: --${k} is required, e.g. paralens end --group 'S(3)' --in V --out V`);
     }

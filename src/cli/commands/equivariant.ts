@@ -26,7 +26,7 @@ under random group elements.`,
     lr: { type: 'number', help: 'learning rate (Adam, both models)', default: 0.01, range: 'positive' },
     seed: { type: 'int', help: 'random seed (data, initialisation)', default: 0 },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     const sizes = String(flags.sizes).split(',').map((s) => Number(s.trim()));
     if (!sizes.length || sizes.some((n) => !(Number.isInteger(n) && n > 0))) {
       throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got '${flags.sizes}'`);

@@ -33,7 +33,7 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
     'input-shape': { type: 'string', help: 'per-sample input shape, for a model file that does not record one (e.g. 1,28,28)' },
     check: { type: 'boolean', help: 'run the exported model in ONNX Runtime and compare with paralens on 64 random inputs' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (!flags.load) throw new UsageError('export: --load FILE is required (a model saved with paralens train --save FILE)');
     if (!flags.onnx) throw new UsageError('export: --onnx OUT.onnx is required');
     if (resolve(flags.onnx as string) === resolve(flags.load as string)) throw new UsageError('export: --onnx must not be the model file given to --load');

@@ -54,7 +54,7 @@ column is read as class labels and used only to report purity).`,
     'max-iter': { type: 'int', help: 'Lloyd iterations per restart at most', default: 300, range: 'positive' },
     tol: { type: 'number', help: 'stop when Σ‖Δμ‖² ≤ tol · mean feature variance', default: 1e-4, range: 'nonnegative' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (Boolean(flags.data) === Boolean(flags.csv)) throw new UsageError('kmeans: give exactly one of --data NAME or --csv FILE');
     if (flags.k === undefined) throw new UsageError('kmeans: --k N is required (the number of clusters)');
     const seed = flags.seed as number;

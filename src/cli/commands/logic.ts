@@ -33,7 +33,7 @@ law, not prove it. kleene-dienes is seed 000's p ⇒ q = max(1−p, q): not a He
     samples: { type: 'int', help: 'random sample values added to the grid', default: 5, range: 'nonnegative' },
     seed: { type: 'int', help: 'random seed for the samples', default: 0 },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     const names = flags.algebra === 'all' ? truthAlgebraNames() : [String(flags.algebra)];
     const reports = names.map((n) => {
       const A = truthAlgebra(n);
@@ -62,7 +62,7 @@ A value outside the logic's truth values is an error (exit 2) naming it.`,
     b: { type: 'number', help: 'truth value b', default: 0.3 },
     algebra: { type: 'string', help: 'the logic', default: 'all', choices: [...truthAlgebraNames(), 'all'] },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     const a = flags.a as number, b = flags.b as number;
     const algebras = flags.algebra === 'all' ? truthAlgebras.filter((A) => A.name !== 'boolean' || ((a === 0 || a === 1) && (b === 0 || b === 1))) : [truthAlgebra(String(flags.algebra))];
     const rows = algebras.map((A) => ({

@@ -87,7 +87,7 @@ accuracy is reported.`,
     input: { type: 'string', help: 'input rows: numbers separated by commas, rows by semicolons' },
     csv: { type: 'string', help: 'CSV file of input rows (optional header; an extra last column is a label)' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (!flags.load) throw new UsageError('predict: --load FILE is required (a model saved with paralens train --save FILE)');
     if ((flags.input === undefined) === (flags.csv === undefined)) throw new UsageError('predict: give exactly one of --input "x1,x2;x1,x2" or --csv FILE');
     const json = Boolean(flags.json);

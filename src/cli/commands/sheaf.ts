@@ -86,7 +86,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')} (labelled ones
     predictions: { type: 'string', help: 'glue these prediction vectors instead: "0.7,0.3 | 0.72,0.28 | 0.3,0.7"' },
     exercise: { type: 'boolean', help: 'print exercise 3 of seed 000' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     const json = Boolean(flags.json);
     const tol = flags.tol as number;
     if (flags.exercise) return exercise(io, json);

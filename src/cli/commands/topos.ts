@@ -25,7 +25,7 @@ residual = copy and add) or an edge list in which data flows from left to right 
     model: { type: 'string', help: 'model spec string, e.g. "dense(2,4) >> residual(dense(4,4) >> relu)"' },
     edges: { type: 'string', help: 'edge list, e.g. "x1>h, x2>h, h>y"' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (Boolean(flags.model) === Boolean(flags.edges)) throw new UsageError('topos site: give exactly one of --model SPEC or --edges "x1>h, x2>h, h>y"');
     const graph = flags.model ? networkGraphOfModel(parseSpec(flags.model as string)) : parseEdges(flags.edges as string);
     const r = siteReport(networkSite(graph));
@@ -64,7 +64,7 @@ values Hom(1, Ω), and whether the logic is Boolean (with a sieve S where ¬¬S 
   flags: {
     poset: { type: 'string', help: 'generating relations, e.g. "a<b, a<c"' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (!flags.poset) throw new UsageError('topos omega: --poset "a<b, a<c" is required');
     const r = omegaReport(parsePoset(flags.poset as string));
     if (flags.json) {
@@ -101,7 +101,7 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
     seed: { type: 'int', help: 'random seed', default: 0 },
     bins: { type: 'int', help: 'bins per unit for the discretisation (≥ 2)', default: 2, min: 2 },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (!flags.model) throw new UsageError('topos info: --model SPEC is required');
     if (!flags.data) throw new UsageError(`topos info: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
     const json = Boolean(flags.json);

@@ -17,7 +17,7 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
     only: { type: 'string', help: 'comma-separated section ids to run' },
     seed: { type: 'int', help: 'random seed', default: 0 },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     const json = Boolean(flags.json);
     const only = flags.only ? String(flags.only).split(',').map((s) => s.trim()) : undefined;
     if (only) {

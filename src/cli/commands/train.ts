@@ -42,7 +42,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     every: { type: 'int', help: 'with --checkpoint: write one every N epochs (and after the last)', default: 1, range: 'positive' },
     resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow); keeps checkpointing there' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (!flags.model) throw new UsageError('train: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     if (!flags.data) throw new UsageError(`train: --data NAME is required; known: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}`);
     const json = Boolean(flags.json);

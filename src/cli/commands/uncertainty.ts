@@ -33,7 +33,7 @@ Data sets: ${builtInDataNames().join(', ')}.`,
     sigma0: { type: 'number', help: 'bayes: initial posterior σ > 0 (default 0.05)', range: 'positive' },
     'kl-weight': { type: 'number', help: 'bayes: weight of the KL term (1 = the ELBO)', default: d.klWeight as number, range: 'nonnegative' },
   },
-  async run(flags, _pos, io) {
+  async run(flags, io) {
     if (!flags.data) throw new UsageError(`uncertainty: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
     const samples = flags.samples as number, epochs = flags.epochs as number, hidden = flags.hidden as number;
     const p = flags.dropout as number, priorSigma = flags['prior-sigma'] as number, sigma0 = flags.sigma0 as number | undefined, klWeight = flags['kl-weight'] as number;
