@@ -34,7 +34,8 @@ export function coverOf(points: readonly string[], patches: readonly (readonly n
  * The cover category (the Čech nerve up to pairwise overlaps): objects the patches U_i and the
  * overlaps U_i ∩ U_j, one arrow U_i ∩ U_j → U_i and one → U_j: a poset of height one, so the
  * only composites are with identities and the table is written down directly (the general
- * `categoryFromPoset` of the topos module checks transitivity in O(n³), too slow for the
+ * `categoryFromPoset` of the topos module builds the table through `finiteCategory`, which
+ * checks the category laws over every composable pair and triple: too slow for the
  * hundreds of overlaps of an image). `pointsOf[c]` are the global points of object c.
  */
 export const MAX_COVER_ARROWS = 4000;

@@ -14,7 +14,7 @@ export { symmetric, cyclic, dihedral, translations1d, translations2d, permutatio
 export { parseGroup, GROUP_FORMS } from './parse-group.js';
 export type { Rep, Atom } from './rep.js';
 export * as reps from './rep.js';
-export { repSize, repMatrix, repToString, atoms, isOrthogonal, sampleRep, checkRepSize } from './rep.js';
+export { repSize, repMatrix, repToString, atoms, isOrthogonal } from './rep.js';
 export { parseRep } from './parse-rep.js';
 export { pairOrbits } from './orbits.js';
 export type { OrbitBasis } from './orbits.js';

@@ -1,8 +1,9 @@
 import { primitive } from '../para/category.js';
-import { checkInput } from '../para/para.js';
+import { checkInput, residentData } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { glorotUniform, zeros } from '../nn/init.js';
-import { backend } from '../tensor/index.js';
+import { backend, Tensor } from '../tensor/index.js';
+import type { DType } from '../tensor/index.js';
 
 /**
  * The equivariant maps V⊗R^cin → V⊗R^cout for a group acting on n points by permutations
@@ -14,6 +15,20 @@ import { backend } from '../tensor/index.js';
  */
 export function pointMixing(kind: string, args: readonly (number | string)[], mixers: readonly Float64Array[], n: number, cin: number, cout: number): Para {
   const nb = mixers.length;
+  // the mixers as tensors of the input's dtype, made once per dtype (not copied every step)
+  const asTensors = new Map<DType, Tensor[]>();
+  const mixersAs = (dt: DType): Tensor[] => {
+    let M = asTensors.get(dt);
+    if (!M) {
+      M = mixers.map((m) => {
+        const data = residentData(dt, n * n); // where the backend computes, like parameters
+        data.set(m);
+        return new Tensor(data, [n, n]);
+      });
+      asTensors.set(dt, M);
+    }
+    return M;
+  };
   const self: Para = primitive({
     kind,
     args,
@@ -27,11 +42,7 @@ export function pointMixing(kind: string, args: readonly (number | string)[], mi
       checkInput(self, x);
       const be = backend();
       const B = x.batch, dt = x.dtype;
-      const M = mixers.map((m) => {
-        const t = ctx.alloc([n, n], dt);
-        t.data.set(m);
-        return t;
-      });
+      const M = mixersAs(dt);
       const y = ctx.alloc([B, n, cout], dt);
       const Z = ctx.alloc([B * n, cout], dt);
       for (let b = 0; b < nb; b++) {

@@ -1,5 +1,3 @@
-import { ShapeError } from '../errors.js';
-import type { Rng } from '../markov/rng.js';
 import type { Group } from './group.js';
 import { eye, inverse, kron, mat, matmul, transpose } from './matrix.js';
 import type { Mat } from './matrix.js';
@@ -63,7 +61,6 @@ export function atoms(r: Rep, d: number): Atom[] {
     }
     case 'tensor': {
       let acc: Atom[] = [{ factors: [], pos: Int32Array.of(0) }];
-      let accSize = 1;
       for (const f of r.factors) {
         const fs = atoms(f, d), n = repSize(f, d);
         const next: Atom[] = [];
@@ -75,9 +72,7 @@ export function atoms(r: Rep, d: number): Atom[] {
             next.push({ factors: [...a.factors, ...b.factors], pos });
           }
         acc = next;
-        accSize *= n;
       }
-      void accSize;
       return acc;
     }
   }
@@ -142,17 +137,6 @@ export function repMatrix(r: Rep, g: Mat): Mat {
     for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) out.data[a.pos[i]! * n + a.pos[j]!] = m.data[i * k + j]!;
   }
   return out;
-}
-
-/** A random group element's matrix on r (and on V). */
-export function sampleRep(G: Group, r: Rep, rng: Rng): Mat {
-  return repMatrix(r, G.sample(rng));
-}
-
-/** Throws a ShapeError unless r has `size` coordinates under G. */
-export function checkRepSize(G: Group, r: Rep, size: number, where: string): void {
-  const n = repSize(r, G.d);
-  if (n !== size) throw new ShapeError(`${where}: ${repToString(r)} has dimension ${n} under ${G.name} but ${size} was given`);
 }
 
 /** The summands of nested direct sums, in order. */

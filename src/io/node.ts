@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
 import { checkWritablePath, writeFileAtomic } from './node-fs.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';

@@ -9,7 +9,7 @@ import type { Para } from '../para/para.js';
 import { parseSpec } from '../para/spec.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { accuracy } from '../train/metrics.js';
-import { adapter, checkAdapter } from './adapter.js';
+import { checkAdapter } from './adapter.js';
 import { distillationLoss, distillationTarget } from './distill-loss.js';
 import { fitWithLoss } from './fit.js';
 

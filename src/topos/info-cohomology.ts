@@ -107,7 +107,13 @@ export function discretiseColumns(rows: readonly (readonly number[])[], bins: nu
   if (!(Number.isInteger(bins) && bins >= 2)) throw new ToposError(`bins must be an integer ≥ 2, got ${bins}`);
   if (!rows.length) return [];
   const n = rows[0]!.length;
-  const lo = Array.from({ length: n }, (_, j) => Math.min(...rows.map((r) => r[j]!)));
-  const hi = Array.from({ length: n }, (_, j) => Math.max(...rows.map((r) => r[j]!)));
+  // loops, not Math.min(...column): one argument per sample overflows the stack on large data
+  const lo = new Array<number>(n).fill(Infinity), hi = new Array<number>(n).fill(-Infinity);
+  for (const r of rows) {
+    for (let j = 0; j < n; j++) {
+      lo[j] = Math.min(lo[j]!, r[j]!);
+      hi[j] = Math.max(hi[j]!, r[j]!);
+    }
+  }
   return rows.map((r) => r.map((v, j) => (hi[j]! > lo[j]! ? Math.min(bins - 1, Math.floor(((v - lo[j]!) / (hi[j]! - lo[j]!)) * bins)) : 0)));
 }

@@ -3,7 +3,6 @@ import { writeFileAtomic } from '../../io/node-fs.js';
 import { buildOnnx, ONNX_OPSET } from '../../io/onnx.js';
 import { loadModel } from '../../io/node.js';
 import { checkWithOnnxRuntime } from '../../io/node-onnx-check.js';
-import { DataError } from '../../errors.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt } from '../progress.js';
