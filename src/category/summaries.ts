@@ -121,7 +121,8 @@ export const DEFAULT_MAX_BYTES = 2 ** 30;
  */
 function checkDenseSize(what: string, G: Group, order: number, rin: Rep, rout: Rep, maxBytes = DEFAULT_MAX_BYTES): void {
   const nIn = repSize(rin, G.d), nOut = repSize(rout, G.d), n = nIn * nOut;
-  const bytes = 8 * (2 * n * n + order * (nIn * nIn + nOut * nOut));
+  // the functor keeps both of its n×n actions for every group element, besides ρ and σ themselves
+  const bytes = 8 * (2 * order * n * n + order * (nIn * nIn + nOut * nOut));
   if (!(bytes <= maxBytes)) {
     throw new SolveTooLargeError(
       `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${n} unknowns need about ${formatBytes(bytes)} of dense matrices but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
