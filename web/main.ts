@@ -76,7 +76,8 @@ function validate(): boolean {
   return true;
 }
 
-function onChange(e?: Event): void {
+/** Reads the form into `state` (the URL hash too) and checks the setup; true when it can train. */
+function onChange(e?: Event): boolean {
   const before = state;
   state = read();
   if (e?.target === fields.data && before && before.data !== state.data) {
@@ -89,13 +90,23 @@ function onChange(e?: Event): void {
     fields.model.value = state.model;
   }
   history.replaceState(null, '', encodeState(state));
-  validate();
+  return validate();
+}
+
+/** The data set's points for the heat map, made once per data set and seed (not on every progress message). */
+let scatter: { key: string; points: { x: number; y: number; label: number }[] } | undefined;
+function dataPoints(): { x: number; y: number; label: number }[] {
+  const key = `${state.data}|${state.seed}`;
+  if (scatter?.key !== key) {
+    const ds = builtInData(state.data, state.seed);
+    const points = ds.x.shape[1] === 2 ? Array.from({ length: ds.x.batch }, (_, i) => ({ x: ds.x.data[2 * i]!, y: ds.x.data[2 * i + 1]!, label: ds.labels![i]! })) : [];
+    scatter = { key, points };
+  }
+  return scatter.points;
 }
 
 function drawGrid(g: GridMsg, title: string, points: boolean, lines?: number[][][]): string {
-  const ds = builtInData(state.data, state.seed);
-  const pts = points && ds.x.shape[1] === 2 ? Array.from({ length: ds.x.batch }, (_, i) => ({ x: ds.x.data[2 * i]!, y: ds.x.data[2 * i + 1]!, label: ds.labels![i]! })) : [];
-  return heatMap(g, { title, points: pts, lines: lines as never });
+  return heatMap(g, { title, points: points ? dataPoints() : [], lines: lines as never });
 }
 
 worker.onerror = (e: ErrorEvent): void => {
@@ -130,8 +141,7 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
 };
 
 $('train').addEventListener('click', () => {
-  onChange();
-  if (!validate()) return;
+  if (!onChange()) return;
   losses = [];
   lossEpochs = [];
   $('status').textContent = 'training…';
@@ -139,8 +149,7 @@ $('train').addEventListener('click', () => {
 });
 $('stop').addEventListener('click', () => send({ type: 'stop' }));
 $('ensemble').addEventListener('click', () => {
-  onChange();
-  if (!validate()) return;
+  if (!onChange()) return;
   $('status').textContent = 'training 5 experts…';
   send({ type: 'ensemble', state, experts: 5, tol: 0.15 });
 });
