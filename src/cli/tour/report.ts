@@ -1,6 +1,6 @@
+import { esc } from '../../draw/svg.js';
 import type { TourOutput, TourSection } from './section.js';
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A self-contained HTML page (inline SVG, no network access) with every section's text and pictures. */
 export function tourReport(results: { section: TourSection; output: TourOutput }[], summary: [string, string][]): string {

@@ -15,11 +15,10 @@ import { showSieve, sieveNegate, subobjectClassifier } from '../../topos/sieve.j
 import { networkSite } from '../../topos/site.js';
 import { siteReport } from '../../topos/site-report.js';
 import { circularConv, denseMap, globalAveragePool, randomVectors, shiftDefect, subsample2 } from '../../topos/stack-equivariance.js';
-import { train } from '../../train/train.js';
 import { fmt } from '../progress.js';
+import { trainedXor, XOR_SPEC } from './para.js';
 import type { TourSection } from './section.js';
 
-const XOR_SPEC = 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid';
 
 /** Largest |a − b| over two lists of tensors. */
 function maxDiff(a: readonly Tensor[], b: readonly Tensor[]): number {
@@ -81,7 +80,7 @@ export const section: TourSection = {
     };
     lines.push(`equivariance defects under cyclic shifts: circular conv ${fmt(defects.circularConv)}, dense ${fmt(defects.dense, 3)}, global average pool ${fmt(defects.globalAveragePool)} (invariant), stride-2 subsampling ${fmt(defects.subsampleEven)} for even shifts, ≥ ${fmt(defects.subsampleOdd, 3)} for odd`);
     // 5. semantic information of the trained XOR network's hidden layer
-    const r = train(model, xor(), { loss: mse, epochs: 6000, lr: 0.5, batch: 1, seed });
+    const r = trainedXor(seed);
     const info = layerInformation(model, r.theta, xor().x, { bins: 2 });
     const hidden = info[0]!;
     const i2 = hidden.ik.find((s) => s.k === 2)!;

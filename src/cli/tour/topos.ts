@@ -1,8 +1,5 @@
 import { xor } from '../../data/generated.js';
 import { iris } from '../../data/registry.js';
-import { mse } from '../../nn/loss.js';
-import { parseSpec } from '../../para/spec.js';
-import { train } from '../../train/train.js';
 import { asciiSubobject, boundaryPlot, decisionBoundary, sampleGrid } from '../../topos/boundary.js';
 import { heatMap, matrixPlot } from '../../draw/plot.js';
 import { sheafEnsembleStudy } from '../../topos/ensemble-study.js';
@@ -12,7 +9,7 @@ import { characteristicMorphism, subobject } from '../../topos/subobject.js';
 import { seedGluingDemo } from '../../topos/sheaf-exercise.js';
 import { exercise3Lines } from '../commands/sheaf.js';
 import { fmt, table } from '../progress.js';
-import { XOR_SPEC } from './para.js';
+import { trainedXor, XOR_SPEC } from './para.js';
 import type { TourSection } from './section.js';
 
 const BOUNDS = { x0: -0.25, x1: 1.25, y0: -0.25, y1: 1.25 };
@@ -23,7 +20,7 @@ export const section: TourSection = {
   async run({ seed }) {
     const lines: string[] = [];
     // 1. the sigmoid output of the trained XOR network as χ: X → Ω
-    const r = train(parseSpec(XOR_SPEC), xor(), { loss: mse, epochs: 6000, lr: 0.5, batch: 1, seed });
+    const r = trainedXor(seed);
     const chi = characteristicMorphism(r.model, r.theta);
     const S = subobject(chi, xor().x, 0.5);
     const strict = subobject(chi, xor().x, 0.99);
