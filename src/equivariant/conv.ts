@@ -19,30 +19,25 @@ import { cachedBasis } from './resolve.js';
 export function derivedOffsets(G: Group, keep: (p: number) => boolean): { offsets: number[]; src: Int32Array } {
   const N = G.d;
   const b = cachedBasis(G, V, V);
-  const offsets: number[] = [];
+  const found: { offset: number; k: number }[] = [];
   for (let k = 0; k < b.dim; k++) {
     // the point p with K(0, p) ≠ 0 names the offset of basis element k
     for (let x = b.basis.rowPtr[k]!; x < b.basis.rowPtr[k + 1]!; x++) {
       const c = b.basis.colIdx[x]!;
-      if (c < N && keep(c)) offsets.push(c);
+      if (c < N && keep(c)) found.push({ offset: c, k });
     }
   }
-  offsets.sort((a, b2) => a - b2);
+  found.sort((u, v) => u.offset - v.offset);
+  const offsets = found.map((f) => f.offset);
   const src = new Int32Array(offsets.length * N);
-  offsets.forEach((p, j) => {
-    // the basis element containing (0, p) also contains (q, σ(p)) for the translation σ: 0 ↦ q
-    const k = rowOf(b.basis, p);
+  found.forEach(({ k }, j) => {
+    // basis element k, containing (0, p), also contains (q, σ(p)) for the translation σ: 0 ↦ q
     for (let x = b.basis.rowPtr[k]!; x < b.basis.rowPtr[k + 1]!; x++) {
       const c = b.basis.colIdx[x]!;
       src[j * N + Math.floor(c / N)] = c % N;
     }
   });
   return { offsets, src };
-}
-
-function rowOf(B: { rows: number; rowPtr: Int32Array; colIdx: Int32Array }, col: number): number {
-  for (let k = 0; k < B.rows; k++) for (let x = B.rowPtr[k]!; x < B.rowPtr[k + 1]!; x++) if (B.colIdx[x] === col) return k;
-  return -1;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { RangeArgError } from '../errors.js';
 import type { Rng } from '../markov/rng.js';
-import { directSum, expm, eye, mat, permMatrix, scale } from './matrix.js';
+import { directSum, expm, eye, mat, matmul, permMatrix, scale } from './matrix.js';
 import type { Mat } from './matrix.js';
 
 /**
@@ -141,16 +141,10 @@ export function lieGroup(name: string, d: number, lie: Mat[], discrete: Mat[], s
         A = { rows: d, cols: d, data: A.data.map((v, i) => v + c * L.data[i]!) };
       }
       let g = expm(A);
-      for (const h of discrete) if (rng.uniform() < 0.5) g = mulMat(h, g);
+      for (const h of discrete) if (rng.uniform() < 0.5) g = matmul(h, g);
       return g;
     },
   };
-}
-
-function mulMat(a: Mat, b: Mat): Mat {
-  const n = a.rows, out = mat(n, n);
-  for (let i = 0; i < n; i++) for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) out.data[i * n + j] += a.data[i * n + k]! * b.data[k * n + j]!;
-  return out;
 }
 
 const reflection = (n: number): Mat => {
