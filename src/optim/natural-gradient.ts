@@ -5,7 +5,7 @@ import type { Para } from '../para/para.js';
 import { Rng } from '../markov/rng.js';
 import { backend } from '../tensor/backend.js';
 import { Tensor } from '../tensor/tensor.js';
-import { defineOptimizer, scheduledLr } from './optimizer.js';
+import { checkLr, defineOptimizer, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js';
 
 /**
@@ -109,7 +109,7 @@ export class NaturalGradient implements Optimizer {
   private F?: Float64Array;
   private bound?: { model: Para; x: Tensor };
   constructor(private readonly opts: NaturalOptions) {
-    if (!(opts.lr > 0)) throw new RangeArgError(`learning rate must be a positive number, got ${opts.lr}`);
+    checkLr(opts.lr);
   }
   /** Use the exact Fisher of `model` on inputs `x` (recomputed at every step). */
   bind(model: Para, x: Tensor): this {
@@ -258,7 +258,7 @@ export class KFAC implements Optimizer {
   readonly name = 'kfac';
   t = 0;
   constructor(private readonly opts: NaturalOptions, readonly stats: KfacStats = new Map()) {
-    if (!(opts.lr > 0)) throw new RangeArgError(`learning rate must be a positive number, got ${opts.lr}`);
+    checkLr(opts.lr);
   }
   lr(): number {
     return scheduledLr(this.opts, this.t);

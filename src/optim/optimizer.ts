@@ -46,6 +46,11 @@ export interface OptimizerOptions {
   schedule?: Schedule;
 }
 
+/** Throws a RangeArgError unless lr is a positive finite number. */
+export function checkLr(lr: number): void {
+  if (!(lr > 0) || !Number.isFinite(lr)) throw new RangeArgError(`learning rate must be a positive number, got ${lr}`);
+}
+
 /** The learning rate at step t: the schedule's, or the constant one. */
 export function scheduledLr(opts: Pick<OptimizerOptions, 'lr' | 'schedule'>, t: number): number {
   return opts.schedule ? opts.schedule(t, opts.lr) : opts.lr;
@@ -57,7 +62,7 @@ export abstract class BaseOptimizer implements Optimizer {
   t = 0;
   protected slots: Record<string, Tensor[]> = {};
   constructor(protected readonly opts: OptimizerOptions, private readonly slotNames: readonly string[]) {
-    if (!(opts.lr > 0) || !Number.isFinite(opts.lr)) throw new RangeArgError(`learning rate must be a positive number, got ${opts.lr}`);
+    checkLr(opts.lr);
   }
   lr(): number {
     return scheduledLr(this.opts, this.t);
