@@ -4,12 +4,13 @@ import { gridPoints } from '../src/draw/grid.js';
 import type { Box } from '../src/draw/grid.js';
 import { gaussianParams } from '../src/markov/kl.js';
 import { withKlGradient } from '../src/markov/elbo.js';
-import { methodSpec } from '../src/markov/methods.js';
+import { lossFor, methodSpec } from '../src/markov/methods.js';
+// the weight of the KL term for Bayesian models: the CLI's `uncertainty --method bayes` default
+import { CLASSIFICATION_DEFAULTS } from '../src/markov/report.js';
 import { evalPredict, mcPredict } from '../src/markov/predict.js';
 import type { Link } from '../src/markov/predict.js';
 import '../src/markov/index.js';
 import '../src/nn/index.js';
-import { lossForData } from '../src/nn/loss.js';
 import type { Loss } from '../src/nn/loss.js';
 import { optimizer as makeOptimizer } from '../src/optim/optimizer.js';
 import { parseSpec } from '../src/para/index.js';
@@ -21,9 +22,6 @@ import type { PlaygroundState } from './state.js';
 
 /** Grid resolution of the pictures (N×N points). */
 export const N = 36;
-
-/** Weight of the KL term for Bayesian models, as the CLI's `uncertainty --method bayes` uses by default. */
-const KL_WEIGHT = 0.02;
 
 export interface Setup {
   data: Dataset;
@@ -50,14 +48,13 @@ export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: 
   try {
     const data = builtInData(state.data, state.seed);
     const model = parseSpec(state.model);
-    const loss = lossForData(data);
-    const link: Link = !data.labels ? 'identity' : data.y.size / data.y.batch === 1 ? 'sigmoid' : 'softmax';
+    const { loss, link } = lossFor(data);
     const seed = state.seed + seedOffset;
     const base = { loss, batch: state.batch, seed };
     const fixed = model.dom ? model : model.at(data.x.shape.slice(1));
     const gauss = state.uncertainty === 'bayes' ? gaussianParams(fixed) : [];
     const trainer = gauss.length
-      ? new Trainer(fixed, data, { ...base, optimizer: withKlGradient(makeOptimizer(state.optimizer, { lr: state.lr }), gauss, 1, KL_WEIGHT / data.x.batch) })
+      ? new Trainer(fixed, data, { ...base, optimizer: withKlGradient(makeOptimizer(state.optimizer, { lr: state.lr }), gauss, 1, CLASSIFICATION_DEFAULTS.klWeight! / data.x.batch) })
       : new Trainer(model, data, { ...base, lr: state.lr, optimizer: state.optimizer });
     return { data, loss, link, trainer };
   } catch (e) {
