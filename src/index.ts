@@ -5,6 +5,8 @@
 export * from './errors.js';
 export { VERSION } from './version.js';
 export * from './tensor/index.js';
+export * from './random/index.js';
+export * from './linalg/index.js';
 export * from './para/index.js';
 export * from './nn/index.js';
 export * from './optim/index.js';
@@ -17,4 +19,4 @@ export * from './natural/index.js';
 export * from './equivariant/index.js';
 export * from './io/index.js';
 export * from './draw/index.js';
-export * from './category/index.js';
+export * from './ends/index.js';

@@ -1,29 +1,9 @@
-/**
- * Ends and coends over finite categories (seed 001, "Universality"): the end ∫_c F(c, c), the
- * space of global invariants (equivariant maps are the end over a group), and the coend
- * ∫^c F(c, c), the minimal gluing (conjugacy classes, coinvariants, overlap-add of patches).
- */
-export { FunctorError } from './errors.js';
+// Finite categories (by objects and arrows, from a poset or a presenting graph) and functors into Set and Vect.
+export * from './errors.js';
+export * from './finite.js';
+export * from './presentation.js';
 export { UnionFind } from './union-find.js';
 export { setDifunctor, checkSetDifunctor } from './set-functor.js';
 export type { SetDifunctor, SetDifunctorSpec } from './set-functor.js';
 export { vectDifunctor, checkVectDifunctor } from './vect-functor.js';
 export type { VectDifunctor, VectDifunctorSpec, VectCheckOptions } from './vect-functor.js';
-export { homFunctor, linearize, functionMatrix } from './hom.js';
-export { setEnd, vectEnd, wedgeComponent, diagonalOffsets } from './end.js';
-export type { SetEnd, VectEnd, Wedge } from './end.js';
-export { setCoend, vectCoend, projectToCoend } from './coend.js';
-export type { SetCoend, VectCoend, DiagonalElement } from './coend.js';
-export { groupCategory, cycleNotation } from './group-category.js';
-export type { GroupCategory } from './group-category.js';
-export { representation, homRepFunctor, tensorRepFunctor } from './rep-functors.js';
-export type { RepMatrices } from './rep-functors.js';
-export { conv2dSame } from './conv.js';
-export { coverOf, coverCategory, pointFunctor, classPoints } from './cover.js';
-export type { Cover, CoverCategory } from './cover.js';
-export { patchGrid, glueConvolution } from './gluing.js';
-export type { Rect, LocalLayer, GluingResult } from './gluing.js';
-export { sectionsCoend } from './sheaf-link.js';
-export type { SectionsCoend } from './sheaf-link.js';
-export { endOverGroup, homCoend, conjugacyClasses, coinvariants } from './summaries.js';
-export type { EndOverGroup, HomCoend, Coinvariants } from './summaries.js';

@@ -1,4 +1,4 @@
-import type { FiniteCategory } from './deps.js';
+import type { FiniteCategory } from './finite.js';
 import { FunctorError } from './errors.js';
 
 /**

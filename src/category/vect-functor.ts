@@ -1,5 +1,6 @@
-import { matmul } from './deps.js';
-import type { FiniteCategory, Mat } from './deps.js';
+import type { FiniteCategory } from './finite.js';
+import { matmul } from '../linalg/matrix.js';
+import type { Mat } from '../linalg/matrix.js';
 import { FunctorError } from './errors.js';
 
 /**

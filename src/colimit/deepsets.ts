@@ -1,8 +1,8 @@
 import { seq } from '../para/category.js';
 import type { Para } from '../para/para.js';
-import { maskedMap, mapSet } from './map.js';
-import { pool } from './pool.js';
-import type { Reduction } from './pool.js';
+import { maskedMap, mapSet } from './layers/map.js';
+import { pool } from './layers/pool.js';
+import type { Reduction } from './layers/pool.js';
 
 /**
  * DeepSets (Zaheer et al. 2017, Theorem 2: f(X) = ρ(Σ_{x∈X} φ(x))): φ on every element,

@@ -1,9 +1,9 @@
-export * from './pool.js';
-export * from './map.js';
+export * from './layers/pool.js';
+export * from './layers/map.js';
 export * from './deepsets.js';
 export * from './permute.js';
 export * from './sets.js';
 export * from './kmeans.js';
-import './layers.js';
+import './layers/index.js';
 export * from './set-experiment.js';
 export * from './fisher-iris.js';

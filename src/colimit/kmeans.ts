@@ -1,5 +1,5 @@
 import { DataError, RangeArgError } from '../errors.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import type { Tensor } from '../tensor/tensor.js';
 
 /**

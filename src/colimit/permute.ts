@@ -1,4 +1,4 @@
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import { Tensor } from '../tensor/tensor.js';
 
 /**

@@ -1,6 +1,6 @@
 import { RangeArgError } from '../errors.js';
 import type { Dataset } from '../data/dataset.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import { Tensor } from '../tensor/tensor.js';
 
 export interface SetTaskOptions {

@@ -1,5 +1,5 @@
 import { RangeArgError } from '../errors.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import { Tensor } from '../tensor/tensor.js';
 import { oneHot } from './dataset.js';
 import type { Dataset } from './dataset.js';

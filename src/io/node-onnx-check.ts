@@ -1,5 +1,5 @@
 import { DataError } from '../errors.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';
 

@@ -1,6 +1,6 @@
 import { RangeArgError } from '../errors.js';
 import type { Kernel } from './kernel.js';
-import { Rng } from './rng.js';
+import { Rng } from '../random/rng.js';
 
 /** A Monte Carlo estimate: sample mean, sample standard deviation and the mean's standard error s/√n. */
 export interface Estimate {

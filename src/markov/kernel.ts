@@ -1,5 +1,5 @@
 import { RangeArgError } from '../errors.js';
-import { Rng } from './rng.js';
+import { Rng } from '../random/rng.js';
 
 /**
  * A stochastic morphism A → B of a Markov category (seed 000, §Markov categories): a

@@ -1,7 +1,7 @@
 import { checkSamples } from './expectation.js';
 import { copyK, discardK, identityK, swapK, tensorK, thenK } from './kernel.js';
 import type { Kernel } from './kernel.js';
-import { Rng } from './rng.js';
+import { Rng } from '../random/rng.js';
 
 /** How two samples are compared (default: deep structural equality of numbers, arrays, pairs). */
 export type Eq<A> = (x: A, y: A) => boolean;

@@ -7,7 +7,7 @@ import { parseSpec } from '../para/spec.js';
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';
 import { Trainer } from '../train/trainer.js';
-import { checkDropProbability } from './dropout.js';
+import { checkDropProbability } from './layers/dropout.js';
 import { trainElbo } from './elbo.js';
 import { checkSamples } from './expectation.js';
 import { evalPredict, mcPredict } from './predict.js';

@@ -2,7 +2,7 @@ import type { Dataset } from '../data/dataset.js';
 import { featureStats, standardize } from '../data/dataset.js';
 import type { Split } from '../data/dataset.js';
 import { Tensor } from '../tensor/tensor.js';
-import { Rng } from './rng.js';
+import { Rng } from '../random/rng.js';
 
 /**
  * A 1-D regression with a gap in the training inputs: x ~ U([−4,−2] ∪ [2,4]), y = sin(x) + ε,

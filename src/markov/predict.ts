@@ -5,7 +5,7 @@ import type { Para } from '../para/para.js';
 import { applyUnary } from '../tensor/js-backend.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkSamples } from './expectation.js';
-import { Rng } from './rng.js';
+import { Rng } from '../random/rng.js';
 
 /** How raw outputs become predictions: unchanged, logistic (one logit), or softmax (logits over classes). */
 export type Link = 'identity' | 'sigmoid' | 'softmax';

@@ -1,7 +1,7 @@
 import { featureStats, oneHot, standardize, stratifiedSplit, subset } from '../data/dataset.js';
 import type { Dataset } from '../data/dataset.js';
 import { DataError, RangeArgError, ShapeError } from '../errors.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import { softmaxCrossEntropy } from '../nn/loss.js';
 import { seq } from '../para/category.js';
 import { describeShape } from '../para/para.js';
@@ -9,7 +9,7 @@ import type { Para } from '../para/para.js';
 import { parseSpec } from '../para/spec.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { accuracy } from '../train/metrics.js';
-import { checkAdapter } from './adapter.js';
+import { checkAdapter } from './layers/adapter.js';
 import { distillationLoss, distillationTarget } from './distill-loss.js';
 import { fitWithLoss } from './fit.js';
 

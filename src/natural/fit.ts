@@ -1,4 +1,4 @@
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import type { Loss } from '../nn/loss.js';
 import { mse } from '../nn/loss.js';
 import { optimizer } from '../optim/optimizer.js';

@@ -1,9 +1,9 @@
 import { RangeArgError, ShapeError } from '../errors.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';
-import { applyAffine, fitAffine } from './linalg.js';
-import type { AffineMap } from './linalg.js';
+import { applyAffine, fitAffine } from '../linalg/affine.js';
+import type { AffineMap } from '../linalg/affine.js';
 
 /**
  * The small category of inputs (seed 000, §Natural transformations): one object, the

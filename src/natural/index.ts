@@ -1,11 +1,9 @@
-export * from './linalg.js';
 export * from './functor.js';
-export * from './adapter.js';
+export * from './layers/adapter.js';
 export * from './naturality.js';
 export * from './distill-loss.js';
 export * from './fit.js';
 export * from './distill.js';
-import './layers.js';
-export * from './rank.js';
-export * from './exercise4.js';
+import './layers/index.js';
+export * from './bit-flip-naturality.js';
 export * from './hint-naturality.js';

@@ -1,3 +1,4 @@
 export * from './optimizer.js';
 export * from './schedule.js';
 export * from './natural-gradient.js';
+export * from './kfac.js';

@@ -1,5 +1,5 @@
 import { RangeArgError, ShapeError } from '../errors.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import type { SwapOp } from '../tensor/backend.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';

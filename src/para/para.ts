@@ -1,5 +1,5 @@
 import { ShapeError } from '../errors.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import { allocFloat32 } from '../tensor/backend.js';
 import { allocData, Tensor, sizeOf, shapeString, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Data, Shape } from '../tensor/tensor.js';

@@ -1,2 +1,4 @@
-export * from './topos1.js';
-export * from './topos2.js';
+export * from './logic/index.js';
+export * from './gluing/index.js';
+export * from './presheaf/index.js';
+export * from './network/index.js';

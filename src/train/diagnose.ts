@@ -1,7 +1,7 @@
 import type { Loss } from '../nn/loss.js';
 import { makeCtx } from '../para/para.js';
 import type { Ctx, Para } from '../para/para.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import { backend } from '../tensor/backend.js';
 import type { Tensor } from '../tensor/tensor.js';
 

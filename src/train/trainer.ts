@@ -1,5 +1,5 @@
 import { NonFiniteError, RangeArgError, ShapeError } from '../errors.js';
-import { Rng } from '../markov/rng.js';
+import { Rng } from '../random/rng.js';
 import { Arena, makeCtx, residentCopies, residentData } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { optimizer as makeOptimizer } from '../optim/optimizer.js';

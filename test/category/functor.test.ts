@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { FunctorError, checkSetDifunctor, checkVectDifunctor, setDifunctor, vectDifunctor } from '../../src/category/index.js';
 import fc from 'fast-check';
-import { FunctorError, checkSetDifunctor, groupCategory, homFunctor, homRepFunctor, linearize, checkVectDifunctor, setDifunctor, vectDifunctor } from '../../src/category/index.js';
-import { parseGroup } from '../../src/equivariant/parse-group.js';
-import { eye, fromRows, mat } from '../../src/equivariant/matrix.js';
-import { parsePoset } from '../../src/topos/category.js';
-import { posetFrom } from './helpers.js';
+import { groupCategory, homFunctor, homRepFunctor, linearize } from '../../src/ends/index.js';
+import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { eye, fromRows, mat } from '../../src/linalg/matrix.js';
+import { parsePoset } from '../../src/category/finite.js';
+import { posetFrom } from '../ends/helpers.js';
 
 describe('functors C^op × C → Set', () => {
   it('Hom is functorial on random posets and on groups (and its linearisation too)', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/markov/rng.js';
-import { basisMatrix, equivariantBasis } from '../../src/equivariant/solver.js';
-import { parseGroup } from '../../src/equivariant/parse-group.js';
-import { parseRep } from '../../src/equivariant/parse-rep.js';
-import type { Mat } from '../../src/equivariant/matrix.js';
+import { Rng } from '../../src/random/rng.js';
+import { basisMatrix, equivariantBasis } from '../../src/equivariant/solve/solver.js';
+import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseRep } from '../../src/equivariant/group/parse-rep.js';
+import type { Mat } from '../../src/linalg/matrix.js';
 
 const derive = (g: string, i: string, o: string) => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o));
 

@@ -1,7 +1,7 @@
-import { Rng } from '../../src/markov/rng.js';
+import { Rng } from '../../src/random/rng.js';
 import type { Para } from '../../src/para/para.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import type { Mat } from '../../src/equivariant/matrix.js';
+import type { Mat } from '../../src/linalg/matrix.js';
 
 export function randn(shape: number[], seed: number, dtype: 'float32' | 'float64' = 'float32'): Tensor {
   const rng = new Rng(seed);

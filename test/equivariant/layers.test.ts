@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/markov/rng.js';
+import { Rng } from '../../src/random/rng.js';
 import { gradcheck } from '../../src/para/gradcheck.js';
 import { parseSpec } from '../../src/para/spec.js';
 import '../../src/equivariant/index.js';
-import { equivariantLinear } from '../../src/equivariant/linear.js';
-import { bilinear, emlp, gated, withGates } from '../../src/equivariant/gated.js';
-import { normGated } from '../../src/equivariant/norm.js';
-import { deepsetsLayer } from '../../src/equivariant/deepsets.js';
-import { messagePassing, messagePassingMixers, parseGraph, adjacency } from '../../src/equivariant/message-passing.js';
-import { conv1dPeriodic, conv2dPeriodic } from '../../src/equivariant/conv.js';
-import { parseGroup } from '../../src/equivariant/parse-group.js';
-import { parseRep } from '../../src/equivariant/parse-rep.js';
-import { repMatrix } from '../../src/equivariant/rep.js';
+import { equivariantLinear } from '../../src/equivariant/layers/linear.js';
+import { bilinear, emlp, gated, withGates } from '../../src/equivariant/layers/gated.js';
+import { normGated } from '../../src/equivariant/layers/norm.js';
+import { deepsetsLayer } from '../../src/equivariant/layers/deepsets.js';
+import { messagePassing, messagePassingMixers, parseGraph, adjacency } from '../../src/equivariant/layers/message-passing.js';
+import { conv1dPeriodic, conv2dPeriodic } from '../../src/equivariant/layers/conv.js';
+import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseRep } from '../../src/equivariant/group/parse-rep.js';
+import { repMatrix } from '../../src/equivariant/group/rep.js';
 import type { Para } from '../../src/para/para.js';
 import { act, permuteAxis, randn, relErr } from './helpers.js';
 

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import '../../src/index.js';
-import { reparameterisationDemo, linearReparam } from '../../src/equivariant/fibration.js';
-import { dampedSolve, gaussNewtonFisher, KFAC, kfacModel, NaturalGradient } from '../../src/optim/natural-gradient.js';
+import { reparameterisationDemo, linearReparam } from '../../src/equivariant/tasks/fibration.js';
+import { dampedSolve } from '../../src/linalg/cholesky.js';
+import { gaussNewtonFisher, NaturalGradient } from '../../src/optim/natural-gradient.js';
+import { KFAC, kfacModel } from '../../src/optim/kfac.js';
 import { optimizer } from '../../src/optim/optimizer.js';
 import { parseSpec } from '../../src/para/spec.js';
 import { gradcheck } from '../../src/para/gradcheck.js';
 import { mse } from '../../src/nn/loss.js';
 import { Trainer } from '../../src/train/trainer.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { Rng } from '../../src/markov/rng.js';
-import { eye } from '../../src/equivariant/matrix.js';
+import { Rng } from '../../src/random/rng.js';
+import { eye } from '../../src/linalg/matrix.js';
 
 describe('natural gradient: reparameterisation invariance (seed 001, fibrations)', () => {
   const demo = reparameterisationDemo(0);

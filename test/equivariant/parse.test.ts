@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Rng } from '../../src/markov/rng.js';
-import { parseGroup } from '../../src/equivariant/parse-group.js';
-import { parseRep } from '../../src/equivariant/parse-rep.js';
+import { Rng } from '../../src/random/rng.js';
+import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseRep } from '../../src/equivariant/group/parse-rep.js';
 import { ExpressionError } from '../../src/equivariant/errors.js';
-import { atoms, repSize, repToString } from '../../src/equivariant/rep.js';
-import type { Rep } from '../../src/equivariant/rep.js';
-import { dual, sum, T, tensorRep, times, trivial, V } from '../../src/equivariant/rep.js';
+import { atoms, repSize, repToString } from '../../src/equivariant/group/rep.js';
+import type { Rep } from '../../src/equivariant/group/rep.js';
+import { dual, sum, T, tensorRep, times, trivial, V } from '../../src/equivariant/group/rep.js';
 
 const errorOf = (f: () => unknown): ExpressionError => {
   try {

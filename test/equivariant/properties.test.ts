@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Rng } from '../../src/markov/rng.js';
+import { Rng } from '../../src/random/rng.js';
 import '../../src/equivariant/index.js';
-import { equivariantBasis, measureError } from '../../src/equivariant/solver.js';
-import { parseGroup } from '../../src/equivariant/parse-group.js';
-import { parseRep } from '../../src/equivariant/parse-rep.js';
-import { repMatrix } from '../../src/equivariant/rep.js';
-import { equivariantLinear } from '../../src/equivariant/linear.js';
-import { gated, withGates } from '../../src/equivariant/gated.js';
+import { equivariantBasis, measureError } from '../../src/equivariant/solve/solver.js';
+import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseRep } from '../../src/equivariant/group/parse-rep.js';
+import { repMatrix } from '../../src/equivariant/group/rep.js';
+import { equivariantLinear } from '../../src/equivariant/layers/linear.js';
+import { gated, withGates } from '../../src/equivariant/layers/gated.js';
 import { seq } from '../../src/para/category.js';
-import { matmul } from '../../src/equivariant/matrix.js';
+import { matmul } from '../../src/linalg/matrix.js';
 import { act, randn, relErr } from './helpers.js';
 
 const groups = ['S(3)', 'S(4)', 'Z(5)', 'D(4)', 'SO(2)', 'O(2)', 'SO(3)', 'O(3)', 'O(1,3)', 'S(2)xSO(2)'];

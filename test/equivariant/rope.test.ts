@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { gradcheck } from '../../src/para/gradcheck.js';
 import { parseSpec } from '../../src/para/spec.js';
 import '../../src/equivariant/index.js';
-import { applyRope, ropeAttention, ropeFrequencies } from '../../src/equivariant/rope.js';
+import { applyRope, ropeAttention, ropeFrequencies } from '../../src/equivariant/layers/rope.js';
 import { permuteAxis, randn, relErr } from './helpers.js';
 
 const rotateAt = (v: number[], m: number, omega: Float64Array): number[] => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/markov/rng.js';
-import { equivariantBasis, basisMatrix } from '../../src/equivariant/solver.js';
-import { parseGroup } from '../../src/equivariant/parse-group.js';
-import { parseRep } from '../../src/equivariant/parse-rep.js';
+import { Rng } from '../../src/random/rng.js';
+import { equivariantBasis, basisMatrix } from '../../src/equivariant/solve/solver.js';
+import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseRep } from '../../src/equivariant/group/parse-rep.js';
 import { SolveTooLargeError } from '../../src/equivariant/errors.js';
-import { identificationNullspace, nullspace, nullspaceOfGram } from '../../src/equivariant/nullspace.js';
-import { fromTriples } from '../../src/equivariant/sparse.js';
-import { fromRows } from '../../src/equivariant/matrix.js';
+import { identificationNullspace, nullspace, nullspaceOfGram } from '../../src/linalg/nullspace.js';
+import { fromTriples } from '../../src/linalg/sparse.js';
+import { fromRows } from '../../src/linalg/matrix.js';
 
 const derive = (g: string, i: string, o: string, opts = {}) => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o), opts);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { basisMatrix, equivariantBasis, equivarianceError } from '../../src/equivariant/solver.js';
-import { parseGroup } from '../../src/equivariant/parse-group.js';
-import { parseRep } from '../../src/equivariant/parse-rep.js';
+import { basisMatrix, equivariantBasis, equivarianceError } from '../../src/equivariant/solve/solver.js';
+import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseRep } from '../../src/equivariant/group/parse-rep.js';
 
 const derive = (g: string, i: string, o: string, opts = {}) => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o), opts);
 

@@ -3,9 +3,9 @@
 import '../../src/index.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseGraph } from '../../src/equivariant/message-passing.js';
-import { parseGroup } from '../../src/equivariant/parse-group.js';
-import { parseRep } from '../../src/equivariant/parse-rep.js';
+import { parseGraph } from '../../src/equivariant/layers/message-passing.js';
+import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseRep } from '../../src/equivariant/group/parse-rep.js';
 import { ParalensError } from '../../src/errors.js';
 import { cleanly, NUM_RUNS } from './cleanly.js';
 

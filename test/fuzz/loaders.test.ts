@@ -13,7 +13,7 @@ import { decodeIdx, parseIdx } from '../../src/data/idx.js';
 import { DataError, ParalensError } from '../../src/errors.js';
 import { parseSpec } from '../../src/para/spec.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { Rng } from '../../src/markov/rng.js';
+import { Rng } from '../../src/random/rng.js';
 import { idxBytes } from '../data/idx-files.js';
 import { cleanly, cleanlyAsync, mutate, NUM_RUNS } from './cleanly.js';
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
-import {
-  Rng, bayesDemo, bayesDense, gaussianKl, gaussianParams, mcPredict, softplusInverse, softplusValue, trainElbo, gapRegression,
-} from '../../src/markov/index.js';
+import { bayesDemo, bayesDense, gaussianKl, gaussianParams, mcPredict, softplusInverse, softplusValue, trainElbo, gapRegression } from '../../src/markov/index.js';
 import { gradcheck, makeCtx, parseSpec } from '../../src/para/index.js';
 import '../../src/nn/index.js';
 import { mse, softmaxCrossEntropy } from '../../src/nn/index.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Rng, expectedCalibrationError, negativeLogLikelihood, probAccuracy } from '../../src/markov/index.js';
+import { Rng } from '../../src/random/index.js';
+import { expectedCalibrationError, negativeLogLikelihood, probAccuracy } from '../../src/markov/index.js';
 import { Tensor } from '../../src/tensor/index.js';
 import { ShapeError } from '../../src/errors.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
-import { Rng, dropout, estimate } from '../../src/markov/index.js';
+import { dropout, estimate } from '../../src/markov/index.js';
 import { gradcheck, makeCtx, parseSpec } from '../../src/para/index.js';
 import '../../src/nn/index.js';
 import { Tensor } from '../../src/tensor/index.js';

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
-import {
-  Rng, bernoulliK, checkSamples, comonoidLaws, composeK, copyNaturality, deterministic, discardNaturality,
-  estimate, expectation, kernel, normalK, thenK,
-} from '../../src/markov/index.js';
+import { bernoulliK, checkSamples, comonoidLaws, composeK, copyNaturality, deterministic, discardNaturality, estimate, expectation, kernel, normalK, thenK } from '../../src/markov/index.js';
 import { RangeArgError } from '../../src/errors.js';
 
 const vectorSource = (d: number) => kernel<null, number[]>('randn', (_a, rng) => Array.from({ length: d }, () => rng.normal()));

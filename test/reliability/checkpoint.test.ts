@@ -10,7 +10,7 @@ import { FileFormatError } from '../../src/io/errors.js';
 import { bce, mse } from '../../src/nn/loss.js';
 import { parseSpec } from '../../src/para/spec.js';
 import { decodeCheckpoint, encodeCheckpoint, moons, Trainer, xor } from '../../src/index.js';
-import { writeCheckpointFile } from '../../src/cli/checkpoint.js';
+import { writeCheckpointFile } from '../../src/train/node-checkpoint.js';
 import { cli } from '../cli/helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'paralens-ck-'));

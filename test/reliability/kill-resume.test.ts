@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Rng } from '../../src/markov/rng.js';
+import { Rng } from '../../src/random/rng.js';
 import { decodeCheckpoint } from '../../src/train/checkpoint.js';
 import { buildCli } from './build.js';
 

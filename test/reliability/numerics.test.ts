@@ -13,7 +13,7 @@ import { makeCtx } from '../../src/para/para.js';
 import type { Para } from '../../src/para/para.js';
 import { parseSpec } from '../../src/para/spec.js';
 import { seq } from '../../src/para/category.js';
-import { Rng } from '../../src/markov/rng.js';
+import { Rng } from '../../src/random/rng.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { DType } from '../../src/tensor/tensor.js';
 import { backend, setBackend } from '../../src/tensor/backend.js';

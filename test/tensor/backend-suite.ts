@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Backend, UnaryOp } from '../../src/tensor/backend.js';
 import { applyUnary, unaryDerivative } from '../../src/tensor/js-backend.js';
-import { Rng } from '../../src/markov/rng.js';
+import { Rng } from '../../src/random/rng.js';
 import { makeWindow } from '../../src/tensor/window.js';
 import type { Window } from '../../src/tensor/window.js';
 

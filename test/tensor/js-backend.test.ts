@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyUnary, jsBackend, unaryDerivative } from '../../src/tensor/js-backend.js';
 import { naiveGemm, randomF32, UNARY_OPS } from './backend-suite.js';
-import { Rng } from '../../src/markov/rng.js';
+import { Rng } from '../../src/random/rng.js';
 
 describe('reference scalar definitions', () => {
   it.each(UNARY_OPS)('%s: unaryDerivative is the derivative of applyUnary (central differences)', (op) => {

@@ -1,6 +1,8 @@
-import { coinvariants, conjugacyClasses, homCoend } from '../../category/summaries.js';
-import type { HomCoend } from '../../category/summaries.js';
-import { parseGroup, parseRep, parsePoset } from '../../category/deps.js';
+import { parsePoset } from '../../category/finite.js';
+import { parseGroup } from '../../equivariant/group/parse-group.js';
+import { parseRep } from '../../equivariant/group/parse-rep.js';
+import { coinvariants, conjugacyClasses, homCoend } from '../../ends/report.js';
+import type { HomCoend } from '../../ends/report.js';
 import { UsageError } from '../args.js';
 import type { Command, CliIO } from '../command.js';
 import { fmt } from '../progress.js';

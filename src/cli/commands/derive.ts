@@ -1,6 +1,6 @@
-import { basisMatrix, equivarianceError, equivariantBasis } from '../../equivariant/solver.js';
-import { GROUP_FORMS, parseGroup } from '../../equivariant/parse-group.js';
-import { parseRep } from '../../equivariant/parse-rep.js';
+import { basisMatrix, equivarianceError, equivariantBasis } from '../../equivariant/solve/solver.js';
+import { GROUP_FORMS, parseGroup } from '../../equivariant/group/parse-group.js';
+import { parseRep } from '../../equivariant/group/parse-rep.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt, table } from '../progress.js';

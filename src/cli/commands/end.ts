@@ -1,5 +1,6 @@
-import { endOverGroup } from '../../category/summaries.js';
-import { GROUP_FORMS, parseGroup, parseRep } from '../../category/deps.js';
+import { GROUP_FORMS, parseGroup } from '../../equivariant/group/parse-group.js';
+import { parseRep } from '../../equivariant/group/parse-rep.js';
+import { endOverGroup } from '../../ends/report.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt } from '../progress.js';

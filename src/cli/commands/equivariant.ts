@@ -1,7 +1,7 @@
-import { benchmarkExperiment } from '../../equivariant/benchmark.js';
-import type { BenchmarkRow, BenchmarkTask } from '../../equivariant/benchmark.js';
-import { inertiaTask } from '../../equivariant/inertia.js';
-import { o5Task } from '../../equivariant/o5.js';
+import { benchmarkExperiment } from '../../equivariant/tasks/benchmark.js';
+import type { BenchmarkRow, BenchmarkTask } from '../../equivariant/tasks/benchmark.js';
+import { inertiaTask } from '../../equivariant/tasks/inertia.js';
+import { o5Task } from '../../equivariant/tasks/o5-invariant.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt, table } from '../progress.js';

@@ -1,7 +1,7 @@
-import { checkLaws, unitSamples } from '../../topos/logic-laws.js';
-import type { LawReport } from '../../topos/logic-laws.js';
-import { truthAlgebra, truthAlgebraNames, truthAlgebras } from '../../topos/logic-registry.js';
-import type { HeytingAlgebra } from '../../topos/heyting.js';
+import { checkLaws, unitSamples } from '../../topos/logic/laws.js';
+import type { LawReport } from '../../topos/logic/laws.js';
+import { truthAlgebra, truthAlgebraNames, truthAlgebras } from '../../topos/logic/by-name.js';
+import type { HeytingAlgebra } from '../../topos/logic/heyting.js';
 import type { CliIO, Command } from '../command.js';
 import { table } from '../progress.js';
 

@@ -1,11 +1,11 @@
 import { builtInDataNames } from '../../data/registry.js';
 import { lossByName } from '../../nn/loss.js';
 import { parseSpec } from '../../para/spec.js';
-import { layerInformation } from '../../topos/network-information.js';
-import { networkGraphOfModel, parseEdges } from '../../topos/network-graph.js';
-import { networkSite } from '../../topos/site.js';
-import { omegaReport, siteReport } from '../../topos/site-report.js';
-import { parsePoset } from '../../topos/category.js';
+import { layerInformation } from '../../topos/network/information.js';
+import { networkGraphOfModel, parseEdges } from '../../topos/network/graph.js';
+import { networkSite } from '../../topos/network/site.js';
+import { omegaReport, siteReport } from '../../topos/network/site-report.js';
+import { parsePoset } from '../../category/finite.js';
 import { train } from '../../train/train.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';

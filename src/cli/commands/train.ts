@@ -11,7 +11,7 @@ import { loadData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, saveModel } from '../../io/node.js';
-import { checkpointHooks } from '../checkpoint.js';
+import { checkpointHooks } from '../../train/node-checkpoint.js';
 
 /** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
 export function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {

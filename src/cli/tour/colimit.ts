@@ -2,7 +2,7 @@ import { fisherIrisFeatures } from '../../colimit/fisher-iris.js';
 import { kMeans } from '../../colimit/kmeans.js';
 import { scatterPlot } from '../../draw/plot.js';
 import { permuteSets } from '../../colimit/permute.js';
-import { pool } from '../../colimit/pool.js';
+import { pool } from '../../colimit/layers/pool.js';
 import { compareOnSets } from '../../colimit/set-experiment.js';
 import { blobCentres, blobs } from '../../data/generated.js';
 import { iris } from '../../data/registry.js';

@@ -1,8 +1,11 @@
-import { conjugacyClasses, coinvariants, endOverGroup, homCoend } from '../../category/summaries.js';
-import { glueConvolution } from '../../category/gluing.js';
-import { sectionsCoend } from '../../category/sheaf-link.js';
-import { parseGroup, parseRep, glue, parsePoset } from '../../category/deps.js';
-import { Rng } from '../../markov/rng.js';
+import { parsePoset } from '../../category/finite.js';
+import { parseGroup } from '../../equivariant/group/parse-group.js';
+import { parseRep } from '../../equivariant/group/parse-rep.js';
+import { glue } from '../../topos/gluing/glue.js';
+import { conjugacyClasses, coinvariants, endOverGroup, homCoend } from '../../ends/report.js';
+import { glueConvolution } from '../../ends/gluing.js';
+import { sectionsCoend } from '../../ends/sections-coend.js';
+import { Rng } from '../../random/rng.js';
 import { linePlot } from '../../draw/plot.js';
 import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';

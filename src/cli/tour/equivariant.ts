@@ -1,10 +1,10 @@
-import { reparameterisationDemo } from '../../equivariant/fibration.js';
-import { inertiaExperiment } from '../../equivariant/inertia.js';
-import { parseGroup } from '../../equivariant/parse-group.js';
-import { parseRep } from '../../equivariant/parse-rep.js';
-import { applyRope, ropeFrequencies } from '../../equivariant/rope.js';
-import { basisMatrix, equivarianceError, equivariantBasis } from '../../equivariant/solver.js';
-import type { EquivariantBasis } from '../../equivariant/solver.js';
+import { reparameterisationDemo } from '../../equivariant/tasks/fibration.js';
+import { inertiaExperiment } from '../../equivariant/tasks/inertia.js';
+import { parseGroup } from '../../equivariant/group/parse-group.js';
+import { parseRep } from '../../equivariant/group/parse-rep.js';
+import { applyRope, ropeFrequencies } from '../../equivariant/layers/rope.js';
+import { basisMatrix, equivarianceError, equivariantBasis } from '../../equivariant/solve/solver.js';
+import type { EquivariantBasis } from '../../equivariant/solve/solver.js';
 import { linePlot, matrixGallery } from '../../draw/plot.js';
 import { matrixLines } from '../commands/derive.js';
 import { fmt, table } from '../progress.js';

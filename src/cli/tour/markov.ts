@@ -1,10 +1,11 @@
 import { linePlot, bandPlot } from '../../draw/plot.js';
 import { builtInData } from '../../data/registry.js';
 import {
-  UNCERTAINTY_METHODS, Rng, bayesDemo, bernoulliK, comonoidLaws, copyNaturality, deterministic, dropout, exercise2, gapReport, kernel, uncertaintyReport,
+  UNCERTAINTY_METHODS, bayesDemo, bernoulliK, comonoidLaws, copyNaturality, deterministic, dropout, exercise2, gapReport, kernel, uncertaintyReport,
 } from '../../markov/index.js';
 import type { GapReport, UncertaintyReport } from '../../markov/index.js';
 import { makeCtx } from '../../para/para.js';
+import { Rng } from '../../random/rng.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { fmt, table } from '../progress.js';
 import type { Figure, TourSection } from './section.js';

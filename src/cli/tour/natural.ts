@@ -2,7 +2,7 @@ import { moons } from '../../data/generated.js';
 import { iris } from '../../data/registry.js';
 import { distill, verdicts } from '../../natural/distill.js';
 import type { DistillReport, MeanSpread } from '../../natural/distill.js';
-import { exercise4 } from '../../natural/exercise4.js';
+import { exercise4 } from '../../natural/bit-flip-naturality.js';
 import { matrixPlot } from '../../draw/plot.js';
 import { hintNaturality } from '../../natural/hint-naturality.js';
 import type { NaturalityReport } from '../../natural/naturality.js';

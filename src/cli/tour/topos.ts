@@ -1,12 +1,12 @@
 import { xor } from '../../data/generated.js';
 import { iris } from '../../data/registry.js';
-import { asciiSubobject, boundaryPlot, decisionBoundary, sampleGrid } from '../../topos/boundary.js';
+import { asciiSubobject, boundaryPlot, decisionBoundary, sampleGrid } from '../../topos/gluing/boundary.js';
 import { heatMap, matrixPlot } from '../../draw/plot.js';
-import { sheafEnsembleStudy } from '../../topos/ensemble-study.js';
-import { checkLaws, unitSamples } from '../../topos/logic-laws.js';
-import { truthAlgebras } from '../../topos/logic-registry.js';
-import { characteristicMorphism, subobject } from '../../topos/subobject.js';
-import { seedGluingDemo } from '../../topos/sheaf-exercise.js';
+import { sheafEnsembleStudy } from '../../topos/gluing/ensemble-study.js';
+import { checkLaws, unitSamples } from '../../topos/logic/laws.js';
+import { truthAlgebras } from '../../topos/logic/by-name.js';
+import { characteristicMorphism, subobject } from '../../topos/gluing/subobject.js';
+import { seedGluingDemo } from '../../topos/gluing/seed-experts.js';
 import { exercise3Lines } from '../commands/sheaf.js';
 import { fmt, table } from '../progress.js';
 import { trainedXor, XOR_SPEC } from './para.js';

@@ -1,0 +1,196 @@
+import type { Group } from './group.js';
+import { eye, inverse, kron, mat, matmul, transpose } from '../../linalg/matrix.js';
+import type { Mat } from '../../linalg/matrix.js';
+import { sparseEye, sparseFromDense, sparseKron, sparseLinComb } from '../../linalg/sparse.js';
+import type { Sparse } from '../../linalg/sparse.js';
+
+/**
+ * A representation, written independently of the group (EMLP's `V`, `T(k)`, `⊕`, `⊗`,
+ * duals): the group fixes what V is, and every other representation is built from it.
+ */
+export type Rep =
+  | { readonly kind: 'trivial' }
+  | { readonly kind: 'V' }
+  | { readonly kind: 'dual'; readonly of: Rep }
+  | { readonly kind: 'sum'; readonly parts: readonly Rep[] }
+  | { readonly kind: 'tensor'; readonly factors: readonly Rep[] };
+
+export const trivial: Rep = { kind: 'trivial' };
+export const V: Rep = { kind: 'V' };
+export const dual = (of: Rep): Rep => ({ kind: 'dual', of });
+export const sum = (...parts: Rep[]): Rep => (parts.length === 1 ? parts[0]! : { kind: 'sum', parts });
+export const tensorRep = (...factors: Rep[]): Rep => (factors.length === 0 ? trivial : factors.length === 1 ? factors[0]! : { kind: 'tensor', factors });
+/** k copies of r: k·r = r ⊕ … ⊕ r. */
+export const times = (k: number, r: Rep): Rep => sum(...Array.from({ length: k }, () => r));
+/** T(p,q) = V^⊗p ⊗ (V*)^⊗q; T(0) is the trivial representation. */
+export const T = (p: number, q = 0): Rep => tensorRep(...Array.from({ length: p }, () => V), ...Array.from({ length: q }, () => dual(V)));
+
+/**
+ * An irreducible-or-not building block after distributing ⊗ over ⊕: a tensor product of
+ * copies of V (+1) and V* (−1) — the empty product is the trivial representation — and
+ * the coordinates of the whole representation it occupies, in its own row-major order.
+ */
+export interface Atom {
+  readonly factors: readonly number[];
+  readonly pos: Int32Array;
+}
+
+export function repSize(r: Rep, d: number): number {
+  switch (r.kind) {
+    case 'trivial': return 1;
+    case 'V': return d;
+    case 'dual': return repSize(r.of, d);
+    case 'sum': return r.parts.reduce((s, p) => s + repSize(p, d), 0);
+    case 'tensor': return r.factors.reduce((s, p) => s * repSize(p, d), 1);
+  }
+}
+
+/** The direct-sum decomposition of r into atoms (⊗ distributed over ⊕), with coordinates. */
+export function atoms(r: Rep, d: number): Atom[] {
+  switch (r.kind) {
+    case 'trivial': return [{ factors: [], pos: Int32Array.of(0) }];
+    case 'V': return [{ factors: [1], pos: Int32Array.from({ length: d }, (_, i) => i) }];
+    case 'dual': return atoms(r.of, d).map((a) => ({ factors: a.factors.map((f) => -f), pos: a.pos }));
+    case 'sum': {
+      let off = 0;
+      return r.parts.flatMap((p) => {
+        const as = atoms(p, d).map((a) => ({ factors: a.factors, pos: a.pos.map((x) => x + off) }));
+        off += repSize(p, d);
+        return as;
+      });
+    }
+    case 'tensor': {
+      let acc: Atom[] = [{ factors: [], pos: Int32Array.of(0) }];
+      for (const f of r.factors) {
+        const fs = atoms(f, d), n = repSize(f, d);
+        const next: Atom[] = [];
+        for (const a of acc)
+          for (const b of fs) {
+            const pos = new Int32Array(a.pos.length * b.pos.length);
+            let k = 0;
+            for (const p of a.pos) for (const q of b.pos) pos[k++] = p * n + q;
+            next.push({ factors: [...a.factors, ...b.factors], pos });
+          }
+        acc = next;
+      }
+      return acc;
+    }
+  }
+}
+
+/** Whether the group's V is orthogonal (ρ(h)⁻ᵀ = ρ(h), Aᵀ = −A), so that V* = V and duals can be dropped. */
+export function isOrthogonal(G: Group): boolean {
+  const close = (a: Mat, b: Mat): boolean => a.data.every((v, i) => Math.abs(v - b.data[i]!) < 1e-12);
+  return G.discrete.every((h) => close(matmul(transpose(h), h), eye(G.d))) && G.lie.every((A) => close(transpose(A), { ...A, data: A.data.map((v) => -v) }));
+}
+
+/** A key naming an atom up to the isomorphisms the solver may use (duals dropped for orthogonal groups). */
+export function atomKey(a: Atom, orthogonal: boolean): string {
+  if (!a.factors.length) return 'T0';
+  return a.factors.map((f) => (orthogonal || f > 0 ? 'V' : 'V*')).join('⊗');
+}
+
+/** ρ(h) on an atom for a discrete generator h given on V: ⊗_k (h or h⁻ᵀ). */
+export function atomDiscrete(factors: readonly number[], h: Mat): Sparse {
+  if (!factors.length) return sparseEye(1);
+  const hs = sparseFromDense(h, 1e-15);
+  const hd = factors.some((f) => f < 0) ? sparseFromDense(transpose(inverse(h)), 1e-15) : hs;
+  return factors.map((f) => (f > 0 ? hs : hd)).reduce((a, b) => sparseKron(a, b));
+}
+
+/** dρ(A) on an atom for a Lie-algebra generator A on V: Σ_k I⊗…⊗(A or −Aᵀ)⊗…⊗I. */
+export function atomLie(factors: readonly number[], A: Mat, d: number): Sparse {
+  if (!factors.length) return { rows: 1, cols: 1, rowPtr: Int32Array.of(0, 0), colIdx: new Int32Array(0), vals: new Float64Array(0) };
+  const a = sparseFromDense(A, 1e-15);
+  const ad = sparseFromDense({ ...transpose(A), data: transpose(A).data.map((v) => -v) }, 1e-15);
+  const I = sparseEye(d);
+  const terms = factors.map((_, k) => ({ s: 1, m: factors.map((f, j) => (j === k ? (f > 0 ? a : ad) : I)).reduce((x, y) => sparseKron(x, y)) }));
+  return sparseLinComb(terms);
+}
+
+/** The action of a permutation σ of V's basis on an atom's basis (k-tuples): (i₁…i_k) ↦ (σi₁…σi_k). */
+export function atomPerm(factors: readonly number[], sigma: Int32Array): Int32Array {
+  const d = sigma.length, k = factors.length;
+  const n = d ** k;
+  const out = new Int32Array(n);
+  for (let x = 0; x < n; x++) {
+    let rest = x, y = 0, mul = 1;
+    for (let j = 0; j < k; j++) {
+      const i = rest % d;
+      rest = Math.floor(rest / d);
+      y += sigma[i]! * mul;
+      mul *= d;
+    }
+    out[x] = y;
+  }
+  return out;
+}
+
+/** ρ(g) as a dense matrix on the whole representation, for g given on V. */
+export function repMatrix(r: Rep, g: Mat): Mat {
+  const d = g.rows, n = repSize(r, d);
+  const out = mat(n, n);
+  const gInvT = transpose(inverse(g));
+  for (const a of atoms(r, d)) {
+    const m = a.factors.map((f) => (f > 0 ? g : gInvT)).reduce((x, y) => kron(x, y), eye(1));
+    const k = a.pos.length;
+    for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) out.data[a.pos[i]! * n + a.pos[j]!] = m.data[i * k + j]!;
+  }
+  return out;
+}
+
+/** The summands of nested direct sums, in order. */
+function flattenSum(x: Rep): Rep[] {
+  return x.kind === 'sum' ? x.parts.flatMap(flattenSum) : [x];
+}
+
+/**
+ * Prints a representation in the expression grammar. `compact` writes T(k) as `Tk` (and
+ * T(p,q) as `Tp_q`) so that the text survives inside model spec strings.
+ */
+export function repToString(r: Rep, compact = false): string {
+  const prec = (x: Rep): number => (x.kind === 'sum' ? 0 : x.kind === 'tensor' ? 1 : 2);
+  const tk = (p: number, q: number): string => (compact ? (q ? `T${p}_${q}` : `T${p}`) : q ? `T(${p},${q})` : `T(${p})`);
+  const go = (x: Rep): string => {
+    switch (x.kind) {
+      case 'trivial': return tk(0, 0);
+      case 'V': return 'V';
+      case 'dual': return `dual(${go(x.of)})`;
+      case 'sum': {
+        // ⊕ is associative: flatten nested sums, then write runs of equal summands as k·R
+        const parts = flattenSum(x);
+        const out: string[] = [];
+        for (let i = 0; i < parts.length; ) {
+          let j = i;
+          const s = go(parts[i]!);
+          while (j < parts.length && go(parts[j]!) === s) j++;
+          const k = j - i;
+          const body = k > 1 && /[+*]|^\d/.test(s) ? `(${s})` : s;
+          out.push(k > 1 ? `${k}${body}` : s);
+          i = j;
+        }
+        return out.join('+');
+      }
+      case 'tensor': {
+        const fs = x.factors;
+        const nV = fs.filter((f) => f.kind === 'V').length, nD = fs.filter((f) => f.kind === 'dual' && f.of.kind === 'V').length;
+        const ordered = fs.every((f, i) => (i < nV ? f.kind === 'V' : f.kind === 'dual' && f.of.kind === 'V'));
+        if (ordered && nV + nD === fs.length && fs.length > 1) return tk(nV, nD);
+        return fs.map((f) => (prec(f) < 2 ? `(${go(f)})` : go(f))).join('*');
+      }
+    }
+  };
+  const infix = go(r);
+  if (!compact || !/\)[+*]/.test(infix)) return infix;
+  // Spec strings cannot tokenise ')' followed by an operator: write sums and products as calls.
+  const call = (x: Rep): string => {
+    if (x.kind === 'sum') return `sum(${flattenSum(x).map(call).join(',')})`;
+    if (x.kind === 'tensor') {
+      const t = go(x);
+      return /[()+*]/.test(t) ? `tensor(${x.factors.map(call).join(',')})` : t;
+    }
+    if (x.kind === 'dual') return `dual(${call(x.of)})`;
+    return go(x);
+  };
+  return call(r);
+}

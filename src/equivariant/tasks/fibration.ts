@@ -1,0 +1,133 @@
+import { Rng } from '../../random/rng.js';
+import { mse } from '../../nn/loss.js';
+import { makeCtx } from '../../para/para.js';
+import type { Para } from '../../para/para.js';
+import { parseSpec } from '../../para/spec.js';
+import { reparam } from '../../para/structure.js';
+import type { ParamMap } from '../../para/structure.js';
+import { NaturalGradient, SGD } from '../../optim/index.js';
+import { Tensor } from '../../tensor/tensor.js';
+import { inverse, mat, matmul } from '../../linalg/matrix.js';
+import type { Mat } from '../../linalg/matrix.js';
+
+/**
+ * Seed 001, "Learning dynamics as fibration": parameters φ sit over functions f_θ through
+ * π; a reparameterisation θ = h(φ) changes coordinates, not the function. A natural update
+ * T commutes with it (T∘h = h∘T): after one natural-gradient step the function is the same
+ * in either coordinate system; a plain gradient step depends on the coordinates.
+ */
+
+/** θ = h(φ) for a single flat parameter φ [P], split into f's parameter shapes. */
+function flatReparam(f: Para, name: string, h: (phi: Float64Array) => Float64Array, hT: (phi: Float64Array, dTheta: Float64Array) => Float64Array): ParamMap {
+  const P = f.params.reduce((n, p) => n + p.shape.reduce((a, b) => a * b, 1), 0);
+  return {
+    name,
+    params: [{ name: 'phi', shape: [P], init: (rng, out) => { for (let i = 0; i < out.length; i++) out[i] = rng.normal() * 0.5; } }],
+    map(q, ctx) {
+      const th = h(Float64Array.from(q[0]!.data));
+      let o = 0;
+      const p = f.params.map((s) => {
+        const t = ctx.alloc(s.shape, q[0]!.dtype);
+        t.data.set(th.subarray(o, o + t.size));
+        o += t.size;
+        return t;
+      });
+      return {
+        p,
+        pullback(dp, dq) {
+          const flat = new Float64Array(P);
+          let k = 0;
+          for (const d of dp) { flat.set(d.data, k); k += d.size; }
+          const g = hT(Float64Array.from(q[0]!.data), flat);
+          for (let i = 0; i < P; i++) dq[0]!.data[i] += g[i]!;
+        },
+      };
+    },
+  };
+}
+
+/** θ = Mφ (M invertible P×P). */
+export function linearReparam(f: Para, M: Mat): Para {
+  const apply = (A: Mat, v: Float64Array): Float64Array => matmul(A, mat(v.length, 1, v)).data;
+  const Mt = mat(M.cols, M.rows);
+  for (let i = 0; i < M.rows; i++) for (let j = 0; j < M.cols; j++) Mt.data[j * M.rows + i] = M.data[i * M.cols + j]!;
+  return reparam(f, flatReparam(f, 'linear', (phi) => apply(M, phi), (_phi, d) => apply(Mt, d)));
+}
+
+/** θ = φ + c·φ³ elementwise (a nonlinear, invertible change of coordinates). */
+export function cubicReparam(f: Para, c = 0.5): Para {
+  return reparam(f, flatReparam(f, 'cubic', (phi) => phi.map((v) => v + c * v ** 3), (phi, d) => d.map((v, i) => v * (1 + 3 * c * phi[i]! ** 2))));
+}
+
+export interface ReparamDemo {
+  /** max |f_after(direct) − f_after(reparameterised)| for θ = Mφ. */
+  linear: { natural: number; gradientDescent: number };
+  /** the same for θ = φ + ½φ³ at several step sizes η (natural gradient): shrinks like η². */
+  nonlinear: { eta: number; natural: number; gradientDescent: number }[];
+}
+
+const flat = (ts: readonly Tensor[]): Float64Array => {
+  const out = new Float64Array(ts.reduce((n, t) => n + t.size, 0));
+  let o = 0;
+  for (const t of ts) { out.set(t.data, o); o += t.size; }
+  return out;
+};
+
+/** One step of `kind` on model g at params q (float64), returning the new params. */
+function oneStep(g: Para, q: Tensor[], x: Tensor, y: Tensor, eta: number, kind: 'natural' | 'sgd'): Tensor[] {
+  const lens = g.forward(q, x, makeCtx());
+  const L = mse.apply(lens.y, y);
+  const grads = q.map((t) => Tensor.zeros(t.shape, 'float64'));
+  lens.pullback(L.pullback(), grads, false);
+  const next = q.map((t) => t.clone());
+  const opt = kind === 'natural' ? new NaturalGradient({ lr: eta, damping: 0 }).bind(g, x) : new SGD({ lr: eta });
+  opt.step(next, grads);
+  return next;
+}
+
+/**
+ * Runs the demo on a small nonlinear model (default dense(3,2) >> tanh, 8 parameters) fitting a random
+ * teacher on 64 points: one step in θ coordinates and one step in φ coordinates, compared
+ * as functions on the inputs.
+ */
+export function reparameterisationDemo(seed = 0, etas = [0.1, 0.05, 0.025, 0.0125], spec = 'dense(3,2) >> tanh'): ReparamDemo {
+  const rng = new Rng(seed);
+  const f = parseSpec(spec);
+  const N = 64;
+  const x = Tensor.zeros([N, 3], 'float64'), y = Tensor.zeros([N, 2], 'float64');
+  for (let i = 0; i < x.size; i++) x.data[i] = rng.normal();
+  const teacher = f.init(rng.split(), 'float64');
+  y.data.set(f.run(teacher, x).data);
+  const theta0 = f.init(rng.split(), 'float64');
+  const P = flat(theta0).length;
+  const M = mat(P, P);
+  for (let i = 0; i < P * P; i++) M.data[i] = rng.normal() / Math.sqrt(P) + (i % (P + 1) === 0 ? 1 : 0);
+  const unflat = (v: Float64Array): Tensor[] => {
+    let o = 0;
+    return theta0.map((t) => { const u = Tensor.of(v.subarray(o, o + t.size), t.shape, 'float64'); o += t.size; return u; });
+  };
+  const fOut = (th: Tensor[]): Float64Array => Float64Array.from(f.run(th, x).data);
+  const maxDiff = (a: Float64Array, b: Float64Array): number => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+  const compare = (g: Para, phi0: Float64Array, toTheta: (phi: Float64Array) => Float64Array, eta: number, kind: 'natural' | 'sgd'): number => {
+    const direct = fOut(oneStep(f, theta0.map((t) => t.clone()), x, y, eta, kind));
+    const phi1 = oneStep(g, [Tensor.of(phi0, [P], 'float64')], x, y, eta, kind);
+    return maxDiff(direct, fOut(unflat(toTheta(Float64Array.from(phi1[0]!.data)))));
+  };
+  // linear: φ₀ = M⁻¹θ₀
+  const gLin = linearReparam(f, M);
+  const phiLin = matmul(inverse(M), mat(P, 1, flat(theta0))).data;
+  const toLin = (phi: Float64Array): Float64Array => matmul(M, mat(P, 1, phi)).data;
+  // cubic: φ₀ solves φ + ½φ³ = θ₀ (Newton)
+  const gCub = cubicReparam(f, 0.5);
+  const phiCub = flat(theta0).map((t) => {
+    let p = t;
+    for (let k = 0; k < 60; k++) p -= (p + 0.5 * p ** 3 - t) / (1 + 1.5 * p * p);
+    return p;
+  });
+  const toCub = (phi: Float64Array): Float64Array => phi.map((v) => v + 0.5 * v ** 3);
+  const eta0 = etas[0]!;
+  return {
+    linear: { natural: compare(gLin, phiLin, toLin, eta0, 'natural'), gradientDescent: compare(gLin, phiLin, toLin, eta0, 'sgd') },
+    nonlinear: etas.map((eta) => ({ eta, natural: compare(gCub, phiCub, toCub, eta, 'natural'), gradientDescent: compare(gCub, phiCub, toCub, eta, 'sgd') })),
+  };
+}

@@ -1,0 +1,76 @@
+import type { FiniteCategory } from '../../category/finite.js';
+import { countGlobalTruthValues } from './site.js';
+import type { NetworkSite } from './site.js';
+import { showSieve, sieveEquals, sieveNegate, sieves } from '../presheaf/sieve.js';
+
+/** A JSON-ready summary of a network's site (what `paralens topos site` prints). */
+export interface SiteReport {
+  readonly vertices: readonly string[];
+  readonly edges: readonly string[];
+  readonly objects: readonly string[];
+  /** Non-identity arrows of C as 'name: dom → cod'. */
+  readonly arrows: readonly string[];
+  /** The generating arrows (one per edge of the forked graph), named 'src→tgt'. */
+  readonly generators: readonly string[];
+  readonly forks: readonly { vertex: string; star: string; tank: string; tines: string[]; tang: string; handle: string }[];
+  readonly thin: boolean;
+  readonly parallelArrows?: readonly [string, string];
+  readonly sievesPerObject: Readonly<Record<string, number>>;
+  readonly coveringSieves: Readonly<Record<string, string[]>>;
+  readonly globalTruthValues: number;
+  readonly minimal: readonly string[];
+  readonly maximal: readonly string[];
+}
+
+export function siteReport(site: NetworkSite): SiteReport {
+  const { graph, category: C } = site;
+  const name = (f: number): string => C.arrows[f]!.name;
+  const sievesPerObject: Record<string, number> = {};
+  const coveringSieves: Record<string, string[]> = {};
+  C.objects.forEach((o, c) => {
+    sievesPerObject[o] = sieves(C, c).length;
+    const nontrivial = site.topology.covers[c]!.filter((S) => S.arrows.length !== C.arrowsInto(c).length);
+    if (nontrivial.length) coveringSieves[o] = nontrivial.map((S) => showSieve(C, S));
+  });
+  return {
+    vertices: graph.vertices,
+    edges: graph.edges.map(([u, v]) => `${graph.vertices[u]}>${graph.vertices[v]}`),
+    objects: C.objects,
+    arrows: C.arrows.flatMap((_, f) => (C.isIdentity(f) ? [] : [C.describe(f)])),
+    generators: C.arrows.flatMap((a) => (a.path?.length === 1 ? [a.name] : [])),
+    forks: site.forks.map((k) => ({ vertex: k.vertex, star: C.objects[k.star]!, tank: C.objects[k.tank]!, tines: k.tines.map(name), tang: name(k.tang), handle: name(k.handle) })),
+    thin: site.thin,
+    parallelArrows: site.parallelArrows,
+    sievesPerObject,
+    coveringSieves,
+    globalTruthValues: countGlobalTruthValues(C),
+    minimal: site.minimal,
+    maximal: site.maximal,
+  };
+}
+
+/** A JSON-ready summary of Ω on a finite category (what `paralens topos omega` prints). */
+export interface OmegaReport {
+  readonly objects: readonly string[];
+  readonly sieves: Readonly<Record<string, string[]>>;
+  readonly globalTruthValues: number;
+  /** Whether every Ω(c) is Boolean (¬¬S = S for every sieve). */
+  readonly boolean: boolean;
+  /** A sieve S with ¬¬S ≠ S, if any: [object, S, ¬S, ¬¬S]. */
+  readonly nonBooleanWitness?: readonly [string, string, string, string];
+}
+
+export function omegaReport(C: FiniteCategory): OmegaReport {
+  const out: Record<string, string[]> = {};
+  let witness: [string, string, string, string] | undefined;
+  C.objects.forEach((o, c) => {
+    const ss = sieves(C, c);
+    out[o] = ss.map((S) => showSieve(C, S));
+    for (const S of ss) {
+      const n = sieveNegate(C, S);
+      const nn = sieveNegate(C, n);
+      if (!witness && !sieveEquals(S, nn)) witness = [o, showSieve(C, S), showSieve(C, n), showSieve(C, nn)];
+    }
+  });
+  return { objects: C.objects, sieves: out, globalTruthValues: countGlobalTruthValues(C), boolean: !witness, nonBooleanWitness: witness };
+}

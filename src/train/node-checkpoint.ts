@@ -1,0 +1,154 @@
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { FileFormatError } from '../io/errors.js';
+import { replaceFileSync } from '../io/node-fs.js';
+import { CheckpointError, decodeCheckpoint, encodeCheckpoint, settingsMismatch } from './checkpoint.js';
+import type { Checkpoint } from './checkpoint.js';
+import type { Trainer } from './trainer.js';
+
+/**
+ * Checkpoint directories on disk (Node only). A directory holds one current checkpoint,
+ * `checkpoint.safetensors`. Writing one is crash-safe at every instant:
+ *
+ *   1. the bytes go to a temporary file in the same directory, which is fsynced;
+ *   2. the temporary file is renamed over `checkpoint.safetensors` (atomic on POSIX file
+ *      systems), and the directory is fsynced so the rename itself is durable.
+ *
+ * Until step 2 the previous checkpoint is untouched; after it the new one is complete. A
+ * process killed at any point leaves either the old or the new checkpoint, never a partial
+ * one (a stray temporary file at worst, removed by the next write).
+ */
+export const CHECKPOINT_FILE = 'checkpoint.safetensors';
+const TMP_PREFIX = '.checkpoint.';
+
+/** The path of the current checkpoint in `dir`. */
+export function checkpointPath(dir: string): string {
+  return join(dir, CHECKPOINT_FILE);
+}
+
+/** Writes `bytes` as the checkpoint of `dir` (created if missing), atomically and durably (replaceFileSync). */
+export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
+  try {
+    makeDir(dir);
+    for (const f of readdirSync(dir)) if (f.startsWith(TMP_PREFIX) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
+    replaceFileSync(checkpointPath(dir), bytes, join(dir, `${TMP_PREFIX}${process.pid}.tmp`));
+  } catch (e) {
+    throw new CheckpointError(`cannot write a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Removes a temporary file if it is there; a path that cannot even be looked at is left alone. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // e.g. ENOTDIR: the directory is a file, so no temporary file was made
+  }
+}
+
+/**
+ * Creates a checkpoint directory and any missing parents, one level at a time (Node's
+ * recursive mkdir loops for ever on some special file systems such as /proc, where mkdir
+ * answers ENOENT although the parent exists).
+ */
+function makeDir(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir || existsSync(parent)) throw e;
+    makeDir(parent);
+    mkdirSync(dir);
+  }
+}
+
+/** Fails before any training when a checkpoint could not be written in `dir`: creates it and writes and removes a probe file. */
+export function probeCheckpointDir(dir: string): void {
+  const probe = join(dir, `${TMP_PREFIX}${process.pid}.probe.tmp`);
+  try {
+    makeDir(dir);
+    closeSync(openSync(probe, 'w'));
+    rmSync(probe, { force: true });
+  } catch (e) {
+    removeQuietly(probe);
+    throw new CheckpointError(`cannot write a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Reads the checkpoint of `dir`; undefined when there is none. A damaged file is a FileFormatError naming it. */
+export function readCheckpointFile(dir: string): Checkpoint | undefined {
+  const path = checkpointPath(dir);
+  let st;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    throw new CheckpointError(`cannot read a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'it is not a directory' : (e as Error).message}`);
+  }
+  if (!st) return undefined;
+  if (!st.isFile()) throw new CheckpointError(`${path} is not a file`);
+  try {
+    return decodeCheckpoint(readFileSync(path));
+  } catch (e) {
+    if (e instanceof FileFormatError) throw new FileFormatError(`${path}: ${e.message}`);
+    throw e;
+  }
+}
+
+export interface CheckpointOptions {
+  /** Directory to write checkpoints into (default: the resume directory, if any). */
+  dir?: string;
+  /** Write every this many epochs (and after the last one). */
+  every: number;
+  /** Directory of a checkpoint to resume from; it must exist and match `settings`. */
+  resume?: string;
+  /** The epoch count requested for this run. */
+  epochs: number;
+  /** The settings that define the run: a resumed run must have the same ones. */
+  settings: Record<string, unknown>;
+}
+
+/**
+ * The `train` hooks that resume from and write checkpoints: `onStart` restores the
+ * Trainer from `resume`, `afterEpoch` writes every `every` epochs. The checkpoint is read
+ * and checked before training starts, so a bad one fails fast (exit 2).
+ */
+export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (t: Trainer) => void; afterEpoch?: (t: Trainer) => void }; summary: () => Record<string, unknown> } {
+  const dir = opts.dir ?? opts.resume;
+  let resumeFrom: Checkpoint | undefined;
+  if (opts.resume !== undefined) {
+    resumeFrom = readCheckpointFile(opts.resume);
+    if (!resumeFrom) throw new CheckpointError(`no checkpoint to resume in ${opts.resume} (expected ${checkpointPath(opts.resume)}); run without --resume to start afresh`);
+    const diff = settingsMismatch(resumeFrom.settings, opts.settings);
+    if (diff.length) throw new CheckpointError(`cannot resume from ${opts.resume}: the run's settings differ (${diff.join('; ')})`);
+    if (resumeFrom.snapshot.epoch > opts.epochs) {
+      throw new CheckpointError(`the checkpoint in ${opts.resume} is at epoch ${resumeFrom.snapshot.epoch}, beyond --epochs ${opts.epochs}`);
+    }
+  }
+  const restore = resumeFrom;
+  let written = 0, lastEpoch: number | undefined;
+  const hooks = {
+    // once the trainer exists (model and data checked, so bad input leaves no directory
+    // behind) and before the first epoch: a directory that cannot take a checkpoint fails now
+    onStart: (t: Trainer) => {
+      if (restore) t.restore(restore.snapshot);
+      if (dir !== undefined) probeCheckpointDir(dir);
+    },
+    afterEpoch:
+      dir === undefined
+        ? undefined
+        : (t: Trainer) => {
+            if (t.epoch % opts.every !== 0 && t.epoch !== opts.epochs) return;
+            writeCheckpointFile(dir, encodeCheckpoint(t.model, t.snapshot(), opts.settings));
+            written++;
+            lastEpoch = t.epoch;
+          },
+  };
+  // What the CLI reports: where training resumed, and the checkpoint it left.
+  const summary = (): Record<string, unknown> => ({
+    ...(restore ? { resumed_from: restore.snapshot.epoch } : {}),
+    ...(dir !== undefined ? { checkpoint: dir, checkpoint_epoch: lastEpoch ?? restore?.snapshot.epoch ?? null, checkpoints_written: written } : {}),
+  });
+  return { hooks, summary };
+}
