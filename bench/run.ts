@@ -9,7 +9,7 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { availableParallelism } from 'node:os';
-import { backendNames, registerBackend } from '../src/tensor/backend.js';
+import { backendNames, registerBackend } from '../src/tensor/registry.js';
 import '../src/tensor/js-backend.js';
 import { benchParalens } from './paralens.js';
 import { markdownTable, ratios, ratioTable } from './report.js';

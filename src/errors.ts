@@ -74,3 +74,24 @@ export class UnknownNameError extends ParalensError {
 export function requireArg(ok: boolean, message: string): asserts ok {
   if (!ok) throw new RangeArgError(message);
 }
+
+/** A solve that would need more memory than allowed: refused before it starts, with the estimate. */
+export class SolveTooLargeError extends ParalensError {
+  readonly bytes: number;
+  constructor(message: string, bytes: number) {
+    super('E_TOO_LARGE', message);
+    this.name = 'SolveTooLargeError';
+    this.bytes = bytes;
+  }
+}
+
+/** Human-readable byte count. */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${n.toFixed(n < 10 ? 1 : 0)} ${units[i]}`;
+}

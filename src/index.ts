@@ -8,6 +8,7 @@ export * from './tensor/index.js';
 export * from './random/index.js';
 export * from './linalg/index.js';
 export * from './para/index.js';
+export * from './spec/index.js';
 export * from './nn/index.js';
 export * from './optim/index.js';
 export * from './markov/index.js';

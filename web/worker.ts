@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { boundsOf } from '../src/draw/grid.js';
 import type { Box } from '../src/draw/grid.js';
-import { backend } from '../src/tensor/backend.js';
+import { backend } from '../src/tensor/registry.js';
 import type { Backend } from '../src/tensor/backend.js';
 import { initFastBackend } from '../src/tensor/wasm-backend.js';
 import type { WasmBackend } from '../src/tensor/wasm-backend.js';

@@ -1,4 +1,3 @@
-import '../index.js'; // registers every module's layers with the spec parser
 import { ParalensError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { helpText, parseFlags, UsageError } from './args.js';

@@ -4,6 +4,5 @@ export * from './deepsets.js';
 export * from './permute.js';
 export * from './sets.js';
 export * from './kmeans.js';
-import './layers/index.js';
 export * from './set-experiment.js';
 export * from './fisher-iris.js';

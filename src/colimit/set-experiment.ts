@@ -1,6 +1,6 @@
 import type { Dataset } from '../data/dataset.js';
 import { bce } from '../nn/loss.js';
-import { parseSpec } from '../para/spec.js';
+import { parseSpec } from '../spec/index.js';
 import { train } from '../train/train.js';
 import { applyUnary } from '../tensor/js-backend.js';
 import type { Tensor } from '../tensor/tensor.js';

@@ -1,5 +1,5 @@
 import type { FiniteCategory } from '../category/finite.js';
-import { formatBytes, SolveTooLargeError } from '../equivariant/errors.js';
+import { formatBytes, SolveTooLargeError } from '../equivariant/group/errors.js';
 import type { Group } from '../equivariant/group/group.js';
 import { repSize, repToString } from '../equivariant/group/rep.js';
 import type { Rep } from '../equivariant/group/rep.js';

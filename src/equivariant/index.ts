@@ -3,7 +3,7 @@
  * derives Hom_G(ρ_in, ρ_out), and the equivariant layers built on it. Generic names
  * (matrix helpers, rep builders) are exported inside namespaces to keep the top level clean.
  */
-export { ExpressionError, SolveTooLargeError, formatBytes } from './errors.js';
+export { ExpressionError, SolveTooLargeError, formatBytes } from './group/errors.js';
 export type { Group } from './group/group.js';
 export * as groups from './group/group.js';
 export { symmetric, cyclic, dihedral, translations1d, translations2d, permutationGroup, lorentz, lieGroup, soGenerators } from './group/group.js';
@@ -28,7 +28,6 @@ export type { Graph } from './layers/message-passing.js';
 export { conv1dPeriodic, conv2dPeriodic, derivedOffsets } from './layers/conv.js';
 export { ropeAttention, applyRope, ropeFrequencies } from './layers/rope.js';
 export type { RopeOptions } from './layers/rope.js';
-import './layers/index.js';
 export { benchmarkExperiment, modelEquivarianceError } from './tasks/benchmark.js';
 export type { BenchmarkTask, BenchmarkRow, BenchmarkOptions } from './tasks/benchmark.js';
 export { inertiaData, inertiaEMLP, inertiaMLP, inertiaTask, inertiaExperiment, INERTIA } from './tasks/inertia.js';

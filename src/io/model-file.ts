@@ -1,6 +1,6 @@
 import { ParalensError, ShapeError } from '../errors.js';
 import type { Para } from '../para/para.js';
-import { parseSpec } from '../para/spec.js';
+import { parseSpec } from '../spec/index.js';
 import { shapeString } from '../tensor/tensor.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { VERSION } from '../version.js';

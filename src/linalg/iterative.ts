@@ -1,6 +1,5 @@
 import type { Rng } from '../random/rng.js';
-import { ParalensError } from '../errors.js';
-import { SolveTooLargeError } from '../equivariant/errors.js';
+import { ParalensError, SolveTooLargeError } from '../errors.js';
 import { orthonormalizeRows } from './nullspace.js';
 
 /** A linear map R^n → R^m known only by its products with vectors (and its transpose's). */

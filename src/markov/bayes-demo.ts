@@ -1,6 +1,5 @@
-import '../nn/layers.js';
 import { Tensor } from '../tensor/tensor.js';
-import { parseSpec } from '../para/spec.js';
+import { parseSpec } from '../spec/index.js';
 import type { Para } from '../para/para.js';
 import { softplusInverse } from './layers/bayes-dense.js';
 import { mcPredict } from './predict.js';

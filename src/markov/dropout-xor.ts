@@ -1,7 +1,6 @@
-import '../nn/layers.js';
 import { xor } from '../data/generated.js';
 import { mse } from '../nn/loss.js';
-import { parseSpec } from '../para/spec.js';
+import { parseSpec } from '../spec/index.js';
 import { Trainer } from '../train/trainer.js';
 import { checkDropProbability } from './layers/dropout.js';
 

@@ -1,7 +1,7 @@
 import type { Dataset } from '../data/dataset.js';
 import { RangeArgError } from '../errors.js';
 import type { Loss } from '../nn/loss.js';
-import { optimizer as makeOptimizer } from '../optim/optimizer.js';
+import { optimizer as makeOptimizer } from '../optim/by-name.js';
 import type { Optimizer } from '../optim/optimizer.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';

@@ -7,7 +7,6 @@ export * from './kl.js';
 export * from './elbo.js';
 export * from './predict.js';
 export * from './calibration.js';
-import './layers/index.js';
 export * from './methods.js';
 export * from './ood.js';
 export * from './dropout-xor.js';

@@ -1,9 +1,8 @@
-import '../nn/layers.js';
 import type { Dataset } from '../data/dataset.js';
 import { RangeArgError } from '../errors.js';
 import { bce, lossForData, mse } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
-import { parseSpec } from '../para/spec.js';
+import { parseSpec } from '../spec/index.js';
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';
 import { Trainer } from '../train/trainer.js';

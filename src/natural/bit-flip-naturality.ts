@@ -2,7 +2,7 @@ import { xor } from '../data/generated.js';
 import { Rng } from '../random/rng.js';
 import { mse } from '../nn/loss.js';
 import { seq } from '../para/category.js';
-import { parseSpec } from '../para/spec.js';
+import { parseSpec } from '../spec/index.js';
 import { Tensor } from '../tensor/tensor.js';
 import { train } from '../train/train.js';
 import { Trainer } from '../train/trainer.js';

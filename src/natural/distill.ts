@@ -6,7 +6,7 @@ import { softmaxCrossEntropy } from '../nn/loss.js';
 import { seq } from '../para/category.js';
 import { describeShape } from '../para/para.js';
 import type { Para } from '../para/para.js';
-import { parseSpec } from '../para/spec.js';
+import { parseSpec } from '../spec/index.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { accuracy } from '../train/metrics.js';
 import { checkAdapter } from './layers/adapter.js';

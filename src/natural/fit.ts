@@ -1,7 +1,7 @@
 import { Rng } from '../random/rng.js';
 import type { Loss } from '../nn/loss.js';
 import { mse } from '../nn/loss.js';
-import { optimizer } from '../optim/optimizer.js';
+import { optimizer } from '../optim/by-name.js';
 import { Arena, makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';

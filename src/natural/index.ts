@@ -4,6 +4,5 @@ export * from './naturality.js';
 export * from './distill-loss.js';
 export * from './fit.js';
 export * from './distill.js';
-import './layers/index.js';
 export * from './bit-flip-naturality.js';
 export * from './hint-naturality.js';

@@ -1,6 +1,6 @@
 import { fusable, primitive } from '../para/category.js';
 import type { Ctx, Para } from '../para/para.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import type { SwapOp, UnaryOp } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 

@@ -3,7 +3,7 @@ import { primitive } from '../para/category.js';
 import type { PrimitiveDef } from '../para/category.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import type { SwapOp } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 import { throughActivation } from './activation.js';

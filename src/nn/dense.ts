@@ -2,7 +2,7 @@ import { RangeArgError } from '../errors.js';
 import { primitive } from '../para/category.js';
 import { checkInput } from '../para/para.js';
 import type { Ctx, Lens, Para } from '../para/para.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import type { SwapOp } from '../tensor/backend.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { throughActivation } from './activation.js';

@@ -1,11 +1,19 @@
 import { RangeArgError } from '../errors.js';
-import { defineLayer } from '../para/spec.js';
+import type { LayerDef } from '../para/spec.js';
 import { elementwise } from './activation.js';
 import { dense } from './dense.js';
 import { leakyRelu } from './leaky-relu.js';
 import { softmax } from './softmax.js';
+import { avgpool2d } from './avgpool2d.js';
+import { conv1d } from './conv1d.js';
+import { conv2d } from './conv2d.js';
+import { flatten } from './flatten.js';
+import { globalavgpool } from './globalavgpool.js';
+import { maxpool2d } from './maxpool2d.js';
 
-defineLayer({ name: 'dense', args: ['int', 'int'], doc: 'dense(in,out): affine map x ↦ x·Wᵀ + b', make: (i, o) => dense(i as number, o as number) });
+const defs: LayerDef[] = [];
+
+defs.push({ name: 'dense', args: ['int', 'int'], doc: 'dense(in,out): affine map x ↦ x·Wᵀ + b', make: (i, o) => dense(i as number, o as number) });
 const size = (n: unknown, layer: string): number[] | undefined => {
   if (n === undefined) return undefined;
   if (!((n as number) >= 1)) throw new RangeArgError(`${layer}: the size must be a positive integer, got ${n}`);
@@ -13,12 +21,45 @@ const size = (n: unknown, layer: string): number[] | undefined => {
 };
 
 for (const op of ['sigmoid', 'tanh', 'relu', 'gelu', 'softplus'] as const) {
-  defineLayer({ name: op, args: ['int?'], doc: `${op} or ${op}(n): elementwise ${op} (n features; inferred when composed)`, make: (n) => elementwise(op, size(n, op)) });
+  defs.push({ name: op, args: ['int?'], doc: `${op} or ${op}(n): elementwise ${op} (n features; inferred when composed)`, make: (n) => elementwise(op, size(n, op)) });
 }
-defineLayer({
+defs.push({
   name: 'leaky_relu',
   args: ['number?', 'int?'],
   doc: 'leaky_relu(alpha[,n]): x ↦ max(x, alpha·x), alpha defaults to 0.01',
   make: (a, n) => leakyRelu(a === undefined ? 0.01 : (a as number), size(n, 'leaky_relu')),
 });
-defineLayer({ name: 'softmax', args: ['int?'], doc: 'softmax or softmax(n): normalised exponentials over the last axis', make: (n) => softmax(size(n, 'softmax')) });
+defs.push({ name: 'softmax', args: ['int?'], doc: 'softmax or softmax(n): normalised exponentials over the last axis', make: (n) => softmax(size(n, 'softmax')) });
+
+
+const opt = (v: unknown, d: number): number => (typeof v === 'number' ? v : d);
+
+defs.push({
+  name: 'conv2d',
+  args: ['int', 'int', 'int', 'int?', 'int?'],
+  doc: 'conv2d(inC,outC,k,stride,pad): 2-d convolution [inC,H,W] → [outC,H′,W′], stride 1 and pad 0 by default',
+  make: (i, o, k, s, p) => conv2d(i as number, o as number, k as number, opt(s, 1), opt(p, 0)),
+});
+defs.push({
+  name: 'conv1d',
+  args: ['int', 'int', 'int', 'int?', 'int?'],
+  doc: 'conv1d(inC,outC,k,stride,pad): 1-d convolution [inC,L] → [outC,L′], stride 1 and pad 0 by default',
+  make: (i, o, k, s, p) => conv1d(i as number, o as number, k as number, opt(s, 1), opt(p, 0)),
+});
+defs.push({
+  name: 'maxpool2d',
+  args: ['int', 'int?'],
+  doc: 'maxpool2d(k,stride): maximum over k×k windows of [C,H,W], stride k by default',
+  make: (k, s) => maxpool2d(k as number, opt(s, k as number)),
+});
+defs.push({
+  name: 'avgpool2d',
+  args: ['int', 'int?'],
+  doc: 'avgpool2d(k,stride): mean over k×k windows of [C,H,W], stride k by default',
+  make: (k, s) => avgpool2d(k as number, opt(s, k as number)),
+});
+defs.push({ name: 'flatten', args: [], doc: 'flatten: [C,H,W] → [C·H·W] (row-major)', make: () => flatten() });
+defs.push({ name: 'globalavgpool', args: [], doc: 'globalavgpool: [C,H,W] → [C], the mean of each channel', make: () => globalavgpool() });
+
+/** The layers of this module that spec strings can name (listed in src/spec/catalogue.ts). */
+export const nnLayers: readonly LayerDef[] = defs;

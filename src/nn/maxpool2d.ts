@@ -2,7 +2,7 @@ import { primitive } from '../para/category.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { ShapeError } from '../errors.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import type { Shape } from '../tensor/tensor.js';
 import { requirePositive } from './conv2d.js';
 import { makeWindow } from './im2col.js';

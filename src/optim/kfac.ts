@@ -3,10 +3,10 @@ import { primitive, seq, par } from '../para/category.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Rng } from '../random/rng.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
-import { checkLr, defineOptimizer, scheduledLr } from './optimizer.js';
+import { checkLr, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerState } from './optimizer.js';
 import type { NaturalOptions } from './natural-gradient.js';
 
@@ -176,5 +176,3 @@ export class KFAC implements Optimizer {
     });
   }
 }
-
-defineOptimizer('kfac', (o) => new KFAC(o));

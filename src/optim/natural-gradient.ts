@@ -3,10 +3,10 @@ import { primitive, seq, par } from '../para/category.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Rng } from '../random/rng.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
-import { checkLr, defineOptimizer, scheduledLr } from './optimizer.js';
+import { checkLr, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js';
 
 /**
@@ -124,5 +124,3 @@ export class NaturalGradient implements Optimizer {
     this.F = s.slots.fisher?.[0] ? Float64Array.from(s.slots.fisher[0].data) : undefined;
   }
 }
-
-defineOptimizer('natural', (o) => new NaturalGradient(o));

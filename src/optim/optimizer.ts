@@ -1,5 +1,5 @@
 import { RangeArgError, UnknownNameError } from '../errors.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
 import { residentCopies, residentData } from '../para/para.js';
@@ -154,28 +154,4 @@ export class Adam extends BaseOptimizer {
     });
   }
 
-}
-
-const factories: Record<string, (o: OptimizerOptions) => Optimizer> = {
-  sgd: (o) => new SGD(o),
-  momentum: (o) => new Momentum(o),
-  nesterov: (o) => new Nesterov(o),
-  adam: (o) => new Adam(o),
-  adamw: (o) => new Adam(o, true),
-};
-
-export function optimizerNames(): string[] {
-  return Object.keys(factories);
-}
-
-/** Registers another optimiser under a CLI name (e.g. the natural-gradient one). */
-export function defineOptimizer(name: string, make: (o: OptimizerOptions) => Optimizer): void {
-  factories[name] = make;
-}
-
-/** An optimiser by its CLI name; unknown names throw, listing the known ones. */
-export function optimizer(name: string, opts: OptimizerOptions): Optimizer {
-  const f = factories[name];
-  if (!f) throw new UnknownNameError('optimizer', name, optimizerNames());
-  return f(opts);
 }

@@ -3,5 +3,5 @@ export { Morphism, Seq, Par, primitive, seq, par, concatShapes, splitRows, joinR
 export type { PrimitiveDef, FusableOp } from './category.js';
 export * from './structure.js';
 export * from './gradcheck.js';
-export * from './spec.js';
-import './layers.js';
+export { parseSpecWith } from './spec.js';
+export type { ArgKind, ArgValue, LayerDef, LayerLookup } from './spec.js';

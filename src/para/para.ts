@@ -1,6 +1,6 @@
 import { ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
-import { allocFloat32 } from '../tensor/backend.js';
+import { allocFloat32 } from '../tensor/registry.js';
 import { allocData, Tensor, sizeOf, shapeString, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Data, Shape } from '../tensor/tensor.js';
 

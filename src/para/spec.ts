@@ -16,19 +16,10 @@ export interface LayerDef {
   make(...args: ArgValue[]): Para;
 }
 
-const layers = new Map<string, LayerDef>();
-
-/** Makes a layer nameable in spec strings. Each module registers its layers in its `layers.ts`. */
-export function defineLayer(def: LayerDef): void {
-  layers.set(def.name, def);
-}
-
-export function layerNames(): string[] {
-  return [...layers.keys()].sort();
-}
-
-export function layerDefs(): LayerDef[] {
-  return layerNames().map((n) => layers.get(n)!);
+/** Looks up a layer by its name in spec strings (a catalogue: src/spec/catalogue.ts). */
+export interface LayerLookup {
+  get(name: string): LayerDef | undefined;
+  names(): readonly string[];
 }
 
 interface Token {
@@ -57,10 +48,11 @@ function tokenize(src: string): Token[] {
 /**
  * Parses a model spec: layers by name with arguments, `>>` for sequential composition,
  * `@` for the monoidal product (binding tighter than `>>`), parentheses for grouping.
- * `parseSpec('dense(2,4) >> sigmoid >> dense(4,1) >> sigmoid')`.
+ * `parseSpecWith(catalogue, 'dense(2,4) >> sigmoid >> dense(4,1) >> sigmoid')`; src/spec's
+ * `parseSpec` is this grammar over the catalogue of every built-in layer.
  * Errors are SpecErrors naming the column; shape errors are ShapeErrors naming both sides.
  */
-export function parseSpec(src: string): Para {
+export function parseSpecWith(layers: LayerLookup, src: string): Para {
   if (typeof src !== 'string' || src.trim() === '') throw new SpecError('spec: empty model spec; expected e.g. dense(2,4) >> sigmoid');
   const tokens = tokenize(src);
   let k = 0;
@@ -105,7 +97,7 @@ export function parseSpec(src: string): Para {
     k++;
     const def = layers.get(t.text);
     if (!def) {
-      throw new SpecError(`spec: unknown layer '${t.text}' at column ${t.pos + 1}; known: ${layerNames().join(', ')}`, t.pos);
+      throw new SpecError(`spec: unknown layer '${t.text}' at column ${t.pos + 1}; known: ${layers.names().join(', ')}`, t.pos);
     }
     const raw: { start: number; end: number; tok: Token }[] = [];
     if (peek()?.text === '(') {

@@ -1,5 +1,5 @@
 import { ShapeError } from '../errors.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
 import { Morphism, par, primitive, seq, splitRows, joinRows } from './category.js';
 import { checkDom, describeShape } from './para.js';

@@ -1,5 +1,5 @@
 import { ShapeError } from '../errors.js';
-import { backend } from './backend.js';
+import { backend } from './registry.js';
 import type { UnaryOp } from './backend.js';
 import { Tensor, shapeString } from './tensor.js';
 

@@ -1,5 +1,5 @@
 import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
-import { registerBackend, setBackend } from './backend.js';
+import { registerBackend, setBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';

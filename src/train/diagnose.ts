@@ -2,7 +2,7 @@ import type { Loss } from '../nn/loss.js';
 import { makeCtx } from '../para/para.js';
 import type { Ctx, Para } from '../para/para.js';
 import { Rng } from '../random/rng.js';
-import { backend } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import type { Tensor } from '../tensor/tensor.js';
 
 const finite = (t: Tensor): boolean => backend().allFinite(t.data);

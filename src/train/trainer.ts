@@ -2,7 +2,7 @@ import { NonFiniteError, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
 import { Arena, makeCtx, residentCopies, residentData } from '../para/para.js';
 import type { Para } from '../para/para.js';
-import { optimizer as makeOptimizer } from '../optim/optimizer.js';
+import { optimizer as makeOptimizer } from '../optim/by-name.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optimizer.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';

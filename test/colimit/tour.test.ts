@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import '../../src/index.js';
 import { section } from '../../src/cli/tour/colimit.js';
 import { quietIO } from '../cli/helpers.js';
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random/rng.js';
 import { gradcheck } from '../../src/para/gradcheck.js';
-import { parseSpec } from '../../src/para/spec.js';
-import '../../src/equivariant/index.js';
+import { parseSpec } from '../../src/spec/index.js';
 import { equivariantLinear } from '../../src/equivariant/layers/linear.js';
 import { bilinear, emlp, gated, withGates } from '../../src/equivariant/layers/gated.js';
 import { normGated } from '../../src/equivariant/layers/norm.js';

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import '../../src/index.js';
 import { reparameterisationDemo, linearReparam } from '../../src/equivariant/tasks/fibration.js';
 import { dampedSolve } from '../../src/linalg/cholesky.js';
 import { gaussNewtonFisher, NaturalGradient } from '../../src/optim/natural-gradient.js';
 import { KFAC, kfacModel } from '../../src/optim/kfac.js';
-import { optimizer } from '../../src/optim/optimizer.js';
-import { parseSpec } from '../../src/para/spec.js';
+import { optimizer } from '../../src/optim/by-name.js';
+import { parseSpec } from '../../src/spec/index.js';
 import { gradcheck } from '../../src/para/gradcheck.js';
 import { mse } from '../../src/nn/loss.js';
 import { Trainer } from '../../src/train/trainer.js';

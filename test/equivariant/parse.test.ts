@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Rng } from '../../src/random/rng.js';
 import { parseGroup } from '../../src/equivariant/group/parse-group.js';
 import { parseRep } from '../../src/equivariant/group/parse-rep.js';
-import { ExpressionError } from '../../src/equivariant/errors.js';
+import { ExpressionError } from '../../src/equivariant/group/errors.js';
 import { atoms, repSize, repToString } from '../../src/equivariant/group/rep.js';
 import type { Rep } from '../../src/equivariant/group/rep.js';
 import { dual, sum, T, tensorRep, times, trivial, V } from '../../src/equivariant/group/rep.js';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Rng } from '../../src/random/rng.js';
-import '../../src/equivariant/index.js';
 import { equivariantBasis, measureError } from '../../src/equivariant/solve/solver.js';
 import { parseGroup } from '../../src/equivariant/group/parse-group.js';
 import { parseRep } from '../../src/equivariant/group/parse-rep.js';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { gradcheck } from '../../src/para/gradcheck.js';
-import { parseSpec } from '../../src/para/spec.js';
-import '../../src/equivariant/index.js';
+import { parseSpec } from '../../src/spec/index.js';
 import { applyRope, ropeAttention, ropeFrequencies } from '../../src/equivariant/layers/rope.js';
 import { permuteAxis, randn, relErr } from './helpers.js';
 

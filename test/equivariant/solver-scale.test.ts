@@ -3,7 +3,7 @@ import { Rng } from '../../src/random/rng.js';
 import { equivariantBasis, basisMatrix } from '../../src/equivariant/solve/solver.js';
 import { parseGroup } from '../../src/equivariant/group/parse-group.js';
 import { parseRep } from '../../src/equivariant/group/parse-rep.js';
-import { SolveTooLargeError } from '../../src/equivariant/errors.js';
+import { SolveTooLargeError } from '../../src/equivariant/group/errors.js';
 import { identificationNullspace, nullspace, nullspaceOfGram } from '../../src/linalg/nullspace.js';
 import { fromTriples } from '../../src/linalg/sparse.js';
 import { fromRows } from '../../src/linalg/matrix.js';

@@ -1,6 +1,5 @@
 // Fuzzing the group and representation expression parsers of src/equivariant (the
 // `paralens derive --group G --in REP --out REP` grammar) and the graph parser.
-import '../../src/index.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseGraph } from '../../src/equivariant/layers/message-passing.js';

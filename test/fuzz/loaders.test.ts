@@ -2,7 +2,6 @@
 // The only allowed outcomes are a correct result or a typed error; never a crash, a hang,
 // or an allocation larger than the input (a header must not make us allocate what the file
 // does not hold).
-import '../../src/index.js'; // registers every layer with the spec parser
 import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import { decodeModel, encodeModel } from '../../src/io/model-file.js';
 import { decodeSafetensors, encodeSafetensors, MAX_HEADER_BYTES } from '../../src/io/safetensors.js';
 import { decodeIdx, parseIdx } from '../../src/data/idx.js';
 import { DataError, ParalensError } from '../../src/errors.js';
-import { parseSpec } from '../../src/para/spec.js';
+import { parseSpec } from '../../src/spec/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { Rng } from '../../src/random/rng.js';
 import { idxBytes } from '../data/idx-files.js';

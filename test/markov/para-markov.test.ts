@@ -3,7 +3,6 @@ import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
 import { dropout } from '../../src/markov/index.js';
 import { copy, discard, gradcheck, makeCtx, par, seq } from '../../src/para/index.js';
-import '../../src/nn/index.js';
 import { Tensor } from '../../src/tensor/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeCtx, maxpool2d, Tensor } from '../../src/index.js';
-import { setBackend } from '../../src/tensor/backend.js';
+import { setBackend } from '../../src/tensor/registry.js';
 import type { Backend } from '../../src/tensor/backend.js';
 import { jsBackend } from '../../src/tensor/js-backend.js';
 import { createWasmBackend } from '../../src/tensor/wasm-backend.js';

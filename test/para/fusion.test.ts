@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { conv1d, conv2d, dense, elementwise, makeCtx, moons, mse, primitive, Rng, Seq, seq, Tensor, Trainer } from '../../src/index.js';
 import type { Ctx, Para } from '../../src/index.js';
-import { setBackend } from '../../src/tensor/backend.js';
+import { setBackend } from '../../src/tensor/registry.js';
 import type { Backend } from '../../src/tensor/backend.js';
 import { jsBackend } from '../../src/tensor/js-backend.js';
 import { createWasmBackend } from '../../src/tensor/wasm-backend.js';

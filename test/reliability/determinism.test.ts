@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { backend, setBackend } from '../../src/tensor/backend.js';
+import { backend, setBackend } from '../../src/tensor/registry.js';
 import { loadWasmBackend } from '../../src/tensor/wasm-backend.js';
 import { cli } from '../cli/helpers.js';
 

@@ -2,7 +2,6 @@
 // that loads; and a non-finite gradient (with a finite loss) stops training naming the
 // morphism whose pullback produced it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/index.js';
 import { NonFiniteError } from '../../src/errors.js';
 import { bce, mse, softmaxCrossEntropy } from '../../src/nn/loss.js';
 import type { Loss } from '../../src/nn/loss.js';
@@ -11,12 +10,12 @@ import { softmax } from '../../src/nn/softmax.js';
 import { primitive } from '../../src/para/category.js';
 import { makeCtx } from '../../src/para/para.js';
 import type { Para } from '../../src/para/para.js';
-import { parseSpec } from '../../src/para/spec.js';
+import { parseSpec } from '../../src/spec/index.js';
 import { seq } from '../../src/para/category.js';
 import { Rng } from '../../src/random/rng.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { DType } from '../../src/tensor/tensor.js';
-import { backend, setBackend } from '../../src/tensor/backend.js';
+import { backend, setBackend } from '../../src/tensor/registry.js';
 import type { Backend } from '../../src/tensor/backend.js';
 import { loadWasmBackend } from '../../src/tensor/wasm-backend.js';
 import { Trainer } from '../../src/train/trainer.js';

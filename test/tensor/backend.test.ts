@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { backend, backendNames, getBackendByName, setBackend } from '../../src/tensor/backend.js';
+import { backend, backendNames, getBackendByName, setBackend } from '../../src/tensor/registry.js';
 import type { Backend } from '../../src/tensor/backend.js';
 import { jsBackend } from '../../src/tensor/js-backend.js';
 import { createWasmBackend, initFastBackend, loadWasmBackend } from '../../src/tensor/wasm-backend.js';
-import { parseSpec } from '../../src/para/spec.js';
+import { parseSpec } from '../../src/spec/index.js';
 import { mse } from '../../src/nn/index.js';
 import { moons } from '../../src/data/index.js';
 import { train } from '../../src/train/index.js';

@@ -1,5 +1,5 @@
 import { stringDiagram } from '../../draw/diagram.js';
-import { parseSpec } from '../../para/spec.js';
+import { parseSpec } from '../../spec/index.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { checkWritablePath, writeFileAtomic } from '../../io/node-fs.js';

@@ -1,6 +1,6 @@
 import { builtInDataNames } from '../../data/registry.js';
 import { lossByName } from '../../nn/loss.js';
-import { parseSpec } from '../../para/spec.js';
+import { parseSpec } from '../../spec/index.js';
 import { layerInformation } from '../../topos/network/information.js';
 import { networkGraphOfModel, parseEdges } from '../../topos/network/graph.js';
 import { networkSite } from '../../topos/network/site.js';

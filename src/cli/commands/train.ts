@@ -1,8 +1,8 @@
 import { stratifiedSplit } from '../../data/dataset.js';
 import type { Dataset, Split } from '../../data/dataset.js';
 import { lossByName, lossForData, lossNames } from '../../nn/loss.js';
-import { optimizerNames } from '../../optim/optimizer.js';
-import { parseSpec } from '../../para/spec.js';
+import { optimizerNames } from '../../optim/by-name.js';
+import { parseSpec } from '../../spec/index.js';
 import { train } from '../../train/train.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { UsageError } from '../args.js';

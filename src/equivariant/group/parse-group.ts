@@ -1,5 +1,5 @@
 import { RangeArgError } from '../../errors.js';
-import { ExpressionError } from '../errors.js';
+import { ExpressionError } from './errors.js';
 import { cyclic, dihedral, lorentz, O, permutationGroup, product, SO, symmetric, translations1d, translations2d } from './group.js';
 import type { Group } from './group.js';
 

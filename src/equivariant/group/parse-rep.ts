@@ -1,4 +1,4 @@
-import { ExpressionError } from '../errors.js';
+import { ExpressionError } from './errors.js';
 import { dual, sum, T, tensorRep, times, V } from './rep.js';
 import type { Rep } from './rep.js';
 

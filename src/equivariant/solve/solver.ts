@@ -1,5 +1,5 @@
 import { Rng } from '../../random/rng.js';
-import { SolveTooLargeError, formatBytes } from '../errors.js';
+import { SolveTooLargeError, formatBytes } from '../group/errors.js';
 import type { Group } from '../group/group.js';
 import { iterativeNullspace } from '../../linalg/iterative.js';
 import type { LinearOperator } from '../../linalg/iterative.js';

@@ -2,7 +2,7 @@ import { Rng } from '../../random/rng.js';
 import { mse } from '../../nn/loss.js';
 import { makeCtx } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
-import { parseSpec } from '../../para/spec.js';
+import { parseSpec } from '../../spec/index.js';
 import { reparam } from '../../para/structure.js';
 import type { ParamMap } from '../../para/structure.js';
 import { NaturalGradient, SGD } from '../../optim/index.js';

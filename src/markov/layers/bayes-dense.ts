@@ -2,7 +2,7 @@ import { RangeArgError } from '../../errors.js';
 import { primitive } from '../../para/category.js';
 import { checkInput } from '../../para/para.js';
 import type { Initializer, Para } from '../../para/para.js';
-import { backend } from '../../tensor/backend.js';
+import { backend } from '../../tensor/registry.js';
 import { applyUnary, unaryDerivative } from '../../tensor/js-backend.js';
 import { constant, glorotUniform, zeros } from '../../nn/init.js';
 

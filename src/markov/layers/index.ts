@@ -1,16 +1,21 @@
-import { defineLayer } from '../../para/spec.js';
+import type { LayerDef } from '../../para/spec.js';
 import { bayesDense } from './bayes-dense.js';
 import { dropout } from './dropout.js';
 
-defineLayer({
+const defs: LayerDef[] = [];
+
+defs.push({
   name: 'dropout',
   args: ['number'],
   doc: 'dropout(p): zeroes each unit with probability p ∈ [0,1) in training, scales the rest by 1/(1−p); identity in evaluation',
   make: (p) => dropout(p as number),
 });
-defineLayer({
+defs.push({
   name: 'bayes_dense',
   args: ['int', 'int', 'number?'],
   doc: 'bayes_dense(in,out[,sigma0]): dense layer with Gaussian weights N(μ, softplus(ρ)²), sampled by reparameterisation in training; sigma0 > 0 the initial σ (default 0.05)',
   make: (i, o, s) => bayesDense(i as number, o as number, s as number | undefined),
 });
+
+/** The layers of this module that spec strings can name (listed in src/spec/catalogue.ts). */
+export const markovLayers: readonly LayerDef[] = defs;

@@ -3,7 +3,7 @@ import { glorotUniform } from '../../nn/init.js';
 import { primitive } from '../../para/category.js';
 import { checkInput, describeShape } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
-import { backend } from '../../tensor/backend.js';
+import { backend } from '../../tensor/registry.js';
 
 /**
  * adapter(p,q): the seed's NatTransform — a linear map h ↦ h·Wᵀ, W: [q,p], no bias — as

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import '../../../src/index.js'; // registers the layers with the spec parser
 import { xor } from '../../../src/data/generated.js';
 import { RangeArgError, ShapeError } from '../../../src/errors.js';
 import { mse } from '../../../src/nn/loss.js';
-import { parseSpec } from '../../../src/para/spec.js';
+import { parseSpec } from '../../../src/spec/index.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import { train } from '../../../src/train/train.js';
 import {

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import '../../../src/index.js';
 import { xor } from '../../../src/data/generated.js';
 import { iris } from '../../../src/data/registry.js';
 import { DataError, RangeArgError } from '../../../src/errors.js';

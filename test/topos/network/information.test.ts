@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parsePoset } from '../../../src/category/index.js';
 import fc from 'fast-check';
-import '../../../src/index.js';
 import { xor } from '../../../src/data/generated.js';
 import { mse } from '../../../src/nn/loss.js';
-import { parseSpec } from '../../../src/para/spec.js';
+import { parseSpec } from '../../../src/spec/index.js';
 import { train } from '../../../src/train/train.js';
 import { conditionalAction, cocycleDefect, conditionTheory, contentCBH, empiricalDistribution, shannonEntropy, informationCBH, layerInformation, mutualInformationK, semanticPhi, semanticMutualInformation, sieveAlgebra, stateAlgebra, theoryOf, conditionDistribution } from '../../../src/topos/index.js';
 import type { Sieve } from '../../../src/topos/index.js';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToposError } from '../../../src/category/index.js';
 import fc from 'fast-check';
-import '../../../src/index.js';
-import { parseSpec } from '../../../src/para/spec.js';
+import { parseSpec } from '../../../src/spec/index.js';
 import { countGlobalTruthValues, globalTruthValues, networkGraphOfModel, networkSite, parseEdges, sieves, subobjectClassifier, topologyGeneratedBy, sieveGeneratedBy, showSieve, topologyAxiomFailure } from '../../../src/topos/index.js';
 
 describe('the site of a network', () => {

@@ -1,0 +1,27 @@
+import { UnknownNameError } from '../errors.js';
+import { KFAC } from './kfac.js';
+import { NaturalGradient } from './natural-gradient.js';
+import { Adam, Momentum, Nesterov, SGD } from './optimizer.js';
+import type { Optimizer, OptimizerOptions } from './optimizer.js';
+
+/** Every optimiser by its CLI name. */
+const factories: Record<string, (o: OptimizerOptions) => Optimizer> = {
+  sgd: (o) => new SGD(o),
+  momentum: (o) => new Momentum(o),
+  nesterov: (o) => new Nesterov(o),
+  adam: (o) => new Adam(o),
+  adamw: (o) => new Adam(o, true),
+  natural: (o) => new NaturalGradient(o),
+  kfac: (o) => new KFAC(o),
+};
+
+export function optimizerNames(): string[] {
+  return Object.keys(factories);
+}
+
+/** An optimiser by its CLI name; unknown names throw, listing the known ones. */
+export function optimizer(name: string, opts: OptimizerOptions): Optimizer {
+  const f = factories[name];
+  if (!f) throw new UnknownNameError('optimizer', name, optimizerNames());
+  return f(opts);
+}
