@@ -1,4 +1,4 @@
-import { ParalensError } from '../errors.js';
+import { ParalensError, quote } from '../errors.js';
 
 /** Bad command-line usage: exit code 2, one clear line. */
 export class UsageError extends ParalensError {
@@ -46,7 +46,7 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     let a = argv[i]!;
     const long = shortNames.get(a);
     if (long) a = `--${long}`;
-    else if (!a.startsWith('--')) throw new UsageError(`${command}: unexpected argument '${a}' (flags are --name value)`);
+    else if (!a.startsWith('--')) throw new UsageError(`${command}: unexpected argument ${quote(a)} (flags are --name value)`);
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
     const spec = all[name];
@@ -54,7 +54,7 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     if (spec.type === 'boolean') {
       if (eq >= 0) {
         const v = a.slice(eq + 1);
-        if (v !== 'true' && v !== 'false') throw new UsageError(`${command}: --${name} takes no value or true/false, got '${v}'`);
+        if (v !== 'true' && v !== 'false') throw new UsageError(`${command}: --${name} takes no value or true/false, got ${quote(v)}`);
         out[name] = v === 'true';
       } else out[name] = true;
       continue;
@@ -74,13 +74,13 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
 function convert(command: string, name: string, spec: FlagSpec, raw: string): string | number {
   if (spec.type === 'string') {
     if (spec.choices && !spec.choices.includes(raw)) {
-      throw new UsageError(`${command}: --${name} must be one of ${spec.choices.join(', ')}; got '${raw}'`);
+      throw new UsageError(`${command}: --${name} must be one of ${spec.choices.join(', ')}; got ${quote(raw)}`);
     }
     return raw;
   }
   const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number, got '${raw}'`);
-  if (spec.type === 'int' && !Number.isInteger(v)) throw new UsageError(`${command}: --${name} expects an integer, got '${raw}'`);
+  if (raw.trim() === '' || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number, got ${quote(raw)}`);
+  if (spec.type === 'int' && !Number.isInteger(v)) throw new UsageError(`${command}: --${name} expects an integer, got ${quote(raw)}`);
   if (spec.range === 'positive' && !(v > 0)) throw new UsageError(`${command}: --${name} must be > 0, got ${raw}`);
   if (spec.range === 'nonnegative' && !(v >= 0)) throw new UsageError(`${command}: --${name} must be ≥ 0, got ${raw}`);
   if (spec.range === 'unit' && !(v >= 0 && v <= 1)) throw new UsageError(`${command}: --${name} must be in [0, 1], got ${raw}`);

@@ -1,4 +1,4 @@
-import { ParalensError } from '../errors.js';
+import { oneLine, ParalensError, quote } from '../errors.js';
 import { VERSION } from '../version.js';
 import { helpText, parseFlags, UsageError } from './args.js';
 import type { CliIO, Command } from './command.js';
@@ -32,7 +32,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       return 0;
     }
     const cmd = commands.find((c) => c.name === name);
-    if (!cmd) throw new UsageError(`unknown command '${name}'; known: ${commands.map((c) => c.name).join(', ')}`);
+    if (!cmd) throw new UsageError(`unknown command ${quote(name)}; known: ${commands.map((c) => c.name).join(', ')}`);
     return await dispatch(cmd, rest, io, name);
   } catch (e) {
     return report(e, io, json);
@@ -48,7 +48,7 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
       return sub === undefined ? 2 : 0;
     }
     const s = cmd.subcommands.find((c) => c.name === sub);
-    if (!s) throw new UsageError(`${path}: unknown subcommand '${sub}'; known: ${cmd.subcommands.map((c) => c.name).join(', ')}`);
+    if (!s) throw new UsageError(`${path}: unknown subcommand ${quote(sub)}; known: ${cmd.subcommands.map((c) => c.name).join(', ')}`);
     return dispatch(s, rest, io, `${path} ${sub}`);
   }
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -62,7 +62,8 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
 export function report(e: unknown, io: CliIO, json: boolean): number {
   const known = e instanceof ParalensError;
   const code = known ? (e.usage ? 2 : 1) : 1;
-  const message = e instanceof Error ? e.message : String(e);
+  // one line whatever the message quotes (messages quote input through `quote`; this is the backstop)
+  const message = oneLine(e instanceof Error ? e.message : String(e));
   if (json) io.out(JSON.stringify({ error: { code: known ? e.code : 'E_INTERNAL', message } }) + '\n');
   io.err(`paralens: ${message}\n`);
   if (!known && e instanceof Error && process.env.PARALENS_DEBUG) io.err(`${e.stack}\n`);

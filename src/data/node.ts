@@ -4,10 +4,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { DataError } from '../errors.js';
+import { constants, gunzipSync } from 'node:zlib';
+import { DataError, formatBytes, TooLargeError } from '../errors.js';
 import type { Dataset } from './dataset.js';
-import { FASHION_MNIST_CLASSES, idxDataset, isGzip, parseIdx } from './idx.js';
+import { FASHION_MNIST_CLASSES, idxDataset, idxDeclaredBytes, isGzip, parseIdx } from './idx.js';
 import type { IdxArray, ImageLayout } from './idx.js';
 
 /** Where the Debian package `dataset-fashion-mnist` puts the files. */
@@ -22,14 +22,39 @@ export function readIdxFile(path: string): IdxArray {
     const code = (e as NodeJS.ErrnoException).code;
     throw new DataError(`cannot read ${path}: ${code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`);
   }
-  if (isGzip(bytes)) {
-    try {
-      bytes = gunzipSync(bytes);
-    } catch (e) {
-      throw new DataError(`${path}: cannot gunzip: ${(e as Error).message} (truncated or corrupt .gz file?)`);
-    }
+  return parseIdx(isGzip(bytes) ? gunzipIdx(bytes, path) : bytes, path);
+}
+
+/** The most bytes a compressed IDX file may inflate to when its header cannot be read first. */
+const MAX_INFLATED_BYTES = 2 ** 28;
+
+/**
+ * Gunzips an IDX file without trusting it: the header is read from the inflated start of the
+ * file (4 KiB of input inflate to at most ~4 MiB), checked against the limits, and the whole
+ * file is then inflated with its output capped at the size the header declares — a gzip bomb
+ * stops there, not gigabytes later.
+ */
+function gunzipIdx(bytes: Uint8Array, path: string): Uint8Array {
+  const cannot = (e: unknown): never => {
+    throw new DataError(`${path}: cannot gunzip: ${(e as Error).message} (truncated or corrupt .gz file?)`);
+  };
+  let declared: number | undefined;
+  try {
+    declared = idxDeclaredBytes(gunzipSync(bytes.subarray(0, 4096), { finishFlush: constants.Z_SYNC_FLUSH }), path);
+  } catch (e) {
+    if (e instanceof DataError) throw e;
+    cannot(e);
   }
-  return parseIdx(bytes, path);
+  if (declared !== undefined && declared > MAX_INFLATED_BYTES) {
+    throw new TooLargeError(`${path}: its IDX header declares ${formatBytes(declared)}; a compressed IDX file may inflate to at most ${formatBytes(MAX_INFLATED_BYTES)}`, { bytes: declared });
+  }
+  const cap = declared ?? MAX_INFLATED_BYTES;
+  try {
+    return gunzipSync(bytes, { maxOutputLength: Math.max(cap, 1) });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') cannot(e);
+    throw new DataError(`${path}: inflates to more than ${cap} bytes, ${declared === undefined ? 'the limit' : 'the size its IDX header declares'}; the file is corrupt or a decompression bomb`);
+  }
 }
 
 /** `dir/name.gz` if it exists, else `dir/name`; a DataError naming the package and --data-dir when neither does. */

@@ -68,7 +68,7 @@ function leaf(f: Para): Diagram {
 
 /** Sequential composite: factors side by side, joined by wires labelled with the shape between them. */
 function sequential(parts: Para[], layouts: Diagram[]): Diagram {
-  const above = Math.max(...layouts.map((d) => d.inY));
+  const above = layouts.reduce((m, d) => Math.max(m, d.inY), -Infinity);
   const nodes: Node[] = [];
   const wires: Wire[] = [];
   let x = 0;
@@ -88,7 +88,7 @@ function sequential(parts: Para[], layouts: Diagram[]): Diagram {
 
 /** Monoidal product: factors stacked, fed from a split of the input wire and joined into the output wire. */
 function parallel(parts: Para[], layouts: Diagram[]): Diagram {
-  const inner = Math.max(...layouts.map((d) => d.width));
+  const inner = layouts.reduce((m, d) => Math.max(m, d.width), -Infinity);
   const stub = 18;
   const nodes: Node[] = [];
   const wires: Wire[] = [];

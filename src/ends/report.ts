@@ -1,4 +1,4 @@
-import type { FiniteCategory } from '../category/finite.js';
+import { FiniteCategory } from '../category/finite.js';
 import { formatBytes, SolveTooLargeError } from '../equivariant/group/errors.js';
 import type { Group } from '../equivariant/group/group.js';
 import { repSize, repToString } from '../equivariant/group/rep.js';
@@ -72,9 +72,16 @@ export interface HomCoend {
   readonly classes: readonly (readonly string[])[];
 }
 
-/** ∫^c Hom(c, c) over a finite category: endomorphisms modulo h∘f ~ f∘h. */
+/**
+ * The most work the functor laws of Hom are checked for: Hom is functorial by construction,
+ * and checking it costs (composable pairs × objects + arrows²) table comparisons.
+ */
+export const MAX_HOM_CHECK_WORK = 5e6;
+
+/** ∫^c Hom(c, c) over a finite category: endomorphisms modulo h∘f ~ f∘h (the functor laws checked while that is cheap). */
 export function homCoend(C: FiniteCategory, name: string, check = true): HomCoend {
-  const Q = setCoend(homFunctor(C, { check }));
+  const m = C.arrows.length, checkWork = FiniteCategory.composablePairs(C.arrows, C.objects.length) * C.objects.length + m * m;
+  const Q = setCoend(homFunctor(C, { check: check && checkWork <= MAX_HOM_CHECK_WORK }));
   return { category: name, size: Q.size, classes: Q.classes.map((cls) => cls.map((e) => e.label)) };
 }
 

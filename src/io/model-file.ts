@@ -1,4 +1,4 @@
-import { ParalensError, ShapeError } from '../errors.js';
+import { ParalensError, quote, ShapeError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import { parseSpec } from '../spec/index.js';
 import { shapeString } from '../tensor/tensor.js';
@@ -41,11 +41,11 @@ export function checkTheta(model: Para, theta: readonly Tensor[]): void {
   }
   const seen = new Set<string>();
   model.params.forEach((p, i) => {
-    if (seen.has(p.name)) throw new FileFormatError(`${model}: two parameters are named '${p.name}'; a model file needs unique names`);
+    if (seen.has(p.name)) throw new FileFormatError(`${model}: two parameters are named ${quote(p.name)}; a model file needs unique names`);
     seen.add(p.name);
     const t = theta[i]!;
     if (shapeString(t.shape) !== shapeString(p.shape)) {
-      throw new ShapeError(`parameter '${p.name}' of ${model} has shape ${shapeString(p.shape)} but the tensor given is ${shapeString(t.shape)}`);
+      throw new ShapeError(`parameter ${quote(p.name)} of ${model} has shape ${shapeString(p.shape)} but the tensor given is ${shapeString(t.shape)}`);
     }
   });
 }
@@ -84,12 +84,12 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
   const spec = header.metadata[METADATA_KEYS.spec];
   let m = model;
   if (!m) {
-    if (spec === undefined) throw new FileFormatError(`model file has no '${METADATA_KEYS.spec}' in its __metadata__, so the morphism is unknown; was it written by paralens?`);
+    if (spec === undefined) throw new FileFormatError(`model file has no ${quote(METADATA_KEYS.spec)} in its __metadata__, so the morphism is unknown; was it written by paralens?`);
     try {
       m = parseSpec(spec);
     } catch (e) {
       if (!(e instanceof ParalensError)) throw e;
-      throw new FileFormatError(`model file's spec '${spec}' does not parse: ${e.message}`);
+      throw new FileFormatError(`model file's spec ${quote(spec)} does not parse: ${e.message}`);
     }
   }
   m = atInputShape(m, header.metadata[METADATA_KEYS.inputShape]);
@@ -104,7 +104,7 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
   for (const p of m.params) {
     const e = byName.get(p.name)!;
     if (shapeString(e.shape) !== shapeString(p.shape)) {
-      throw new FileFormatError(`model file's tensor '${p.name}' has shape ${shapeString(e.shape)} but ${m} needs ${shapeString(p.shape)}`);
+      throw new FileFormatError(`model file's tensor ${quote(p.name)} has shape ${shapeString(e.shape)} but ${m} needs ${shapeString(p.shape)}`);
     }
   }
   let settings: TrainingSettings = {};
@@ -131,7 +131,7 @@ function atInputShape(m: Para, raw: string | undefined): Para {
     shape = undefined;
   }
   if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
-    throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.inputShape} must be a JSON list of sizes like [1,28,28], got '${raw}'`);
+    throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.inputShape} must be a JSON list of sizes like [1,28,28], got ${quote(raw)}`);
   }
   try {
     return m.at(shape as number[]);

@@ -1,3 +1,4 @@
+import { quote } from '../../errors.js';
 import { stringDiagram } from '../../draw/diagram.js';
 import { parseSpec } from '../../spec/index.js';
 import { UsageError } from '../args.js';
@@ -21,7 +22,7 @@ copy/add as dots, residuals as a wire around the box. Without --out the SVG goes
     const svg = stringDiagram(f);
     const out = flags.out as string | undefined;
     if (out) {
-      if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got '${out}'`);
+      if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got ${quote(out)}`);
       await checkWritablePath(out);
       await writeFileAtomic(out, svg);
     }

@@ -1,3 +1,4 @@
+import { quote } from '../../errors.js';
 import { benchmarkExperiment } from '../../equivariant/tasks/benchmark.js';
 import type { BenchmarkRow, BenchmarkTask } from '../../equivariant/tasks/benchmark.js';
 import { inertiaTask } from '../../equivariant/tasks/inertia.js';
@@ -29,7 +30,7 @@ under random group elements.`,
   async run(flags, io) {
     const sizes = String(flags.sizes).split(',').map((s) => Number(s.trim()));
     if (!sizes.length || sizes.some((n) => !(Number.isInteger(n) && n > 0))) {
-      throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got '${flags.sizes}'`);
+      throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got ${quote(flags.sizes)}`);
     }
     const json = Boolean(flags.json);
     const task = TASKS[flags.task as string]!;

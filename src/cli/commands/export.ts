@@ -1,3 +1,4 @@
+import { quote } from '../../errors.js';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../io/node-fs.js';
 import { buildOnnx, ONNX_OPSET } from '../../io/onnx.js';
@@ -11,7 +12,7 @@ import { fmt } from '../progress.js';
 export function parseShape(text: string, flag: string): number[] {
   const dims = text.split(/[,x×]/).map((s) => Number(s.trim()));
   if (dims.length === 0 || !dims.every((d) => Number.isInteger(d) && d > 0)) {
-    throw new UsageError(`export: --${flag} expects sizes like 1,28,28, got '${text}'`);
+    throw new UsageError(`export: --${flag} expects sizes like 1,28,28, got ${quote(text)}`);
   }
   return dims;
 }

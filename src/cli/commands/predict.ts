@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { parseCsv } from '../../data/csv.js';
-import { DataError } from '../../errors.js';
+import { DataError, quote } from '../../errors.js';
 import { loadModel } from '../../io/node.js';
 import type { TrainingSettings } from '../../io/model-file.js';
 import { softmaxRows } from '../../nn/softmax.js';
@@ -24,7 +24,7 @@ export function parseInputRows(text: string, dom: Shape): Tensor {
     if (f.length !== d) throw new DataError(`predict: --input row ${i + 1} has ${f.length} numbers, the model expects ${d}`);
     f.forEach((s, j) => {
       const v = Number(s);
-      if (s === '' || !Number.isFinite(v)) throw new DataError(`predict: --input row ${i + 1}, value ${j + 1}: '${s}' is not a finite number`);
+      if (s === '' || !Number.isFinite(v)) throw new DataError(`predict: --input row ${i + 1}, value ${j + 1}: ${quote(s)} is not a finite number`);
       x.data[i * d + j] = v;
     });
   });

@@ -1,7 +1,7 @@
 import { subset } from '../../data/dataset.js';
 import type { Dataset } from '../../data/dataset.js';
 import { builtInDataNames } from '../../data/registry.js';
-import { DataError } from '../../errors.js';
+import { DataError, quote } from '../../errors.js';
 import { sheafEnsembleStudy } from '../../topos/gluing/ensemble-study.js';
 import type { GluingStudy } from '../../topos/gluing/ensemble-study.js';
 import { glue } from '../../topos/gluing/glue.js';
@@ -18,7 +18,7 @@ export function parsePredictions(text: string): Section[] {
     const name = String.fromCharCode(65 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : '');
     const prediction = part.split(',').map((s) => {
       const v = Number(s.trim());
-      if (s.trim() === '' || !Number.isFinite(v)) throw new DataError(`sheaf --predictions: section ${name} has '${s.trim()}', not a number`);
+      if (s.trim() === '' || !Number.isFinite(v)) throw new DataError(`sheaf --predictions: section ${name} has ${quote(s.trim())}, not a number`);
       return v;
     });
     return { name, context: ['X'], prediction };

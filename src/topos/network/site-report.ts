@@ -1,7 +1,9 @@
 import type { FiniteCategory } from '../../category/finite.js';
 import { countGlobalTruthValues } from './site.js';
 import type { NetworkSite } from './site.js';
-import { showSieve, sieveEquals, sieveNegate, sieves } from '../presheaf/sieve.js';
+import { MAX_SIEVE_WORK, showSieve, sieveEquals, sieveMeter, sieveNegate, sieves } from '../presheaf/sieve.js';
+import { formatCount, TooLargeError } from '../../errors.js';
+import type { WorkMeter } from '../../errors.js';
 
 /** A JSON-ready summary of a network's site (what `paralens topos site` prints). */
 export interface SiteReport {
@@ -22,13 +24,13 @@ export interface SiteReport {
   readonly maximal: readonly string[];
 }
 
-export function siteReport(site: NetworkSite): SiteReport {
+export function siteReport(site: NetworkSite, meter = sieveMeter('the sieves of the site')): SiteReport {
   const { graph, category: C } = site;
   const name = (f: number): string => C.arrows[f]!.name;
   const sievesPerObject: Record<string, number> = {};
   const coveringSieves: Record<string, string[]> = {};
   C.objects.forEach((o, c) => {
-    sievesPerObject[o] = sieves(C, c).length;
+    sievesPerObject[o] = sieves(C, c, undefined, meter).length;
     const nontrivial = site.topology.covers[c]!.filter((S) => S.arrows.length !== C.arrowsInto(c).length);
     if (nontrivial.length) coveringSieves[o] = nontrivial.map((S) => showSieve(C, S));
   });
@@ -60,13 +62,30 @@ export interface OmegaReport {
   readonly nonBooleanWitness?: readonly [string, string, string, string];
 }
 
-export function omegaReport(C: FiniteCategory): OmegaReport {
+/**
+ * What Ω costs at least, before anything is enumerated: every object c has at least |into c| + 1
+ * sieves (the principal ones and ∅), each found by |into c| joins and negated twice, and a
+ * negation looks at every arrow into the domain of every arrow into c.
+ */
+function omegaWorkAtLeast(C: FiniteCategory): number {
+  return C.objects.reduce((total, _, c) => {
+    const into = C.arrowsInto(c);
+    const negation = into.reduce((s, f) => s + C.arrowsInto(C.arrows[f]!.dom).length, 0);
+    return total + (into.length + 1) * (into.length * into.length + 2 * negation);
+  }, 0);
+}
+
+export function omegaReport(C: FiniteCategory, meter: WorkMeter = sieveMeter('Ω')): OmegaReport {
+  const least = omegaWorkAtLeast(C);
+  if (least > MAX_SIEVE_WORK) throw new TooLargeError(`Ω of this category (${C.objects.length} objects, ${C.arrows.length} arrows) takes at least ${formatCount(least)} steps; the limit is ${formatCount(MAX_SIEVE_WORK)}`, { work: least });
   const out: Record<string, string[]> = {};
   let witness: [string, string, string, string] | undefined;
   C.objects.forEach((o, c) => {
-    const ss = sieves(C, c);
+    const ss = sieves(C, c, undefined, meter);
     out[o] = ss.map((S) => showSieve(C, S));
+    const negation = C.arrowsInto(c).reduce((s, f) => s + C.arrowsInto(C.arrows[f]!.dom).length, 0);
     for (const S of ss) {
+      meter.spend(2 * negation);
       const n = sieveNegate(C, S);
       const nn = sieveNegate(C, n);
       if (!witness && !sieveEquals(S, nn)) witness = [o, showSieve(C, S), showSieve(C, n), showSieve(C, nn)];

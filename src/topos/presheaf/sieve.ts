@@ -2,6 +2,18 @@ import type { FiniteCategory } from '../../category/finite.js';
 import { globalSections, Presheaf, terminalPresheaf } from './presheaf.js';
 import type { PresheafMorphism } from './presheaf.js';
 import { ToposError } from '../../category/errors.js';
+import { TooLargeError, WorkMeter } from '../../errors.js';
+
+/**
+ * The most steps (arrows touched) enumerating sieves may take: an object with k incoming arrows
+ * that do not factor through each other has 2^k sieves, so the count shows only while counting.
+ */
+export const MAX_SIEVE_WORK = 3e7;
+
+/** A meter for sieve enumerations on C, for callers that enumerate on many objects. */
+export function sieveMeter(what: string): WorkMeter {
+  return new WorkMeter(what, MAX_SIEVE_WORK);
+}
 
 /**
  * A sieve on an object c (Mac Lane–Moerdijk §I.4): a set S of arrows with codomain c,
@@ -53,19 +65,25 @@ export function isSieve(C: FiniteCategory, c: number, arrows: readonly number[])
   return true;
 }
 
-/** All sieves on c, smallest first (each is a union of principal sieves; found by breadth-first search). */
-export function sieves(C: FiniteCategory, c: number, limit = 100000): Sieve[] {
+/**
+ * All sieves on c, smallest first (each is a union of principal sieves; found by breadth-first
+ * search). The work is metered (`meter`, by default one for this call): a TooLargeError when it
+ * runs out, or beyond `limit` sieves.
+ */
+export function sieves(C: FiniteCategory, c: number, limit = 100000, meter = sieveMeter(`the sieves on ${C.objects[c]}`)): Sieve[] {
   const principal = C.arrowsInto(c).map((f) => sieveGeneratedBy(C, c, [f]));
+  meter.spend(principal.reduce((s, p) => s + p.arrows.length, 0));
   const seen = new Map<string, Sieve>();
   const queue: Sieve[] = [emptySieve(c)];
   seen.set(sieveKey(queue[0]!), queue[0]!);
   while (queue.length) {
     const S = queue.shift()!;
     for (const p of principal) {
+      meter.spend(S.arrows.length + p.arrows.length + 1);
       const T = sieveJoin(S, p);
       const k = sieveKey(T);
       if (seen.has(k)) continue;
-      if (seen.size >= limit) throw new ToposError(`more than ${limit} sieves on ${C.objects[c]}`);
+      if (seen.size >= limit) throw new TooLargeError(`more than ${limit} sieves on ${C.objects[c]} (the limit)`, { elements: seen.size });
       seen.set(k, T);
       queue.push(T);
     }
