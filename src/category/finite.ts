@@ -28,9 +28,11 @@ export class FiniteCategory {
   readonly identities: readonly number[];
   /**
    * Composition, stored for composable pairs only (a chain of n objects has n²/2 arrows but
-   * about n³/6 composable pairs, not n⁴/4): after[f][k] = g∘f for the k-th arrow g out of cod f.
+   * about n³/6 composable pairs, not n⁴/4), in one flat array: g∘f for the k-th arrow g out
+   * of cod f is composite[start[f] + k].
    */
-  private readonly after: readonly Int32Array[];
+  private readonly composite: Int32Array;
+  private readonly start: Float64Array;
   /** slot[g]: the position of g among the arrows out of its domain. */
   private readonly slot: Int32Array;
   private readonly into: number[][];
@@ -48,7 +50,13 @@ export class FiniteCategory {
       this.into[a.cod]!.push(i);
       this.slot[i] = this.from[a.dom]!.push(i) - 1;
     });
-    this.after = arrows.map((a, f) => Int32Array.from(this.from[a.cod]!, (g) => compose(g, f)));
+    this.start = new Float64Array(arrows.length + 1);
+    arrows.forEach((a, f) => (this.start[f + 1] = this.start[f]! + this.from[a.cod]!.length));
+    this.composite = new Int32Array(this.start[arrows.length]!);
+    for (let f = 0; f < arrows.length; f++) {
+      const out = this.from[arrows[f]!.cod]!, at = this.start[f]!;
+      for (let k = 0; k < out.length; k++) this.composite[at + k] = compose(out[k]!, f);
+    }
   }
 
   /** The number of composable pairs (g, f), cod f = dom g: what storing the composition costs. */
@@ -63,7 +71,7 @@ export class FiniteCategory {
 
   /** g∘f ("first f, then g"); throws a ToposError naming both arrows when cod f ≠ dom g. */
   compose(g: number, f: number): number {
-    const h = this.arrows[f]!.cod === this.arrows[g]!.dom ? this.after[f]![this.slot[g]!]! : -1;
+    const h = this.arrows[f]!.cod === this.arrows[g]!.dom ? this.composite[this.start[f]! + this.slot[g]!]! : -1;
     if (h < 0) {
       throw new ToposError(`cannot compose ${this.describe(g)} after ${this.describe(f)}: codomain ${this.objects[this.arrows[f]!.cod]} ≠ domain ${this.objects[this.arrows[g]!.dom]}`);
     }
@@ -244,7 +252,7 @@ export const MAX_POSET_ELEMENTS = 2000;
  * The most composable pairs a category built from an expression may have: its composition is
  * stored pair by pair (4 bytes each; a chain of n elements has about n³/6).
  */
-export const MAX_COMPOSABLE_PAIRS = 2 ** 25;
+export const MAX_COMPOSABLE_PAIRS = 2 ** 24;
 
 /** Refuses a category of m arrows and p composable pairs above the limits, with the estimate. */
 export function checkCategorySize(what: string, m: number, p: number): void {

@@ -22,6 +22,11 @@ export interface FlagSpec {
   readonly min?: number;
   /** A one-letter alias: `-o FILE` for `--out FILE`. */
   readonly short?: string;
+  /**
+   * A file the command writes: probed before the command runs (src/io/node-fs.ts: the directory
+   * writable, the target a regular file or absent), and the command gains `--force`.
+   */
+  readonly output?: boolean;
 }
 
 export type Flags = Record<string, FlagSpec>;
@@ -32,6 +37,14 @@ export const commonFlags: Flags = {
   json: { type: 'boolean', help: 'print exactly one JSON object on stdout; progress and logs go to stderr' },
   help: { type: 'boolean', help: 'show this help' },
 };
+
+/** `--force`, which every command that writes a file takes. */
+export const forceFlag: FlagSpec = { type: 'boolean', help: 'replace an output that is a symbolic link (the link, never what it points to), a device or a read-only file' };
+
+/** A command's flags with `--force` when one of them is an output file. */
+export function withOutputFlags(flags: Flags): Flags {
+  return Object.values(flags).some((f) => f.output) ? { ...flags, force: forceFlag } : flags;
+}
 
 /**
  * Parses `--name value`, `--name=value` and boolean `--name`. Unknown flags, missing

@@ -1,6 +1,7 @@
 import { oneLine, ParalensError, quote } from '../errors.js';
 import { VERSION } from '../version.js';
-import { helpText, parseFlags, UsageError } from './args.js';
+import { checkWritableSync } from '../io/node-fs.js';
+import { helpText, parseFlags, UsageError, withOutputFlags } from './args.js';
 import type { CliIO, Command } from './command.js';
 import { commands } from './commands/index.js';
 
@@ -51,11 +52,20 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
     if (!s) throw new UsageError(`${path}: unknown subcommand ${quote(sub)}; known: ${cmd.subcommands.map((c) => c.name).join(', ')}`);
     return dispatch(s, rest, io, `${path} ${sub}`);
   }
+  const flagSpecs = withOutputFlags(cmd.flags);
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(helpText(cmd.usage, cmd.description, cmd.flags));
+    io.out(helpText(cmd.usage, cmd.description, flagSpecs));
     return 0;
   }
-  return cmd.run(parseFlags(argv, cmd.flags, path), io);
+  const flags = parseFlags(argv, flagSpecs, path);
+  // every file the command will write is probed before any work (src/io/node-fs.ts)
+  for (const [name, spec] of Object.entries(flagSpecs)) {
+    const value = flags[name];
+    if (!spec.output || value === undefined) continue;
+    if (value === '') throw new UsageError(`${path}: --${name} needs a file name`);
+    checkWritableSync(String(value), { force: Boolean(flags.force) });
+  }
+  return cmd.run(flags, io);
 }
 
 /** Prints an error in one line (no stack trace) and returns its exit code. */

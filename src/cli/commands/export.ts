@@ -29,7 +29,7 @@ with exit 2, naming it. --check runs the written model in onnxruntime-node on ra
 reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
   flags: {
     load: { type: 'string', help: 'model file written by paralens train --save' },
-    onnx: { type: 'string', help: 'where to write the ONNX model' },
+    onnx: { type: 'string', help: 'where to write the ONNX model', output: true },
     'input-shape': { type: 'string', help: 'per-sample input shape, for a model file that does not record one (e.g. 1,28,28)' },
     check: { type: 'boolean', help: 'run the exported model in ONNX Runtime and compare with paralens on 64 random inputs' },
   },
@@ -41,7 +41,7 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
     const file = await loadModel(flags.load as string);
     const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'] as string, 'input-shape') : undefined;
     const out = buildOnnx(file.model, file.theta, { inputShape });
-    await writeFileAtomic(flags.onnx as string, out.bytes);
+    await writeFileAtomic(flags.onnx as string, out.bytes, { force: Boolean(flags.force) });
     const check = flags.check ? await checkWithOnnxRuntime(out.bytes, out.model, file.theta) : undefined;
     const result = {
       onnx: flags.onnx,

@@ -10,7 +10,9 @@ import type { Command } from '../command.js';
 import { loadData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
 import type { Para } from '../../para/para.js';
-import { checkSavePath, saveModel } from '../../io/node.js';
+import { saveModel } from '../../io/node.js';
+import { checkWritableSync } from '../../io/node-fs.js';
+import { sizeOf } from '../../tensor/tensor.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
 
 /** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
@@ -37,7 +39,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     loss: { type: 'string', help: 'loss (default: bce for one output, softmax-cross-entropy for several, mse for regression)' },
     seed: { type: 'int', help: 'random seed (initialisation, shuffling, split)', default: 0 },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
-    save: { type: 'string', help: 'write the trained model to this .safetensors file' },
+    save: { type: 'string', help: 'write the trained model to this .safetensors file', output: true },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
     every: { type: 'int', help: 'with --checkpoint: write one every N epochs (and after the last)', default: 1, range: 'positive' },
     resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow); keeps checkpointing there' },
@@ -48,7 +50,8 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const model: Para = parseSpec(flags.model as string);
-    if (flags.save) await checkSavePath(flags.save as string);
+    // room for θ and the header, before any data is read or any epoch run
+    if (flags.save) checkWritableSync(flags.save as string, { force: Boolean(flags.force), bytes: 4 * model.params.reduce((n, p) => n + sizeOf(p.shape), 0) + 65536 });
     const data = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
     const loss = lossByName((flags.loss as string | undefined) ?? lossForData(data).name);
     const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, seed);
@@ -58,20 +61,25 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       dir: flags.checkpoint as string | undefined, every: flags.every as number, resume: flags.resume as string | undefined, epochs: flags.epochs as number,
       settings: { spec: String(model), data: data.name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed },
     });
-    const result = train(model, trainSet, {
-      loss,
-      epochs: flags.epochs as number,
-      batch: (flags.batch as number) || undefined,
-      lr: flags.lr as number,
-      optimizer: flags.optimizer as string,
-      seed,
-      ...checkpoints.hooks,
-      test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
-      evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
-      onEvent: (e) => {
-        if (e.type === 'epoch') progress.update(e.epoch, e.epochs, `loss ${fmt(e.loss)}`);
-      },
-    });
+    let result: ReturnType<typeof train>;
+    try {
+      result = train(model, trainSet, {
+        loss,
+        epochs: flags.epochs as number,
+        batch: (flags.batch as number) || undefined,
+        lr: flags.lr as number,
+        optimizer: flags.optimizer as string,
+        seed,
+        ...checkpoints.hooks,
+        test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
+        evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
+        onEvent: (e) => {
+          if (e.type === 'epoch') progress.update(e.epoch, e.epochs, `loss ${fmt(e.loss)}`);
+        },
+      });
+    } finally {
+      checkpoints.release(); // the directory's lock, for the next run (in this process too)
+    }
     progress.done();
     const extra: Record<string, unknown> = checkpoints.summary();
     if (flags.save) {
@@ -89,7 +97,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
         classes: data.classes,
         feature_names: data.featureNames,
       };
-      const bytes = await saveModel(flags.save as string, result.model, result.theta, settings);
+      const bytes = await saveModel(flags.save as string, result.model, result.theta, settings, { force: Boolean(flags.force) });
       extra.saved = flags.save;
       extra.file_bytes = bytes;
     }
