@@ -3,6 +3,7 @@ import { distill, verdicts } from '../../natural/distill.js';
 import type { MeanSpread } from '../../natural/distill.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt, Progress, table } from '../progress.js';
 import { trainingFlags } from '../training.js';
@@ -31,6 +32,7 @@ Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
     beta: { type: 'number', help: 'weight β of the hint term', default: 1, range: 'nonnegative' },
     eta: { type: 'string', help: 'component η of the hint, student → teacher features (default adapter(p_S,p_T))' },
     seeds: { type: 'int', help: 'number of seeds (splits and initialisations)', default: 5, range: 'positive' },
+    ...runtimeFlags,
     ...trainingFlags(['seed', 'epochs', 'lr', 'batch'], {
       seed: { help: 'first seed (also generates moons/spirals/…)' },
       epochs: { default: 150, help: 'epochs for every model' },

@@ -4,6 +4,7 @@ import { inertiaTask } from '../../equivariant/tasks/inertia.js';
 import { o5Task } from '../../equivariant/tasks/o5-invariant.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { fmt, table } from '../progress.js';
 import { trainingFlags } from '../training.js';
 
@@ -24,6 +25,7 @@ under random group elements.`,
     task: { type: 'string', help: 'benchmark task', default: 'inertia', choices: Object.keys(TASKS) },
     sizes: { type: 'string', help: 'training-set sizes, comma-separated', default: '30,100,300,1000' },
     steps: { type: 'int', help: 'Adam steps per model', default: 1500, range: 'positive' },
+    ...runtimeFlags,
     ...trainingFlags(['lr', 'seed'], { lr: { default: 0.01, help: 'learning rate (Adam, both models)' }, seed: { help: 'random seed (data, initialisation)' } }),
   },
   async run(flags, io) {

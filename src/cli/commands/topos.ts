@@ -8,6 +8,7 @@ import { parsePoset } from '../../category/finite.js';
 import { train } from '../../train/train.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt, Progress, table } from '../progress.js';
 import { trainingFlags, trainRunOptions } from '../training.js';
@@ -94,6 +95,7 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
   flags: {
     model: { type: 'string', help: 'model spec string' },
     data: { type: 'string', help: 'data set name' },
+    ...runtimeFlags,
     // seed 000's XOR recipe: per-sample SGD on mse
     ...trainingFlags(undefined, {
       epochs: { default: 6000, range: 'nonnegative', help: 'training epochs (0: no training, the initial weights)' },

@@ -7,12 +7,15 @@ import { train } from '../../train/train.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
 import { trainingFlags, trainRunOptions } from '../training.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
+import { backendInfo, backendLabel } from '../../tensor/init.js';
+import { backend } from '../../tensor/registry.js';
 
 /** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
 export function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {
@@ -31,6 +34,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
     data: { type: 'string', help: 'data set name' },
+    ...runtimeFlags,
     ...trainingFlags(),
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
     save: { type: 'string', help: 'write the trained model to this .safetensors file' },
@@ -96,6 +100,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       epochs: result.epochs,
       seconds: result.seconds,
       parameters: result.parameters,
+      backend: backendInfo(backend()),
       ...extra,
     };
     if (json) io.out(JSON.stringify(out) + '\n');
@@ -103,6 +108,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       io.out(`model       ${out.model}\n`);
       io.out(`data        ${data.name} (${trainSet.x.batch} training rows${split ? `, ${split.test.x.batch} test rows` : ''})\n`);
       io.out(`parameters  ${out.parameters}\n`);
+      io.out(`backend     ${backendLabel(backend())}\n`);
       io.out(`epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)\n`);
       io.out(`final loss  ${fmt(out.final_loss)}\n`);
       if (out.accuracy !== undefined) io.out(`accuracy    ${fmt(out.accuracy)}${out.test_accuracy !== undefined ? `  (test ${fmt(out.test_accuracy)})` : ''}\n`);
