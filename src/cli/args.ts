@@ -38,6 +38,16 @@ export const commonFlags: Flags = {
   help: { type: 'boolean', help: 'show this help' },
 };
 
+const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/**
+ * A number written in decimal (`3`, `-0.5`, `1e-3`), or undefined: not `0x10`, `0b11`, `0o7`,
+ * `1_000`, `Infinity`, nor an empty or padded string, all of which Number() would accept.
+ */
+export function parseDecimal(text: string): number | undefined {
+  return DECIMAL.test(text) ? Number(text) : undefined;
+}
+
 /** `--force`, which every command that writes a file takes. */
 export const forceFlag: FlagSpec = { type: 'boolean', help: 'replace an output that is a symbolic link (the link, never what it points to), a device or a read-only file' };
 
@@ -91,8 +101,8 @@ function convert(command: string, name: string, spec: FlagSpec, raw: string): st
     }
     return raw;
   }
-  const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number, got ${quote(raw)}`);
+  const v = parseDecimal(raw);
+  if (v === undefined || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number written in decimal, got ${quote(raw)}`);
   if (spec.type === 'int' && !Number.isInteger(v)) throw new UsageError(`${command}: --${name} expects an integer, got ${quote(raw)}`);
   if (spec.range === 'positive' && !(v > 0)) throw new UsageError(`${command}: --${name} must be > 0, got ${raw}`);
   if (spec.range === 'nonnegative' && !(v >= 0)) throw new UsageError(`${command}: --${name} must be ≥ 0, got ${raw}`);

@@ -144,7 +144,13 @@ function atInputShape(m: Para, raw: string | undefined): Para {
 /** θ in the order of `model.params`, read from a data section whose header was validated. */
 export function thetaOfData(header: SafetensorsHeader, model: Para, data: Uint8Array): Tensor[] {
   const byName = new Map(header.entries.map((e) => [e.name, e]));
-  return model.params.map((p) => readTensor(byName.get(p.name)!, data));
+  return model.params.map((p) => {
+    const t = readTensor(byName.get(p.name)!, data);
+    // a trained model's weights are finite: NaN or ±Infinity is a damaged file, not a model
+    const i = t.data.findIndex((v) => !Number.isFinite(v));
+    if (i >= 0) throw new FileFormatError(`model file's tensor ${quote(p.name)} holds ${t.data[i]} at index ${i}; a model's weights must be finite`);
+    return t;
+  });
 }
 
 /** Decodes a model file held in memory: header validated, checked against the spec, then θ read. */

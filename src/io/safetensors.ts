@@ -87,6 +87,8 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
     throw new FileFormatError(`safetensors header is not JSON (${(e as Error).message}); starts with ${quote(text.slice(0, 40))}`);
   }
   if (!isRecord(raw)) throw new FileFormatError('safetensors header must be a JSON object of tensor entries');
+  const dup = duplicateKey(text);
+  if (dup !== undefined) throw new FileFormatError(`safetensors header has the duplicate key ${quote(dup)}: JSON.parse would keep the last one silently; the file is ambiguous`);
   // null-prototype records: keys such as '__proto__' or 'toString' are plain keys here
   const metadata: Record<string, string> = Object.create(null);
   const entries: TensorEntry[] = [];
@@ -104,6 +106,36 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
   checkOffsets(entries, dataLength);
   entries.sort((a, b) => a.begin - b.begin || a.end - b.end);
   return { entries, metadata, dataStart, dataLength };
+}
+
+/**
+ * The first key that appears twice in one object of (valid) JSON text, decoded ("a\u0062" is
+ * "ab"), or undefined. A linear scan: strings, and a stack of the objects and arrays open.
+ */
+export function duplicateKey(text: string): string | undefined {
+  const stack: (Set<string> | null)[] = []; // a Set of keys per open object, null per array
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (top && expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (top.has(key)) return key;
+        top.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === '{') {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (c === '[') stack.push(null);
+    else if (c === '}' || c === ']') stack.pop();
+    else if (c === ',') expectKey = stack[stack.length - 1] instanceof Set;
+  }
+  return undefined;
 }
 
 function parseEntry(name: string, v: unknown): TensorEntry {

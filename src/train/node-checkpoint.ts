@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ParalensError } from '../errors.js';
+import { NonFiniteError, ParalensError } from '../errors.js';
 import { FileFormatError } from '../io/errors.js';
 import { checkWritableSync, createExclusive, processAlive, removeStaleTemps, replaceFileSync } from '../io/node-fs.js';
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint, settingsMismatch } from './checkpoint.js';
@@ -172,7 +172,14 @@ export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (
     // once the trainer exists (model and data checked, so bad input leaves no directory
     // behind) and before the first epoch: a directory that cannot take a checkpoint fails now
     onStart: (t: Trainer) => {
-      if (restore) t.restore(restore.snapshot);
+      if (restore) {
+        try {
+          t.restore(restore.snapshot);
+        } catch (e) {
+          if (e instanceof ParalensError && e.usage) throw new CheckpointError(`cannot resume from ${opts.resume}: ${e.message}`);
+          throw e;
+        }
+      }
       // θ, up to two optimiser slots per parameter, the row order, and the header
       if (dir !== undefined) release = probeCheckpointDir(dir, 3 * t.theta.reduce((n, p) => n + p.data.byteLength, 0) + 8 * t.data.x.batch + 65536);
     },
@@ -181,7 +188,11 @@ export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (
         ? undefined
         : (t: Trainer) => {
             if (t.epoch % opts.every !== 0 && t.epoch !== opts.epochs) return;
-            writeCheckpointFile(dir, encodeCheckpoint(t.model, t.snapshot(), opts.settings));
+            const snapshot = t.snapshot();
+            // only a finite state becomes the last good checkpoint
+            const bad = [...snapshot.theta, ...Object.values(snapshot.optimizer.slots).flat()].some((x) => !x.data.every(Number.isFinite));
+            if (bad) throw new NonFiniteError(`the training state became non-finite at epoch ${t.epoch}; the last good checkpoint${lastEpoch === undefined ? '' : ` (epoch ${lastEpoch})`} stays in ${dir}`, t.epoch, t.step);
+            writeCheckpointFile(dir, encodeCheckpoint(t.model, snapshot, opts.settings));
             written++;
             lastEpoch = t.epoch;
           },

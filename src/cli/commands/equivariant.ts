@@ -3,7 +3,7 @@ import { benchmarkExperiment } from '../../equivariant/tasks/benchmark.js';
 import type { BenchmarkRow, BenchmarkTask } from '../../equivariant/tasks/benchmark.js';
 import { inertiaTask } from '../../equivariant/tasks/inertia.js';
 import { o5Task } from '../../equivariant/tasks/o5-invariant.js';
-import { UsageError } from '../args.js';
+import { parseDecimal, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { fmt, table } from '../progress.js';
@@ -30,7 +30,7 @@ under random group elements.`,
     ...trainingFlags(['lr', 'seed'], { lr: { default: 0.01, help: 'learning rate (Adam, both models)' }, seed: { help: 'random seed (data, initialisation)' } }),
   },
   async run(flags, io) {
-    const sizes = String(flags.sizes).split(',').map((s) => Number(s.trim()));
+    const sizes = String(flags.sizes).split(',').map((s) => parseDecimal(s.trim()) ?? NaN);
     if (!sizes.length || sizes.some((n) => !(Number.isInteger(n) && n > 0))) {
       throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got ${quote(flags.sizes)}`);
     }

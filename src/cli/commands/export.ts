@@ -4,13 +4,13 @@ import { writeFileAtomic } from '../../io/node-fs.js';
 import { buildOnnx, ONNX_OPSET } from '../../io/onnx.js';
 import { loadModel } from '../../io/node.js';
 import { checkWithOnnxRuntime } from '../../io/node-onnx-check.js';
-import { UsageError } from '../args.js';
+import { parseDecimal, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { fmt } from '../progress.js';
 
 /** Parses '1,28,28' into a shape. */
 export function parseShape(text: string, flag: string): number[] {
-  const dims = text.split(/[,x×]/).map((s) => Number(s.trim()));
+  const dims = text.split(/[,x×]/).map((s) => parseDecimal(s.trim()) ?? NaN);
   if (dims.length === 0 || !dims.every((d) => Number.isInteger(d) && d > 0)) {
     throw new UsageError(`export: --${flag} expects sizes like 1,28,28, got ${quote(text)}`);
   }
