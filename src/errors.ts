@@ -141,13 +141,20 @@ export function formatCount(n: number): string {
  * what the user gave goes through here, so a message is always one line.
  */
 export function quote(text: unknown, max = 80): string {
-  const s = String(text);
+  return `'${clip(text, max)}'`;
+}
+
+/**
+ * Text for a one-line message without quotes — a morphism or an expression that input can
+ * make arbitrarily long: escaped as `quote` does, at most `max` characters, then an ellipsis.
+ */
+export function clip(text: unknown, max = 160): string {
   let out = '', n = 0;
-  for (const ch of s) {
-    if (n++ === max) return `'${out}…'`;
+  for (const ch of String(text)) {
+    if (n++ === max) return `${out}…`;
     out += escapeChar(ch);
   }
-  return `'${out}'`;
+  return out;
 }
 
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -170,11 +177,12 @@ export function oneLine(message: string): string {
 
 /** Human-readable byte count. */
 export function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
   let i = 0;
   while (n >= 1024 && i < units.length - 1) {
     n /= 1024;
     i++;
   }
+  if (n >= 1024) return `${(n * 1024 ** i).toExponential(2)} B`; // beyond exbibytes: the estimate of something absurd
   return `${n.toFixed(n < 10 ? 1 : 0)} ${units[i]}`;
 }

@@ -254,11 +254,17 @@ export const MAX_POSET_ELEMENTS = 2000;
  */
 export const MAX_COMPOSABLE_PAIRS = 2 ** 24;
 
-/** Refuses a category of m arrows and p composable pairs above the limits, with the estimate. */
-export function checkCategorySize(what: string, m: number, p: number): void {
+/** The most elementary steps computing a category's composition may take (for a presented category: path concatenations). */
+export const MAX_COMPOSITION_WORK = 2 ** 24;
+
+/** Refuses a category of m arrows and p composable pairs (whose composition costs `work` steps) above the limits, with the estimate. */
+export function checkCategorySize(what: string, m: number, p: number, work = p): void {
   const bytes = 4 * p + 160 * m;
   if (p > MAX_COMPOSABLE_PAIRS) {
-    throw new TooLargeError(`${what} has ${formatCount(m)} arrows and ${formatCount(p)} composable pairs (about ${formatBytes(bytes)}); at most ${formatCount(MAX_COMPOSABLE_PAIRS)} pairs`, { elements: m, bytes, work: p });
+    throw new TooLargeError(`${what} has ${formatCount(m)} arrows and ${formatCount(p)} composable pairs (about ${formatBytes(bytes)}); at most ${formatCount(MAX_COMPOSABLE_PAIRS)} pairs`, { elements: m, bytes, work });
+  }
+  if (work > MAX_COMPOSITION_WORK) {
+    throw new TooLargeError(`${what} has ${formatCount(m)} arrows whose composition takes about ${formatCount(work)} steps; at most ${formatCount(MAX_COMPOSITION_WORK)}`, { elements: m, bytes, work });
   }
 }
 

@@ -136,7 +136,16 @@ export function categoryFromGraph(vertices: readonly string[], edges: readonly G
     arrows.push({ name: p.edges.length ? p.edges.map(n).join('.') : `id_${vertices[p.start]}`, dom: p.start, cod: p.end, path: p.edges });
   }
   // composition is concatenation of paths modulo the congruence: a category by construction
-  checkCategorySize(`the category presented by the graph`, arrows.length, FiniteCategory.composablePairs(arrows, vertices.length));
+  // composing f and g looks up the path f·g: the pairs, and the length of every such path
+  const nv = vertices.length, into = new Float64Array(nv), from = new Float64Array(nv), lenInto = new Float64Array(nv), lenFrom = new Float64Array(nv);
+  for (const a of arrows) {
+    into[a.cod]!++;
+    from[a.dom]!++;
+    lenInto[a.cod]! += a.path!.length;
+    lenFrom[a.dom]! += a.path!.length;
+  }
+  const work = lenInto.reduce((s, l, b) => s + l * from[b]! + into[b]! * lenFrom[b]!, 0);
+  checkCategorySize(`the category presented by the graph`, arrows.length, FiniteCategory.composablePairs(arrows, nv), work);
   return new FiniteCategory(vertices, arrows, identities, (g, f) => {
     const pf = arrows[f]!;
     const i = index.get(key(pf.dom, [...pf.path!, ...arrows[g]!.path!]))!;

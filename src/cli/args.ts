@@ -103,7 +103,7 @@ function convert(command: string, name: string, spec: FlagSpec, raw: string): st
   }
   const v = parseDecimal(raw);
   if (v === undefined || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number written in decimal, got ${quote(raw)}`);
-  if (spec.type === 'int' && !Number.isInteger(v)) throw new UsageError(`${command}: --${name} expects an integer, got ${quote(raw)}`);
+  if (spec.type === 'int' && !Number.isSafeInteger(v)) throw new UsageError(`${command}: --${name} expects an integer (at most 2^53), got ${quote(raw)}`);
   if (spec.range === 'positive' && !(v > 0)) throw new UsageError(`${command}: --${name} must be > 0, got ${raw}`);
   if (spec.range === 'nonnegative' && !(v >= 0)) throw new UsageError(`${command}: --${name} must be ≥ 0, got ${raw}`);
   if (spec.range === 'unit' && !(v >= 0 && v <= 1)) throw new UsageError(`${command}: --${name} must be in [0, 1], got ${raw}`);

@@ -1,4 +1,4 @@
-import { oneLine, ParalensError, quote } from '../errors.js';
+import { clip, ParalensError, quote } from '../errors.js';
 import { VERSION } from '../version.js';
 import { checkWritableSync } from '../io/node-fs.js';
 import { helpText, parseFlags, UsageError, withOutputFlags } from './args.js';
@@ -79,12 +79,15 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
   return cmd.run(flags, io);
 }
 
+/** The longest error message printed (a message can quote a spec or a path of any length). */
+const MAX_MESSAGE = 2000;
+
 /** Prints an error in one line (no stack trace) and returns its exit code. */
 export function report(e: unknown, io: CliIO, json: boolean): number {
   const known = e instanceof ParalensError;
   const code = known ? (e.usage ? 2 : 1) : 1;
   // one line whatever the message quotes (messages quote input through `quote`; this is the backstop)
-  const message = oneLine(e instanceof Error ? e.message : String(e));
+  const message = clip(e instanceof Error ? e.message : String(e), MAX_MESSAGE);
   if (json) io.out(JSON.stringify({ error: { code: known ? e.code : 'E_INTERNAL', message } }) + '\n');
   io.err(`paralens: ${message}\n`);
   if (!known && e instanceof Error && process.env.PARALENS_DEBUG) io.err(`${e.stack}\n`);

@@ -2,7 +2,7 @@
  * Node-only data loading (reads files, gunzips with node:zlib). Not exported from
  * src/index.ts: import it from 'paralens/dist/src/data/node.js' or use the CLI.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, gunzipSync } from 'node:zlib';
 import { DataError, formatBytes, TooLargeError } from '../errors.js';
@@ -17,15 +17,18 @@ export const FASHION_MNIST_DIR = '/usr/share/datasets/fashion-mnist';
 export function readIdxFile(path: string): IdxArray {
   let bytes: Uint8Array;
   try {
+    const size = statSync(path).size;
+    if (size > MAX_INFLATED_BYTES) throw new TooLargeError(`${path}: ${formatBytes(size)}; an IDX file may have at most ${formatBytes(MAX_INFLATED_BYTES)}`, { bytes: size });
     bytes = readFileSync(path);
   } catch (e) {
+    if (e instanceof TooLargeError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new DataError(`cannot read ${path}: ${code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`);
   }
   return parseIdx(isGzip(bytes) ? gunzipIdx(bytes, path) : bytes, path);
 }
 
-/** The most bytes a compressed IDX file may inflate to when its header cannot be read first. */
+/** The most bytes an IDX file may hold, as read or as inflated (Fashion-MNIST's largest is 47 MB). */
 const MAX_INFLATED_BYTES = 2 ** 28;
 
 /**

@@ -1,4 +1,4 @@
-import { ParalensError, quote, ShapeError } from '../errors.js';
+import { clip, ParalensError, quote, ShapeError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import { parseSpec } from '../spec/index.js';
 import { shapeString } from '../tensor/tensor.js';
@@ -37,15 +37,15 @@ export interface ModelFile {
 /** Checks that θ fits the morphism: one tensor per parameter, shapes equal, names unique. */
 export function checkTheta(model: Para, theta: readonly Tensor[]): void {
   if (theta.length !== model.params.length) {
-    throw new ShapeError(`${model} has ${model.params.length} parameter tensors but ${theta.length} were given`);
+    throw new ShapeError(`${clip(model)} has ${model.params.length} parameter tensors but ${theta.length} were given`);
   }
   const seen = new Set<string>();
   model.params.forEach((p, i) => {
-    if (seen.has(p.name)) throw new FileFormatError(`${model}: two parameters are named ${quote(p.name)}; a model file needs unique names`);
+    if (seen.has(p.name)) throw new FileFormatError(`${clip(model)}: two parameters are named ${quote(p.name)}; a model file needs unique names`);
     seen.add(p.name);
     const t = theta[i]!;
     if (shapeString(t.shape) !== shapeString(p.shape)) {
-      throw new ShapeError(`parameter ${quote(p.name)} of ${model} has shape ${shapeString(p.shape)} but the tensor given is ${shapeString(t.shape)}`);
+      throw new ShapeError(`parameter ${quote(p.name)} of ${clip(model)} has shape ${shapeString(p.shape)} but the tensor given is ${shapeString(t.shape)}`);
     }
   });
 }
@@ -99,12 +99,12 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
   const extra = header.entries.filter((e) => !wanted.has(e.name)).map((e) => e.name);
   if (missing.length || extra.length) {
     const parts = [missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${extra.join(', ')}` : ''].filter(Boolean);
-    throw new FileFormatError(`model file's tensors do not match the parameters of ${m}: ${parts.join('; ')}`);
+    throw new FileFormatError(`model file's tensors do not match the parameters of ${clip(m)}: ${clip(parts.join('; '), 400)}`);
   }
   for (const p of m.params) {
     const e = byName.get(p.name)!;
     if (shapeString(e.shape) !== shapeString(p.shape)) {
-      throw new FileFormatError(`model file's tensor ${quote(p.name)} has shape ${shapeString(e.shape)} but ${m} needs ${shapeString(p.shape)}`);
+      throw new FileFormatError(`model file's tensor ${quote(p.name)} has shape ${shapeString(e.shape)} but ${clip(m)} needs ${shapeString(p.shape)}`);
     }
   }
   let settings: TrainingSettings = {};
@@ -137,7 +137,7 @@ function atInputShape(m: Para, raw: string | undefined): Para {
     return m.at(shape as number[]);
   } catch (e) {
     if (!(e instanceof ParalensError)) throw e;
-    throw new FileFormatError(`model file's input_shape ${raw} does not fit ${m}: ${e.message}`);
+    throw new FileFormatError(`model file's input_shape ${quote(raw)} does not fit ${clip(m)}: ${e.message}`);
   }
 }
 

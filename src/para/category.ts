@@ -1,4 +1,4 @@
-import { RangeArgError, ShapeError } from '../errors.js';
+import { clip, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
 import type { SwapOp } from '../tensor/backend.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
@@ -192,7 +192,7 @@ export class Seq extends Morphism {
 function follow(cod: Shape | undefined, g: Para, before: () => Para): Para {
   if (!cod) return g;
   if (!g.dom) return g.at(cod);
-  if (!shapesMatch(cod, g.dom)) throw new ShapeError(`${g} expects ${describeShape(g.dom)} but got ${describeShape(cod)} from ${before()}`);
+  if (!shapesMatch(cod, g.dom)) throw new ShapeError(`${clip(g)} expects ${describeShape(g.dom)} but got ${describeShape(cod)} from ${clip(before())}`);
   return g;
 }
 

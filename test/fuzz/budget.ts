@@ -29,7 +29,7 @@ export interface Outcome {
   readonly err: string;
   readonly cpuMs: number;
   readonly wallMs: number;
-  /** The child's peak resident set after this case (a fresh child after any case above 256 MiB). */
+  /** The child's peak resident set after this case (a fresh child after any case above 512 MiB). */
   readonly rssMiB: number;
 }
 
@@ -59,7 +59,7 @@ export async function runCases(cases: readonly Case[], opts: { restartMiB?: numb
   try {
     while (outcomes.length < cases.length) {
       const from = outcomes.length;
-      const lost = await runChild(cli.main.replace(/main\.js$/, 'run.js'), casesJson, from, work, opts.restartMiB ?? 256, (o) => outcomes.push(o));
+      const lost = await runChild(cli.main.replace(/main\.js$/, 'run.js'), casesJson, from, work, opts.restartMiB ?? 512, (o) => outcomes.push(o));
       if (lost) outcomes.push(lost);
     }
   } finally {
@@ -74,6 +74,7 @@ function runChild(runJs: string, casesJson: string, from: number, work: string, 
     const runner = join(__dirname, 'cli-runner.mjs');
     const script = `ulimit -v ${VIRTUAL_KIB} && exec "${process.execPath}" "${runner}" "$@"`;
     const p = spawn('/bin/sh', ['-c', script, 'sh', runJs, casesJson, String(from), work, String(restartMiB)], {
+      cwd: work, // a relative path in a case lands in the scratch directory
       // PARALENS_DEBUG: an untyped error prints its stack, so it fails the one-line check
       env: { ...process.env, PARALENS_BACKEND: 'js', PARALENS_DEBUG: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
@@ -118,17 +119,22 @@ export interface Tally {
   hangs: number;
   maxRssMiB: number;
   maxCpuMs: number;
+  meanCpuMs: number;
+  totalCpuS: number;
 }
 
 export function tally(outcomes: readonly Outcome[]): Tally {
-  const t: Tally = { cases: outcomes.length, codes: {}, internal: 0, hangs: 0, maxRssMiB: 0, maxCpuMs: 0 };
+  const t: Tally = { cases: outcomes.length, codes: {}, internal: 0, hangs: 0, maxRssMiB: 0, maxCpuMs: 0, meanCpuMs: 0, totalCpuS: 0 };
   for (const o of outcomes) {
     t.codes[o.code] = (t.codes[o.code] ?? 0) + 1;
     if (o.code === 'hang') t.hangs++;
     if (/E_INTERNAL/.test(o.out) || o.code === 'crash' || o.code === 'threw' || /\n\s+at /.test(o.err)) t.internal++;
     if (o.rssMiB > t.maxRssMiB) t.maxRssMiB = Math.round(o.rssMiB);
     if (o.cpuMs > t.maxCpuMs) t.maxCpuMs = Math.round(o.cpuMs);
+    if (Number.isFinite(o.cpuMs)) t.meanCpuMs += o.cpuMs / outcomes.length;
   }
+  t.totalCpuS = Math.round(t.meanCpuMs * outcomes.length) / 1000;
+  t.meanCpuMs = Math.round(t.meanCpuMs * 10) / 10;
   return t;
 }
 
@@ -154,5 +160,21 @@ export function expectWithinBudget(o: Outcome, what: string): void {
 export function logTally(name: string, outcomes: readonly Outcome[]): Tally {
   const t = tally(outcomes);
   if (process.env.PARALENS_TEST_VERBOSE) console.log(`fuzz ${name}: ${JSON.stringify(t)}`);
+  return t;
+}
+
+/**
+ * A budgeted fuzzer: runs the cases (in chunks, each in its own capped child) and checks every
+ * outcome against BUDGET, naming the failing case and the seed that replays it. Returns the
+ * tally that docs/reliability.md reports.
+ */
+export async function fuzzCli(name: string, cases: readonly Case[], seed: number): Promise<Tally> {
+  const outcomes: Outcome[] = [];
+  for (let i = 0; i < cases.length; i += 2000) outcomes.push(...(await runCases(cases.slice(i, i + 2000))));
+  const t = logTally(name, outcomes);
+  outcomes.forEach((o, i) => {
+    const argv = cases[i]!.argv.map((a) => (a.length > 60 ? `${a.slice(0, 60)}…(${a.length} chars)` : a)).join(' ');
+    expectWithinBudget(o, `${name} case ${i} (PARALENS_FUZZ_SEED=${seed}): ${JSON.stringify(argv)}`);
+  });
   return t;
 }

@@ -10,20 +10,24 @@
 // the one that did it). The runner exits once the peak passes RESTART_MIB, so that the parent
 // restarts it and the next case is measured in a fresh process.
 import { mkdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [runJs, casesJson, first, work, restartMiB] = process.argv.slice(2);
 const { run } = await import(pathToFileURL(runJs).href);
 const cases = JSON.parse(readFileSync(casesJson, 'utf8'));
 const report = (o) => writeSync(3, JSON.stringify(o) + '\n');
-const clip = (s) => (s.length > 4000 ? `${s.slice(0, 4000)}…` : s);
+// long output is cut in the middle, keeping its last line's end (the one-line check reads it)
+const clip = (s) => (s.length > 4000 ? `${s.slice(0, 3000)}…${s.slice(-1000)}` : s);
 
 for (let i = Number(first); i < cases.length; i++) {
   const c = cases[i];
   const dir = join(work, `c${i}`);
   mkdirSync(dir, { recursive: true });
-  for (const [name, b64] of Object.entries(c.files ?? {})) writeFileSync(join(dir, name), Buffer.from(b64, 'base64'));
+  for (const [name, b64] of Object.entries(c.files ?? {})) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), Buffer.from(b64, 'base64'));
+  }
   const argv = c.argv.map((a) => a.split('{dir}').join(dir));
   const out = [], err = [];
   report({ start: i });

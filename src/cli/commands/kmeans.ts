@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { kMeans } from '../../colimit/kmeans.js';
 import { parseCsv } from '../../data/csv.js';
+import { readTextFile } from '../../io/node-fs.js';
 import type { Dataset } from '../../data/dataset.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { DataError } from '../../errors.js';
@@ -11,12 +11,7 @@ import { fmt, table } from '../progress.js';
 
 /** Reads a CSV of points: the last column is taken as a class label when it is not numeric. */
 async function readPoints(file: string): Promise<Dataset> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new DataError(`kmeans: cannot read --csv ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  const text = await readTextFile(file, 'kmeans --csv');
   const rows = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   if (rows.length === 0) throw new DataError(`kmeans: ${file} has no rows (empty data)`);
   const lastField = (r: string): string => r.split(',').at(-1)!.trim();

@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
 import { parseCsv } from '../../data/csv.js';
 import { DataError, quote } from '../../errors.js';
 import { loadModel } from '../../io/node.js';
+import { readTextFile } from '../../io/node-fs.js';
 import type { TrainingSettings } from '../../io/model-file.js';
 import { readsLogits } from '../../nn/link.js';
 import type { Link } from '../../nn/link.js';
@@ -110,9 +110,7 @@ accuracy is reported.`,
     let x: Tensor;
     let labels: string[] | undefined;
     if (flags.csv !== undefined) {
-      const text = await fs.readFile(flags.csv as string, 'utf8').catch((e: NodeJS.ErrnoException) => {
-        throw new DataError(`predict: cannot read ${flags.csv}: ${e.code ?? e.message}`);
-      });
+      const text = await readTextFile(flags.csv as string, 'predict --csv');
       ({ x, labels } = readCsvInputs(text, flags.csv as string, model.dom));
     } else x = parseInputRows(flags.input as string, model.dom);
     const progress = new Progress(io, 'predict', json);

@@ -116,6 +116,9 @@ function constraintOperator(gens: { out: Sparse; in: Sparse }[], no: number, ni:
   };
 }
 
+/** The most steps the measured equivariance error may take (beyond it the generator residual is reported). */
+const MAX_MEASURE_WORK = 5e7;
+
 /** The most (output atom, input atom) blocks a solve may visit: each is looked at once. */
 export const MAX_BLOCKS = 1e6;
 
@@ -304,7 +307,8 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
   const basis = csrFromUniqueTriples(dim, nOut * nIn, R, Cc, Vv);
   let randomElementError: number | undefined;
   const errors = Float64Array.from(elementErrors);
-  if (o.samples > 0 && nIn <= 400 && nOut <= 400 && nnz(basis) <= 2e6) {
+  // measured on random elements when that is cheap: each sample costs about dim·nOut·nIn steps
+  if (o.samples > 0 && nIn <= 400 && nOut <= 400 && nnz(basis) <= 2e6 && o.samples * dim * nOut * nIn <= MAX_MEASURE_WORK) {
     randomElementError = 0;
     errors.fill(0);
     for (let s = 0; s < o.samples; s++) {

@@ -69,7 +69,7 @@ export interface NetworkSite {
 }
 
 /** The site of a (checked acyclic) network graph: the fork construction, C, J and C_X; the sieves it enumerates are metered by `meter`. */
-export function networkSite(graph: NetworkGraph, meter = sieveMeter('the site of the network')): NetworkSite {
+export function networkSite(graph: NetworkGraph, meter?: WorkMeter): NetworkSite {
   const objects = [...graph.vertices];
   const edges: GraphEdge[] = [];
   const generators: SiteGenerator[] = [];
@@ -104,7 +104,7 @@ export function networkSite(graph: NetworkGraph, meter = sieveMeter('the site of
   }));
   const covers: Sieve[][] = objects.map((_, c) => [maximalSieve(C, c)]);
   for (const f of forks) covers[f.star]!.unshift(sieveGeneratedBy(C, f.star, f.tines));
-  const topology = grothendieckTopology(C, covers, meter);
+  const topology = grothendieckTopology(C, covers, meter ?? sieveMeter('the site of the network', C));
   const reach = reachability(C);
   const poset = posetCategory('C_X', objects, (a, b) => reach[a * objects.length + b] === 1);
   const pair = C.parallelPair();

@@ -2,16 +2,34 @@ import type { FiniteCategory } from '../../category/finite.js';
 import { globalSections, Presheaf, terminalPresheaf } from './presheaf.js';
 import type { PresheafMorphism } from './presheaf.js';
 import { ToposError } from '../../category/errors.js';
-import { TooLargeError, WorkMeter } from '../../errors.js';
+import { formatCount, TooLargeError, WorkMeter } from '../../errors.js';
 
 /**
  * The most steps (arrows touched) enumerating sieves may take: an object with k incoming arrows
  * that do not factor through each other has 2^k sieves, so the count shows only while counting.
  */
-export const MAX_SIEVE_WORK = 3e7;
+export const MAX_SIEVE_WORK = 1.5e7;
 
-/** A meter for sieve enumerations on C, for callers that enumerate on many objects. */
-export function sieveMeter(what: string): WorkMeter {
+/**
+ * What enumerating the sieves on every object of C costs at least: c has at least |into c| + 1
+ * sieves (the principal ones and ∅), each joined with the |into c| principal sieves.
+ */
+export function sieveWorkAtLeast(C: FiniteCategory): number {
+  return C.objects.reduce((total, _, c) => {
+    const k = C.arrowsInto(c).length;
+    return total + (k + 1) * k * k;
+  }, 0);
+}
+
+/**
+ * A meter for sieve enumerations, for callers that enumerate on many objects; given C, work whose
+ * lower bound (`sieveWorkAtLeast`, plus `extra`) already exceeds the limit is refused at once.
+ */
+export function sieveMeter(what: string, C?: FiniteCategory, extra = 0): WorkMeter {
+  const least = C ? sieveWorkAtLeast(C) + extra : 0;
+  if (least > MAX_SIEVE_WORK) {
+    throw new TooLargeError(`${what} (${C!.objects.length} objects, ${C!.arrows.length} arrows) takes at least ${formatCount(least)} steps; the limit is ${formatCount(MAX_SIEVE_WORK)}`, { work: least });
+  }
   return new WorkMeter(what, MAX_SIEVE_WORK);
 }
 

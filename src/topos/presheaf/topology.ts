@@ -48,7 +48,8 @@ export function topologyAxiomFailure(C: FiniteCategory, covers: readonly (readon
   for (let c = 0; c < C.objects.length; c++) {
     for (const R of sieves(C, c, undefined, meter)) {
       if (J[c]!.has(sieveKey(R))) continue;
-      meter.spend(covers[c]!.reduce((s, S) => s + S.arrows.length, 0));
+      // each cover S pulls R back along every arrow of S
+      meter.spend(covers[c]!.reduce((s, S) => s + S.arrows.reduce((t, f) => t + C.arrowsInto(C.arrows[f]!.dom).length + 1, 0), 0));
       const S = covers[c]!.find((S) => S.arrows.every((f) => J[C.arrows[f]!.dom]!.has(sieveKey(pullbackSieve(C, R, f)))));
       if (S) return { axiom: 'transitivity', object: obj(c), sieve: showSieve(C, R), message: `topology axiom 'transitivity' fails at ${obj(c)}: ${showSieve(C, R)} is locally covering on the cover ${showSieve(C, S)} but does not cover` };
     }
