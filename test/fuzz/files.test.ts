@@ -16,7 +16,7 @@ import { fuzzCli } from './budget.js';
 import type { Case } from './budget.js';
 import { byteMutations, csvText, fashionDir, FUZZ_CASES, FUZZ_SEED, rawText, sample, specExpr } from './generators.js';
 
-const TIMEOUT = 600_000 + 100 * FUZZ_CASES;
+const TIMEOUT = 600_000 + 1000 * FUZZ_CASES;
 
 /** Model files paralens writes: dense, convolutional, equivariant, a residual block. */
 const MODELS = ['dense(2,4) >> tanh >> dense(4,1)', 'conv2d(1,2,3) >> relu >> flatten >> dense(8,2)', 'equivariant(S(4),V,V+T(0)) >> gated(S(4),V) >> equivariant(S(4),V,T(0))', 'residual(dense(3,3) >> tanh) >> dense(3,1)'];
