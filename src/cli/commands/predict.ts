@@ -14,6 +14,7 @@ import { predictClasses } from '../../train/metrics.js';
 import { predict } from '../../train/trainer.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { fmt, Progress, table } from '../progress.js';
 
 /** Rows 'x1,x2;x1,x2' as a [B, ...dom] tensor; every row must hold prod(dom) numbers. */
@@ -92,6 +93,7 @@ outputs for each input row. For a model trained on a labelled data set the predi
 too; a CSV with one more column than the model's inputs is read as features and a label, and the
 accuracy is reported.`,
   flags: {
+    ...runtimeFlags,
     load: { type: 'string', help: 'model file written by paralens train --save' },
     input: { type: 'string', help: 'input rows: numbers separated by commas, rows by semicolons' },
     csv: { type: 'string', help: 'CSV file of input rows (optional header; an extra last column is a label)' },

@@ -1,17 +1,21 @@
 import { stratifiedSplit } from '../../data/dataset.js';
 import type { Dataset, Split } from '../../data/dataset.js';
-import { lossByName, lossForData, lossNames } from '../../nn/loss.js';
+import { lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
 import { parseSpec } from '../../spec/index.js';
 import { train } from '../../train/train.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
+import { trainingFlags, trainRunOptions } from '../training.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
+import { backendInfo, backendLabel } from '../../tensor/init.js';
+import { backend } from '../../tensor/registry.js';
 
 /** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
 export function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {
@@ -30,12 +34,8 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
     data: { type: 'string', help: 'data set name' },
-    epochs: { type: 'int', help: 'number of epochs', default: 100, range: 'positive' },
-    batch: { type: 'int', help: 'minibatch size (1 = per-sample SGD as in seed 000; 0 = whole set)', default: 0, range: 'nonnegative' },
-    lr: { type: 'number', help: 'learning rate', default: 0.1, range: 'positive' },
-    optimizer: { type: 'string', help: 'optimiser', default: 'sgd' },
-    loss: { type: 'string', help: 'loss (default: bce for one output, softmax-cross-entropy for several, mse for regression)' },
-    seed: { type: 'int', help: 'random seed (initialisation, shuffling, split)', default: 0 },
+    ...runtimeFlags,
+    ...trainingFlags(),
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
     save: { type: 'string', help: 'write the trained model to this .safetensors file' },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
@@ -50,7 +50,8 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     const model: Para = parseSpec(flags.model as string);
     if (flags.save) await checkSavePath(flags.save as string);
     const data = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
-    const loss = lossByName((flags.loss as string | undefined) ?? lossForData(data).name);
+    const options = trainRunOptions(flags, data);
+    const loss = options.loss;
     const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, seed);
     const trainSet = split?.train ?? data;
     const progress = new Progress(io, 'train', json);
@@ -59,12 +60,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       settings: { spec: String(model), data: data.name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed },
     });
     const result = train(model, trainSet, {
-      loss,
-      epochs: flags.epochs as number,
-      batch: (flags.batch as number) || undefined,
-      lr: flags.lr as number,
-      optimizer: flags.optimizer as string,
-      seed,
+      ...options,
       ...checkpoints.hooks,
       test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
       evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
@@ -104,6 +100,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       epochs: result.epochs,
       seconds: result.seconds,
       parameters: result.parameters,
+      backend: backendInfo(backend()),
       ...extra,
     };
     if (json) io.out(JSON.stringify(out) + '\n');
@@ -111,6 +108,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       io.out(`model       ${out.model}\n`);
       io.out(`data        ${data.name} (${trainSet.x.batch} training rows${split ? `, ${split.test.x.batch} test rows` : ''})\n`);
       io.out(`parameters  ${out.parameters}\n`);
+      io.out(`backend     ${backendLabel(backend())}\n`);
       io.out(`epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)\n`);
       io.out(`final loss  ${fmt(out.final_loss)}\n`);
       if (out.accuracy !== undefined) io.out(`accuracy    ${fmt(out.accuracy)}${out.test_accuracy !== undefined ? `  (test ${fmt(out.test_accuracy)})` : ''}\n`);
