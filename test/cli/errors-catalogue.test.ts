@@ -63,7 +63,7 @@ describe('the error catalogue (docs/errors.md)', () => {
       expect(src, `${r.code}: ${file} does not exist`).toBeDefined();
       // the class is defined in that file (ParalensError itself is raised there with the code)
       if (cls !== 'ParalensError') expect(src!.text, `${r.code}: class ${cls} is not defined in ${file}`).toMatch(new RegExp(`class ${cls} extends`));
-      expect(used.get(r.code), `${r.code} is not raised in ${file}`).toContain(file);
+      expect(used.get(r.code) ?? [], `${r.code} is not raised in ${file}`).toContain(file);
     }
   });
 });
