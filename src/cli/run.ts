@@ -83,7 +83,7 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
 const MAX_MESSAGE = 2000;
 
 /** Prints an error in one line (no stack trace) and returns its exit code. */
-export function report(e: unknown, io: CliIO, json: boolean): number {
+function report(e: unknown, io: CliIO, json: boolean): number {
   const known = e instanceof ParalensError;
   const code = known ? (e.usage ? 2 : 1) : 1;
   // one line whatever the message quotes (messages quote input through `quote`; this is the backstop)

@@ -42,7 +42,7 @@ export function cycleNotation(p: ArrayLike<number>): string {
 const matKey = (m: Mat): string => Array.from(m.data, (v) => Math.round(v * 1e8)).join(',');
 
 /** The most memory a group category may take: its multiplication table and its elements (1 GiB). */
-export const MAX_GROUP_CATEGORY_BYTES = 2 ** 30;
+const MAX_GROUP_CATEGORY_BYTES = 2 ** 30;
 
 /** Elements of a finite group as the enumeration sees them: permutations of V's basis when G has them, else matrices. */
 interface Elements<E> {

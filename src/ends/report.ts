@@ -76,7 +76,7 @@ export interface HomCoend {
  * The most work the functor laws of Hom are checked for: Hom is functorial by construction,
  * and checking it costs (composable pairs × objects + arrows²) table comparisons.
  */
-export const MAX_HOM_CHECK_WORK = 1e5;
+const MAX_HOM_CHECK_WORK = 1e5;
 
 /** ∫^c Hom(c, c) over a finite category: endomorphisms modulo h∘f ~ f∘h (the functor laws checked while that is cheap). */
 export function homCoend(C: FiniteCategory, name: string, check = true): HomCoend {
@@ -123,7 +123,7 @@ export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number
 }
 
 /** The most memory the dense functors of `endOverGroup` / `coinvariants` may take (1 GiB by default). */
-export const DEFAULT_MAX_BYTES = 2 ** 30;
+const DEFAULT_MAX_BYTES = 2 ** 30;
 
 /**
  * Refuses, before anything is allocated, an end or coend whose dense (n_in·n_out)² Kronecker

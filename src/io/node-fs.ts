@@ -266,7 +266,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
 }
 
 /** The largest text file (a CSV) the CLI reads whole: its string and the numbers parsed from it stay within the 1 GiB budget. */
-export const MAX_TEXT_FILE_BYTES = 256 * 2 ** 20;
+const MAX_TEXT_FILE_BYTES = 256 * 2 ** 20;
 
 /**
  * Reads a text file whole, after checking its size against `maxBytes` (TooLargeError with the

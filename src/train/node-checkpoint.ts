@@ -25,7 +25,7 @@ import type { Trainer } from './trainer.js';
  * whose process is gone (killed) is stale and taken over.
  */
 export const CHECKPOINT_FILE = 'checkpoint.safetensors';
-export const LOCK_FILE = '.checkpoint.lock';
+const LOCK_FILE = '.checkpoint.lock';
 
 /** The path of the current checkpoint in `dir`. */
 export function checkpointPath(dir: string): string {
@@ -52,7 +52,7 @@ export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
  * another running process holds it; a lock whose process is gone is stale and replaced.
  * Returns the release function (removes the lock if it is still this process's).
  */
-export function lockCheckpointDir(dir: string): () => void {
+function lockCheckpointDir(dir: string): () => void {
   const lock = join(dir, LOCK_FILE), mine = `${process.pid}\n`;
   for (let attempt = 0; ; attempt++) {
     if (createExclusive(lock, mine)) break;

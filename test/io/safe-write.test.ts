@@ -3,12 +3,12 @@
 // target that must be a regular file or absent (unless --force), writability and free space
 // probed before the work, temporary files removed on every exit path and stale ones cleaned.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkWritableSync, replaceFileSync, tempPath } from '../../src/io/node-fs.js';
+import { checkWritableSync, createTemp, replaceFileSync, tempPath } from '../../src/io/node-fs.js';
 import { cli } from '../cli/helpers.js';
 import { buildCli } from '../reliability/build.js';
 
@@ -48,6 +48,14 @@ describe('temporary files: exclusive, random, never following a symlink', () => 
     replaceFileSync(target, 'one');
     expect(readFileSync(target, 'utf8')).toBe('one');
     expect(readdirSync(d)).toEqual(['x.bin']);
+    // a symlink planted at a temporary name is never opened: creation is exclusive (O_EXCL|O_NOFOLLOW)
+    const t = createTemp(target);
+    expect(lstatSync(t.path).isFile()).toBe(true);
+    rmSync(t.path);
+    symlinkSync(join(work, 'nowhere'), t.path);
+    expect(() => openSync(t.path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW)).toThrow(/EEXIST/);
+    t.done();
+    rmSync(t.path);
   });
 });
 

@@ -16,7 +16,7 @@ export class ExpressionError extends ParalensError {
 }
 
 /** The character at `position` for a message (a whole character, even outside the BMP), or 'the end'. */
-export function foundAt(src: string, position: number): string {
+function foundAt(src: string, position: number): string {
   return position < src.length ? quote(String.fromCodePoint(src.codePointAt(position)!)) : 'the end';
 }
 

@@ -6,10 +6,10 @@ import type { Group } from './group.js';
 /** The largest number of points a permutation or translation group may act on. */
 export const MAX_POINTS = 4096;
 /** The largest n of SO(n) and O(n) (n(n−1)/2 Lie-algebra generators of n×n matrices). */
-export const MAX_LIE_DIM = 64;
+const MAX_LIE_DIM = 64;
 
 /** The most memory the generators of a parsed group may take (its matrices, or permutations). */
-export const MAX_GROUP_BYTES = 256 * 2 ** 20;
+const MAX_GROUP_BYTES = 256 * 2 ** 20;
 
 /** The group names `parseGroup` knows, as written. */
 export const GROUP_FORMS = ['S(n)', 'Z(n)', 'D(n)', 'Trans(n)', 'Trans(h,w)', 'SO(n)', 'O(n)', 'O(1,3)', 'Perm((…),(…))', 'GxH'];

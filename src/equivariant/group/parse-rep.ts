@@ -5,7 +5,7 @@ import type { Rep } from './rep.js';
 /** The largest multiplicity or tensor power an expression may write (3V, T(k)). */
 const MAX_INT = 64;
 /** The deepest nesting of parentheses, dual(…), sum(…) and tensor(…) an expression may write. */
-export const MAX_REP_DEPTH = 32;
+const MAX_REP_DEPTH = 32;
 
 /**
  * Parses a representation expression (DESIGN.md, `paralens derive`):

@@ -134,7 +134,7 @@ export function bilinearRep(r: Rep): Rep {
 }
 
 /** The deepest equivariant MLP `emlp` builds (each level is a layer pair). */
-export const MAX_EMLP_DEPTH = 64;
+const MAX_EMLP_DEPTH = 64;
 
 /**
  * emlp(G, in, hidden, out, depth): an equivariant MLP — depth × [equivariant(in, hidden ⊕

@@ -31,7 +31,7 @@ export function cachedBasis(G: Group, repIn: Rep, repOut: Rep, opts?: SolveOptio
 }
 
 /** The most features a representation may have as a layer's input or output (per sample). */
-export const MAX_LAYER_FEATURES = 2 ** 22;
+const MAX_LAYER_FEATURES = 2 ** 22;
 
 /**
  * Refuses a representation too large to be a layer's features (its size and atoms counted
