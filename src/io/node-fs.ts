@@ -211,7 +211,7 @@ export function checkWritableSync(path: string, opts: WriteOptions = {}): void {
     rmSync(t.path, { force: true });
     t.done();
   } catch (e) {
-    fail(`the directory ${dir} cannot be written (${why(e, path)})`);
+    fail(`the directory ${dir} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const need = opts.bytes ?? 4096;
   let free: number;
