@@ -142,12 +142,12 @@ export function parseSpecWith(layers: LayerLookup, src: string): Para {
       if (peek()?.text !== ')') {
         for (;;) {
           const start = k;
-          let depth = 0;
+          let open = 0; // parentheses open inside this argument
           while (k < tokens.length) {
             const x = tokens[k]!.text;
-            if (depth === 0 && (x === ',' || x === ')')) break;
-            if (x === '(') depth++;
-            if (x === ')') depth--;
+            if (open === 0 && (x === ',' || x === ')')) break;
+            if (x === '(') open++;
+            if (x === ')') open--;
             k++;
           }
           if (start === k) fail('expected an argument', peek());

@@ -58,7 +58,13 @@ function lockCheckpointDir(dir: string): () => void {
     if (createExclusive(lock, mine)) break;
     const st = lstatSync(lock, { throwIfNoEntry: false });
     if (st && !st.isFile()) throw new CheckpointError(`cannot lock ${dir}: ${lock} is not a regular file`);
-    const holder = Number(/^(\d+)\n?$/.exec(st ? readFileSync(lock, 'utf8') : '')?.[1]);
+    let text = '';
+    try {
+      text = readFileSync(lock, 'utf8');
+    } catch {
+      // removed meanwhile: try again
+    }
+    const holder = Number(/^(\d+)\n?$/.exec(text)?.[1]);
     if (holder === process.pid) break;
     if (holder && processAlive(holder)) {
       throw new CheckpointError(`${dir} is in use by process ${holder} (its lock ${lock}); wait for that run to end, or remove the lock if no paralens run uses the directory`);
