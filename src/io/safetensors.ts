@@ -1,4 +1,4 @@
-import { quote } from '../errors.js';
+import { clip, quote } from '../errors.js';
 import { Tensor, sizeOf } from '../tensor/tensor.js';
 import { FileFormatError } from './errors.js';
 
@@ -84,7 +84,7 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new FileFormatError(`safetensors header is not JSON (${(e as Error).message}); starts with ${quote(text.slice(0, 40))}`);
+    throw new FileFormatError(`safetensors header is not JSON (${clip((e as Error).message, 120)}); starts with ${quote(text, 40)}`);
   }
   if (!isRecord(raw)) throw new FileFormatError('safetensors header must be a JSON object of tensor entries');
   const dup = duplicateKey(text);
