@@ -168,13 +168,6 @@ function escapeChar(ch: string): string {
   return ch;
 }
 
-/** A message made safe for one line: control characters and line breaks escaped as `quote` does (nothing truncated). */
-export function oneLine(message: string): string {
-  let out = '';
-  for (const ch of message) out += escapeChar(ch);
-  return out;
-}
-
 /** Human-readable byte count. */
 export function formatBytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
