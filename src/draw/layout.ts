@@ -76,8 +76,8 @@ function sequential(parts: Para[], layouts: Diagram[]): Diagram {
   let prevOut: [number, number] | undefined;
   layouts.forEach((d, i) => {
     const placed = shift(d, x, above - d.inY);
-    nodes.push(...placed.nodes);
-    wires.push(...placed.wires);
+    for (const n of placed.nodes) nodes.push(n);
+    for (const w of placed.wires) wires.push(w);
     if (prevOut) wires.push({ points: [prevOut, [x, placed.inY]], label: shapeLabel(parts[i]!.dom ?? parts[i - 1]!.cod) });
     prevOut = [x + d.width, placed.outY];
     x += d.width + (i < layouts.length - 1 ? GAP : 0);
@@ -96,8 +96,8 @@ function parallel(parts: Para[], layouts: Diagram[]): Diagram {
   const ins: number[] = [], outs: number[] = [];
   layouts.forEach((d, i) => {
     const placed = shift(d, stub, y);
-    nodes.push(...placed.nodes);
-    wires.push(...placed.wires);
+    for (const n of placed.nodes) nodes.push(n);
+    for (const w of placed.wires) wires.push(w);
     if (d.width < inner) wires.push({ points: [[stub + d.width, placed.outY], [stub + inner, placed.outY]], label: '' });
     ins.push(placed.inY);
     outs.push(placed.outY);

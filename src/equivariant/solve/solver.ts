@@ -301,7 +301,7 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
             Vv[e++] = v;
           }
       }
-      elementErrors.push(...r.residuals);
+      for (const v of r.residuals) elementErrors.push(v); // a block can have 10⁵ basis elements: no spread
       dim += r.dim;
     }
   const basis = csrFromUniqueTriples(dim, nOut * nIn, R, Cc, Vv);
