@@ -9,6 +9,8 @@ import { formatCount, TooLargeError, WorkMeter } from '../../errors.js';
  * that do not factor through each other has 2^k sieves, so the count shows only while counting.
  */
 export const MAX_SIEVE_WORK = 1.5e7;
+/** The most sieves enumerated on one object (a fork with 15 inputs has 2^15 on its A★). */
+const MAX_SIEVES = 2 ** 15;
 
 /**
  * What enumerating the sieves on every object of C costs at least: c has at least |into c| + 1
@@ -88,7 +90,7 @@ export function isSieve(C: FiniteCategory, c: number, arrows: readonly number[])
  * search). The work is metered (`meter`, by default one for this call): a TooLargeError when it
  * runs out, or beyond `limit` sieves.
  */
-export function sieves(C: FiniteCategory, c: number, limit = 100000, meter = sieveMeter(`the sieves on ${C.objects[c]}`)): Sieve[] {
+export function sieves(C: FiniteCategory, c: number, limit = MAX_SIEVES, meter = sieveMeter(`the sieves on ${C.objects[c]}`)): Sieve[] {
   const principal = C.arrowsInto(c).map((f) => sieveGeneratedBy(C, c, [f]));
   meter.spend(principal.reduce((s, p) => s + p.arrows.length, 0));
   const seen = new Map<string, Sieve>();
