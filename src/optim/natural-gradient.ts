@@ -6,6 +6,7 @@ import { Rng } from '../random/rng.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
+import type { Link } from '../nn/link.js';
 import type { Loss } from '../nn/loss.js';
 import { checkLr, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js';
@@ -35,20 +36,20 @@ const flatten = (ts: readonly Tensor[]): Float64Array => {
 
 /**
  * M = the Fisher of the output distribution at one sample's output z (K values), K×K
- * row-major, for the loss the model is trained with (see the file comment). The one place
- * where the loss's link decides the Fisher: a loss this does not know gets M = I (Gauss–Newton).
+ * row-major, read off the loss's link (see the file comment): identity → Gaussian (M = I),
+ * sigmoid → Bernoulli, softmax → categorical. Without a loss, M = I (Gauss–Newton).
  */
-export function outputFisherBlock(loss: Pick<Loss, 'name'> | undefined, z: ArrayLike<number>): Float64Array {
+export function outputFisherBlock(link: Link | undefined, z: ArrayLike<number>): Float64Array {
   const K = z.length;
   const M = new Float64Array(K * K);
-  switch (loss?.name) {
-    case 'bce':
+  switch (link) {
+    case 'sigmoid':
       for (let k = 0; k < K; k++) {
         const p = 1 / (1 + Math.exp(-z[k]!));
         M[k * K + k] = p * (1 - p);
       }
       return M;
-    case 'softmax-cross-entropy': {
+    case 'softmax': {
       let zmax = -Infinity;
       for (let k = 0; k < K; k++) zmax = Math.max(zmax, z[k]!);
       const p = Float64Array.from({ length: K }, (_, k) => Math.exp(z[k]! - zmax));
@@ -64,11 +65,11 @@ export function outputFisherBlock(loss: Pick<Loss, 'name'> | undefined, z: Array
 }
 
 /**
- * The exact Fisher F = (1/N) Σ_i J_iᵀ M_i J_i of \`model\` at θ on the inputs x for the output
- * distribution of \`loss\` (outputFisherBlock), in float64: one pullback per (sample, output)
+ * The exact Fisher F = (1/N) Σ_i J_iᵀ M_i J_i of `model` at θ on the inputs x for the output
+ * distribution of `loss` (outputFisherBlock of its link), in float64: one pullback per (sample, output)
  * pair. Size P×P; for small models.
  */
-export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, loss?: Pick<Loss, 'name'>): Float64Array {
+export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, loss?: Pick<Loss, 'link'>): Float64Array {
   const th = theta.map((t) => t.to('float64'));
   const P = th.reduce((n, t) => n + t.size, 0);
   const F = new Float64Array(P * P);
@@ -77,7 +78,7 @@ export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, l
     const xi = Tensor.of(x.data.subarray(i * per, (i + 1) * per), [1, ...x.shape.slice(1)], 'float64');
     const lens = model.forward(th, xi, makeCtx());
     const K = lens.y.size;
-    const M = outputFisherBlock(loss, lens.y.data);
+    const M = outputFisherBlock(loss?.link, lens.y.data);
     const J: Float64Array[] = [];
     for (let k = 0; k < K; k++) {
       const e = Tensor.zeros(lens.y.shape, 'float64');
@@ -125,17 +126,17 @@ export class NaturalGradient implements Optimizer {
   readonly name = 'natural';
   t = 0;
   private F?: Float64Array;
-  private bound?: { model: Para; x: Tensor; loss?: Pick<Loss, 'name'> };
+  private bound?: { model: Para; x: Tensor; loss?: Pick<Loss, 'link'> };
   constructor(private readonly opts: NaturalOptions) {
     checkLr(opts.lr);
   }
-  /** Use the exact Fisher of \`model\` on inputs \`x\` for the output distribution of \`loss\` (default: Gaussian, as for MSE), recomputed at every step. */
-  bind(model: Para, x: Tensor, loss?: Pick<Loss, 'name'>): this {
+  /** Use the exact Fisher of \`model\` on inputs \`x\` for the output distribution of `loss` (default: Gaussian, as for MSE), recomputed at every step. */
+  bind(model: Para, x: Tensor, loss?: Pick<Loss, 'link'>): this {
     this.bound = { model, x, loss };
     return this;
   }
   /** The Trainer's hook: bind to the model, (up to 256 of) the training inputs and the loss. */
-  prepare(model: Para, x: Tensor, _theta?: readonly Tensor[], loss?: Pick<Loss, 'name'>): Para {
+  prepare(model: Para, x: Tensor, _theta?: readonly Tensor[], loss?: Pick<Loss, 'link'>): Para {
     this.bind(model, x.batch > 256 ? x.rows(0, 256) : x, loss);
     return model;
   }

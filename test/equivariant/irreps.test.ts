@@ -166,17 +166,22 @@ describe('Wigner D matrices', () => {
 
   it('O(3): 1o is V itself (reflections too), 1e is det·V, 0o is det; SO(2): ψ_k rotates by kθ', () => {
     const rng = new Rng(2);
-    const g = O3group(3).sample(rng);
-    const P = { ...g, data: g.data.map((v, i) => (i < 3 ? -v : v)) }; // a reflection times g
+    const g = rotation(rng);
+    const P = { ...g, data: g.data.map((v, i) => (i < 3 ? -v : v)) }; // diag(−1, 1, 1)·R: det −1
     const r = P.data;
     const det = r[0]! * (r[4]! * r[8]! - r[5]! * r[7]!) - r[1]! * (r[3]! * r[8]! - r[5]! * r[6]!) + r[2]! * (r[3]! * r[7]! - r[4]! * r[6]!);
     expect(maxAbsDiff(irrepMatrix('O(3)', { l: 1, p: -1 }, P).data, P.data)).toBeLessThan(1e-13);
     expect(maxAbsDiff(irrepMatrix('O(3)', { l: 1, p: 1 }, P).data, P.data.map((v) => det * v))).toBeLessThan(1e-13);
-    expect(irrepMatrix('O(3)', { l: 0, p: -1 }, P).data[0]).toBeCloseTo(det, 13);
+    expect(det).toBeCloseTo(-1, 13);
+    expect(irrepMatrix('O(3)', { l: 0, p: -1 }, P).data[0]).toBeCloseTo(-1, 13);
+    // and on a random element of O(3), the parity is det: D^{0o}(g) = det g
+    const h = O3group(3).sample(rng), hd = h.data;
+    const deth = hd[0]! * (hd[4]! * hd[8]! - hd[5]! * hd[7]!) - hd[1]! * (hd[3]! * hd[8]! - hd[5]! * hd[6]!) + hd[2]! * (hd[3]! * hd[7]! - hd[4]! * hd[6]!);
+    expect(irrepMatrix('O(3)', { l: 0, p: -1 }, h).data[0]).toBeCloseTo(deth, 13);
     expect(() => irrepMatrix('SO(3)', { l: 1, p: 0 }, P)).toThrow(/det 1/);
     const t = 0.4, R2 = mat(2, 2, [Math.cos(t), -Math.sin(t), Math.sin(t), Math.cos(t)]);
     expect(maxAbsDiff(irrepMatrix('SO(2)', { l: 3, p: 0 }, R2).data, [Math.cos(3 * t), -Math.sin(3 * t), Math.sin(3 * t), Math.cos(3 * t)])).toBeLessThan(1e-14);
-    expect(irrepLie('SO(2)', { l: 2, p: 0 }, soGenerators(2)[0]!).data).toEqual([0, -2, 2, 0]);
+    expect(Array.from(irrepLie('SO(2)', { l: 2, p: 0 }, soGenerators(2)[0]!).data, (v) => v + 0)).toEqual([0, -2, 2, 0]);
   });
 });
 

@@ -75,9 +75,9 @@ export class Irreps {
     const sorted = [...m.values()].filter((t) => t.mul > 0).sort((a, b) => a.ir.l - b.ir.l || b.ir.p - a.ir.p);
     return new Irreps(this.group, sorted);
   }
-  /** e3nn's notation: `1x0e+1x1e+1x2e` (`1x0+1x1` without parity); the empty sum is `0`. */
+  /** e3nn's notation: `1x0e+1x1e+1x2e` (`1x0+1x1` without parity); the empty sum is the empty string, as in e3nn. */
   toString(): string {
-    return this.terms.length ? this.terms.map((t) => `${t.mul}x${irrepName(t.ir)}`).join('+') : '0';
+    return this.terms.map((t) => `${t.mul}x${irrepName(t.ir)}`).join('+');
   }
 }
 
