@@ -1,7 +1,7 @@
 import { RangeArgError } from '../../errors.js';
 import { mat } from '../../linalg/matrix.js';
 import type { Mat } from '../../linalg/matrix.js';
-import type { Irrep, IrrepGroup } from './irrep.js';
+import type { Irrep, IrrepGroup, Irreps } from './irrep.js';
 import { sphereQuadrature } from './quadrature.js';
 import { MAX_SH_L, sphericalHarmonics } from './spherical-harmonics.js';
 
@@ -119,4 +119,17 @@ export function irrepMatrix(group: IrrepGroup, ir: Irrep, g: Mat): Mat {
 export function irrepLie(group: IrrepGroup, ir: Irrep, A: Mat): Mat {
   if (group === 'SO(2)') return ir.l === 0 ? mat(1, 1) : { rows: 2, cols: 2, data: A.data.map((v) => ir.l * v) };
   return so3IrrepLie(ir.l, A);
+}
+
+/** The block-diagonal matrix of g on a direct sum of irreps (e3nn's `Irreps.D_from_matrix`), dim × dim. */
+export function irrepsMatrix(irreps: Irreps, g: Mat): Mat {
+  const n = irreps.dim, M = mat(n, n);
+  irreps.terms.forEach((t, i) => {
+    const D = irrepMatrix(irreps.group, t.ir, g), d = D.rows;
+    for (let u = 0; u < t.mul; u++) {
+      const o = irreps.offsets[i]! + u * d;
+      for (let a = 0; a < d; a++) for (let b = 0; b < d; b++) M.data[(o + a) * n + o + b] = D.data[a * d + b]!;
+    }
+  });
+  return M;
 }
