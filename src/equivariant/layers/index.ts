@@ -7,6 +7,8 @@ import { equivariantLinear } from './linear.js';
 import { messagePassing } from './message-passing.js';
 import { normGated } from './norm.js';
 import { ropeAttention } from './rope.js';
+import type { RopeOptions } from './rope.js';
+import { RangeArgError } from '../../errors.js';
 import { displace } from './displace.js';
 import { e3Conv } from './e3-conv.js';
 import type { Aggregation } from './e3-conv.js';
@@ -29,7 +31,21 @@ defs.push({ name: 'set_equivariant', args: ['int', 'int', 'int'], doc: 'set_equi
 defs.push({ name: 'message_passing', args: ['string', 'int', 'int'], doc: 'message_passing(graph,cin,cout): graph = cycle(n) | path(n) | complete(n) | star(n) | (0-1,1-2,…)', make: (g, a, b) => messagePassing(s(g), n(a), n(b)) });
 defs.push({ name: 'conv1d_periodic', args: ['int', 'int', 'int', 'int'], doc: 'conv1d_periodic(n,cin,cout,k): [cin,n] → [cout,n], derived from Trans(n)', make: (a, b, c, d) => conv1dPeriodic(n(a), n(b), n(c), n(d)) });
 defs.push({ name: 'conv2d_periodic', args: ['int', 'int', 'int', 'int', 'int'], doc: 'conv2d_periodic(h,w,cin,cout,k): [cin,h,w] → [cout,h,w], derived from Trans(h,w)', make: (a, b, c, d, e) => conv2dPeriodic(n(a), n(b), n(c), n(d), n(e)) });
-defs.push({ name: 'rope_attention', args: ['int', 'int', 'number?'], doc: 'rope_attention(T,d,P): self-attention with interleaved RoPE (period P optional)', make: (t, d, p) => ropeAttention(n(t), n(d), p === undefined ? {} : { period: n(p) }) });
+defs.push({
+  name: 'rope_attention',
+  args: ['int', 'int', 'string?', 'string?'],
+  doc: 'rope_attention(T,d[,P][,layout]): self-attention with RoPE, period P optional, layout interleaved (default) or half (GPT-NeoX)',
+  make: (t, d, a, b) => {
+    const opts: RopeOptions = {};
+    for (const v of [a, b]) {
+      if (v === undefined) continue;
+      if (v === 'half' || v === 'interleaved') opts.layout = v;
+      else if (/^\d+(\.\d+)?$/.test(s(v))) opts.period = Number(v);
+      else throw new RangeArgError(`rope_attention: expected a period (a number) or a layout (interleaved, half), got '${s(v)}'`);
+    }
+    return ropeAttention(n(t), n(d), opts);
+  },
+});
 
 const opt = (v: unknown): number | undefined => (v === undefined ? undefined : (v as number));
 defs.push({ name: 'tensor_product', args: ['string', 'string', 'string', 'int?'], doc: 'tensor_product(in1,in2,out[,n]): [x1|x2] → out, learned weights per path l1⊗l2→l3, e.g. tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)', make: (a, b, c, k) => tensorProduct(s(a), s(b), s(c), opt(k)) });

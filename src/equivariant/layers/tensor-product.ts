@@ -12,11 +12,15 @@ import type { Scratch } from './tp-kernel.js';
 /** Scratch memory from a Ctx (its arena when training). */
 export const ctxScratch = (ctx: Ctx): Scratch => (n, f64) => ctx.alloc([n], f64 ? 'float64' : 'float32').data;
 
-/** The parameters of a tensor-product plan: the path weights W ~ N(0, 1) and a bias per even scalar output. */
+/**
+ * The parameters of a tensor-product plan: the path weights W ~ U(−1, 1) and a bias per even
+ * scalar output (zero). With the plan's 1/√fan-in normalisation this is SEGNN's initialisation,
+ * PyTorch's Linear default: each output component has variance 1/3 of its inputs'.
+ */
 export function tpParams(plan: TensorProductPlan, prefix = ''): ParamSpec[] {
   const nb = scalarPositions(plan.out).length;
   return [
-    { name: `${prefix}weight`, shape: [plan.nWeights], init: (rng, out) => { for (let i = 0; i < out.length; i++) out[i] = rng.normal(); } },
+    { name: `${prefix}weight`, shape: [plan.nWeights], init: (rng, out) => { for (let i = 0; i < out.length; i++) out[i] = 2 * rng.uniform() - 1; } },
     ...(nb ? [{ name: `${prefix}bias`, shape: [nb], init: (_r: unknown, out: Data) => out.fill(0) }] : []),
   ];
 }
