@@ -37,7 +37,7 @@ export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
       const r = nbodyRun(model, {
         seed, epochs, train: flags.train as number, valid: flags.valid as number, test: flags.test as number,
         batch: flags.batch as number, lr: (flags.lr as number | undefined) ?? 5e-4, evalEvery: flags['eval-every'] as number,
-        hidden: flags.hidden as string | undefined, layers: flags.layers as number, lmax: flags.lmax as number,
+        hidden: flags.hidden as string | undefined, layers: flags.layers as number, lmax: flags.lmax as number, schedule: flags.schedule as 'constant' | 'cosine',
         onEpoch: (e) => {
           if (e.validMSE !== undefined) io.err(`  epoch ${e.epoch}  train ${fmt(e.trainLoss)}  valid ${fmt(e.validMSE)}  ${fmt(e.seconds, 4)} s\n`);
         },
@@ -58,7 +58,7 @@ export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
     }) + '\n');
     return 0;
   }
-  io.out(`nbody task (EGNN Table 2): ${NBODY.particles} charged particles, frame ${NBODY.inputFrame} → ${NBODY.targetFrame} (1000 steps); ${flags.train} training trajectories, ${epochs} epochs, Adam lr ${fmt((flags.lr as number | undefined) ?? 5e-4)}, batch ${flags.batch}; test MSE at the best validation epoch\n`);
+  io.out(`nbody task (EGNN Table 2): ${NBODY.particles} charged particles, frame ${NBODY.inputFrame} → ${NBODY.targetFrame} (1000 steps); ${flags.train} training trajectories, ${epochs} epochs, Adam lr ${fmt((flags.lr as number | undefined) ?? 5e-4)} (${flags.schedule}), batch ${flags.batch}; test MSE at the best validation epoch\n`);
   io.out(table(['model', 'seed', 'params', 'best epoch', 'valid MSE', 'test MSE', 'equivariance defect', 'seconds'], rows.map((r) => [r.model, r.seed, r.parameters, r.bestEpoch, fmt(r.validMSE), fmt(r.testMSE), fmt(r.equivarianceDefect, 3), fmt(r.seconds, 4)])) + '\n\n');
   io.out(table(['model', 'seeds', 'test MSE mean', 'min … max', 'equivariance defect', 'seconds'], summary.map((s) => [s.model, s.seeds, fmt(s.test.mean), `${fmt(s.test.min)} … ${fmt(s.test.max)}`, fmt(s.defect.mean, 3), fmt(s.seconds.mean, 4)])) + '\n\n');
   io.out(`published: ${NBODY_PUBLISHED.map((p) => `${p.model} ${p.mse}`).join(', ')}\n`);

@@ -45,6 +45,7 @@ under random group elements.
     hidden: { type: 'string', help: 'nbody: hidden irreps of segnn (default 32x0e+32x1o)' },
     layers: { type: 'int', help: 'nbody: message-passing layers', default: 4, min: 2 },
     lmax: { type: 'int', help: 'nbody: largest ℓ of the spherical-harmonic attributes (segnn)', default: 1, range: 'nonnegative' },
+    schedule: { type: 'string', help: 'nbody: learning-rate schedule', default: 'constant', choices: ['constant', 'cosine'] },
   },
   async run(flags, io) {
     if (flags.task === 'nbody') return runNBody(flags, io);

@@ -6,6 +6,7 @@ import { Rng } from '../../random/rng.js';
 import { parseSpec } from '../../spec/index.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { Trainer } from '../../train/trainer.js';
+import { cosine } from '../../optim/schedule.js';
 import { O } from '../group/group.js';
 import type { Mat } from '../../linalg/matrix.js';
 import { simulateCharged } from './nbody-sim.js';
@@ -225,6 +226,8 @@ export interface NBodyRunOptions extends NBodyModelOptions {
   readonly test?: number;
   /** Evaluate on the validation set every this many epochs (default 5, as EGNN and SEGNN). */
   readonly evalEvery?: number;
+  /** The learning rate over training: constant (EGNN, SEGNN) or cosine annealing to 0 over all steps. */
+  readonly schedule?: 'constant' | 'cosine';
   /** The data seed (default 43, EGNN's nbody_small seed; our generator differs from NumPy's). */
   readonly dataSeed?: number;
   readonly onEpoch?: (e: { epoch: number; trainLoss: number; validMSE?: number; seconds: number }) => void;
@@ -278,7 +281,8 @@ export function nbodyRun(model: NBodyModel, opts: NBodyRunOptions = {}): NBodyRe
   const test = nbodyDataset(splits.test, format, 'nbody-test');
   const spec = nbodySpec(model, opts);
   const f = parseSpec(spec);
-  const trainer = new Trainer(f, train, { loss: mse, optimizer: 'adam', lr: opts.lr ?? 5e-4, batch: opts.batch ?? 100, seed });
+  const batch = opts.batch ?? 100, steps = epochs * Math.ceil(train.x.batch / batch);
+  const trainer = new Trainer(f, train, { loss: mse, optimizer: 'adam', lr: opts.lr ?? 5e-4, batch, seed, optimizerOptions: opts.schedule === 'cosine' ? { schedule: cosine(steps) } : {} });
   let best = { epoch: -1, valid: Infinity, theta: trainer.theta.map((t) => t.clone()) };
   const validate = (epoch: number): number => {
     const v = meanSq(nbodyPredict(trainer.model, trainer.theta, valid), valid.y.data);
