@@ -3,6 +3,8 @@ import { backend } from '../../tensor/registry.js';
 import type { Data } from '../../tensor/tensor.js';
 import { clebschGordan, couples } from '../irreps/clebsch-gordan.js';
 import { Irreps } from '../irreps/irrep.js';
+import { pathKernels } from './tp-codegen.js';
+import type { PathKernels } from './tp-codegen.js';
 
 /** One path ℓ₁ ⊗ ℓ₂ → ℓ₃ of a tensor product: input terms i1, i2, output term o, its CG nonzeros and where its weights sit. */
 interface Path {
@@ -11,11 +13,8 @@ interface Path {
   readonly o: number;
   readonly mul1: number;
   readonly mul2: number;
-  /** Nonzero Clebsch–Gordan entries, as parallel arrays: m₁, m₂, m₃ and coefficient × path normalisation. */
-  readonly cgA: Int32Array;
-  readonly cgB: Int32Array;
-  readonly cgC: Int32Array;
-  readonly cgV: Float64Array;
+  /** The CG contraction with this path's nonzero coefficients (× the path normalisation) compiled in. */
+  readonly kernels: PathKernels;
   /** Column offset of this path in its output term's matrix Z (and row offset in W_o). */
   readonly k: number;
 }
@@ -69,7 +68,7 @@ export class TensorProductPlan {
       in1.terms.forEach((t1, i1) =>
         in2.terms.forEach((t2, i2) => {
           if (!couples(G, t1.ir, t2.ir, to.ir)) return;
-          mine.push({ i1, i2, o, mul1: t1.mul, mul2: t2.mul, cgA: new Int32Array(0), cgB: new Int32Array(0), cgC: new Int32Array(0), cgV: new Float64Array(0), k: K });
+          mine.push({ i1, i2, o, mul1: t1.mul, mul2: t2.mul, kernels: undefined as unknown as PathKernels, k: K });
           K += t1.mul * t2.mul;
         }),
       );
@@ -83,7 +82,7 @@ export class TensorProductPlan {
           const v = C[(a * d2 + b) * d3 + c]!;
           if (v !== 0) cg.push([a, b, c, alpha * v]);
         }
-        return { ...p, cgA: Int32Array.from(cg, (e) => e[0]), cgB: Int32Array.from(cg, (e) => e[1]), cgC: Int32Array.from(cg, (e) => e[2]), cgV: Float64Array.from(cg, (e) => e[3]) };
+        return { ...p, kernels: pathKernels(d1, d2, d3, cg) };
       });
       terms.push({ K, wOffset: w, paths: withCg });
       paths.push(...withCg);
@@ -114,7 +113,7 @@ export class TensorProductPlan {
         return;
       }
       const z = mem(rows * d3 * t.K, f64);
-      for (const p of t.paths) contract(p, in1.irDim(p.i1), in2.irDim(p.i2), in1.offsets[p.i1]!, in2.offsets[p.i2]!, rows, n1, n2, d3, t.K, x1, x2, z);
+      for (const p of t.paths) p.kernels.forward(x1, x2, z, rows, n1, n2, in1.offsets[p.i1]!, in2.offsets[p.i2]!, t.K, p.k, p.mul1, p.mul2);
       Z.push(z);
       // Y (rows·d3 × mo) = Z W_o, then into e3nn's layout out[r, offO + w·d3 + m3]
       const y = mem(rows * d3 * mo, f64);
@@ -152,56 +151,12 @@ export class TensorProductPlan {
       if (!dx1 && !dx2) return;
       const dz = mem(rows * d3 * t.K, f64);
       be.gemm(false, true, rows * d3, t.K, mo, dy, Wo, dz, false);
-      for (const p of t.paths) contractBack(p, in1.irDim(p.i1), in2.irDim(p.i2), in1.offsets[p.i1]!, in2.offsets[p.i2]!, rows, n1, n2, d3, t.K, x1, x2, dz, dx1, dx2);
+      for (const p of t.paths) {
+        const off1 = in1.offsets[p.i1]!, off2 = in2.offsets[p.i2]!;
+        if (dx1) p.kernels.backward1(x2, dz, dx1, rows, n1, n2, off1, off2, t.K, p.k, p.mul1, p.mul2);
+        if (dx2) p.kernels.backward2(x1, dz, dx2, rows, n1, n2, off1, off2, t.K, p.k, p.mul1, p.mul2);
+      }
     });
-  }
-}
-
-/**
- * Z[(r·d₃ + m₃)·K + k + u·mul₂ + v] += Σ C[m₁, m₂, m₃] x₁[r, u, m₁] x₂[r, v, m₂] over the
- * path's nonzero CG entries: the contraction that precedes the gemm (plain typed-array loops,
- * the hot spot of the layer outside the gemm).
- */
-function contract(p: Path, d1: number, d2: number, off1: number, off2: number, rows: number, n1: number, n2: number, d3: number, K: number, x1: Data, x2: Data, z: Data): void {
-  const { cgA, cgB, cgC, cgV, mul1, mul2 } = p, nnz = cgV.length;
-  const w = new Float64Array(nnz), zc = new Int32Array(nnz);
-  for (let r = 0; r < rows; r++) {
-    const xr = r * n1 + off1, yr = r * n2 + off2, zr = r * d3;
-    for (let q = 0; q < nnz; q++) zc[q] = (zr + cgC[q]!) * K;
-    for (let v = 0; v < mul2; v++) {
-      const yv = yr + v * d2;
-      // the coefficients C[m₁, m₂, m₃]·x₂[v, m₂] of this row, once for all u
-      for (let q = 0; q < nnz; q++) w[q] = cgV[q]! * x2[yv + cgB[q]!]!;
-      for (let u = 0; u < mul1; u++) {
-        const col = p.k + u * mul2 + v, xu = xr + u * d1;
-        for (let q = 0; q < nnz; q++) z[zc[q]! + col] += w[q]! * x1[xu + cgA[q]!]!;
-      }
-    }
-  }
-}
-
-/** The pullback of `contract`: dx₁ and dx₂ (each when given) from dZ. */
-function contractBack(p: Path, d1: number, d2: number, off1: number, off2: number, rows: number, n1: number, n2: number, d3: number, K: number, x1: Data, x2: Data, dz: Data, dx1: Data | null, dx2: Data | null): void {
-  const { cgA, cgB, cgC, cgV, mul1, mul2 } = p, nnz = cgV.length;
-  const w = new Float64Array(nnz), zc = new Int32Array(nnz);
-  for (let r = 0; r < rows; r++) {
-    const xr = r * n1 + off1, yr = r * n2 + off2, zr = r * d3;
-    for (let q = 0; q < nnz; q++) zc[q] = (zr + cgC[q]!) * K;
-    for (let v = 0; v < mul2; v++) {
-      const yv = yr + v * d2;
-      if (dx1) {
-        for (let q = 0; q < nnz; q++) w[q] = cgV[q]! * x2[yv + cgB[q]!]!;
-        for (let u = 0; u < mul1; u++) {
-          const col = p.k + u * mul2 + v, xu = xr + u * d1;
-          for (let q = 0; q < nnz; q++) dx1[xu + cgA[q]!] += w[q]! * dz[zc[q]! + col]!;
-        }
-      }
-      if (dx2)
-        for (let u = 0; u < mul1; u++) {
-          const col = p.k + u * mul2 + v, xu = xr + u * d1;
-          for (let q = 0; q < nnz; q++) dx2[yv + cgB[q]!] += cgV[q]! * dz[zc[q]! + col]! * x1[xu + cgA[q]!]!;
-        }
-    }
   }
 }
 
