@@ -105,7 +105,7 @@ describe('the N-body task', () => {
 
 describe('paralens equivariant train --task nbody', () => {
   it('--json prints one object with per-seed rows, a spread per model and the published numbers', async () => {
-    const r = await cli('equivariant', 'train', '--task', 'nbody', '--model', 'segnn,linear', '--seeds', '0,1', '--train', '20', '--valid', '10', '--test', '10', '--epochs', '2', '--eval-every', '1', '--batch', '10', '--hidden', '2x0e+1x1o', '--layers', '2', '--json');
+    const r = await cli('equivariant', 'train', '--task', 'nbody', '--model', 'segnn,linear', '--seeds', '2', '--train', '20', '--valid', '10', '--test', '10', '--epochs', '2', '--eval-every', '1', '--batch', '10', '--irreps', '2x0e+1x1o', '--layers', '2', '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.rows.length).toBe(4);

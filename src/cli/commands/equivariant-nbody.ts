@@ -12,12 +12,6 @@ export function spread(xs: readonly number[]): { mean: number; min: number; max:
   return { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) };
 }
 
-const ints = (text: string, flag: string): number[] => {
-  const xs = text.split(',').map((s) => Number(s.trim()));
-  if (!xs.length || xs.some((n) => !(Number.isInteger(n) && n >= 0))) throw new UsageError(`equivariant train: --${flag} expects non-negative integers separated by commas, got '${text}'`);
-  return xs;
-};
-
 /**
  * `paralens equivariant train --task nbody`: trains the chosen models on the charged-particle
  * task once per seed (sequentially), logs validation progress to stderr and prints test MSE,
@@ -28,7 +22,7 @@ export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
   const json = Boolean(flags.json);
   const models = String(flags.model).split(',').map((m) => m.trim()) as NBodyModel[];
   for (const m of models) if (!NBODY_MODELS.includes(m)) throw new UsageError(`equivariant train: --model must be among ${NBODY_MODELS.join(', ')}; got '${m}'`);
-  const seeds = flags.seeds !== undefined ? ints(String(flags.seeds), 'seeds') : [flags.seed as number];
+  const seeds = Array.from({ length: flags.seeds as number }, (_, k) => (flags.seed as number) + k);
   const epochs = flags.epochs as number;
   const rows: NBodyResult[] = [];
   for (const model of models)
@@ -37,7 +31,7 @@ export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
       const r = nbodyRun(model, {
         seed, epochs, train: flags.train as number, valid: flags.valid as number, test: flags.test as number,
         batch: flags.batch as number, lr: (flags.lr as number | undefined) ?? 5e-4, evalEvery: flags['eval-every'] as number,
-        hidden: flags.hidden as string | undefined, layers: flags.layers as number, lmax: flags.lmax as number, schedule: flags.schedule as 'constant' | 'cosine',
+        hidden: flags.irreps as string | undefined, layers: flags.layers as number, lmax: flags.lmax as number, schedule: flags.schedule as 'constant' | 'cosine',
         onEpoch: (e) => {
           if (e.validMSE !== undefined) io.err(`  epoch ${e.epoch}  train ${fmt(e.trainLoss)}  valid ${fmt(e.validMSE)}  ${fmt(e.seconds, 4)} s\n`);
         },

@@ -12,7 +12,7 @@ const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task 
 const trainCommand: Command = {
   name: 'train',
   summary: 'equivariant models vs plain baselines on a benchmark task (EMLP\'s, or EGNN\'s N-body)',
-  usage: 'paralens equivariant train --task inertia|o5 [--sizes 30,100,300,1000] [--steps N] [--seed N] [--json]\n       paralens equivariant train --task nbody [--model segnn,gnn,…] [--epochs N] [--seeds 0,1,2] [--train N] [--json]',
+  usage: 'paralens equivariant train --task inertia|o5 [--sizes 30,100,300,1000] [--steps N] [--seed N] [--json]\n       paralens equivariant train --task nbody [--model segnn,gnn,…] [--epochs N] [--seeds N] [--irreps IRREPS] [--train N] [--json]',
   description: `EMLP benchmarks (Finzi, Welling & Wilson 2021, §7), generated in code:
   inertia  O(3): 5 random point masses (5T(0)+5V) → their inertia tensor (T(2));
   o5       O(5): x₁, x₂ (2V) → sin‖x₁‖ − ‖x₂‖³/2 + x₁ᵀx₂/(‖x₁‖‖x₂‖) (T(0)).
@@ -35,14 +35,14 @@ under random group elements.
     lr: { type: 'number', help: 'learning rate (Adam; default 0.01 for inertia and o5, 5e-4 for nbody)', range: 'positive' },
     seed: { type: 'int', help: 'random seed (data, initialisation)', default: 0 },
     model: { type: 'string', help: `nbody: models, comma-separated (${NBODY_MODELS.join(', ')})`, default: 'segnn' },
-    seeds: { type: 'string', help: 'nbody: seeds, comma-separated, run one after another (default: --seed)' },
+    seeds: { type: 'int', help: 'nbody: number of seeds, run one after another: --seed, --seed + 1, …', default: 1, range: 'positive' },
     epochs: { type: 'int', help: 'nbody: training epochs', default: 1000, range: 'positive' },
     train: { type: 'int', help: 'nbody: training trajectories', default: 3000, range: 'positive' },
     valid: { type: 'int', help: 'nbody: validation trajectories', default: 2000, range: 'positive' },
     test: { type: 'int', help: 'nbody: test trajectories', default: 2000, range: 'positive' },
     batch: { type: 'int', help: 'nbody: minibatch size', default: 100, range: 'positive' },
     'eval-every': { type: 'int', help: 'nbody: validate every this many epochs', default: 5, range: 'positive' },
-    hidden: { type: 'string', help: 'nbody: hidden irreps of segnn (default 32x0e+32x1o)' },
+    irreps: { type: 'string', help: 'nbody: hidden irreps of segnn (default 32x0e+32x1o)' },
     layers: { type: 'int', help: 'nbody: message-passing layers', default: 4, min: 2 },
     lmax: { type: 'int', help: 'nbody: largest ℓ of the spherical-harmonic attributes (segnn)', default: 1, range: 'nonnegative' },
     schedule: { type: 'string', help: 'nbody: learning-rate schedule', default: 'constant', choices: ['constant', 'cosine'] },
