@@ -44,8 +44,8 @@ export type { Irrep, IrrepGroup, MulIrrep, IrrepsLike } from './irreps/irrep.js'
 export { sphericalHarmonics, shDim } from './irreps/spherical-harmonics.js';
 export type { ShNormalization } from './irreps/spherical-harmonics.js';
 export { wignerD, so3IrrepLie, irrepMatrix, irrepLie, irrepsMatrix } from './irreps/wigner.js';
-export { clebschGordan, couples, productIrreps } from './irreps/clebsch-gordan.js';
-export { decompose, decomposeSymmetric, decompositionString, decompositionIrreps } from './irreps/decompose.js';
+export { clebschGordan, couples } from './irreps/clebsch-gordan.js';
+export { decompose, decomposeSymmetric, decompositionString } from './irreps/decompose.js';
 export type { Decomposition, DecompositionTerm } from './irreps/decompose.js';
 export { parseIndexSymmetry } from './irreps/index-symmetry.js';
 export type { IndexSymmetry } from './irreps/index-symmetry.js';

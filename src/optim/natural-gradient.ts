@@ -1,9 +1,6 @@
 import { RangeArgError } from '../errors.js';
-import { primitive, seq, par } from '../para/category.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
-import { Rng } from '../random/rng.js';
-import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
 import type { Link } from '../nn/link.js';
@@ -130,7 +127,7 @@ export class NaturalGradient implements Optimizer {
   constructor(private readonly opts: NaturalOptions) {
     checkLr(opts.lr);
   }
-  /** Use the exact Fisher of \`model\` on inputs \`x\` for the output distribution of `loss` (default: Gaussian, as for MSE), recomputed at every step. */
+  /** Use the exact Fisher of `model` on inputs `x` for the output distribution of `loss` (default: Gaussian, as for MSE), recomputed at every step. */
   bind(model: Para, x: Tensor, loss?: Pick<Loss, 'link'>): this {
     this.bound = { model, x, loss };
     return this;

@@ -12,13 +12,6 @@ export function couples(group: IrrepGroup, a: Irrep, b: Irrep, c: Irrep): boolea
   return tri && (group === 'SO(3)' || c.p === a.p * b.p);
 }
 
-/** The irreps in ℓ₁ ⊗ ℓ₂: ℓ = |ℓ₁ − ℓ₂| … ℓ₁ + ℓ₂ (with parity p₁p₂ for O(3)). */
-export function productIrreps(group: 'SO(3)' | 'O(3)', a: Irrep, b: Irrep): Irrep[] {
-  const out: Irrep[] = [];
-  for (let l = Math.abs(a.l - b.l); l <= a.l + b.l; l++) out.push({ l, p: group === 'O(3)' ? ((a.p * b.p) as 1 | -1) : 0 });
-  return out;
-}
-
 const cache = new Map<string, Float64Array>();
 
 /**

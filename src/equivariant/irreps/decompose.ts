@@ -3,7 +3,7 @@ import { atoms } from '../group/rep.js';
 import type { Rep } from '../group/rep.js';
 import { cycleType } from './index-symmetry.js';
 import type { IndexSymmetry } from './index-symmetry.js';
-import { irrepDim, irrepName, Irreps } from './irrep.js';
+import { irrepDim, irrepName } from './irrep.js';
 import type { Irrep, IrrepGroup } from './irrep.js';
 
 /** A weight multiset: exponent m ↦ how many basis vectors have J_z-eigenvalue i·m (exact, as bigints). */
@@ -45,12 +45,6 @@ export interface Decomposition {
 /** e3nn's notation for a decomposition: `1x0e+1x1e+1x2e`; `0` for the zero representation. */
 export function decompositionString(d: Decomposition): string {
   return d.terms.length ? d.terms.map((t) => `${t.mul}x${irrepName(t.ir)}`).join('+') : '0';
-}
-
-/** The decomposition as Irreps (for layers), when every multiplicity fits a number. */
-export function decompositionIrreps(d: Decomposition): Irreps {
-  if (d.terms.some((t) => t.mul > BigInt(Number.MAX_SAFE_INTEGER))) throw new RangeArgError('this decomposition has multiplicities beyond 2^53');
-  return new Irreps(d.group, d.terms.map((t) => ({ mul: Number(t.mul), ir: t.ir })));
 }
 
 /**

@@ -9,7 +9,7 @@ import { shDim } from '../irreps/spherical-harmonics.js';
 import { GatePlan } from './irreps-gate.js';
 import { checkPoints, cloudGeometry, cloudGeometryBackward, shIrreps } from './point-cloud.js';
 import { addScalarBias, ctxScratch, scalarBiasGrad, tpParams } from './tensor-product.js';
-import { TensorProductPlan } from './tp-kernel.js';
+import { ONE_SCALAR, TensorProductPlan } from './tp-kernel.js';
 import type { Scratch, TpSaved } from './tp-kernel.js';
 
 /** How messages into a node are combined: summed (SEGNN), or weighted by a softmax over invariant logits (attention). */
@@ -66,8 +66,7 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
   const hidden = concat(scalars, gatedI); // the gate's output order: scalars first
   const gIn = gate.inputIrreps;
   const attr = shIrreps(G, lmax);
-  const one = new Irreps(G, [{ mul: 1, ir: { l: 0, p: G === 'O(3)' ? 1 : 0 } }]);
-  const msgIn = concat(hIn, hIn, one), updIn = concat(hIn, hidden);
+  const msgIn = concat(hIn, hIn, ONE_SCALAR(G)), updIn = concat(hIn, hidden);
   const tp1 = new SteerableLinear(msgIn, attr, gIn), tp2 = new SteerableLinear(hidden, attr, gIn);
   const tp3 = new SteerableLinear(updIn, attr, gIn), tp4 = new SteerableLinear(hidden, attr, hOut);
   const residual = String(hIn) === String(hOut);
@@ -75,12 +74,12 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
   const nsc = scalars.dim;
   const params: ParamSpec[] = tps.flatMap((t, k) => tpParams(t.plan, `tp${k + 1}.`));
   if (aggregation === 'attention') params.push({ name: 'attention', shape: [nsc], init: (rng, out) => { for (let i = 0; i < out.length; i++) out[i] = rng.normal() / Math.sqrt(nsc); } });
-  // where each parameter tensor of each tensor product sits in θ
-  const slots = tps.map((t) => ({ w: 0, b: undefined as number | undefined, t }));
+  // where the weight and the bias (if any) of each tensor product sit in θ
+  const slots: { w: number; b?: number }[] = [];
   let k = 0;
-  tps.forEach((t, i) => {
-    slots[i]!.w = k++;
-    if (params[k]?.name === `tp${i + 1}.bias`) slots[i]!.b = k++;
+  tps.forEach((_, i) => {
+    const w = k++;
+    slots.push(params[k]?.name === `tp${i + 1}.bias` ? { w, b: k++ } : { w });
   });
   const attIndex = aggregation === 'attention' ? k : -1;
   const dIn = hIn.dim, dH = hidden.dim, dG = gIn.dim, dOut = hOut.dim, A = shDim(lmax), sIn = 3 + dIn, sOut = 3 + dOut;

@@ -93,11 +93,6 @@ export class TensorProductPlan {
     this.nWeights = w;
   }
 
-  /** The output terms that no path reaches (their values are always 0 but for a bias). */
-  unreached(): number[] {
-    return this.terms.flatMap((t, o) => (t.K === 0 ? [o] : []));
-  }
-
   /** out (rows × out.dim) = TP(x1, x2; W) (+ out when accumulate). x1, x2 are rows × in.dim. */
   forward(rows: number, x1: Data, x2: Data, W: Data, out: Data, accumulate = false, mem: Scratch = fresh): TpSaved {
     const f64 = out instanceof Float64Array;

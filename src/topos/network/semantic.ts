@@ -20,7 +20,7 @@ export interface PropositionAlgebra<T> {
 
 /**
  * A set of states, as the bits of a bigint: state s is in A when bit s is set. A bigint has
- * no width limit (a number used with \`1 << s\` wraps from 32 states on); a number is accepted
+ * no width limit (a number used with `1 << s` wraps from 32 states on); a number is accepted
  * where it is a non-negative safe integer and read as the same bits.
  */
 export type StateSet = bigint;
@@ -30,7 +30,7 @@ export function toStateSet(A: StateSet | number, n: number): StateSet {
   if (typeof A === 'number' && !(Number.isSafeInteger(A) && A >= 0)) throw new ToposError(`a set of states must be a non-negative integer bitmask (or a bigint), got ${A}`);
   const a = BigInt(A);
   if (a < 0n) throw new ToposError(`a set of states must be a non-negative bitmask, got ${a}`);
-  if (a >> BigInt(n) !== 0n) throw new ToposError(`the set of states ${a} names state ${a.toString(2).length - 1} but there are only ${n} states (0 … ${n - 1})`);
+  if (a >> BigInt(n) !== 0n) throw new ToposError(`a set of states names state ${a.toString(2).length - 1} but there are only ${n} states (0 … ${n - 1})`);
   return a;
 }
 
