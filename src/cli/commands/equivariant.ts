@@ -25,7 +25,9 @@ under random group elements.
            ±1 simulated in code (Kipf et al.'s NRI simulator, 3-D), positions and velocities at
            frame 30 → positions 1000 steps later. Models: segnn (steerable E(3) message passing
            on irreps, e3_conv layers), segnn-attention, gnn (message passing on raw coordinates),
-           mlp, linear. Adam (lr 5e-4, batch 100), validation every --eval-every epochs; prints the
+           mlp, linear. Adam (by default lr 5e-4 constant and batch 100, as EGNN and SEGNN; the
+           runs in docs/equivariant.md use --lr 2e-3 --schedule cosine), validation every
+           --eval-every epochs on 2000 trajectories; prints the
            test MSE at the best validation epoch, the equivariance defect (mean squared
            |f(g·x) − g·f(x)| for random g in E(3) × S(5)) and the time, per seed and as a spread.`,
   flags: {
@@ -33,7 +35,7 @@ under random group elements.
     sizes: { type: 'string', help: 'training-set sizes, comma-separated (inertia, o5)', default: '30,100,300,1000' },
     steps: { type: 'int', help: 'Adam steps per model (inertia, o5)', default: 1500, range: 'positive' },
     lr: { type: 'number', help: 'learning rate (Adam; default 0.01 for inertia and o5, 5e-4 for nbody)', range: 'positive' },
-    seed: { type: 'int', help: 'random seed (data, initialisation)', default: 0 },
+    seed: { type: 'int', help: 'random seed (inertia, o5: data and initialisation; nbody: initialisation and shuffling, the data are fixed)', default: 0 },
     model: { type: 'string', help: `nbody: models, comma-separated (${NBODY_MODELS.join(', ')})`, default: 'segnn' },
     seeds: { type: 'int', help: 'nbody: number of seeds, run one after another: --seed, --seed + 1, …', default: 1, range: 'positive' },
     epochs: { type: 'int', help: 'nbody: training epochs', default: 1000, range: 'positive' },
