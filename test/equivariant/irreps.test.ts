@@ -297,6 +297,23 @@ describe('decomposition into irreducibles', () => {
     expect(() => parseIndexSymmetry('-ij=ji')).toThrow(/first term has no sign/);
   });
 
+  it('the table of docs/equivariant.md, both groups', () => {
+    const table: [string, string | undefined, string, string][] = [
+      ['T(2)', undefined, '1x0+1x1+1x2', '1x0e+1x1e+1x2e'],
+      ['T(3)', undefined, '1x0+3x1+2x2+1x3', '1x0o+3x1o+2x2o+1x3o'],
+      ['T(2)', 'ij=ji', '1x0+1x2', '1x0e+1x2e'],
+      ['T(2)', 'ij=-ji', '1x1', '1x1e'],
+      ['T(3)', 'ijk=-ikj=-jik', '1x0', '1x0o'],
+      ['T(4)', 'ijkl=jikl=klij', '2x0+2x2+1x4', '2x0e+2x2e+1x4e'],
+      ['T(4)', 'ijkl=jikl=ikjl=ijlk', '1x0+1x2+1x4', '1x0e+1x2e+1x4e'],
+      ['T(2)', 'ij=-ij', '0', '0'],
+    ];
+    for (const [rep, f, so3, o3] of table) {
+      const d = (g: IrrepGroup): string => decompositionString(f ? decomposeSymmetric(g, parseIndexSymmetry(f)) : decompose(g, parseRep(rep)));
+      expect([d('SO(3)'), d('O(3)')]).toEqual([so3, o3]);
+    }
+  });
+
   it('the dimension of each symmetric subspace equals that of the fixed space computed by a nullspace (random formulas)', () => {
     const formulas = fc.constantFrom('ij=ji', 'ij=-ji', 'ijk=jik', 'ijk=jki', 'ijk=-jik=-ikj', 'ijkl=jikl=klij', 'ijkl=-jikl=-ijlk=klij', 'ijk=kji');
     fc.assert(fc.property(formulas, (f) => {
