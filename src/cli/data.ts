@@ -1,4 +1,5 @@
-import type { Dataset } from '../data/dataset.js';
+import { stratifiedSplit } from '../data/dataset.js';
+import type { Dataset, Split } from '../data/dataset.js';
 import type { ImageLayout } from '../data/idx.js';
 import { loadFashionMnist } from '../data/node.js';
 import { builtInData } from '../data/registry.js';
@@ -48,3 +49,26 @@ registerCliData('fashion-mnist', async ({ dataDir, model }) => {
   const { train, test } = loadFashionMnist({ dataDir, layout: layoutFor(model, 784) });
   return { ...train, test } as Dataset;
 });
+
+/** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
+export function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {
+  return data.x.batch >= 20 ? stratifiedSplit(data, testFraction, seed) : undefined;
+}
+
+/** The rows a `paralens train` run trains and tests on: the whole set, its seeded 80/20 split, or Fashion-MNIST's own test set. */
+export interface TrainingData {
+  readonly data: Dataset;
+  readonly train: Dataset;
+  readonly test?: Dataset;
+  readonly split?: Split;
+}
+
+/**
+ * The training and test rows of a run, the one definition that `train` uses and that
+ * `export --format pytorch` repeats (same name and seed, so the same rows).
+ */
+export async function trainingData(name: string, opts: CliDataOptions): Promise<TrainingData> {
+  const data = await loadData(name, opts);
+  const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, opts.seed);
+  return { data, train: split?.train ?? data, test: split?.test ?? (data as Dataset & { test?: Dataset }).test, split };
+}

@@ -1,5 +1,3 @@
-import { stratifiedSplit } from '../../data/dataset.js';
-import type { Dataset, Split } from '../../data/dataset.js';
 import { lossByName, lossForData, lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
 import { parseSpec } from '../../spec/index.js';
@@ -7,16 +5,11 @@ import { train } from '../../train/train.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { loadData } from '../data.js';
+import { trainingData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
-
-/** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
-export function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {
-  return data.x.batch >= 20 ? stratifiedSplit(data, testFraction, seed) : undefined;
-}
 
 export const command: Command = {
   name: 'train',
@@ -49,10 +42,8 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     const seed = flags.seed as number;
     const model: Para = parseSpec(flags.model as string);
     if (flags.save) await checkSavePath(flags.save as string);
-    const data = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
+    const { data, train: trainSet, test, split } = await trainingData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
     const loss = lossByName((flags.loss as string | undefined) ?? lossForData(data).name);
-    const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, seed);
-    const trainSet = split?.train ?? data;
     const progress = new Progress(io, 'train', json);
     const checkpoints = checkpointHooks({
       dir: flags.checkpoint as string | undefined, every: flags.every as number, resume: flags.resume as string | undefined, epochs: flags.epochs as number,
@@ -66,7 +57,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       optimizer: flags.optimizer as string,
       seed,
       ...checkpoints.hooks,
-      test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
+      test,
       evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
       onEvent: (e) => {
         if (e.type === 'epoch') progress.update(e.epoch, e.epochs, `loss ${fmt(e.loss)}`);
@@ -88,6 +79,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
         test_accuracy: result.testAccuracy,
         classes: data.classes,
         feature_names: data.featureNames,
+        data_dir: flags['data-dir'],
       };
       const bytes = await saveModel(flags.save as string, result.model, result.theta, settings);
       extra.saved = flags.save;
