@@ -55,7 +55,8 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
     io.out(helpText(cmd.usage, cmd.description, cmd.flags));
     return 0;
   }
-  return cmd.run(parseFlags(argv, cmd.flags, path), io);
+  const args = cmd.positional && argv[0] !== undefined && !argv[0].startsWith('-') ? [`--${cmd.positional}`, ...argv] : argv;
+  return cmd.run(parseFlags(args, cmd.flags, path), io);
 }
 
 /** Prints an error in one line (no stack trace) and returns its exit code. */

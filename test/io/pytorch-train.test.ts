@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeModel, decodeSafetensors, encodeSafetensors, Rng, Tensor } from '../../src/index.js';
 import { cli } from '../cli/helpers.js';
+import { writeIdx } from './idx-files.js';
 import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
 
 /**
@@ -30,25 +31,6 @@ function weightDiff(a: string, b: string): number {
   let d = 0, s = 0;
   x.theta.forEach((t, i) => t.data.forEach((v, j) => { d = Math.max(d, Math.abs(v - y.theta[i]!.data[j]!)); s = Math.max(s, Math.abs(y.theta[i]!.data[j]!)); }));
   return d / s;
-}
-
-/** Tiny IDX files in Fashion-MNIST's layout: 8×8 grey images whose class lights one pixel. */
-function writeIdx(at: string, n: number, prefix: string, rng: Rng): void {
-  const images = new Uint8Array(16 + n * 64), labels = new Uint8Array(8 + n);
-  const head = (b: Uint8Array, rank: number, dims: number[]): void => {
-    b.set([0, 0, 8, rank]);
-    dims.forEach((d, i) => new DataView(b.buffer).setUint32(4 + 4 * i, d, false));
-  };
-  head(images, 3, [n, 8, 8]);
-  head(labels, 1, [n]);
-  for (let i = 0; i < n; i++) {
-    const c = rng.int(10);
-    labels[8 + i] = c;
-    for (let p = 0; p < 64; p++) images[16 + i * 64 + p] = rng.int(60);
-    images[16 + i * 64 + 9 + 4 * c] = 255;
-  }
-  writeFileSync(join(at, `${prefix}-images-idx3-ubyte`), images);
-  writeFileSync(join(at, `${prefix}-labels-idx1-ubyte`), labels);
 }
 
 /** Trains in paralens for one epoch, exports, continues 1 epoch in PyTorch on 1 and on 2 processes. */

@@ -8,17 +8,19 @@ import type { Command } from '../command.js';
 import { trainingData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
 import type { Para } from '../../para/para.js';
-import { checkSavePath, saveModel } from '../../io/node.js';
+import { checkSavePath, loadModel, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
 
 export const command: Command = {
   name: 'train',
   summary: 'train a model given by a spec string on a data set',
-  usage: 'paralens train --model SPEC --data NAME [--epochs N] [--batch N] [--lr X] [--optimizer NAME] [--loss NAME] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
+  usage: 'paralens train (--model SPEC | --init FILE) --data NAME [--epochs N] [--batch N] [--lr X] [--optimizer NAME] [--loss NAME] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
   description: `Trains the morphism that SPEC denotes (e.g. 'dense(2,4) >> sigmoid >> dense(4,1)') by iterating the
 optimiser's update endomorphism over minibatches. Data sets with 20 rows or more are split 80/20
 (stratified, seeded) and test accuracy is reported. Losses: ${lossNames().join(', ')} (bce and
 softmax-cross-entropy take logits). Optimisers: ${optimizerNames().join(', ')}.
+--init FILE starts from the weights of a model file (train --save, paralens import, PyTorch's
+train.py); the model is the file's, and --model, if given, must be the same spec.
 Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
@@ -33,14 +35,20 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     save: { type: 'string', help: 'write the trained model to this .safetensors file' },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
     every: { type: 'int', help: 'with --checkpoint: write one every N epochs (and after the last)', default: 1, range: 'positive' },
+    init: { type: 'string', help: 'start from the weights of this model file (its spec is the model; --model must match it)' },
     resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow); keeps checkpointing there' },
   },
   async run(flags, io) {
-    if (!flags.model) throw new UsageError('train: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
+    if (!flags.model && !flags.init) throw new UsageError('train: --model SPEC (or --init FILE) is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
+    if (flags.init && flags.resume) throw new UsageError('train: --init and --resume both set the starting weights; give one');
     if (!flags.data) throw new UsageError(`train: --data NAME is required; known: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}`);
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
-    const model: Para = parseSpec(flags.model as string);
+    const init = flags.init ? await loadModel(flags.init as string) : undefined;
+    const model: Para = init ? init.model : parseSpec(flags.model as string);
+    if (init && flags.model && String(parseSpec(flags.model as string)) !== String(parseSpec(String(init.model)))) {
+      throw new UsageError(`train: --model ${flags.model} is not the model of --init ${flags.init} (${init.model}); drop --model or give that spec`);
+    }
     if (flags.save) await checkSavePath(flags.save as string);
     const { data, train: trainSet, test, split } = await trainingData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
     const loss = lossByName((flags.loss as string | undefined) ?? lossForData(data).name);
@@ -56,6 +64,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       lr: flags.lr as number,
       optimizer: flags.optimizer as string,
       seed,
+      theta: init?.theta,
       ...checkpoints.hooks,
       test,
       evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
@@ -80,6 +89,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
         classes: data.classes,
         feature_names: data.featureNames,
         data_dir: flags['data-dir'],
+        init: flags.init,
       };
       const bytes = await saveModel(flags.save as string, result.model, result.theta, settings);
       extra.saved = flags.save;
