@@ -1,15 +1,19 @@
-import { lossByName, lossForData, lossNames } from '../../nn/loss.js';
+import { lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
 import { parseSpec } from '../../spec/index.js';
 import { train } from '../../train/train.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { trainingData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
+import { trainingFlags, trainRunOptions } from '../training.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, loadModel, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
+import { backendInfo, backendLabel } from '../../tensor/init.js';
+import { backend } from '../../tensor/registry.js';
 
 export const command: Command = {
   name: 'train',
@@ -25,12 +29,8 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
     data: { type: 'string', help: 'data set name' },
-    epochs: { type: 'int', help: 'number of epochs', default: 100, range: 'positive' },
-    batch: { type: 'int', help: 'minibatch size (1 = per-sample SGD as in seed 000; 0 = whole set)', default: 0, range: 'nonnegative' },
-    lr: { type: 'number', help: 'learning rate', default: 0.1, range: 'positive' },
-    optimizer: { type: 'string', help: 'optimiser', default: 'sgd' },
-    loss: { type: 'string', help: 'loss (default: bce for one output, softmax-cross-entropy for several, mse for regression)' },
-    seed: { type: 'int', help: 'random seed (initialisation, shuffling, split)', default: 0 },
+    ...runtimeFlags,
+    ...trainingFlags(),
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
     save: { type: 'string', help: 'write the trained model to this .safetensors file' },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
@@ -51,19 +51,15 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     }
     if (flags.save) await checkSavePath(flags.save as string);
     const { data, train: trainSet, test, split } = await trainingData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
-    const loss = lossByName((flags.loss as string | undefined) ?? lossForData(data).name);
+    const options = trainRunOptions(flags, data);
+    const loss = options.loss;
     const progress = new Progress(io, 'train', json);
     const checkpoints = checkpointHooks({
       dir: flags.checkpoint as string | undefined, every: flags.every as number, resume: flags.resume as string | undefined, epochs: flags.epochs as number,
       settings: { spec: String(model), data: data.name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed },
     });
     const result = train(model, trainSet, {
-      loss,
-      epochs: flags.epochs as number,
-      batch: (flags.batch as number) || undefined,
-      lr: flags.lr as number,
-      optimizer: flags.optimizer as string,
-      seed,
+      ...options,
       theta: init?.theta,
       ...checkpoints.hooks,
       test,
@@ -106,6 +102,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       epochs: result.epochs,
       seconds: result.seconds,
       parameters: result.parameters,
+      backend: backendInfo(backend()),
       ...extra,
     };
     if (json) io.out(JSON.stringify(out) + '\n');
@@ -113,6 +110,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       io.out(`model       ${out.model}\n`);
       io.out(`data        ${data.name} (${trainSet.x.batch} training rows${split ? `, ${split.test.x.batch} test rows` : ''})\n`);
       io.out(`parameters  ${out.parameters}\n`);
+      io.out(`backend     ${backendLabel(backend())}\n`);
       io.out(`epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)\n`);
       io.out(`final loss  ${fmt(out.final_loss)}\n`);
       if (out.accuracy !== undefined) io.out(`accuracy    ${fmt(out.accuracy)}${out.test_accuracy !== undefined ? `  (test ${fmt(out.test_accuracy)})` : ''}\n`);
