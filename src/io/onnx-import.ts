@@ -71,7 +71,9 @@ class Walk {
       if (readers.length === 1) {
         const n = readers[0]!;
         if (this.isJoin(n)) throw new ImportError(`ONNX node '${n.name}' (Add) joins two paths that do not start from one value; only skip connections are read`);
-        step = IMPORT_RULES[n.op]!(this.ruleInput(n, s));
+        const rule = IMPORT_RULES[n.op];
+        if (!rule) throw new ImportError(`ONNX node '${n.name}' (${n.op}) is read only as part of another pattern (a bias after MatMul, a skip join); here it stands alone`);
+        step = rule(this.ruleInput(n, s));
       } else if (readers.length === 2) {
         step = this.fork(at, s, readers as [OnnxNode, OnnxNode]);
       } else {

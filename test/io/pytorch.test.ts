@@ -45,6 +45,8 @@ const CASES: readonly Case[] = [
   { family: 'masked_sum_pool', spec: 'masked_map(dense(2,4)) >> masked_sum_pool >> dense(4,1)', shape: [5, 3], mask: true },
   { family: 'adapter', spec: 'adapter(4,3) >> tanh', shape: [4] },
   { family: 'equivariant (fixed basis × coefficients)', spec: 'equivariant(S(4),V,V) >> tanh >> equivariant(S(4),V,T(0))', shape: [4] },
+  { family: 'emlp: equivariant, gated', spec: 'emlp(S(3),V,V+T(0),T(0),2)', shape: [3] },
+  { family: 'norm_gated, bilinear', spec: 'equivariant(SO(2),V,2V+T(0)) >> norm_gated(SO(2),2V+T(0)) >> equivariant(SO(2),2V+T(0),V) >> bilinear(SO(2),V) >> equivariant(SO(2),V+V*V,T(0))', shape: [2] },
   { family: 'set_equivariant, message_passing', spec: 'set_equivariant(5,2,3) >> relu >> message_passing(cycle(5),3,2)', shape: [5, 2] },
   { family: 'conv1d_periodic, conv2d_periodic', spec: 'conv2d_periodic(5,6,1,2,3) >> tanh >> flatten >> dense(60,3)', shape: [1, 5, 6] },
   { family: 'conv1d_periodic', spec: 'conv1d_periodic(8,2,3,3) >> relu >> conv1d_periodic(8,3,1,5)', shape: [2, 8] },
@@ -144,9 +146,9 @@ print(json.dumps([float((y == 0).float().mean()), sorted(set(round(v, 5) for v i
 
 describe('export --format pytorch refuses what it cannot express', () => {
   it('names every layer without a rule', () => {
-    const m = parseSpec('dense(6,6) >> (bilinear(S(2),V) @ gated(S(3),V))');
+    const m = parseSpec('map(dense(2,2)) >> rope_attention(4,2) >> map(dense(2,2)) >> rope_attention(4,2,8)').at([4, 2]);
     expect(() => buildPytorchProject(m, m.init(0))).toThrow(ExportError);
-    expect(() => buildPytorchProject(m, m.init(0))).toThrow(/no PyTorch rule for 'bilinear\(S\(2\),V\)', 'gated\(S\(3\),V\)'/);
+    expect(() => buildPytorchProject(m, m.init(0))).toThrow(/no PyTorch rule for 'rope_attention\(4,2\)', 'rope_attention\(4,2,8\)'/);
     const any = parseSpec('conv2d(1,2,3) >> flatten');
     expect(() => buildPytorchProject(any, [])).toThrow(/takes inputs of any shape/);
   });
