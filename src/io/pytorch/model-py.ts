@@ -61,6 +61,7 @@ taken from weights.safetensors). save_paralens writes a paralens model file that
 \`paralens predict --load FILE\` reads.
 """
 import json
+import math
 import os
 import struct
 

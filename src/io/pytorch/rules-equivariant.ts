@@ -2,6 +2,7 @@ import { symmetric } from '../../equivariant/group/group.js';
 import { atoms, repSize, trivial, V } from '../../equivariant/group/rep.js';
 import { mixersOf } from '../../equivariant/layers/deepsets.js';
 import { messagePassingMixers, parseGraph } from '../../equivariant/layers/message-passing.js';
+import { ropeFrequencies } from '../../equivariant/layers/rope.js';
 import { cachedBasis, toGroup, toRep } from '../../equivariant/solve/resolve.js';
 import type { Sparse } from '../../linalg/sparse.js';
 import type { Para } from '../../para/para.js';
@@ -74,6 +75,23 @@ const HELPERS: Record<string, string> = {
     """bilinear(G,rep): x ↦ x ⊕ x⊗x."""
     def forward(self, x):
         return torch.cat([x, (x[:, :, None] * x[:, None, :]).flatten(1)], dim=1)`,
+  RopeAttention: `class RopeAttention(nn.Module):
+    """rope_attention(T,d[,P]): single-head self-attention, RoPE on q and k (interleaved pairs rotated by the angles m·ω_i, fixed cos/sin buffers [T, d/2])."""
+    def __init__(self, t, d):
+        super().__init__()
+        for name in ('wq', 'wk', 'wv', 'wo'):
+            setattr(self, name, nn.Parameter(torch.zeros(d, d)))
+        self.register_buffer('cos', torch.zeros(t, d // 2))
+        self.register_buffer('sin', torch.zeros(t, d // 2))
+
+    def rope(self, x):
+        a, b = x[..., 0::2], x[..., 1::2]
+        return torch.stack([a * self.cos - b * self.sin, a * self.sin + b * self.cos], dim=-1).flatten(-2)
+
+    def forward(self, x):
+        q, k, v = self.rope(x @ self.wq.T), self.rope(x @ self.wk.T), x @ self.wv.T
+        a = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(x.shape[-1]), dim=-1)
+        return (a @ v) @ self.wo.T`,
   PeriodicConv: `class PeriodicConv(nn.Module):
     """conv1d_periodic / conv2d_periodic: cross-correlation on a periodic grid (circular padding), weight [cout, cin, taps]."""
     def __init__(self, rank, c_in, c_out, k):
@@ -145,6 +163,16 @@ export const equivariantRules: TorchRuleSet = {
       return named(m, `NormGated(${n}, ${vec.length})`, ['NormGated'], [{ name: 'atoms', tensor: member }, { name: 'scalars', tensor: scalar }]);
     },
     bilinear: () => plain('Bilinear()', ['Bilinear']),
+    rope_attention: ({ m }) => {
+      const [T, d, period] = m.args as number[];
+      const omega = ropeFrequencies(d!, period === undefined ? {} : { period });
+      const cos = Tensor.zeros([T!, d! / 2]), sin = Tensor.zeros([T!, d! / 2]);
+      for (let t = 0; t < T!; t++) for (let i = 0; i < d! / 2; i++) {
+        cos.data[t * (d! / 2) + i] = Math.cos(t * omega[i]!);
+        sin.data[t * (d! / 2) + i] = Math.sin(t * omega[i]!);
+      }
+      return named(m, `RopeAttention(${T}, ${d})`, ['RopeAttention'], [{ name: 'cos', tensor: cos }, { name: 'sin', tensor: sin }]);
+    },
     conv1d_periodic: ({ m }) => named(m, `PeriodicConv(1, ${m.args[1]}, ${m.args[2]}, ${m.args[3]})`, ['PeriodicConv']),
     conv2d_periodic: ({ m }) => named(m, `PeriodicConv(2, ${m.args[2]}, ${m.args[3]}, ${m.args[4]})`, ['PeriodicConv']),
   },
