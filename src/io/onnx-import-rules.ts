@@ -198,5 +198,5 @@ export const IMPORT_RULES: Readonly<Record<string, ImportRule>> = {
   Identity: (a) => ({ built: [], out: a.node.outputs[0]! }),
 };
 
-/** Operators that are read as part of another's rule or the walk (residual joins, constants). */
-export const STRUCTURAL_OPS = ['Add', 'Constant'] as const;
+/** Operators that are read as part of another's rule or by the walk (skip joins, products, copies, constants). */
+export const STRUCTURAL_OPS = ['Add', 'Constant', 'Split', 'Concat'] as const;

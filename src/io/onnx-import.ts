@@ -1,6 +1,6 @@
 import { ParalensError } from '../errors.js';
 import type { Para } from '../para/para.js';
-import { add, copy, residual } from '../para/structure.js';
+import { add, copy, discard, id, residual } from '../para/structure.js';
 import { par, seq } from '../para/category.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 import { parseSpec } from '../spec/index.js';
@@ -32,7 +32,7 @@ class Walk {
   private readonly readers = new Map<string, OnnxNode[]>();
   readonly output: string;
   constructor(readonly g: OnnxModel) {
-    for (const n of g.nodes) for (const v of n.inputs) if (v && !g.constants.has(v)) this.readers.set(v, [...(this.readers.get(v) ?? []), n]);
+    for (const n of g.nodes) for (const v of new Set(n.inputs)) if (v && !g.constants.has(v)) this.readers.set(v, [...(this.readers.get(v) ?? []), n]);
     this.output = g.outputs[0]!.name;
   }
   readersOf(v: string): OnnxNode[] {
@@ -71,6 +71,20 @@ class Walk {
       if (readers.length === 1) {
         const n = readers[0]!;
         if (this.isJoin(n)) throw new ImportError(`ONNX node '${n.name}' (Add) joins two paths that do not start from one value; only skip connections are read`);
+        if (n.op === 'Split') {
+          step = this.split(n, s);
+          for (const b of step.built) out.push(b);
+          s = step.built.length ? step.built[step.built.length - 1]!.m.cod! : s;
+          at = step.out;
+          continue;
+        }
+        if (n.op === 'Concat' && n.inputs.every((u) => u === at) && n.inputs.length === 2 && axisOf(n, 1) === 1) {
+          step = { built: [{ m: copy(s), theta: [] }], out: n.outputs[0]! };
+          out.push(step.built[0]!);
+          s = step.built[0]!.m.cod!;
+          at = step.out;
+          continue;
+        }
         const rule = IMPORT_RULES[n.op];
         if (!rule) throw new ImportError(`ONNX node '${n.name}' (${n.op}) is read only as part of another pattern (a bias after MatMul, a skip join); here it stands alone`);
         step = rule(this.ruleInput(n, s));
@@ -87,6 +101,59 @@ class Walk {
       at = step.out;
     }
     return out;
+  }
+
+  /**
+   * Split along axis 1, a path from each part, and the node where they meet: a Concat is the
+   * product f₁ @ … @ fₙ (a part nobody reads is discard), an Add of two parts is (f @ g) >> add
+   * — the inverse of how src/io/onnx-rules.ts writes par, discard and add.
+   */
+  private split(n: OnnxNode, shape: Shape): { built: Built[]; out: string } {
+    if (axisOf(n, 0) !== 1) throw new ImportError(`ONNX node '${n.name}' (Split) splits axis ${axisOf(n, 0)}; only the first per-sample axis (1) is a product`);
+    const given = this.g.constants.get(n.inputs[1] ?? '')?.ints ?? (Array.isArray(n.attrs.get('split')) ? (n.attrs.get('split') as number[]) : undefined);
+    const sizes = given ?? n.outputs.map(() => shape[0]! / n.outputs.length);
+    if (sizes.length !== n.outputs.length || sizes.reduce((a, b) => a + b, 0) !== shape[0]) throw new ImportError(`ONNX node '${n.name}' (Split): sizes [${sizes.join(',')}] do not split ${shape[0]}`);
+    const part = (i: number): Shape => [sizes[i]!, ...shape.slice(1)];
+    const sized = (p: Shape): number | Shape => (p.length === 1 ? p[0]! : p);
+    const live = n.outputs.filter((o) => this.readersOf(o).length > 0);
+    if (live.length === 1) {
+      // the other parts were discarded and the one left goes on alone (no Concat of one value):
+      // (id @ discard …), and the walk continues along that part
+      const factors = n.outputs.map((o, i) => (o === live[0] ? id(sized(part(i))) : discard(sized(part(i)))));
+      return { built: [{ m: par(...factors), theta: [] }], out: live[0]! };
+    }
+    const ends = n.outputs.map((o) => this.chainEnd(o));
+    const joins = new Set(ends.filter((e) => e.join).map((e) => e.join!));
+    const join = [...joins][0];
+    if (joins.size !== 1 || !join || !(join.op === 'Concat' || this.isJoin(join))) throw new ImportError(`ONNX node '${n.name}' (Split): its parts do not meet again at one Concat or Add`);
+    const factors = n.outputs.map((o, i): Built => {
+      // a part nobody reads was discarded
+      if (!ends[i]!.join) return { m: discard(sized(part(i))), theta: [] };
+      const fs = this.path(o, part(i), ends[i]!.end);
+      return fs.length ? combine(fs, (m) => m) : { m: id(sized(part(i))), theta: [] };
+    });
+    const reached = ends.filter((e) => e.join).map((e) => e.end);
+    if (join.op === 'Concat' && (axisOf(join, 1) !== 1 || join.inputs.join() !== reached.join())) throw new ImportError(`ONNX node '${join.name}' (Concat) does not join the parts of '${n.name}' in order along axis 1`);
+    const product: Built = { m: par(...factors.map((f) => f.m)), theta: factors.flatMap((f) => [...f.theta]) };
+    if (join.op === 'Concat') return { built: [product], out: join.outputs[0]! };
+    const cod = product.m.cod!;
+    const sum: Built = { m: cod.length === 1 ? add(cod[0]! / 2) : add(cod), theta: [] };
+    // (id @ id) >> add is add
+    return { built: factors.every((f) => f.m.kind === 'id') ? [sum] : [product, sum], out: join.outputs[0]! };
+  }
+
+  /** Follows single-reader nodes from value v to the Concat or Add-join that reads it; `join` is null when nobody reads v. */
+  private chainEnd(v: string): { end: string; join: OnnxNode | null } {
+    let at = v;
+    for (let guard = 0; guard <= this.g.nodes.length; guard++) {
+      const r = this.readersOf(at);
+      if (r.length === 0 && at === v) return { end: at, join: null };
+      if (r.length !== 1) break;
+      const node = r[0]!;
+      if (node.op === 'Concat' || this.isJoin(node)) return { end: at, join: node };
+      at = node.outputs[0]!;
+    }
+    throw new ImportError(`the value '${v}' (a part of a Split) does not reach a Concat or Add along a chain of single readers`);
   }
 
   /** The Add where the chain from node `n` meets another path, if it reaches one. */
@@ -119,6 +186,12 @@ class Walk {
     return { built: [{ m: copy(shape).then(par(fa.m, fb.m)).then(sum), theta: [...fa.theta, ...fb.theta] }], out: join.outputs[0]! };
   }
 }
+
+/** A node's `axis` attribute. */
+const axisOf = (n: OnnxNode, fallback: number): number => {
+  const a = n.attrs.get('axis');
+  return typeof a === 'number' ? a : fallback;
+};
 
 /** A layer fixed to its input shape; a ShapeError becomes an ImportError naming the node. */
 function fixed(m: Para, shape: Shape, n: OnnxNode): Para {

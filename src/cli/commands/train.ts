@@ -39,7 +39,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
     resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow); keeps checkpointing there' },
   },
   async run(flags, io) {
-    if (!flags.model && !flags.init) throw new UsageError('train: --model SPEC (or --init FILE) is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
+    if (!flags.model && !flags.init) throw new UsageError('train: --model SPEC is required (or --init FILE), e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     if (flags.init && flags.resume) throw new UsageError('train: --init and --resume both set the starting weights; give one');
     if (!flags.data) throw new UsageError(`train: --data NAME is required; known: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}`);
     const json = Boolean(flags.json);
