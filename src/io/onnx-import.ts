@@ -8,7 +8,7 @@ import { ImportError } from './errors.js';
 import { decodeOnnx } from './onnx-decode.js';
 import type { OnnxModel, OnnxNode } from './onnx-decode.js';
 import { IMPORT_RULES, STRUCTURAL_OPS } from './onnx-import-rules.js';
-import type { Built, ImportRuleInput } from './onnx-import-rules.js';
+import type { Built, ImportRuleInput, ImportStep } from './onnx-import-rules.js';
 
 /**
  * ONNX → Para: the operator graph read back as a composite. A chain of nodes is `>>`; a
@@ -67,32 +67,8 @@ class Walk {
       const readers = next ? [next] : this.readersOf(at);
       next = undefined;
       if (readers.length === 0) throw new ImportError(`the value '${at}' is read by no node and is not the output '${stop}'`);
-      let step: { built: readonly Built[]; out: string };
-      if (readers.length === 1) {
-        const n = readers[0]!;
-        if (this.isJoin(n)) throw new ImportError(`ONNX node '${n.name}' (Add) joins two paths that do not start from one value; only skip connections are read`);
-        if (n.op === 'Split') {
-          step = this.split(n, s);
-          for (const b of step.built) out.push(b);
-          s = step.built.length ? step.built[step.built.length - 1]!.m.cod! : s;
-          at = step.out;
-          continue;
-        }
-        if (n.op === 'Concat' && n.inputs.every((u) => u === at) && n.inputs.length === 2 && axisOf(n, 1) === 1) {
-          step = { built: [{ m: copy(s), theta: [] }], out: n.outputs[0]! };
-          out.push(step.built[0]!);
-          s = step.built[0]!.m.cod!;
-          at = step.out;
-          continue;
-        }
-        const rule = IMPORT_RULES[n.op];
-        if (!rule) throw new ImportError(`ONNX node '${n.name}' (${n.op}) is read only as part of another pattern (a bias after MatMul, a skip join); here it stands alone`);
-        step = rule(this.ruleInput(n, s));
-      } else if (readers.length === 2) {
-        step = this.fork(at, s, readers as [OnnxNode, OnnxNode]);
-      } else {
-        throw new ImportError(`the value '${at}' is read by ${readers.length} nodes (${readers.map((r) => r.name).join(', ')}); only chains and two-way skip connections are read`);
-      }
+      if (readers.length > 2) throw new ImportError(`the value '${at}' is read by ${readers.length} nodes (${readers.map((r) => r.name).join(', ')}); only chains and two-way skip connections are read`);
+      const step = readers.length === 1 ? this.step(readers[0]!, at, s) : this.fork(at, s, readers as [OnnxNode, OnnxNode]);
       for (const b of step.built) {
         const m = fixed(b.m, s, readers[0]!);
         out.push({ m, theta: b.theta });
@@ -103,12 +79,22 @@ class Walk {
     return out;
   }
 
+  /** What node `n`, the one reader of value `at` (per-sample shape `s`), becomes. */
+  private step(n: OnnxNode, at: string, s: Shape): ImportStep {
+    if (this.isJoin(n)) throw new ImportError(`ONNX node '${n.name}' (Add) joins two paths that do not start from one value; only skip connections are read`);
+    if (n.op === 'Split') return this.split(n, s);
+    if (n.op === 'Concat' && n.inputs.length === 2 && n.inputs.every((u) => u === at) && axisOf(n, 1) === 1) return { built: [{ m: copy(s), theta: [] }], out: n.outputs[0]! };
+    const rule = IMPORT_RULES[n.op];
+    if (!rule) throw new ImportError(`ONNX node '${n.name}' (${n.op}) is read only as part of another pattern (a bias after MatMul, a skip join, a product); here it stands alone`);
+    return rule(this.ruleInput(n, s));
+  }
+
   /**
    * Split along axis 1, a path from each part, and the node where they meet: a Concat is the
    * product f₁ @ … @ fₙ (a part nobody reads is discard), an Add of two parts is (f @ g) >> add
    * — the inverse of how src/io/onnx-rules.ts writes par, discard and add.
    */
-  private split(n: OnnxNode, shape: Shape): { built: Built[]; out: string } {
+  private split(n: OnnxNode, shape: Shape): ImportStep {
     if (axisOf(n, 0) !== 1) throw new ImportError(`ONNX node '${n.name}' (Split) splits axis ${axisOf(n, 0)}; only the first per-sample axis (1) is a product`);
     const given = this.g.constants.get(n.inputs[1] ?? '')?.ints ?? (Array.isArray(n.attrs.get('split')) ? (n.attrs.get('split') as number[]) : undefined);
     const sizes = given ?? n.outputs.map(() => shape[0]! / n.outputs.length);
@@ -136,8 +122,7 @@ class Walk {
     if (join.op === 'Concat' && (axisOf(join, 1) !== 1 || join.inputs.join() !== reached.join())) throw new ImportError(`ONNX node '${join.name}' (Concat) does not join the parts of '${n.name}' in order along axis 1`);
     const product: Built = { m: par(...factors.map((f) => f.m)), theta: factors.flatMap((f) => [...f.theta]) };
     if (join.op === 'Concat') return { built: [product], out: join.outputs[0]! };
-    const cod = product.m.cod!;
-    const sum: Built = { m: cod.length === 1 ? add(cod[0]! / 2) : add(cod), theta: [] };
+    const sum: Built = { m: halvesAdded(product.m.cod!), theta: [] };
     // (id @ id) >> add is add
     return { built: factors.every((f) => f.m.kind === 'id') ? [sum] : [product, sum], out: join.outputs[0]! };
   }
@@ -168,7 +153,7 @@ class Walk {
   }
 
   /** A value read twice: a residual block or a two-branch block ending at one Add. */
-  private fork(v: string, shape: Shape, [a, b]: [OnnxNode, OnnxNode]): { built: Built[]; out: string } {
+  private fork(v: string, shape: Shape, [a, b]: [OnnxNode, OnnxNode]): ImportStep {
     const skip = this.isJoin(a) ? a : this.isJoin(b) ? b : undefined;
     if (skip) {
       const body = skip === a ? b : a;
@@ -180,12 +165,13 @@ class Walk {
     if (!join || join !== this.joinAfter(b)) throw new ImportError(`the value '${v}' is read by '${a.name}' and '${b.name}', whose paths do not meet at one Add; only skip connections are read`);
     const [ya, yb] = this.dynamicInputs(join) as [string, string];
     const fa = combine(this.path(v, shape, ya, a), (m) => m), fb = combine(this.path(v, shape, yb, b), (m) => m);
-    const cod = fa.m.cod!;
-    // add(n) on vectors; on images, add over the doubled channel axis
-    const sum = cod.length === 1 ? add(cod[0]) : add([2 * cod[0]!, ...cod.slice(1)]);
-    return { built: [{ m: copy(shape).then(par(fa.m, fb.m)).then(sum), theta: [...fa.theta, ...fb.theta] }], out: join.outputs[0]! };
+    const product = par(fa.m, fb.m);
+    return { built: [{ m: copy(shape).then(product).then(halvesAdded(product.cod!)), theta: [...fa.theta, ...fb.theta] }], out: join.outputs[0]! };
   }
 }
+
+/** add on a doubled first axis: add(n) for vectors [2n], add([2C,…]) for images. */
+const halvesAdded = (doubled: Shape): Para => (doubled.length === 1 ? add(doubled[0]! / 2) : add(doubled));
 
 /** A node's `axis` attribute. */
 const axisOf = (n: OnnxNode, fallback: number): number => {
