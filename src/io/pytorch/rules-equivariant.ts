@@ -1,13 +1,12 @@
 import { symmetric } from '../../equivariant/group/group.js';
-import { atoms, repSize, trivial, V } from '../../equivariant/group/rep.js';
+import { repSize, trivial, V } from '../../equivariant/group/rep.js';
 import { mixersOf } from '../../equivariant/layers/deepsets.js';
 import { messagePassingMixers, parseGraph } from '../../equivariant/layers/message-passing.js';
-import { ropeFrequencies } from '../../equivariant/layers/rope.js';
 import { cachedBasis, toGroup, toRep } from '../../equivariant/solve/resolve.js';
 import type { Sparse } from '../../linalg/sparse.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
-import { named, plain } from './torch-module.js';
+import { named } from './torch-module.js';
 import type { TorchRuleSet } from './torch-module.js';
 
 /**
@@ -46,52 +45,6 @@ const HELPERS: Record<string, string> = {
     def forward(self, x):
         y = sum(self.mixers[b] @ (x @ getattr(self, f'lambda{b}').T) for b in range(self.count))
         return y + self.bias`,
-  Gated: `class Gated(nn.Module):
-    """gated(G,rep): scalars through swish, every other atom scaled by σ of its gate scalar; gate_index[p] is the input column whose σ scales output p."""
-    def __init__(self, n):
-        super().__init__()
-        self.register_buffer('gate_index', torch.zeros(n))
-
-    def forward(self, x):
-        n = self.gate_index.shape[0]
-        return x[:, :n] * torch.sigmoid(x[:, self.gate_index.long()])`,
-  NormGated: `class NormGated(nn.Module):
-    """norm_gated(G,rep): scalars through swish, every other atom v scaled by σ(‖v‖ + bias); atoms[k] marks the positions of atom k."""
-    def __init__(self, n, count):
-        super().__init__()
-        self.register_buffer('atoms', torch.zeros(count, n))
-        self.register_buffer('scalars', torch.zeros(n))
-        if count:
-            self.bias = nn.Parameter(torch.zeros(count))
-
-    def forward(self, x):
-        factor = self.scalars * torch.sigmoid(x)
-        if self.atoms.shape[0]:
-            q = (x * x) @ self.atoms.T
-            norm = torch.where(q > 0, q, torch.ones_like(q)).sqrt() * (q > 0)  # a zero vector: gradient 0, not NaN
-            factor = factor + torch.sigmoid(norm + self.bias) @ self.atoms
-        return x * factor`,
-  Bilinear: `class Bilinear(nn.Module):
-    """bilinear(G,rep): x ↦ x ⊕ x⊗x."""
-    def forward(self, x):
-        return torch.cat([x, (x[:, :, None] * x[:, None, :]).flatten(1)], dim=1)`,
-  RopeAttention: `class RopeAttention(nn.Module):
-    """rope_attention(T,d[,P]): single-head self-attention, RoPE on q and k (interleaved pairs rotated by the angles m·ω_i, fixed cos/sin buffers [T, d/2])."""
-    def __init__(self, t, d):
-        super().__init__()
-        for name in ('wq', 'wk', 'wv', 'wo'):
-            setattr(self, name, nn.Parameter(torch.zeros(d, d)))
-        self.register_buffer('cos', torch.zeros(t, d // 2))
-        self.register_buffer('sin', torch.zeros(t, d // 2))
-
-    def rope(self, x):
-        a, b = x[..., 0::2], x[..., 1::2]
-        return torch.stack([a * self.cos - b * self.sin, a * self.sin + b * self.cos], dim=-1).flatten(-2)
-
-    def forward(self, x):
-        q, k, v = self.rope(x @ self.wq.T), self.rope(x @ self.wk.T), x @ self.wv.T
-        a = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(x.shape[-1]), dim=-1)
-        return (a @ v) @ self.wo.T`,
   PeriodicConv: `class PeriodicConv(nn.Module):
     """conv1d_periodic / conv2d_periodic: cross-correlation on a periodic grid (circular padding), weight [cout, cin, taps]."""
     def __init__(self, rank, c_in, c_out, k):
@@ -127,13 +80,6 @@ const pointMixing = (m: Para, mixers: readonly Float64Array[]) => {
   return named(m, `PointMixing(${n}, ${cin}, ${cout}, ${mixers.length})`, ['PointMixing'], [{ name: 'mixers', tensor: stack(mixers, n!) }]);
 };
 
-/** The atoms of gated/norm_gated's representation: the scalar positions and the non-scalar atoms' positions. */
-function atomsOf(m: Para): { n: number; scalars: number[]; vec: Int32Array[] } {
-  const G = toGroup(String(m.args[0])), r = toRep(String(m.args[1]));
-  const as = atoms(r, G.d);
-  return { n: repSize(r, G.d), scalars: as.filter((a) => a.factors.length === 0).map((a) => a.pos[0]!), vec: as.filter((a) => a.factors.length > 0).map((a) => a.pos) };
-}
-
 export const equivariantRules: TorchRuleSet = {
   helpers: HELPERS,
   rules: {
@@ -148,31 +94,6 @@ export const equivariantRules: TorchRuleSet = {
     },
     set_equivariant: ({ m }) => pointMixing(m, mixersOf(cachedBasis(symmetric(m.args[0] as number), V, V))),
     message_passing: ({ m }) => pointMixing(m, messagePassingMixers(parseGraph(String(m.args[0])))),
-    gated: ({ m }) => {
-      const { n, scalars, vec } = atomsOf(m);
-      const index = Tensor.zeros([n]);
-      for (const p of scalars) index.data[p] = p;
-      vec.forEach((pos, k) => pos.forEach((p) => (index.data[p] = n + k)));
-      return named(m, `Gated(${n})`, ['Gated'], [{ name: 'gate_index', tensor: index }]);
-    },
-    norm_gated: ({ m }) => {
-      const { n, scalars, vec } = atomsOf(m);
-      const member = Tensor.zeros([vec.length, n]), scalar = Tensor.zeros([n]);
-      vec.forEach((pos, k) => pos.forEach((p) => (member.data[k * n + p] = 1)));
-      for (const p of scalars) scalar.data[p] = 1;
-      return named(m, `NormGated(${n}, ${vec.length})`, ['NormGated'], [{ name: 'atoms', tensor: member }, { name: 'scalars', tensor: scalar }]);
-    },
-    bilinear: () => plain('Bilinear()', ['Bilinear']),
-    rope_attention: ({ m }) => {
-      const [T, d, period] = m.args as number[];
-      const omega = ropeFrequencies(d!, period === undefined ? {} : { period });
-      const cos = Tensor.zeros([T!, d! / 2]), sin = Tensor.zeros([T!, d! / 2]);
-      for (let t = 0; t < T!; t++) for (let i = 0; i < d! / 2; i++) {
-        cos.data[t * (d! / 2) + i] = Math.cos(t * omega[i]!);
-        sin.data[t * (d! / 2) + i] = Math.sin(t * omega[i]!);
-      }
-      return named(m, `RopeAttention(${T}, ${d})`, ['RopeAttention'], [{ name: 'cos', tensor: cos }, { name: 'sin', tensor: sin }]);
-    },
     conv1d_periodic: ({ m }) => named(m, `PeriodicConv(1, ${m.args[1]}, ${m.args[2]}, ${m.args[3]})`, ['PeriodicConv']),
     conv2d_periodic: ({ m }) => named(m, `PeriodicConv(2, ${m.args[2]}, ${m.args[3]}, ${m.args[4]})`, ['PeriodicConv']),
   },
