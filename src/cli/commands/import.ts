@@ -18,7 +18,8 @@ export const command: Command = {
 composite: Gemm and MatMul(+Add) become dense, Conv conv2d/conv1d, MaxPool/AveragePool/
 GlobalAveragePool the pooling layers, Relu/Sigmoid/Tanh/Softplus/LeakyRelu/Softmax/Gelu(tanh) the
 activations, Flatten and a Reshape to [batch, features] flatten, and an Add that joins a skip path
-residual(f) (or copy >> (f @ g) >> add for two computed branches). Prints the spec; --save writes a
+residual(f) (or copy >> (f @ g) >> add for two computed branches); Split … Concat is a product @.
+Prints the spec; --save writes a
 paralens model file, which predict, draw, export and train --init read. Operators without a rule
 are refused with exit 2, each listed with its node name.`,
   flags: {
