@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,29 @@ function python(args: string[]): string {
   const r = spawnSync(PYTHON, args, { encoding: 'utf8', timeout: 300_000 });
   if (r.status !== 0) throw new Error(`python3 ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   return r.stdout;
+}
+
+/** A free loopback port. */
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => done(port));
+    });
+  });
+}
+
+/** The processes a cluster launcher would start: train.py --launcher env with RANK and WORLD_SIZE set, run side by side. */
+async function launched(script: string, world: number, args: string[]): Promise<void> {
+  const port = await freePort();
+  const runs = Array.from({ length: world }, (_, rank) => new Promise<void>((done, fail) => {
+    const env = { ...process.env, RANK: String(rank), WORLD_SIZE: String(world), MASTER_ADDR: '127.0.0.1', MASTER_PORT: String(port) };
+    const p = spawn(PYTHON, [script, '--launcher', 'env', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) => (code === 0 ? done() : fail(new Error(`rank ${rank} exited ${code}: ${err}`))));
+  }));
+  await Promise.all(runs);
 }
 
 /** max |a − b| / max |b| over all parameters of two model files. */
@@ -66,10 +90,14 @@ const maxRel = (a: readonly number[], b: readonly number[]): number => {
 };
 
 describe.runIf(hasTorch)('train.py: DistributedDataParallel and back to paralens', () => {
-  it('MLP on moons: 2 processes × 1 epoch = 1 process with the same global batch; predict agrees with PyTorch', async () => {
+  it('MLP on moons: 2 processes × 1 epoch = 1 process with the same global batch, spawned here or by a launcher (env://); predict agrees with PyTorch', async () => {
     const r = await roundTrip('mlp', ['--model', 'dense(2,8) >> tanh >> residual(dense(8,8) >> relu) >> dense(8,1)', '--data', 'moons', '--batch', '15', '--optimizer', 'momentum', '--lr', '0.1']);
     expect(weightDiff(r.one, r.two)).toBeLessThanOrEqual(1e-5);
     expect(weightDiff(r.two, r.initial)).toBeGreaterThan(1e-3); // PyTorch did train
+    // the same two processes started as a launcher would (env://) take the same steps
+    const env = join(r.project, 'env.safetensors');
+    await launched(join(r.project, 'train.py'), 2, ['--epochs', '1', '--out', env]);
+    expect(weightDiff(env, r.two)).toBeLessThanOrEqual(1e-6);
     const back = decodeModel(readFileSync(r.two));
     expect(back.settings).toMatchObject({ data: 'moons', loss: 'bce', optimizer: 'momentum', epochs: 2, continued: { in: 'pytorch', processes: 2, epochs: 1 } });
     expect(r.two_json.processes).toBe(2);
