@@ -199,7 +199,8 @@ function combine(fs: readonly Built[], wrap: (m: Para) => Para): Built {
 /** Every node whose operator import has no rule for, named: the refusal lists them all. */
 function unsupported(g: OnnxModel): string[] {
   const known = new Set<string>([...Object.keys(IMPORT_RULES), ...STRUCTURAL_OPS]);
-  return g.nodes.filter((n) => (n.domain && n.domain !== 'ai.onnx') || !known.has(n.op)).map((n) => `${n.domain ? `${n.domain}.` : ''}${n.op} (node '${n.name}')`);
+  // a node that computes only constants (folded when decoded) needs no rule
+  return g.nodes.filter((n) => !n.outputs.every((o) => g.constants.has(o))).filter((n) => (n.domain && n.domain !== 'ai.onnx') || !known.has(n.op)).map((n) => `${n.domain ? `${n.domain}.` : ''}${n.op} (node '${n.name}')`);
 }
 
 /** Reads an ONNX model (ModelProto bytes) as a Para composite with its weights. */

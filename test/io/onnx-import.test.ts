@@ -107,6 +107,29 @@ describe('paralens import: bad files, refused before allocating', () => {
     expect(Array.from(ok.theta[0]!.data)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('constants computed in the graph are folded: an Identity of an initializer, scalar arithmetic', () => {
+    const bytes = ModelProto.encode(ModelProto.fromObject({
+      ir_version: 8,
+      opset_import: [{ domain: '', version: 17 }],
+      graph: {
+        node: [
+          { op_type: 'Identity', name: 'same', input: ['W0'], output: ['W'] },
+          { op_type: 'Constant', name: 'two', output: ['two'], attribute: [{ name: 'value', type: 4, t: { dims: [], data_type: 1, float_data: [2] } }] },
+          { op_type: 'Pow', name: 'pow', input: ['two', 'two'], output: ['four'] },
+          { op_type: 'Mul', name: 'mul', input: ['four', 'b0'], output: ['b'] },
+          { op_type: 'Gemm', name: 'fc', input: ['input', 'W', 'b'], output: ['output'], attribute: [{ name: 'transB', type: 2, i: 1 }] },
+        ],
+        initializer: [{ name: 'W0', dims: [1, 2], data_type: 1, float_data: [1, -1] }, { name: 'b0', dims: [], data_type: 1, float_data: [0.5] }],
+        input: [{ name: 'input', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 2 }] } } } }],
+        output: [{ name: 'output', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 1 }] } } } }],
+      },
+    })).finish();
+    const m = importOnnx(bytes);
+    expect(String(m.model)).toBe('dense(2,1)');
+    expect(Array.from(m.theta[0]!.data)).toEqual([1, -1]);
+    expect(Array.from(m.theta[1]!.data)).toEqual([2]); // 2 ** 2 · 0.5
+  });
+
   it('a tensor declaring more than the file holds is refused, naming both sizes', () => {
     expect(() => importOnnx(model({ name: 'W', dims: [100000, 100000], data_type: 1, float_data: [1, 2, 3, 4, 5, 6] }))).toThrow(/more than/);
     expect(() => importOnnx(model({ name: 'W', dims: [2000, 3], data_type: 1, raw_data: new Uint8Array(24) }))).toThrow(/need 24000 bytes but the file holds 24/);
