@@ -19,9 +19,9 @@ composite: Gemm and MatMul(+Add) become dense, Conv conv2d/conv1d, MaxPool/Avera
 GlobalAveragePool the pooling layers, Relu/Sigmoid/Tanh/Softplus/LeakyRelu/Softmax/Gelu(tanh) the
 activations, Flatten and a Reshape to [batch, features] flatten, and an Add that joins a skip path
 residual(f) (or copy >> (f @ g) >> add for two computed branches); Split … Concat is a product @.
-Prints the spec; --save writes a
-paralens model file, which predict, draw, export and train --init read. Operators without a rule
-are refused with exit 2, each listed with its node name.`,
+Prints the spec; --save writes a paralens model file, which predict, draw, export and train --init
+read. Operators without a rule are refused with exit 2, each listed with its node name. See
+docs/scale.md.`,
   flags: {
     onnx: { type: 'string', help: 'the ONNX model to read (also the first argument)' },
     save: { type: 'string', help: 'write the imported model and its weights to this .safetensors file' },
