@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPytorchProject } from '../../src/io/pytorch/project.js';
-import { decodeSafetensors, defineLayer, encodeSafetensors, ExportError, makeCtx, parseSpec, primitive, Rng, Tensor, zerosLike } from '../../src/index.js';
+import { constantLr, cosine, decodeSafetensors, defineLayer, encodeSafetensors, ExportError, makeCtx, parseSpec, primitive, Rng, stepDecay, Tensor, warmup, zerosLike } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
 
@@ -142,6 +142,23 @@ print(json.dumps([float((y == 0).float().mean()), sorted(set(round(v, 5) for v i
     expect(dropped).toBeLessThan(0.32);
     expect(kept).toEqual([Math.round(1e5 / 0.7) / 1e5]);
     expect(identity).toBe(true);
+  });
+});
+
+describe.runIf(hasTorch)('train.py keeps paralens conventions', () => {
+  it("its learning-rate schedules are src/optim/schedule.ts's, step by step", () => {
+    const project = join(dir, 'schedules');
+    mkdirSync(project);
+    const m = parseSpec('dense(2,1)');
+    for (const [name, body] of Object.entries(buildPytorchProject(m, m.init(0)).files)) writeFileSync(join(project, name), body);
+    const texts = ['constant', 'step:4:0.5', 'cosine:10', 'cosine:10:0.01', 'warmup:5'];
+    const script = `import sys, json; sys.path.insert(0, ${JSON.stringify(project)}); import train
+print(json.dumps([[train.schedule(s)(t, 0.1) for t in range(14)] for s in ${JSON.stringify(texts)}]))`;
+    const r = spawnSync(PYTHON, ['-c', script], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const theirs = JSON.parse(r.stdout) as number[][];
+    const ours = [constantLr, stepDecay(4, 0.5), cosine(10), cosine(10, 0.01), warmup(5)];
+    ours.forEach((f, i) => theirs[i]!.forEach((v, t) => expect(v).toBeCloseTo(f(t, 0.1), 12)));
   });
 });
 
