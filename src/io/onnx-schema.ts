@@ -8,7 +8,7 @@ import protobuf from 'protobufjs';
  * fields decodes). Import also reads what it must refuse: tensors stored outside the file
  * (data_location, external_data), sparse initializers and subgraph attributes.
  */
-export const ONNX_PROTO = `
+const ONNX_PROTO = `
 syntax = "proto2";
 package onnx;
 
