@@ -51,7 +51,7 @@ registerCliData('fashion-mnist', async ({ dataDir, model }) => {
 });
 
 /** Splits off a stratified 20 % test set for data sets with more than a handful of rows. */
-export function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {
+function maybeSplit(data: Dataset, seed: number, testFraction = 0.2): Split | undefined {
   return data.x.batch >= 20 ? stratifiedSplit(data, testFraction, seed) : undefined;
 }
 

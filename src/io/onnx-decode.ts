@@ -55,7 +55,7 @@ const ELEMENT_BYTES: Record<number, number> = { [ONNX_FLOAT]: 4, [ONNX_DOUBLE]: 
 const TYPE_NAMES: Record<number, string> = { 0: 'UNDEFINED', 1: 'FLOAT', 2: 'UINT8', 3: 'INT8', 4: 'UINT16', 5: 'INT16', 6: 'INT32', 7: 'INT64', 8: 'STRING', 9: 'BOOL', 10: 'FLOAT16', 11: 'DOUBLE', 12: 'UINT32', 13: 'UINT64', 16: 'BFLOAT16' };
 
 /** A constant's values, after checking its declared size against the data present. */
-export function decodeTensor(t: Raw, where: string): OnnxConst {
+function decodeTensor(t: Raw, where: string): OnnxConst {
   const name = String(t.name ?? '');
   const dims = ((t.dims ?? []) as unknown[]).map(Number);
   const what = `${where} '${name}'`;

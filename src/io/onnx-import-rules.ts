@@ -50,7 +50,7 @@ const num = (n: OnnxNode, name: string, fallback: number): number => {
 };
 
 /** The shortest decimal that is the same float32 (ONNX float attributes are float32: 0.1 arrives as 0.10000000149011612). */
-export function float32Decimal(v: number): number {
+function float32Decimal(v: number): number {
   for (let p = 1; p < 10; p++) {
     const d = Number(v.toPrecision(p));
     if (Math.fround(d) === Math.fround(v)) return d;

@@ -5,7 +5,7 @@ import { SAFETENSORS_PY } from './safetensors-py.js';
 import type { TorchModule } from './torch-module.js';
 
 /** A Python string literal (JSON's escapes are Python's for these). */
-export const pyString = (s: string): string => JSON.stringify(s);
+const pyString = (s: string): string => JSON.stringify(s);
 
 /** A Python literal of a JSON value (dicts, lists, strings, numbers, booleans, None). */
 export function pyLiteral(v: unknown): string {

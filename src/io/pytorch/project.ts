@@ -35,7 +35,7 @@ export interface PytorchProject {
   readonly data: TorchDataSource;
 }
 
-export const DATA_FILE = 'data.safetensors';
+const DATA_FILE = 'data.safetensors';
 
 /** The morphism at its input shape (refusing one that takes any shape when none is given). */
 function fixed(model: Para, inputShape: Shape | undefined): Para {

@@ -32,7 +32,7 @@ export function helperSource(name: string): string {
 }
 
 /** Every sub-morphism (outermost first) whose kind has no rule: all of them, so one refusal names each. */
-export function unexportableParts(m: Para): string[] {
+function unexportableParts(m: Para): string[] {
   if (!rules.has(m.kind)) return [String(m)];
   return m.children.flatMap(unexportableParts);
 }
