@@ -1,0 +1,327 @@
+import { DataError } from '../errors.js';
+
+/**
+ * Delimited text files (CSV, TSV, ';'- or '|'-separated, whitespace-aligned) read into columns.
+ * One pass over the text: numbers go straight into a Float64Array per column, only the fields
+ * that are not numbers are kept as text, so a large numeric file costs 8 bytes a cell. What a
+ * column means (numeric, categorical, the target) is decided later, by src/data/tabular.ts.
+ */
+
+/** A number as CSV files write it: decimal, optional exponent (no hex, no "Infinity"). */
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** Fields that mean "no value" in files exported by pandas, R and spreadsheets. */
+const MISSING = new Set(['', 'na', 'n/a', 'nan', 'null', 'none', '?']);
+const NON_FINITE = /^[+-]?(inf|infinity)$/i;
+
+/** What a field that is not a number is: a missing-value marker, an infinity, or text. */
+export function textKind(s: string): 'missing' | 'non-finite' | 'text' {
+  if (MISSING.has(s.toLowerCase())) return 'missing';
+  return NON_FINITE.test(s) ? 'non-finite' : 'text';
+}
+
+/** A field as a finite number, or undefined. */
+export function fieldNumber(s: string): number | undefined {
+  if (!NUMBER.test(s)) return undefined;
+  const v = Number(s);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+export interface TableColumn {
+  readonly name: string;
+  /** Each row's value where the field is a finite number, NaN where it is not. */
+  readonly numbers: Float64Array;
+  /** Each row's field where it is not a finite number (undefined elsewhere); absent when every field is a number. */
+  readonly texts?: readonly (string | undefined)[];
+}
+
+export interface Table {
+  readonly name: string;
+  readonly columns: readonly TableColumn[];
+  readonly rows: number;
+  /** The line of the file each row starts on (1-based), for messages. */
+  readonly lines: Int32Array;
+  readonly delimiter: string;
+  /** Whether the first row named the columns (otherwise they are c1 … cN). */
+  readonly header: boolean;
+  /**
+   * Class names from scikit-learn's first line "N,d,name0,name1,…" (its bundled data sets,
+   * sklearn/datasets/data/*.csv): integer codes 0, 1, … in the target column index them.
+   */
+  readonly classNames?: readonly string[];
+}
+
+/** Cells (rows × columns) a table may have: beyond this a file is refused before it fills memory. */
+export const MAX_TABLE_CELLS = 1 << 28;
+
+export interface ReadTableOptions {
+  /** Name in messages (the file). */
+  name?: string;
+  /** Whether the first row names the columns; default: detected (see `looksLikeHeader`). */
+  header?: boolean;
+  /** The field delimiter; default: detected from the first lines (',', tab, ';', '|', or runs of spaces). */
+  delimiter?: string;
+}
+
+const CANDIDATES = [',', '\t', ';', '|'] as const;
+const WHITESPACE = ' ';
+
+/**
+ * Reads delimited text into a Table. Quoted fields ("a, b", "say ""hi""", line breaks inside
+ * quotes) are RFC 4180's; fields are trimmed; blank lines and lines starting with '#' are
+ * skipped; a UTF-8 byte-order mark is dropped. DataErrors name the line: a row with another
+ * number of fields than the first (and, when it holds another candidate delimiter, which),
+ * an unterminated quote, text after a closing quote, more than MAX_TABLE_CELLS cells.
+ */
+export function readTable(text: string, opts: ReadTableOptions = {}): Table {
+  const name = opts.name ?? 'csv';
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const delimiter = opts.delimiter ?? detectDelimiter(text);
+  const first = firstRecords(text, delimiter, name, 4);
+  if (first.length === 0) throw new DataError(`${name}: no rows`);
+  const counts = sklearnCounts(first);
+  const table = buildTable(text, delimiter, name, opts.header, counts);
+  // scikit-learn's first line says how many rows follow; a line that only looked like it is data
+  if (counts && Number(first[0]!.fields[0]) !== table.rows) return buildTable(text, delimiter, name, opts.header, undefined);
+  return table;
+}
+
+interface RawRecord {
+  fields: string[];
+  line: number;
+}
+
+/**
+ * The records of `text`, one at a time (quote-aware; blank and '#' lines skipped). `visit`
+ * returns false to stop early.
+ */
+function eachRecord(text: string, delimiter: string, name: string, visit: (r: RawRecord) => boolean): void {
+  const n = text.length, ws = delimiter === WHITESPACE;
+  let i = 0, line = 1;
+  const isSep = (c: string): boolean => (ws ? c === ' ' || c === '\t' : c === delimiter);
+  while (i < n) {
+    // start of a record: skip blank and comment lines
+    const startLine = line;
+    let j = i;
+    while (j < n && (text[j] === ' ' || text[j] === '\t')) j++;
+    if (j >= n) break;
+    const c0 = text[j]!;
+    if (c0 === '\n' || c0 === '\r' || c0 === '#') {
+      while (j < n && text[j] !== '\n' && text[j] !== '\r') j++;
+      if (text[j] === '\r' && text[j + 1] === '\n') j++;
+      i = j + 1;
+      line++;
+      continue;
+    }
+    const fields: string[] = [];
+    let endOfRecord = false;
+    while (!endOfRecord) {
+      while (i < n && (text[i] === ' ' || (text[i] === '\t' && delimiter !== '\t'))) i++;
+      let field: string;
+      if (text[i] === '"') {
+        const quoteLine = line;
+        let s = '';
+        i++;
+        for (;;) {
+          if (i >= n) throw new DataError(`${name}: line ${quoteLine}: a quoted field is not closed (expected a closing '"')`);
+          const q = text.indexOf('"', i);
+          if (q < 0) throw new DataError(`${name}: line ${quoteLine}: a quoted field is not closed (expected a closing '"')`);
+          const part = text.slice(i, q);
+          for (let k = 0; k < part.length; k++) if (part[k] === '\n') line++;
+          s += part;
+          if (text[q + 1] === '"') {
+            s += '"';
+            i = q + 2;
+          } else {
+            i = q + 1;
+            break;
+          }
+        }
+        while (i < n && (text[i] === ' ' || (text[i] === '\t' && delimiter !== '\t'))) i++;
+        if (i < n && !isSep(text[i]!) && text[i] !== '\n' && text[i] !== '\r') {
+          throw new DataError(`${name}: line ${line}: '${text[i]}' after a closing quote; expected the delimiter '${shown(delimiter)}' or the end of the line`);
+        }
+        field = s;
+      } else {
+        let k = i;
+        const d = delimiter.charCodeAt(0);
+        for (; k < n; k++) {
+          const c = text.charCodeAt(k);
+          if (c === 10 || c === 13 || c === d || (ws && c === 9)) break;
+        }
+        field = text.slice(i, k).trim();
+        i = k;
+      }
+      fields.push(field);
+      if (i >= n) endOfRecord = true;
+      else if (text[i] === '\n' || text[i] === '\r') {
+        if (text[i] === '\r' && text[i + 1] === '\n') i++;
+        i++;
+        line++;
+        endOfRecord = true;
+      } else {
+        i++; // the delimiter
+        if (ws) {
+          while (i < n && (text[i] === ' ' || text[i] === '\t')) i++;
+          if (i >= n || text[i] === '\n' || text[i] === '\r') {
+            // trailing spaces end the record
+            if (i < n) {
+              if (text[i] === '\r' && text[i + 1] === '\n') i++;
+              i++;
+              line++;
+            }
+            endOfRecord = true;
+          }
+        }
+      }
+    }
+    if (!visit({ fields, line: startLine })) return;
+  }
+}
+
+function firstRecords(text: string, delimiter: string, name: string, k: number): RawRecord[] {
+  const out: RawRecord[] = [];
+  eachRecord(text, delimiter, name, (r) => (out.push(r), out.length < k));
+  return out;
+}
+
+function shown(d: string): string {
+  return d === '\t' ? '\\t' : d === WHITESPACE ? 'spaces' : d;
+}
+
+/** How many fields `line` has with delimiter d, counting only delimiters outside quotes. */
+function fieldCount(line: string, d: string): number {
+  if (d === WHITESPACE) return line.trim().split(/[ \t]+/).length;
+  let count = 1, quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === d && !quoted) count++;
+  }
+  return count;
+}
+
+/**
+ * The delimiter that splits the first lines (after the first, which may be a header or
+ * scikit-learn's count line) into the same number of fields, more than one: ',', tab, ';',
+ * '|' in that order of preference, then runs of spaces; where none is consistent, the one
+ * consistent on most lines (a ragged row then gets an error naming it).
+ */
+function detectDelimiter(text: string): string {
+  const head = text.slice(0, 1 << 16);
+  let lines = head.split(/\r?\n|\r/);
+  if (head.length < text.length) lines.pop(); // cut in the middle
+  lines = lines.map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')).slice(0, 30);
+  const body = lines.length > 1 ? lines.slice(1) : lines;
+  let best: { d: string; share: number } = { d: ',', share: 0 };
+  for (const d of [...CANDIDATES, WHITESPACE]) {
+    const counts = body.map((l) => fieldCount(l, d));
+    const mode = modeOf(counts);
+    if (mode <= 1) continue;
+    const share = counts.filter((c) => c === mode).length / counts.length;
+    if (share === 1) return d;
+    if (share > best.share) best = { d, share };
+  }
+  return best.d;
+}
+
+function modeOf(xs: readonly number[]): number {
+  const seen = new Map<number, number>();
+  let mode = 0, most = 0;
+  for (const x of xs) {
+    const c = (seen.get(x) ?? 0) + 1;
+    seen.set(x, c);
+    if (c > most) [mode, most] = [x, c];
+  }
+  return mode;
+}
+
+/**
+ * scikit-learn's count line "N,d,name0,name1,…" (then, in boston_house_prices.csv, a header):
+ * two positive integers, d one less than the width of the rows below, the rest class names or
+ * empty. Returns the class names, or undefined when the first record is not such a line.
+ */
+function sklearnCounts(first: readonly RawRecord[]): { classNames: string[] } | undefined {
+  if (first.length < 2) return undefined;
+  const [r0, r1] = [first[0]!.fields, first[1]!.fields];
+  const isCount = (s: string | undefined): boolean => s !== undefined && /^\d+$/.test(s) && Number(s) > 0;
+  if (r0.length < 2 || !isCount(r0[0]) || !isCount(r0[1])) return undefined;
+  if (Number(r0[1]) !== r1.length - 1) return undefined;
+  const rest = r0.slice(2);
+  if (rest.some((s) => s !== '' && fieldNumber(s) !== undefined)) return undefined;
+  return { classNames: rest.filter((s) => s !== '') };
+}
+
+/**
+ * Whether the first record names the columns: every field of it is text (not a number, not a
+ * missing-value marker), or some field is text where the rows below hold numbers. An all-text
+ * first row is taken as a header, as pandas does.
+ */
+function looksLikeHeader(r0: readonly string[], below: readonly (readonly string[])[]): boolean {
+  const isText = (s: string): boolean => fieldNumber(s) === undefined && textKind(s) === 'text';
+  if (r0.every(isText)) return true;
+  return r0.some((s, j) => isText(s) && below.length > 0 && below.filter((r) => r[j] !== undefined && fieldNumber(r[j]!) !== undefined).length * 2 > below.length);
+}
+
+function buildTable(text: string, delimiter: string, name: string, header: boolean | undefined, counts: { classNames: string[] } | undefined): Table {
+  let names: string[] | undefined;
+  let width = 0, skip = counts ? 1 : 0, rows = 0;
+  let hasHeader = false;
+  let numbers: number[][] = [];
+  let texts: (string | undefined)[][] = [];
+  const lines: number[] = [];
+  const pending: RawRecord[] = [];
+  const start = (r0: RawRecord, below: RawRecord[]): void => {
+    hasHeader = header ?? looksLikeHeader(r0.fields, below.map((r) => r.fields));
+    width = r0.fields.length;
+    names = hasHeader ? r0.fields.map((f, j) => f || `c${j + 1}`) : Array.from({ length: width }, (_, j) => `c${j + 1}`);
+    const dup = names.find((s, j) => names!.indexOf(s) !== j);
+    if (dup !== undefined) throw new DataError(`${name}: the header names two columns '${dup}'; column names must be unique`);
+    numbers = names.map(() => []);
+    texts = names.map(() => []);
+  };
+  const add = (r: RawRecord): void => {
+    if (r.fields.length !== width) {
+      const other = [...CANDIDATES, '\t'].find((d) => d !== delimiter && r.fields.some((f) => f.includes(d)));
+      const hint = other !== undefined ? `; it contains '${shown(other)}': the file is read with the delimiter '${shown(delimiter)}' (detected from its first lines)` : '';
+      throw new DataError(`${name}: line ${r.line} has ${r.fields.length} field${r.fields.length === 1 ? '' : 's'}, expected ${width}${hint}`);
+    }
+    if ((rows + 1) * width > MAX_TABLE_CELLS) throw new DataError(`${name}: more than ${MAX_TABLE_CELLS} cells (rows × columns); paralens reads tables up to that size`);
+    for (let j = 0; j < width; j++) {
+      const f = r.fields[j]!;
+      const v = fieldNumber(f);
+      numbers[j]!.push(v ?? NaN);
+      if (v === undefined) texts[j]![rows] = f;
+    }
+    lines.push(r.line);
+    rows++;
+  };
+  eachRecord(text, delimiter, name, (r) => {
+    if (skip > 0) {
+      skip--;
+      return true;
+    }
+    if (names === undefined) {
+      pending.push(r);
+      if (pending.length < 4) return true;
+      start(pending[0]!, pending.slice(1));
+      for (const p of pending.slice(hasHeader ? 1 : 0)) add(p);
+      pending.length = 0;
+      return true;
+    }
+    add(r);
+    return true;
+  });
+  if (names === undefined) {
+    if (pending.length === 0) throw new DataError(`${name}: no rows`);
+    start(pending[0]!, pending.slice(1));
+    for (const p of pending.slice(hasHeader ? 1 : 0)) add(p);
+  }
+  if (rows === 0) throw new DataError(`${name}: no data rows after the header`);
+  const columns: TableColumn[] = names!.map((n, j) => {
+    const t = texts[j]!;
+    // a sparse array: only the rows whose field is not a number hold an entry
+    const any = t.length > 0;
+    return { name: n, numbers: Float64Array.from(numbers[j]!), ...(any ? { texts: Array.from({ length: rows }, (_, i) => t[i]) } : {}) };
+  });
+  return { name, columns, rows, lines: Int32Array.from(lines), delimiter, header: hasHeader, ...(counts && counts.classNames.length ? { classNames: counts.classNames } : {}) };
+}
