@@ -4,6 +4,7 @@ import { freshAlloc } from '../para/para.js';
 import type { Ctx } from '../para/para.js';
 import { applyUnary } from '../tensor/js-backend.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
+import type { Link } from './link.js';
 import { softmaxRows } from './softmax.js';
 
 /**
@@ -12,6 +13,8 @@ import { softmaxRows } from './softmax.js';
  */
 export interface Loss {
   readonly name: string;
+  /** The output link under which the loss is a likelihood: what it reads its predictions through (bce and softmax cross-entropy take logits). */
+  readonly link: Link;
   apply(yhat: Tensor, target: Tensor, ctx?: Pick<Ctx, 'alloc'>): { value: number; pullback(scale?: number): Tensor };
 }
 
@@ -24,6 +27,7 @@ function checkSame(name: string, yhat: Tensor, target: Tensor): void {
 /** Mean squared error over all elements (PyTorch's MSELoss). */
 export const mse: Loss = {
   name: 'mse',
+  link: 'identity',
   apply(yhat, target, ctx = { alloc: freshAlloc }) {
     checkSame('mse', yhat, target);
     const n = yhat.size;
@@ -47,6 +51,7 @@ export const mse: Loss = {
 /** Binary cross-entropy on logits z, mean over elements: max(z,0) − z·t + log(1 + e^−|z|) (stable for any z). */
 export const bce: Loss = {
   name: 'bce',
+  link: 'sigmoid',
   apply(z, target, ctx = { alloc: freshAlloc }) {
     checkSame('bce', z, target);
     const n = z.size;
@@ -76,6 +81,7 @@ export const bce: Loss = {
  */
 export const softmaxCrossEntropy: Loss = {
   name: 'softmax-cross-entropy',
+  link: 'softmax',
   apply(z, target, ctx = { alloc: freshAlloc }) {
     checkSame('softmax-cross-entropy', z, target);
     const B = z.batch, C = z.size / B;

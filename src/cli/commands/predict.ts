@@ -3,6 +3,9 @@ import { parseCsv } from '../../data/csv.js';
 import { DataError } from '../../errors.js';
 import { loadModel } from '../../io/node.js';
 import type { TrainingSettings } from '../../io/model-file.js';
+import { readsLogits } from '../../nn/link.js';
+import type { Link } from '../../nn/link.js';
+import { lossByName, lossNames } from '../../nn/loss.js';
 import { softmaxRows } from '../../nn/softmax.js';
 import { applyUnary } from '../../tensor/js-backend.js';
 import { Tensor, sizeOf } from '../../tensor/tensor.js';
@@ -55,9 +58,9 @@ export function classify(y: Tensor, settings: TrainingSettings): { classes: stri
   const names = Array.isArray(settings.classes) ? (settings.classes as unknown[]).map(String) : undefined;
   if (!names) return undefined;
   const B = y.batch, k = y.size / B;
-  const logits = settings.loss === 'bce' || settings.loss === 'softmax-cross-entropy';
-  // one output: a logit for bce, a probability otherwise
-  const predicted = predictClasses(y, settings.loss === 'bce');
+  const link = linkOfSettings(settings);
+  // one output: a logit under the sigmoid link, a probability otherwise
+  const predicted = predictClasses(y, link === 'sigmoid');
   const soft = k === 1 ? undefined : new Float64Array(y.size);
   if (soft) softmaxRows(y.data, B, k, soft);
   const classes: string[] = [], probability: number[] = [];
@@ -72,7 +75,13 @@ export function classify(y: Tensor, settings: TrainingSettings): { classes: stri
     classes.push(names[c] ?? String(c));
     probability.push(p);
   }
-  return logits ? { classes, probability } : { classes };
+  return readsLogits(link) ? { classes, probability } : { classes };
+}
+
+/** The output link of the loss a model file was trained with; identity when it names no loss we know. */
+function linkOfSettings(settings: TrainingSettings): Link {
+  const name = settings.loss;
+  return typeof name === 'string' && lossNames().includes(name) ? lossByName(name).link : 'identity';
 }
 
 export const command: Command = {
