@@ -24,7 +24,8 @@ export interface ArrayRequest {
 
 /**
  * x as raw model inputs (values as stored; 8-bit pixels 0…255, which the preprocessing's
- * scale 1/255 maps to [0,1]) and y as class labels or regression targets, with the
+ * scale 1/255 maps to [0,1]; other numbers it standardises, once fitted on the training rows)
+ * and y as class labels or regression targets, with the
  * preprocessing (not yet fitted) that a model file keeps. A 1-d x is one feature per row.
  * DataErrors name the array: text features, row counts that differ, a target of the wrong
  * shape, one class.
@@ -37,9 +38,11 @@ export function arraysDataset(x: NdArray, y: NdArray | undefined, req: ArrayRequ
   const sample = x.shape.length === 1 ? [1] : x.shape.slice(1);
   const xs = Tensor.zeros([N, ...sample]);
   xs.data.set(x.data);
+  // 8-bit arrays are pixels: scaled to [0,1]; other numbers are standardised like a table's columns
   const scale = x.kind === 'uint8' ? 1 / 255 : 1;
+  const standardize = x.kind !== 'uint8' && x.kind !== 'bool';
   const base = { name, x: xs, ...(sample.length === 1 ? { featureNames: Array.from({ length: sample[0]! }, (_, j) => `x${j + 1}`) } : {}) };
-  if (!y) return { data: { ...base, y: xs }, preprocessing: { version: 1, input: 'array', scale } };
+  if (!y) return { data: { ...base, y: xs }, preprocessing: { version: 1, input: 'array', scale, standardize } };
   if (y.shape[0] !== N) throw new DataError(`${name}: x has ${N} rows but y has ${y.shape[0] ?? 0}`);
   const k = y.shape.length === 1 ? 1 : y.shape.slice(1).reduce((a, b) => a * b, 1);
   const labelsLike = y.kind === 'text' || y.kind === 'bool' || y.kind === 'int' || y.kind === 'uint8';
@@ -56,12 +59,19 @@ export function arraysDataset(x: NdArray, y: NdArray | undefined, req: ArrayRequ
     if (k !== 1) throw new DataError(`${name}: y has shape (${y.shape.join(', ')}); class labels are one per row, y (N,) or (N, 1)`);
     let classes: string[], labels: Int32Array;
     if (req.classes) {
-      // integer codes into the given names
+      // integer codes into the given names, or the names themselves
       classes = [...req.classes];
       labels = new Int32Array(N);
+      const byName = new Map(classes.map((c, j) => [c, j]));
       for (let i = 0; i < N; i++) {
-        const c = y.kind === 'text' ? NaN : y.data[i]!;
-        if (!(Number.isInteger(c) && c >= 0 && c < classes.length)) throw new DataError(`${name}: label ${y.kind === 'text' ? y.text![i] : c} at row ${i + 1} is not a class index below ${classes.length}`);
+        if (y.kind === 'text') {
+          const c = byName.get(y.text![i]!);
+          if (c === undefined) throw new DataError(`${name}: label '${y.text![i]}' at row ${i + 1} is not one of the classes ${classes.slice(0, 10).join(', ')}${classes.length > 10 ? ', …' : ''}`);
+          labels[i] = c;
+          continue;
+        }
+        const c = y.data[i]!;
+        if (!(Number.isInteger(c) && c >= 0 && c < classes.length)) throw new DataError(`${name}: label ${c} at row ${i + 1} is not a class index below ${classes.length}`);
         labels[i] = c;
       }
     } else {
@@ -71,7 +81,7 @@ export function arraysDataset(x: NdArray, y: NdArray | undefined, req: ArrayRequ
     target = { task: 'classify', classes };
     data = { ...base, y: req.binaryAsOneColumn && classes.length === 2 ? Tensor.of(labels, [N, 1]) : oneHot(labels, classes.length), labels, classes };
   }
-  return { data, preprocessing: { version: 1, input: 'array', scale, target } };
+  return { data, preprocessing: { version: 1, input: 'array', scale, standardize, target } };
 }
 
 /** A set of per-sample [H, W] images laid out flat [N, H·W] or channel-first [N, 1, H, W] (other shapes unchanged). */

@@ -6,9 +6,10 @@ import type { Dataset } from './dataset.js';
  * The map from a data file's values to a model's inputs and targets, as a model file keeps it
  * (`__metadata__.preprocessing`, docs/files.md): for a table, one entry per column in the order
  * of the model's inputs — a numeric column standardised, (v − mean)/std, a categorical column
- * one-hot over its categories — and for arrays (NumPy, IDX) one scale factor (1/255 for
- * 8-bit pixels). The target's class names, or for regression its mean and std: the model
- * predicts (y − mean)/std. Means and stds are fitted on the training rows only.
+ * one-hot over its categories — and for arrays (NumPy, IDX) a scale factor (1/255 for 8-bit
+ * pixels, else 1) and, for arrays that are not 8-bit, every input standardised as well. The
+ * target's class names, or for regression its mean and std: the model predicts
+ * (y − mean)/std. Means and stds are fitted on the training rows only.
  */
 export interface NumericFeature {
   readonly name: string;
@@ -43,7 +44,7 @@ export type Target = ClassTarget | RegressionTarget;
 
 export type Preprocessing =
   | { readonly version: 1; readonly input: 'table'; readonly features: readonly Feature[]; readonly target?: Target }
-  | { readonly version: 1; readonly input: 'array'; readonly scale: number; readonly target?: Target };
+  | { readonly version: 1; readonly input: 'array'; readonly scale: number; readonly standardize: boolean; readonly mean?: readonly number[]; readonly std?: readonly number[]; readonly target?: Target };
 
 /** How many model inputs a feature becomes: one, or one per category. */
 export function featureWidth(f: Feature): number {
@@ -75,8 +76,13 @@ export function fitStatistics(p: Preprocessing, train: Dataset): Preprocessing {
     const stats = Array.from({ length: k }, (_, j) => columnStats(train.y.data, N, k, j));
     target = { ...target, mean: stats.map((s) => s.mean), std: stats.map((s) => s.std) };
   }
-  if (p.input === 'array') return { ...p, ...(target ? { target } : {}) };
   const d = train.x.size / N;
+  if (p.input === 'array') {
+    if (!p.standardize) return { ...p, ...(target ? { target } : {}) };
+    const scaled = modelInputs({ ...p, standardize: false }, train.x).data;
+    const stats = Array.from({ length: d }, (_, j) => columnStats(scaled, N, d, j));
+    return { ...p, mean: stats.map((s) => s.mean), std: stats.map((s) => s.std), ...(target ? { target } : {}) };
+  }
   let at = 0;
   const features = p.features.map((f): Feature => {
     const j = at;
@@ -89,11 +95,17 @@ export function fitStatistics(p: Preprocessing, train: Dataset): Preprocessing {
 
 /** The model inputs for raw inputs x [N, …]: numeric columns standardised (one-hot ones kept), or x·scale; into `out` (which may be x). */
 export function modelInputs(p: Preprocessing, x: Tensor, out: Tensor = Tensor.zeros(x.shape, x.dtype)): Tensor {
+  const N = x.batch, d = x.size / Math.max(1, N);
   if (p.input === 'array') {
-    for (let i = 0; i < x.size; i++) out.data[i] = x.data[i]! * p.scale;
+    if (!p.standardize) {
+      for (let i = 0; i < x.size; i++) out.data[i] = x.data[i]! * p.scale;
+      return out;
+    }
+    if (!p.mean || !p.std) throw new DataError('the preprocessing standardises the inputs but has no fitted mean and std');
+    if (p.mean.length !== d || p.std.length !== d) throw new DataError(`the preprocessing standardises ${p.mean.length} inputs but the data has ${d}`);
+    for (let i = 0; i < x.size; i++) out.data[i] = (x.data[i]! * p.scale - p.mean[i % d]!) / p.std[i % d]!;
     return out;
   }
-  const N = x.batch, d = x.size / Math.max(1, N);
   const mean = new Float64Array(d), scale = new Float64Array(d).fill(1);
   let at = 0;
   for (const f of p.features) {
@@ -173,7 +185,13 @@ export function parsePreprocessing(json: string): Preprocessing {
     } else bad(`target.task must be "classify" or "regress", got ${JSON.stringify(t.task)}`);
   }
   const withTarget = target ? { target } : {};
-  if (o.input === 'array') return { version: 1, input: 'array', scale: num(o.scale, 'scale'), ...withTarget };
+  if (o.input === 'array') {
+    if (typeof o.standardize !== 'boolean') bad('standardize must be true or false');
+    const mean = o.mean === undefined ? {} : { mean: numbers(o.mean, 'mean') };
+    const std = o.std === undefined ? {} : { std: numbers(o.std, 'std') };
+    if (std.std?.some((v) => !(v > 0))) bad('std must be positive');
+    return { version: 1, input: 'array', scale: num(o.scale, 'scale'), standardize: o.standardize as boolean, ...mean, ...std, ...withTarget };
+  }
   if (o.input !== 'table') bad(`input must be "table" or "array", got ${JSON.stringify(o.input)}`);
   if (!Array.isArray(o.features)) bad('features must be a list');
   const features = (o.features as unknown[]).map((f0, i): Feature => {

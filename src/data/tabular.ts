@@ -26,7 +26,7 @@ export interface TableRequest {
   target?: string | null;
   /** Classification or regression (default: inferred from the target, taskOfNumbers). */
   task?: Task;
-  /** For unsupervised use: without `target`, the last column is the target only when it holds text (class names). */
+  /** For unsupervised use: without `target`, the last column is the target only when it holds text, or the file names its classes (scikit-learn's count line). */
   optionalTarget?: boolean;
 }
 
@@ -45,7 +45,7 @@ function where(t: Table, c: TableColumn, i: number): string {
 function badCell(t: Table, c: TableColumn, i: number, expected: string): DataError {
   const s = c.texts?.[i] ?? '';
   const kind = textKind(s);
-  if (kind === 'missing') return new DataError(`${where(t, c, i)}: missing value${s ? ` '${s}'` : ''}; paralens does not impute: fill it in or drop the row`);
+  if (kind === 'missing') return new DataError(`${where(t, c, i)}: ${s ? `'${s}' is a missing value` : 'an empty field is a missing value'}, not a finite number; paralens does not impute: fill it in or drop the row`);
   if (kind === 'non-finite') return new DataError(`${where(t, c, i)}: '${s}' is not a finite number`);
   return new DataError(`${where(t, c, i)}: '${s}' is not a finite number (${expected})`);
 }
@@ -119,7 +119,7 @@ export function tablePreprocessing(t: Table, req: TableRequest = {}): TablePrepr
     if (!target) throw new DataError(`${t.name}: no column '${req.target}'; columns: ${t.columns.map((c) => c.name).join(', ')}`);
   } else if (req.target === undefined) {
     const last = t.columns.at(-1)!;
-    if (!req.optionalTarget || textRows(last).count > 0) target = last;
+    if (!req.optionalTarget || textRows(last).count > 0 || t.classNames) target = last;
   }
   if (target && t.columns.length < 2) throw new DataError(`${t.name}: one column, the target '${target.name}'; there are no features to learn from`);
   const features = t.columns.filter((c) => c !== target).map((c) => featureOf(t, c));
