@@ -80,9 +80,17 @@ export function readTable(text: string, opts: ReadTableOptions = {}): Table {
   if (first.length === 0) throw new DataError(`${name}: no rows`);
   const counts = sklearnCounts(first);
   const table = buildTable(text, delimiter, name, opts.header, counts);
-  // scikit-learn's first line says how many rows follow; a line that only looked like it is data
-  if (counts && Number(first[0]!.fields[0]) !== table.rows) return buildTable(text, delimiter, name, opts.header, undefined);
+  // scikit-learn's first line says how many rows follow, and its class names index the last
+  // column's integer codes; a line that only looked like it is data
+  if (counts && (Number(first[0]!.fields[0]) !== table.rows || !codesOf(table.columns.at(-1)!, counts.classNames.length))) {
+    return buildTable(text, delimiter, name, opts.header, undefined);
+  }
   return table;
+}
+
+/** Whether every value of the column is an integer code below k (always, when there are no names). */
+function codesOf(c: TableColumn, k: number): boolean {
+  return k === 0 || (!c.texts && c.numbers.every((v) => Number.isInteger(v) && v >= 0 && v < k));
 }
 
 interface RawRecord {
