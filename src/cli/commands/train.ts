@@ -13,7 +13,7 @@ import { trainingFlags, trainRunOptions } from '../training.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
-import { backendInfo, backendLabel } from '../../tensor/init.js';
+import { backendInfo } from '../../tensor/init.js';
 import { backend } from '../../tensor/registry.js';
 
 const median = (xs: readonly number[]): number => {
@@ -127,12 +127,11 @@ optimisers: ${optimizerNames().join(', ')}.`,
       io.out(JSON.stringify(out) + '\n');
       return 0;
     }
-    const rows = [`${trainSet.x.batch} training rows`, ...(validation ? [`${validation.x.batch} validation`] : []), ...(test ? [`${test.x.batch} test`] : [])].join(', ');
+    const rows = [`${trainSet.x.batch} training rows`, ...(validation ? [`${validation.x.batch} validation rows`] : []), ...(test ? [`${test.x.batch} test rows`] : [])].join(', ');
     const what = target?.task === 'classify' ? `; classify ${target.name ?? 'y'}: ${target.classes.length} classes` : target?.task === 'regress' ? `; regress ${target.name ?? 'y'} (standardised)` : '';
     io.out(`model       ${out.model}\n`);
     io.out(`data        ${name} (${rows}${what})\n`);
     io.out(`parameters  ${out.parameters}\n`);
-    io.out(`backend     ${backendLabel(backend())}\n`);
     io.out(`epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)\n`);
     io.out(`final loss  ${fmt(out.final_loss)}${out.val_loss !== undefined ? `  (validation ${fmt(out.val_loss)})` : ''}${out.test_loss !== undefined && out.accuracy === undefined ? `  (test ${fmt(out.test_loss)})` : ''}\n`);
     if (out.accuracy !== undefined) {
