@@ -112,12 +112,15 @@ describe('paralens train: --schedule, --val-fraction, progress, --quiet', () => 
 });
 
 describe('commands that take --data support fashion-mnist-sized work with progress', () => {
-  it('uncertainty and kmeans draw progress on a terminal', async () => {
+  it('uncertainty, kmeans and distill draw progress on a terminal', async () => {
     const u = await cliWith({ errIsTTY: true }, 'uncertainty', '--data', 'iris', '--method', 'deterministic', '--epochs', '30');
     expect(u.code).toBe(0);
     expect(u.err).toMatch(/uncertainty [█░]+ 30\/30 deterministic · epoch 30\/30/);
     const k = await cliWith({ errIsTTY: true }, 'kmeans', '--data', 'iris', '--k', '3', '--restarts', '2');
     expect(k.code).toBe(0);
     expect(k.err).toMatch(/kmeans [█░]+ \d\/2 restart \d\/2 · iteration \d+/);
+    const d = await cliWith({ errIsTTY: true }, 'distill', '--data', 'iris', '--seeds', '1', '--epochs', '5');
+    expect(d.code).toBe(0);
+    expect(d.err).toMatch(/distill [█░]+ 20\/20 epochs of 4 models/);
   });
 });

@@ -61,7 +61,7 @@ Data: a built-in set, fashion-mnist, or your own CSV, NumPy or IDX files (see pa
       batch: flags.batch as number,
       limit: flags.limit as number | undefined,
       testLimit: flags['test-limit'] as number | undefined,
-      onSeed: (done, total) => progress.update(done, total, 'seeds'),
+      onProgress: (done, total) => progress.update(done, total, `epochs of ${4 * (flags.seeds as number)} models`),
     });
     progress.done();
     const v = verdicts(r);
