@@ -58,7 +58,7 @@ function maybeGunzip(bytes: Uint8Array, path: string, max: number): Uint8Array {
 }
 
 /** Reads an IDX file, gunzipping it when it starts with the gzip magic. */
-export function readIdxFile(path: string): IdxArray {
+function readIdxFile(path: string): IdxArray {
   return parseIdx(maybeGunzip(readBounded(path, MAX_DATA_BYTES), path, MAX_DATA_BYTES), path);
 }
 

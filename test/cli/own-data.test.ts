@@ -1,7 +1,7 @@
 // Your own data in the CLI: a CSV, NumPy and IDX files through train --save and predict, the
 // preprocessing kept in the model file, scikit-learn's bundled CSVs (files no one here wrote),
 // and every bad input refused at once with exit 2 and a line that names it.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { readSafetensorsHeader } from '../../src/io/safetensors.js';
 import { Rng } from '../../src/random/rng.js';
 import { removeTinyFashion, writeTinyFashion } from '../data/idx-files.js';
 import { f32, i64, npyBytes, zipBytes } from '../data/npy-files.js';
+import { needs, SKLEARN_DATA, sklearnData } from '../peer/available.js';
 import { cli } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'paralens-own-'));
@@ -38,7 +39,7 @@ function flowers(n: number, seed: number): string {
   return rows.join('\n') + '\n';
 }
 
-const SKLEARN = '/usr/lib/python3/dist-packages/sklearn/datasets/data';
+const SKLEARN = SKLEARN_DATA;
 
 describe('train and predict on a CSV', () => {
   const csv = file('flowers.csv', flowers(200, 1));
@@ -147,12 +148,7 @@ describe('train and predict on a CSV', () => {
 });
 
 describe("scikit-learn's bundled CSV files (python3-sklearn): files no one here wrote", () => {
-  const have = existsSync(`${SKLEARN}/wine_data.csv`);
-  const skipUnless = (ctx: { skip: (n?: string) => void }): void => {
-    if (have) return;
-    if (process.env['CI'] === 'true') throw new Error('python3-sklearn is missing (CI=true: the test fails instead of skipping)');
-    ctx.skip('python3-sklearn is missing');
-  };
+  const skipUnless = (ctx: { skip: (n?: string) => void }): void => needs(ctx, sklearnData());
 
   it('wine_data.csv (its first line is "178,13,class_0,class_1,class_2"): train, save, predict the raw file', async (ctx) => {
     skipUnless(ctx);

@@ -14,7 +14,7 @@ import { crc32, NPZ_MAX_ENTRY_BYTES, parseNpz } from '../../src/data/npz.js';
 import { arraysDataset } from '../../src/data/arrays.js';
 import { readNpzFile } from '../../src/data/node.js';
 import { cleanly, mutate, NUM_RUNS } from '../fuzz/cleanly.js';
-import { needPeer, PYTHON, pythonHas } from '../peer/available.js';
+import { needs, numpy, PYTHON } from '../peer/available.js';
 import { f32, f64, i64, npyBytes, zipBytes } from './npy-files.js';
 
 const inflate = (d: Uint8Array, max: number): Uint8Array => inflateRawSync(d, { maxOutputLength: Math.max(1, max) });
@@ -133,7 +133,7 @@ describe('files NumPy writes (peer: python3-numpy)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('np.save and np.savez(_compressed): the same values NumPy prints', (ctx) => {
-    needPeer(ctx, pythonHas('numpy'), 'python3-numpy');
+    needs(ctx, numpy());
     const script = `
 import json, numpy as np, sys
 d = sys.argv[1]

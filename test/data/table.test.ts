@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DataError } from '../../src/errors.js';
 import { readTable } from '../../src/data/table.js';
 import type { Table } from '../../src/data/table.js';
+import { needs, SKLEARN_DATA, sklearnData } from '../peer/available.js';
 
 const cell = (t: Table, col: number, row: number): string | number => t.columns[col]!.texts?.[row] ?? t.columns[col]!.numbers[row]!;
 
@@ -69,15 +70,9 @@ describe('readTable', () => {
   });
 
   it('the real scikit-learn files: wine_data.csv and breast_cancer.csv', (ctx) => {
-    const dir = '/usr/lib/python3/dist-packages/sklearn/datasets/data';
-    let wine: string, cancer: string;
-    try {
-      wine = readFileSync(`${dir}/wine_data.csv`, 'utf8');
-      cancer = readFileSync(`${dir}/breast_cancer.csv`, 'utf8');
-    } catch {
-      if (process.env['CI'] === 'true') throw new Error('python3-sklearn is missing (CI=true)');
-      return ctx.skip('python3-sklearn is missing');
-    }
+    needs(ctx, sklearnData());
+    const wine = readFileSync(`${SKLEARN_DATA}/wine_data.csv`, 'utf8');
+    const cancer = readFileSync(`${SKLEARN_DATA}/breast_cancer.csv`, 'utf8');
     const w = readTable(wine, { name: 'wine' });
     expect([w.rows, w.columns.length, w.classNames]).toEqual([178, 14, ['class_0', 'class_1', 'class_2']]);
     const c = readTable(cancer, { name: 'cancer' });

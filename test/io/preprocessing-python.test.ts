@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random/rng.js';
 import { cli } from '../cli/helpers.js';
-import { needPeer, PYTHON, pythonHas } from '../peer/available.js';
+import { needs, numpy, PYTHON, pytorch } from '../peer/available.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'paralens-pre-py-'));
@@ -39,7 +39,7 @@ function csv(rows: number, seed: number, withClass: boolean): string {
 
 describe('docs/files.md: reading the preprocessing from Python', () => {
   it('the example, run by PyTorch, gives the classes and outputs of paralens predict', async (ctx) => {
-    needPeer(ctx, pythonHas('numpy', 'torch'), 'python3-torch with python3-numpy');
+    needs(ctx, [pytorch(), numpy()]);
     writeFileSync(join(dir, 'train.csv'), csv(300, 1, true));
     writeFileSync(join(dir, 'new.csv'), csv(5, 2, false));
     const saved = join(dir, 'wine.safetensors'); // the name the example opens

@@ -24,7 +24,7 @@ import { dataFlags, dataForms, inputsOf, loadData, loadTable } from '../data.js'
 import { fmt, isSilent, Progress, table } from '../progress.js';
 
 /** Rows 'x1,x2;x1,x2' as a [B, ...dom] tensor; every row must hold prod(dom) numbers. */
-export function parseInputRows(text: string, dom: Shape): Tensor {
+function parseInputRows(text: string, dom: Shape): Tensor {
   const d = sizeOf(dom);
   const rows = text.split(';').map((r) => r.trim()).filter((r) => r !== '');
   if (rows.length === 0) throw new DataError(`predict: --input has no rows; expected e.g. "0,1;1,0" (${d} numbers per row)`);
@@ -45,7 +45,7 @@ export function parseInputRows(text: string, dom: Shape): Tensor {
  * A table of features (and optionally a last label column) as inputs [B, ...dom] and labels,
  * for a model trained without a preprocessing (on a built-in set): the columns in order.
  */
-export function tableInputs(t: Table, dom: Shape): { x: Tensor; labels?: string[] } {
+function tableInputs(t: Table, dom: Shape): { x: Tensor; labels?: string[] } {
   const d = sizeOf(dom), width = t.columns.length;
   if (width !== d && width !== d + 1) throw new DataError(`predict: ${t.name} has ${width} columns, the model expects ${d} features (or ${d} and a label column)`);
   const features = t.columns.slice(0, d);
