@@ -8,7 +8,7 @@ export function isSilent(flags: ParsedFlags): boolean {
 }
 
 /** "4s", "2m05s", "1h03m". */
-export function duration(seconds: number): string {
+function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;

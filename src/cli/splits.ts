@@ -6,7 +6,7 @@ import { DataError } from '../errors.js';
 import type { LoadedData } from './data.js';
 
 /** A data set with this many rows or more and no test split of its own gets a stratified 20 % one. */
-export const TEST_SPLIT_MIN_ROWS = 20;
+const TEST_SPLIT_MIN_ROWS = 20;
 
 /** What a training command trains on, holds out and tests on, all in model inputs, and the preprocessing fitted on the training rows. */
 export interface TrainingSplits {

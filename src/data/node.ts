@@ -24,9 +24,9 @@ import type { ReadTableOptions, Table } from './table.js';
 export const FASHION_MNIST_DIR = '/usr/share/datasets/fashion-mnist';
 
 /** Binary data files (and what decompressing one may produce) larger than this are refused. */
-export const MAX_DATA_BYTES = 2 ** 31 - 1;
+const MAX_DATA_BYTES = 2 ** 31 - 1;
 /** Text tables larger than this (after gunzip) are refused: they are read into one string. */
-export const MAX_TABLE_BYTES = 256 * 2 ** 20;
+const MAX_TABLE_BYTES = 256 * 2 ** 20;
 
 /** The bytes of a file no larger than `max`, checked before reading; DataErrors name the file. */
 function readBounded(path: string, max: number): Uint8Array {
