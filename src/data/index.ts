@@ -10,3 +10,4 @@ export * from './preprocessing.js';
 export * from './npy.js';
 export * from './npz.js';
 export * from './arrays.js';
+export * from './delimited.js';
