@@ -10,4 +10,3 @@ export * from './preprocessing.js';
 export * from './npy.js';
 export * from './npz.js';
 export * from './arrays.js';
-export * from './delimited.js';
