@@ -35,7 +35,7 @@ function trainerEpochs(cfg: BenchConfig): number[] {
 }
 
 /** The command's run: its median epoch, and its process's wall and CPU seconds. */
-function cliRun(cfg: BenchConfig): { epoch: number; wall: number; cpu?: number } {
+function cliRun(cfg: BenchConfig): { epoch: number; wall: number; cpu?: number; backend: string } {
   const { epochs, batch, lr } = cfg.fashion;
   const args = [CLI, 'train', '--model', MLP_SPEC, '--data', 'fashion-mnist', '--optimizer', 'sgd', '--lr', String(lr), '--batch', String(batch), '--epochs', String(epochs), '--json'];
   const timed = existsSync(TIME);
@@ -48,7 +48,8 @@ function cliRun(cfg: BenchConfig): { epoch: number; wall: number; cpu?: number }
   const out = JSON.parse(r.stdout) as { seconds_per_epoch: number; backend: { name: string; simd?: string; threads: number } };
   if (out.backend.name !== 'wasm') throw new Error(`paralens train ran on '${out.backend.name}'`);
   const m = /paralens-time ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
-  return { epoch: out.seconds_per_epoch, wall: m ? Number(m[1]) : wall, ...(m ? { cpu: Number(m[2]) + Number(m[3]) } : {}) };
+  const backend = `${out.backend.name}, ${out.backend.simd ?? 'no'} SIMD, ${out.backend.threads} thread(s)`;
+  return { epoch: out.seconds_per_epoch, wall: m ? Number(m[1]) : wall, ...(m ? { cpu: Number(m[2]) + Number(m[3]) } : {}), backend };
 }
 
 export function benchCliEpoch(cfg: BenchConfig, skipped: string[], log: (s: string) => void): Measurement[] {
@@ -67,6 +68,7 @@ export function benchCliEpoch(cfg: BenchConfig, skipped: string[], log: (s: stri
     return [run.epoch];
   });
   if (run) {
+    log(`  the command ran on: ${run.backend}`);
     const add = recorder('paralens CLI', out, skipped, log);
     add(names.cliProcess(cfg.fashion.epochs, 'wall'), 's', () => [run!.wall]);
     if (run.cpu !== undefined) add(names.cliProcess(cfg.fashion.epochs, 'CPU'), 's', () => [run!.cpu!]);
