@@ -222,7 +222,7 @@ describe('NumPy and IDX files', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.json().loss).toBe('bce');
     const noY = await cli('train', '--model', 'dense(2,1)', '--data', x, '--epochs', '5');
-    expect(noY.code).toBe(2);
+    expect([noY.code, noY.err]).toEqual([2, expect.stringMatching(/x\.npy has no target to learn; give --target Y\.npy, or an \.npz with arrays x and y/)]);
     const noX = await cli('train', '--model', 'dense(2,1)', '--data', file('only-y.npz', zipBytes([{ name: 'y.npy', data: npyBytes('<i8', [n], i64(ys)) }])));
     expect(noX.err).toMatch(/no array named x \(features\); it holds y/);
   });

@@ -54,6 +54,7 @@ optimisers: ${optimizerNames().join(', ')}.`,
     const model: Para = parseSpec(flags.model as string);
     if (flags.save) await checkSavePath(flags.save as string);
     const loaded = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model, target: flags.target as string | undefined, task: flags.task as Task | undefined });
+    if (loaded.data.y === loaded.data.x) throw new UsageError(`train: ${loaded.data.name} has no target to learn; give --target Y.npy, or an .npz with arrays x and y`);
     const { train: trainSet, validation, test, preprocessing } = trainingSplits(loaded, { seed, valFraction: flags['val-fraction'] as number | undefined });
     const options = trainRunOptions(flags, trainSet);
     const loss = options.loss!;
