@@ -1,7 +1,7 @@
 // Your own data in the CLI: a CSV, NumPy and IDX files through train --save and predict, the
 // preprocessing kept in the model file, scikit-learn's bundled CSVs (files no one here wrote),
 // and every bad input refused at once with exit 2 and a line that names it.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -133,6 +133,18 @@ describe('train and predict on a CSV', () => {
     expect(r.json().error.code).toBe('E_DATA');
     expect(r.err).toMatch(message);
     expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses files larger than it reads before reading them (sparse files: nothing is written to disk)', async () => {
+    const big = join(dir, 'big.csv'), huge = join(dir, 'huge.npy');
+    writeFileSync(big, '');
+    truncateSync(big, 257 * 2 ** 20);
+    writeFileSync(huge, '');
+    truncateSync(huge, 2 ** 31);
+    const a = await cli('train', '--model', 'dense(2,1)', '--data', big);
+    expect([a.code, a.err]).toEqual([2, expect.stringMatching(/big\.csv: 269484032 bytes, more than the 268435456 bytes paralens reads/)]);
+    const b = await cli('train', '--model', 'dense(2,1)', '--data', huge);
+    expect([b.code, b.err]).toEqual([2, expect.stringMatching(/huge\.npy: 2147483648 bytes, more than the 2147483647 bytes paralens reads/)]);
   });
 
   it('exits 2 on an unknown --target, on text to regress, and on a file that is not there', async () => {
