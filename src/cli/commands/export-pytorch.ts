@@ -8,7 +8,8 @@ import { writeFileAtomic } from '../../io/node-fs.js';
 import { buildPytorchProject } from '../../io/pytorch/project.js';
 import type { TorchData } from '../../io/pytorch/project.js';
 import type { Shape } from '../../tensor/tensor.js';
-import { layoutFor, trainingData } from '../data.js';
+import { layoutFor, loadData } from '../data.js';
+import { trainingSplits } from '../splits.js';
 
 /**
  * The data of the run a model file records, for train.py: the built-in sets are made again
@@ -25,7 +26,8 @@ async function runData(file: ModelFile): Promise<TorchData | undefined> {
     return { idx: { dir: resolve(dir), layout: layoutFor(file.model, 784), classes: 10 } };
   }
   if (!builtInDataNames().includes(name)) return undefined;
-  const { train, test } = await trainingData(name, { seed, model: file.model });
+  const valFraction = typeof file.settings.val_fraction === 'number' ? file.settings.val_fraction : undefined;
+  const { train, test } = trainingSplits(await loadData(name, { seed, model: file.model }), { seed, valFraction });
   return { rows: { train, test } };
 }
 
