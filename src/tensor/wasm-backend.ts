@@ -1,11 +1,11 @@
 import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
-import { registerBackend, setBackend } from './registry.js';
+import { registerBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
-import { KernelInstance, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
+import { KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
-import { ThreadPool } from './wasm/threads.js';
+import { coreCount, ThreadPool } from './wasm/threads.js';
 import type { SharedGemm } from './wasm/threads.js';
 
 /** Op codes of the AssemblyScript kernels (src/tensor/wasm/assembly/elementwise.ts), by position. */
@@ -20,7 +20,7 @@ const MR = 4, NR = 8, MC = 128;
 export interface WasmBackendOptions {
   /** 'auto' (default) takes relaxed SIMD where the runtime validates it, else plain SIMD. */
   simd?: 'auto' | SimdFlavour;
-  /** Threads for large products, the calling thread included. Default: 2 where shared memory exists (capped by the core count), else 1. */
+  /** Threads for large products, the calling thread included. Default: the cores the runtime reports (coreCount) where shared memory exists, else 1. */
   threads?: number;
   /**
    * Use a shared memory (default: where the runtime has one — Node, or a cross-origin
@@ -39,18 +39,12 @@ export interface WasmBackendOptions {
   minElements?: number;
   /** Products with m·n·k at or above this are split over the threads. */
   minParallelVolume?: number;
-  /**
-   * 'await' (default): resolve once the worker threads run. 'background': resolve as soon as
-   * the module is compiled and run single-threaded until the workers are up (starting a
-   * worker takes ~0.1 s, which a short CLI command should not wait for).
-   */
-  startThreads?: 'await' | 'background';
 }
 
 /** A Backend running AssemblyScript SIMD kernels, plus what it was built with. */
 export interface WasmBackend extends Backend {
   readonly simd: SimdFlavour;
-  /** Threads in use now (workers started in the background count once they run). */
+  /** Threads in use, the calling thread included (1 where no worker could start, or after dispose). */
   readonly threads: number;
   /** Stop the worker threads (the backend keeps working on one thread). */
   dispose(): void;
@@ -70,36 +64,22 @@ function float32OrAbsent(x: Data | undefined): boolean {
   return x === undefined || x instanceof Float32Array;
 }
 
-async function coreCount(): Promise<number> {
-  const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
-  if (nav?.hardwareConcurrency) return nav.hardwareConcurrency;
-  try {
-    const specifier = 'node:os';
-    const os = (await import(/* @vite-ignore */ specifier)) as typeof import('node:os');
-    return os.availableParallelism();
-  } catch {
-    return 1;
-  }
-}
-
 /**
  * Build a wasm backend (not registered, not selected). Float64 arguments are handed to the
  * reference backend: the kernels are float32 only.
  */
 export async function createWasmBackend(options: WasmBackendOptions = {}): Promise<WasmBackend> {
   const flavour: SimdFlavour = options.simd === 'plain' || (options.simd !== 'relaxed' && !relaxedSimdSupported()) ? 'plain' : 'relaxed';
-  const wanted = Math.max(1, Math.floor(options.threads ?? Math.min(2, await coreCount())));
+  const wanted = Math.min(MAX_THREADS, Math.max(1, Math.floor(options.threads ?? (await coreCount()))));
   // shared memory where it exists, for the threads and for resident arrays (views of a
   // shared memory stay valid when it grows)
   const shared = options.sharedMemory !== false && sharedMemorySupported();
   const threads = shared ? wanted : 1;
   const inst = await KernelInstance.create(flavour, shared, threads);
   let pool: ThreadPool | undefined;
-  let disposed = false;
   if (threads > 1) {
     // no workers here (e.g. a page without Worker): the backend stays on one thread
-    const starting = ThreadPool.start(inst, threads - 1).then((p) => { if (disposed) p.stop(); else pool = p; }, () => undefined);
-    if (options.startThreads !== 'background') await starting;
+    pool = await ThreadPool.start(inst, threads - 1).catch(() => undefined);
   }
   const k = inst.exports;
   const stats = { sharedProducts: 0, chunks: 0, chunksByWorkers: 0 };
@@ -292,7 +272,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     get threads() { return pool ? pool.size + 1 : 1; },
     gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
     alloc: (n) => inst.alloc(n),
-    dispose() { disposed = true; pool?.stop(); pool = undefined; },
+    dispose() { pool?.stop(); pool = undefined; },
     threadStats: () => ({ ...stats }),
     memoryStats: () => inst.memoryStats(),
   };
@@ -300,21 +280,8 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
 let loading: Promise<WasmBackend> | undefined;
 
-/** Load the default wasm backend once and register it as 'wasm' (without selecting it). */
+/** Load the default wasm backend once, with its threads running, and register it as 'wasm' (without selecting it). */
 export function loadWasmBackend(): Promise<WasmBackend> {
-  loading ??= createWasmBackend({ startThreads: 'background' }).then((b) => { registerBackend(b); return b; });
+  loading ??= createWasmBackend().then((b) => { registerBackend(b); return b; });
   return loading;
-}
-
-/**
- * Load the wasm backend, start its threads and make it the current backend. Where it cannot
- * load, the reference backend stays current and is returned; nothing is printed.
- */
-export async function initFastBackend(): Promise<Backend> {
-  try {
-    return setBackend(await loadWasmBackend());
-  } catch {
-    loading = undefined;
-    return setBackend(jsBackend);
-  }
 }

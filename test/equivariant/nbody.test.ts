@@ -112,7 +112,10 @@ describe('paralens equivariant train --task nbody', () => {
     expect(j.summary.map((s: { model: string }) => s.model)).toEqual(['segnn', 'linear']);
     expect(j.summary[0].seeds).toBe(2);
     expect(j.published.find((p: { model: string }) => p.model === 'EGNN').mse).toBe(0.0071);
-    expect(r.err).toContain('nbody segnn seed 1');
+    // --json silences the progress on stderr; without it each seed is announced
+    const t = await cli('equivariant', 'train', '--task', 'nbody', '--model', 'linear', '--seeds', '2', '--train', '20', '--valid', '10', '--test', '10', '--epochs', '1', '--eval-every', '1');
+    expect(t.err).toContain('nbody linear seed 1');
+    expect(t.out).toContain('published: Linear 0.0819');
   });
   it('an unknown model exits 2', async () => {
     const r = await cli('equivariant', 'train', '--task', 'nbody', '--model', 'transformer');

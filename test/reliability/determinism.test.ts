@@ -1,11 +1,11 @@
 // The same command with the same seed gives the same bytes: every byte of the saved model
-// file and every reported metric (except the wall-clock `seconds`).
+// file and every reported metric (except the wall-clock `seconds` and `seconds_per_epoch`).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backend, setBackend } from '../../src/tensor/registry.js';
-import { loadWasmBackend } from '../../src/tensor/wasm-backend.js';
+import { needs, wasmBackend } from '../peer/available.js';
 import { cli } from '../cli/helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'paralens-det-'));
@@ -23,7 +23,7 @@ async function trainOnce(args: string[], seed: number): Promise<{ bytes: Buffer;
   const file = join(work, `m${n++}.safetensors`);
   const r = await cli('train', ...args, '--seed', String(seed), '--save', file, '--json');
   expect(r.code, r.err).toBe(0);
-  const { seconds: _s, saved: _f, ...metrics } = r.json();
+  const { seconds: _s, seconds_per_epoch: _e, saved: _f, ...metrics } = r.json();
   return { bytes: readFileSync(file), metrics };
 }
 
@@ -45,16 +45,11 @@ describe('determinism: same seed, same bytes', () => {
     await expectDeterministic();
   });
 
-  it('on the wasm backend too (when it loads)', async () => {
-    let wasm;
-    try {
-      wasm = await loadWasmBackend();
-    } catch (e) {
-      console.warn(`wasm backend did not load, skipped: ${(e as Error).message}`);
-      return;
-    }
+  it('on the wasm backend too', async (ctx) => {
+    const { peer, value: wasm } = await wasmBackend();
+    needs(ctx, peer);
     const before = backend();
-    setBackend(wasm);
+    setBackend(wasm!);
     try {
       await expectDeterministic();
     } finally {

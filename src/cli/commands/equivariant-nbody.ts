@@ -3,7 +3,7 @@ import type { NBodyModel, NBodyResult } from '../../equivariant/tasks/nbody.js';
 import { UsageError } from '../args.js';
 import type { CliIO } from '../command.js';
 import type { ParsedFlags } from '../args.js';
-import { fmt, table } from '../progress.js';
+import { fmt, isSilent, table } from '../progress.js';
 
 export const NBODY_MODELS: readonly NBodyModel[] = ['segnn', 'segnn-attention', 'gnn', 'mlp', 'linear'];
 
@@ -19,7 +19,7 @@ export function spread(xs: readonly number[]): { mean: number; min: number; max:
  * numbers beside them.
  */
 export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
-  const json = Boolean(flags.json);
+  const json = Boolean(flags.json), quiet = isSilent(flags);
   const models = String(flags.model).split(',').map((m) => m.trim()) as NBodyModel[];
   for (const m of models) if (!NBODY_MODELS.includes(m)) throw new UsageError(`equivariant train: --model must be among ${NBODY_MODELS.join(', ')}; got '${m}'`);
   const seeds = Array.from({ length: flags.seeds as number }, (_, k) => (flags.seed as number) + k);
@@ -27,16 +27,16 @@ export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
   const rows: NBodyResult[] = [];
   for (const model of models)
     for (const seed of seeds) {
-      io.err(`nbody ${model} seed ${seed}: ${epochs} epochs on ${flags.train} trajectories\n`);
+      if (!quiet) io.err(`nbody ${model} seed ${seed}: ${epochs} epochs on ${flags.train} trajectories\n`);
       const r = nbodyRun(model, {
         seed, epochs, train: flags.train as number, valid: flags.valid as number, test: flags.test as number,
         batch: flags.batch as number, lr: (flags.lr as number | undefined) ?? 5e-4, evalEvery: flags['eval-every'] as number,
-        hidden: flags.irreps as string | undefined, layers: flags.layers as number, lmax: flags.lmax as number, schedule: flags.schedule as 'constant' | 'cosine',
+        hidden: flags.irreps as string | undefined, layers: flags.layers as number, lmax: flags.lmax as number, schedule: flags.schedule as string,
         onEpoch: (e) => {
-          if (e.validMSE !== undefined) io.err(`  epoch ${e.epoch}  train ${fmt(e.trainLoss)}  valid ${fmt(e.validMSE)}  ${fmt(e.seconds, 4)} s\n`);
+          if (!quiet && e.validMSE !== undefined) io.err(`  epoch ${e.epoch}  train ${fmt(e.trainLoss)}  valid ${fmt(e.validMSE)}  ${fmt(e.seconds, 4)} s\n`);
         },
       });
-      io.err(`  → best epoch ${r.bestEpoch}: valid ${fmt(r.validMSE)}, test ${fmt(r.testMSE)}, equivariance defect ${fmt(r.equivarianceDefect, 3)}, ${fmt(r.seconds, 4)} s\n`);
+      if (!quiet) io.err(`  → best epoch ${r.bestEpoch}: valid ${fmt(r.validMSE)}, test ${fmt(r.testMSE)}, equivariance defect ${fmt(r.equivarianceDefect, 3)}, ${fmt(r.seconds, 4)} s\n`);
       rows.push(r);
     }
   const summary = models.map((model) => {

@@ -5,7 +5,9 @@ import { o5Task } from '../../equivariant/tasks/o5-invariant.js';
 import { UsageError } from '../args.js';
 import { NBODY_MODELS, runNBody } from './equivariant-nbody.js';
 import type { Command } from '../command.js';
-import { fmt, table } from '../progress.js';
+import { runtimeFlags } from '../runtime.js';
+import { fmt, isSilent, table } from '../progress.js';
+import { trainingFlags } from '../training.js';
 
 const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task };
 
@@ -34,20 +36,23 @@ under random group elements.
     task: { type: 'string', help: 'benchmark task', default: 'inertia', choices: [...Object.keys(TASKS), 'nbody'] },
     sizes: { type: 'string', help: 'training-set sizes, comma-separated (inertia, o5)', default: '30,100,300,1000' },
     steps: { type: 'int', help: 'Adam steps per model (inertia, o5)', default: 1500, range: 'positive' },
-    lr: { type: 'number', help: 'learning rate (Adam; default 0.01 for inertia and o5, 5e-4 for nbody)', range: 'positive' },
-    seed: { type: 'int', help: 'random seed (inertia, o5: data and initialisation; nbody: initialisation and shuffling, the data are fixed)', default: 0 },
+    ...runtimeFlags,
+    ...trainingFlags(['lr', 'seed', 'epochs', 'batch', 'schedule'], {
+      lr: { default: undefined, help: 'learning rate (Adam; default 0.01 for inertia and o5, 5e-4 for nbody)' },
+      seed: { help: 'random seed (inertia, o5: data and initialisation; nbody: initialisation and shuffling, the data are fixed)' },
+      epochs: { default: 1000, help: 'nbody: training epochs' },
+      batch: { default: 100, range: 'positive', help: 'nbody: minibatch size' },
+      schedule: { help: 'nbody: learning-rate schedule over the run (constant, cosine, step, warmup)' },
+    }),
     model: { type: 'string', help: `nbody: models, comma-separated (${NBODY_MODELS.join(', ')})`, default: 'segnn' },
     seeds: { type: 'int', help: 'nbody: number of seeds, run one after another: --seed, --seed + 1, …', default: 1, range: 'positive' },
-    epochs: { type: 'int', help: 'nbody: training epochs', default: 1000, range: 'positive' },
     train: { type: 'int', help: 'nbody: training trajectories', default: 3000, range: 'positive' },
     valid: { type: 'int', help: 'nbody: validation trajectories', default: 2000, range: 'positive' },
     test: { type: 'int', help: 'nbody: test trajectories', default: 2000, range: 'positive' },
-    batch: { type: 'int', help: 'nbody: minibatch size', default: 100, range: 'positive' },
     'eval-every': { type: 'int', help: 'nbody: validate every this many epochs', default: 5, range: 'positive' },
     irreps: { type: 'string', help: 'nbody: hidden irreps of segnn (default 32x0e+32x1o)' },
     layers: { type: 'int', help: 'nbody: message-passing layers', default: 4, min: 2 },
     lmax: { type: 'int', help: 'nbody: largest ℓ of the spherical-harmonic attributes (segnn)', default: 1, range: 'nonnegative' },
-    schedule: { type: 'string', help: 'nbody: learning-rate schedule', default: 'constant', choices: ['constant', 'cosine'] },
   },
   async run(flags, io) {
     if (flags.task === 'nbody') return runNBody(flags, io);
@@ -60,7 +65,7 @@ under random group elements.
     const rows = benchmarkExperiment(task, {
       sizes, steps: flags.steps as number, lr: (flags.lr as number | undefined) ?? 0.01, seed: flags.seed as number,
       onRow: (r: BenchmarkRow) => {
-        if (!json) io.err(`  n=${r.n} ${r.model}: test MSE ${fmt(r.testMSE)} (${fmt(r.seconds, 3)} s)\n`);
+        if (!isSilent(flags)) io.err(`  n=${r.n} ${r.model}: test MSE ${fmt(r.testMSE)} (${fmt(r.seconds, 3)} s)\n`);
       },
     });
     if (json) {

@@ -1,6 +1,7 @@
 import { checkWritablePath, writeFileAtomic } from '../../io/node-fs.js';
 import type { Command } from '../command.js';
-import { table } from '../progress.js';
+import { runtimeFlags } from '../runtime.js';
+import { table, isSilent } from '../progress.js';
 import { tourReport } from '../tour/report.js';
 import type { TourOutput, TourSection } from '../tour/section.js';
 import { sections } from '../tour/sections.js';
@@ -13,6 +14,7 @@ export const command: Command = {
 and prints what it found, ending with the summary table mapping each concept to the paralens function
 that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
   flags: {
+    ...runtimeFlags,
     report: { type: 'string', help: 'also write a self-contained HTML page with the pictures' },
     only: { type: 'string', help: 'comma-separated section ids to run' },
     seed: { type: 'int', help: 'random seed', default: 0 },
@@ -31,7 +33,7 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
     const summary: [string, string][] = [];
     for (const section of chosen) {
       const t0 = performance.now();
-      if (!json) io.err(`… ${section.title}\n`);
+      if (!isSilent(flags)) io.err(`… ${section.title}\n`);
       const output = await section.run({ seed: flags.seed as number, io });
       const seconds = (performance.now() - t0) / 1000;
       if (output.lines.length === 0) continue;

@@ -6,7 +6,7 @@ import { Rng } from '../../random/rng.js';
 import { parseSpec } from '../../spec/index.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { Trainer } from '../../train/trainer.js';
-import { cosine } from '../../optim/schedule.js';
+import { scheduleByName } from '../../optim/schedule.js';
 import { O } from '../group/group.js';
 import type { Mat } from '../../linalg/matrix.js';
 import { simulateCharged } from './nbody-sim.js';
@@ -226,8 +226,8 @@ export interface NBodyRunOptions extends NBodyModelOptions {
   readonly test?: number;
   /** Evaluate on the validation set every this many epochs (default 5, as EGNN and SEGNN). */
   readonly evalEvery?: number;
-  /** The learning rate over training: constant (EGNN, SEGNN) or cosine annealing to 0 over all steps. */
-  readonly schedule?: 'constant' | 'cosine';
+  /** The learning rate over training, by name (`scheduleByName`): constant (EGNN, SEGNN), cosine (to 0 over all steps), step, warmup. */
+  readonly schedule?: string;
   /** The data seed (default 43, EGNN's nbody_small seed; our generator differs from NumPy's). */
   readonly dataSeed?: number;
   readonly onEpoch?: (e: { epoch: number; trainLoss: number; validMSE?: number; seconds: number }) => void;
@@ -282,7 +282,7 @@ export function nbodyRun(model: NBodyModel, opts: NBodyRunOptions = {}): NBodyRe
   const spec = nbodySpec(model, opts);
   const f = parseSpec(spec);
   const batch = opts.batch ?? 100, steps = epochs * Math.ceil(train.x.batch / batch);
-  const trainer = new Trainer(f, train, { loss: mse, optimizer: 'adam', lr: opts.lr ?? 5e-4, batch, seed, optimizerOptions: opts.schedule === 'cosine' ? { schedule: cosine(steps) } : {} });
+  const trainer = new Trainer(f, train, { loss: mse, optimizer: 'adam', lr: opts.lr ?? 5e-4, batch, seed, optimizerOptions: opts.schedule && opts.schedule !== 'constant' ? { schedule: scheduleByName(opts.schedule, steps) } : {} });
   let best = { epoch: -1, valid: Infinity, theta: trainer.theta.map((t) => t.clone()) };
   const validate = (epoch: number): number => {
     const v = meanSq(nbodyPredict(trainer.model, trainer.theta, valid), valid.y.data);
