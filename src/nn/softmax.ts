@@ -1,24 +1,10 @@
 import { primitive } from '../para/category.js';
 import type { Para } from '../para/para.js';
+import { backend } from '../tensor/registry.js';
 import type { Data, Shape } from '../tensor/tensor.js';
 import { sizeArgs } from './activation.js';
 
-/** Row-wise softmax of a [rows, n] block, by log-sum-exp (stable for large inputs). */
-export function softmaxRows(x: Data, rows: number, n: number, out: Data, lse?: Data): void {
-  for (let r = 0; r < rows; r++) {
-    const o = r * n;
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
-    let s = 0;
-    for (let j = 0; j < n; j++) {
-      const e = Math.exp(x[o + j]! - max);
-      out[o + j] = e;
-      s += e;
-    }
-    for (let j = 0; j < n; j++) out[o + j] /= s;
-    if (lse) lse[r] = max + Math.log(s); // logSumExpRows's value, from the same sums
-  }
-}
+export { softmaxRows } from '../tensor/rows.js';
 
 /**
  * Row-wise log-sum-exp of a [rows, n] block: out[r] = m + log Σ_j exp(x[r,j] − m), m = max_j x[r,j]
@@ -46,18 +32,13 @@ export function softmax(dom?: Shape, inferred = false): Para {
     forward: (_t, x, ctx) => {
       const n = x.shape[x.rank - 1]!;
       const rows = x.size / n;
-      const y = ctx.alloc(x.shape, x.dtype);
-      softmaxRows(x.data, rows, n, y.data);
+      const y = ctx.alloc(x.shape, x.dtype, true);
+      backend().softmax(x.data, rows, n, y.data);
       return {
         y,
         pullback: (dy) => {
-          const dx = ctx.alloc(x.shape, x.dtype);
-          for (let r = 0; r < rows; r++) {
-            const o = r * n;
-            let s = 0;
-            for (let j = 0; j < n; j++) s += dy.data[o + j]! * y.data[o + j]!;
-            for (let j = 0; j < n; j++) dx.data[o + j] = y.data[o + j]! * (dy.data[o + j]! - s);
-          }
+          const dx = ctx.alloc(x.shape, x.dtype, true);
+          backend().softmaxBackward(y.data, dy.data, rows, n, dx.data);
           return dx;
         },
       };
