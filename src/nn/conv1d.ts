@@ -22,6 +22,7 @@ export function conv1d(inC: number, outC: number, k: number, stride = 1, pad = 0
   const codOf = (w: Window): Shape => [outC, w.Wo];
   const self: Para = primitive({
     kind: 'conv1d',
+    kernelsOnly: true,
     args: [inC, outC, k, stride, pad],
     dom,
     cod: g && codOf(g),

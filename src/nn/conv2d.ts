@@ -113,6 +113,7 @@ export function conv2d(inC: number, outC: number, k: number, stride = 1, pad = 0
   const codOf = (w: Window): Shape => [outC, w.Ho, w.Wo];
   const self: Para = primitive({
     kind: 'conv2d',
+    kernelsOnly: true,
     args: [inC, outC, k, stride, pad],
     dom,
     cod: g && codOf(g),

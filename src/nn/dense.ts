@@ -18,6 +18,7 @@ export function dense(inDim: number, outDim: number): Para {
   }
   const self: Para = primitive({
     kind: 'dense',
+    kernelsOnly: true,
     args: [inDim, outDim],
     dom: [inDim],
     cod: [outDim],

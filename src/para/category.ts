@@ -58,6 +58,12 @@ export interface PrimitiveDef {
   forwardThen?(theta: readonly Tensor[], x: Tensor, ctx: Ctx, act: FusableOp): Lens;
   /** Set when this morphism IS the elementwise map `activation` (so a preceding layer's forwardThen may stand for both). */
   activation?: FusableOp;
+  /**
+   * Set when forward and pullback touch tensor data only through Backend kernels and ctx.alloc
+   * (no loop over `.data` on the host): then the layer runs wherever the backend's arrays are,
+   * a device included (hostOnlyParts in ./structure.ts).
+   */
+  kernelsOnly?: boolean;
 }
 
 /**
@@ -76,13 +82,17 @@ export function fusable(op: string): FusableOp | undefined {
 /** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
 export const MAX_PARAM_ELEMENTS = 2 ** 27;
 
-class Primitive extends Morphism {
+export class Primitive extends Morphism {
   readonly kind: string;
   override readonly args: readonly (number | string)[];
   readonly dom: Shape | undefined;
   readonly cod: Shape | undefined;
   override readonly params: readonly ParamSpec[];
   private readonly def: PrimitiveDef;
+  /** PrimitiveDef.kernelsOnly. */
+  get kernelsOnly(): boolean {
+    return this.def.kernelsOnly === true;
+  }
   constructor(def: PrimitiveDef) {
     super();
     this.def = def;

@@ -3,7 +3,7 @@ import type { Dataset, Split } from '../../data/dataset.js';
 import { lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
 import { parseSpec } from '../../spec/index.js';
-import { train } from '../../train/train.js';
+import { trainAsync } from '../../train/train.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -45,6 +45,7 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
   async run(flags, io) {
     if (!flags.model) throw new UsageError('train: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     if (!flags.data) throw new UsageError(`train: --data NAME is required; known: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}`);
+    if (backend().device && (flags.checkpoint || flags.resume)) throw new UsageError(`train: --checkpoint and --resume need host parameters every epoch; --backend ${backend().name} keeps them on the device (use --backend wasm)`);
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const model: Para = parseSpec(flags.model as string);
@@ -59,7 +60,8 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')}.`,
       dir: flags.checkpoint as string | undefined, every: flags.every as number, resume: flags.resume as string | undefined, epochs: flags.epochs as number,
       settings: { spec: String(model), data: data.name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed },
     });
-    const result = train(model, trainSet, {
+    // on a device backend the run stays on the device (DeviceTrainer); elsewhere it is `train`
+    const result = await trainAsync(model, trainSet, {
       ...options,
       ...checkpoints.hooks,
       test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
