@@ -3,14 +3,9 @@
 // with the host backends' assertions. Without an adapter it skips with the reason — and fails
 // under CI=true, where one must be available (.ci/run installs libvulkan1 and chromium).
 import { describe, expect, it } from 'vitest';
-import { createWebGpuBackend } from '../../src/tensor/webgpu/backend.js';
-import type { WebGpuBackend } from '../../src/tensor/webgpu/backend.js';
 import { backendSuite } from './backend-suite.js';
 import { deviceMirror } from './device-mirror.js';
-
-export const gpu: WebGpuBackend | Error = await createWebGpuBackend().catch((e: Error) => e);
-const ci = Boolean(process.env['CI']);
-if (gpu instanceof Error && !ci) console.warn(`skipping the webgpu backend suite: ${gpu.message}`);
+import { ci, gpu } from './webgpu-device.js';
 
 describe('webgpu adapter', () => {
   it.runIf(ci || !(gpu instanceof Error))('is available (required under CI)', () => {
