@@ -8,8 +8,8 @@ import { hostOnlyParts } from '../para/structure.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Data } from '../tensor/tensor.js';
-import { Trainer } from './trainer.js';
-import type { EpochStats, TrainOptions } from './trainer.js';
+import type { Trainer } from './trainer.js';
+import type { EpochStats } from './trainer.js';
 
 /** Steps queued ahead of the device: enough to keep it busy, few enough to bound the uploads waiting in its queue. */
 const IN_FLIGHT = 3;
@@ -38,15 +38,13 @@ export class DeviceTrainer {
   private readonly threshold: number;
   private stage = new Float32Array(0);
 
-  /** `onStart` sees the host Trainer before its parameters go to the device. */
-  constructor(model: Para, data: Dataset, opts: TrainOptions, private readonly device: DeviceMemory, onStart?: (t: Trainer) => void) {
-    const host = new Trainer(model, data, opts);
+  /** Takes over `host`'s run: its parameters (as they are now) go to the device. */
+  constructor(host: Trainer, private readonly device: DeviceMemory) {
     const name = backend().name;
     const hostOnly = hostOnlyParts(host.model);
     if (hostOnly.length) throw new DeviceSupportError(`${name} has no device path for ${hostOnly.join(', ')} (in ${host.model}): it computes on host arrays; train this model with --backend wasm`);
     if (!host.loss.kernel) throw new DeviceSupportError(`${name} has no device path for the loss ${host.loss.name}; use mse, bce or softmax-cross-entropy, or --backend wasm`);
     if (!host.optimizer.kernelsOnly) throw new DeviceSupportError(`${name} has no device path for the optimiser ${host.optimizer.name}; use sgd, adam or adamw, or --backend wasm`);
-    onStart?.(host);
     this.host = host;
     this.lossKind = host.loss.kernel;
     this.threshold = readsLogits(host.loss.link) ? 0 : 0.5;

@@ -123,7 +123,9 @@ export async function trainAsync(model: Para, data: Dataset, opts: TrainRunOptio
   let trainer: EpochRunner, hostTheta: () => unknown, afterEpoch = (): void => {};
   if (device) {
     if (opts.afterEpoch) throw new DeviceSupportError(`${backend().name} does not write checkpoints yet; train with --backend wasm for --checkpoint`);
-    const dt = new DeviceTrainer(model, data, opts, device, opts.onStart);
+    const t = new Trainer(model, data, opts);
+    opts.onStart?.(t);
+    const dt = new DeviceTrainer(t, device);
     trainer = dt;
     hostTheta = () => dt.hostTheta();
   } else {
