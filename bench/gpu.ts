@@ -37,11 +37,10 @@ async function timed(work: number, run: () => Promise<void>): Promise<number[]> 
 }
 
 /** jax-js on its WebGPU device (navigator.gpu is Dawn's GPU in Node): matmul and the MLP's training step (jit of value-and-grad, then SGD). */
-async function benchJax(gpu: unknown, skipped: string[]): Promise<Measurement[]> {
+async function benchJax(skipped: string[]): Promise<Measurement[]> {
   const out: Measurement[] = [];
   const system = 'jax-js 0.1.25 webgpu';
   try {
-    if (!(globalThis as { navigator?: unknown }).navigator) Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true });
     const jax = await import('@jax-js/jax');
     const got = await jax.init('webgpu');
     if (!got.includes('webgpu')) throw new Error('jax-js found no WebGPU device');
@@ -91,13 +90,12 @@ async function benchJax(gpu: unknown, skipped: string[]): Promise<Measurement[]>
 }
 
 /** TensorFlow.js on @tensorflow/tfjs-backend-webgpu, when installed: matmul. */
-async function benchTfjsWebGpu(gpu: unknown, skipped: string[]): Promise<Measurement[]> {
+async function benchTfjsWebGpu(skipped: string[]): Promise<Measurement[]> {
   const system = 'TF.js webgpu';
   const specifier = '@tensorflow/tfjs-backend-webgpu';
   const out: Measurement[] = [];
   try {
     const tf = (await import('@tensorflow/tfjs')) as typeof import('@tensorflow/tfjs');
-    if (!(globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu) Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true });
     await import(/* @vite-ignore */ specifier).catch(() => {
       throw new Error(`${specifier} is not installed (npm install -D ${specifier}@4.22.0)`);
     });
@@ -124,10 +122,12 @@ async function main(): Promise<void> {
   if (!be) throw new Error('no WebGPU adapter: nothing to measure');
   log(`adapter: ${be.device.label}${be.device.emulated ? ' — SwiftShader, a CPU emulation: these numbers check that everything runs, they are not GPU speeds' : ''}`);
   const results = await benchWebGpu(be, { matmulSizes: sizes, mlp: MLP, cnn: CNN, repeats }, skipped, log);
-  // the peers get the same Dawn instance through navigator.gpu
-  const dawn = (await import('webgpu')) as { create(o: string[]): unknown };
+  // the peers find Dawn where a browser has its WebGPU: navigator.gpu and the GPU* globals
+  const dawn = (await import('webgpu')) as { create(o: string[]): unknown; globals: object };
+  Object.assign(globalThis, dawn.globals);
   const gpu = dawn.create([]);
-  results.push(...(await benchJax(gpu, skipped)), ...(await benchTfjsWebGpu(gpu, skipped)));
+  if (!(globalThis as { navigator?: unknown }).navigator) Object.defineProperty(globalThis, 'navigator', { value: { gpu, userAgent: `Node.js ${process.version}` }, configurable: true });
+  results.push(...(await benchJax(skipped)), ...(await benchTfjsWebGpu(skipped)));
   if (argv.includes('--json')) process.stdout.write(JSON.stringify({ adapter: be.device.label, emulated: be.device.emulated, system: gpuSystem(be), results, skipped }) + '\n');
   else process.stdout.write(`\nadapter: ${be.device.label}${be.device.emulated ? ' (CPU emulation)' : ''}\n\n${markdownTable(results)}\n\nskipped: ${skipped.join('; ') || 'nothing'}\n`);
   process.exit(0);
