@@ -7,6 +7,7 @@ import { requestGpuDevice } from './adapter.js';
 import * as K from './kernels.js';
 import { groups1d, GpuQueue } from './queue.js';
 import { opCode } from './wgsl-math.js';
+import type { Kernel } from './program.js';
 
 const LOSS_CODE: Record<LossKind, number> = { mse: 0, bce: 1, 'softmax-cross-entropy': 2 };
 
@@ -51,7 +52,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     return false;
   }
 
-  const run1d = (k: typeof K.unary, consts: Record<string, number | boolean>, arrays: Data[], n: number, scalars: number[] = [n]): void =>
+  const run1d = (k: Kernel, consts: Record<string, number | boolean>, arrays: Data[], n: number, scalars: number[] = [n]): void =>
     q.run(k, consts, arrays, scalars, groups1d(n, K.WG));
 
   const device: DeviceMemory = {
