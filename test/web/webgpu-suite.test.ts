@@ -11,6 +11,10 @@ import { hasChromium, launch } from './browser.js';
 
 const here = join(__dirname, 'webgpu-suite');
 
+describe('Chromium is there for the WebGPU backend suite', () => {
+  it.runIf(Boolean(process.env['CI']))('(required under CI)', () => expect(hasChromium).toBe(true));
+});
+
 describe.skipIf(!hasChromium)('the backend suite on WebGPU in Chromium', () => {
   let server: PreviewServer;
   let browser: Awaited<ReturnType<typeof launch>>;
