@@ -1,10 +1,12 @@
 import { primitive } from '../para/category.js';
 import type { Para } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
+import { rowMax, shiftedExpSum } from '../tensor/rows.js';
 import type { Data, Shape } from '../tensor/tensor.js';
 import { sizeArgs } from './activation.js';
 
 export { softmaxRows } from '../tensor/rows.js';
+
 
 /**
  * Row-wise log-sum-exp of a [rows, n] block: out[r] = m + log Σ_j exp(x[r,j] − m), m = max_j x[r,j]
@@ -12,12 +14,8 @@ export { softmaxRows } from '../tensor/rows.js';
  */
 export function logSumExpRows(x: ArrayLike<number>, rows: number, n: number, out: Data | number[]): void {
   for (let r = 0; r < rows; r++) {
-    const o = r * n;
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
-    let se = 0;
-    for (let j = 0; j < n; j++) se += Math.exp(x[o + j]! - max);
-    out[r] = max + Math.log(se);
+    const max = rowMax(x, r * n, n);
+    out[r] = max + Math.log(shiftedExpSum(x, r * n, n, max));
   }
 }
 

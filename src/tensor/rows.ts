@@ -7,18 +7,33 @@ import type { Data } from './tensor.js';
  * class of a row.
  */
 
-/** Row-wise softmax of a [rows, n] block, by log-sum-exp (stable for large inputs); lse[r] gets the row's log-sum-exp. */
+/** The largest of x[o … o+n−1]. */
+export function rowMax(x: ArrayLike<number>, o: number, n: number): number {
+  let max = -Infinity;
+  for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
+  return max;
+}
+
+/** Σ_j exp(x[o+j] − m) over one row, each term also written to out[o+j] when out is given. */
+export function shiftedExpSum(x: ArrayLike<number>, o: number, n: number, m: number, out?: Data): number {
+  let s = 0;
+  for (let j = 0; j < n; j++) {
+    const e = Math.exp(x[o + j]! - m);
+    if (out) out[o + j] = e;
+    s += e;
+  }
+  return s;
+}
+
+/**
+ * Row-wise softmax of a [rows, n] block, by log-sum-exp (stable for large inputs); with `lse`,
+ * also each row's log-sum-exp (logSumExpRows's value, from the same pass).
+ */
 export function softmaxRows(x: Data, rows: number, n: number, out: Data, lse?: Data): void {
   for (let r = 0; r < rows; r++) {
     const o = r * n;
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
-    let s = 0;
-    for (let j = 0; j < n; j++) {
-      const e = Math.exp(x[o + j]! - max);
-      out[o + j] = e;
-      s += e;
-    }
+    const max = rowMax(x, o, n);
+    const s = shiftedExpSum(x, o, n, max, out);
     for (let j = 0; j < n; j++) out[o + j] /= s;
     if (lse) lse[r] = max + Math.log(s);
   }
@@ -64,10 +79,8 @@ export function lossGradRows(kind: LossKind, yhat: Data, t: Data, rows: number, 
       }
       rowLoss[r] = s / n;
     } else {
-      let max = -Infinity, se = 0, tsum = 0;
-      for (let j = 0; j < cols; j++) if (yhat[o + j]! > max) max = yhat[o + j]!;
-      for (let j = 0; j < cols; j++) se += Math.exp(yhat[o + j]! - max);
-      const lse = max + Math.log(se);
+      const max = rowMax(yhat, o, cols), lse = max + Math.log(shiftedExpSum(yhat, o, cols, max));
+      let tsum = 0;
       for (let j = 0; j < cols; j++) {
         const tj = t[o + j]!;
         tsum += tj;

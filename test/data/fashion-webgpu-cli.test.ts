@@ -1,13 +1,15 @@
 // `paralens train --backend webgpu` on Fashion-MNIST-shaped IDX files (a small set the test
 // writes): the MLP and the CNN train resident on the device and match wasm's accuracy; a
-// layer without a device path exits 2 naming it. Without an adapter it skips (webgpu.test.ts
-// fails then under CI=true).
-import { afterAll, describe, expect, it } from 'vitest';
+// layer without a device path exits 2 naming it. Without an adapter: skipped with the reason,
+// failing under CI=true.
+import { afterAll, expect, it } from 'vitest';
 import { cli } from '../cli/helpers.js';
-import { gpu } from '../tensor/webgpu-device.js';
+import { describeWith, webgpuBackend } from '../peer/available.js';
+
+const { peer } = await webgpuBackend();
 import { removeTinyFashion, writeTinyFashion } from './idx-files.js';
 
-describe.skipIf(gpu instanceof Error)('paralens train --backend webgpu --data fashion-mnist', () => {
+describeWith(peer, 'paralens train --backend webgpu --data fashion-mnist', () => {
   const run = async (backend: string, spec: string, dir: string, ...more: string[]) => {
     const c = await cli('train', '--model', spec, '--data', 'fashion-mnist', '--data-dir', dir, '--backend', backend, '--json', ...more);
     expect(c.code, c.err).toBe(0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gradcheck, layerNames, parseSpec } from '../../src/index.js';
+import { structure } from '../laws/arbitrary.js';
 
 /**
  * One example per layer that spec strings can name: every registered layer must be
@@ -39,6 +40,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   norm_gated: { spec: 'norm_gated(SO(3),V+T(0))', dom: [4] },
   message_passing: { spec: 'message_passing(cycle(5),2,3)', dom: [5, 2] },
   relu: { spec: 'relu', dom: [5] },
+  reparam: { spec: 'reparam(dense(3,3) >> tanh >> dense(3,3), tie((0,2)))', dom: [3] },
   residual: { spec: 'residual(dense(3,3) >> tanh)', dom: [3] },
   rope_attention: { spec: 'rope_attention(4,4)', dom: [4, 4] },
   set_equivariant: { spec: 'set_equivariant(4,2,3)', dom: [4, 2] },
@@ -56,6 +58,7 @@ describe('every layer that spec strings can name', () => {
 
   it.each(Object.entries(EXAMPLES))('%s passes a float64 gradient check and prints as a spec that parses back', (_name, ex) => {
     const f = parseSpec(ex.spec);
+    expect(structure(parseSpec(String(f)))).toEqual(structure(f));
     expect(String(parseSpec(String(f)))).toBe(String(f));
     for (const seed of [1, 2]) {
       const r = gradcheck(f, { dom: ex.dom, seed, training: ex.training });

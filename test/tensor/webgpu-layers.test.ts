@@ -2,8 +2,8 @@
 // arrays (float32), and the pullback's directional derivative ⟨dθ, vθ⟩ + ⟨dx, vx⟩ is checked
 // against float64 central differences of the reference forward (gradcheck's test, with the
 // device's pullback); training on the device follows wasm's loss curve; what has no device
-// path is refused by name. Skips without an adapter (webgpu.test.ts fails then under CI=true).
-import { afterAll, describe, expect, it } from 'vitest';
+// path is refused by name. Without an adapter: skipped with the reason, failing under CI=true.
+import { afterAll, expect, it } from 'vitest';
 import { DeviceSupportError } from '../../src/errors.js';
 import { moons } from '../../src/data/index.js';
 import type { Dataset } from '../../src/data/dataset.js';
@@ -20,7 +20,9 @@ import type { Shape } from '../../src/tensor/tensor.js';
 import { createWasmBackend } from '../../src/tensor/wasm-backend.js';
 import { trainAsync } from '../../src/train/train.js';
 import type { TrainRunOptions } from '../../src/train/train.js';
-import { gpu } from './webgpu-device.js';
+import { describeWith, webgpuBackend } from '../peer/available.js';
+
+const { peer, value: gpu } = await webgpuBackend();
 
 const randn = (shape: Shape, rng: Rng): Tensor => {
   const t = Tensor.zeros(shape, 'float64');
@@ -51,8 +53,8 @@ const LAYERS: readonly [string, Shape][] = [
   ['residual(dense(4,4) >> tanh)', [4]],
 ];
 
-describe.skipIf(gpu instanceof Error)('layers on the webgpu backend', () => {
-  const be = gpu as Exclude<typeof gpu, Error>;
+describeWith(peer, 'layers on the webgpu backend', () => {
+  const be = gpu!;
   const dev = be.device;
   const toDevice = (t: Tensor): Tensor => {
     const d = dev.alloc(t.size);

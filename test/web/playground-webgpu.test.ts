@@ -1,22 +1,17 @@
 // The playground's production build in Chromium with a WebGPU adapter (SwiftShader): the
 // worker trains on the webgpu backend, resident on the device, and the status line says so;
 // a model with a layer that has no device path trains on the host with the reason shown.
-// Without Chromium it skips (browser.ts says why), and fails under CI=true.
+// Without Chromium: skipped with the reason, failing under CI=true.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launch } from './browser.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromium, describeWith } from '../peer/available.js';
+import { launch } from './browser.js';
 
 const root = join(__dirname, '..', '..');
-const ci = Boolean(process.env['CI']);
-
-describe('Chromium is there for the WebGPU playground test', () => {
-  it.runIf(ci)('(required under CI)', () => expect(hasChromium).toBe(true));
-});
-
-describe.skipIf(!hasChromium)('the playground on WebGPU in Chromium', () => {
+describeWith(chromium(), 'the playground on WebGPU in Chromium', () => {
   let server: PreviewServer;
   let url: string;
   let browser: Awaited<ReturnType<typeof launch>>;

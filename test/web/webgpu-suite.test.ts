@@ -1,21 +1,18 @@
 // The one backend suite on WebGPU in headless Chromium (SwiftShader's adapter): the suite and
 // the webgpu backend bundled by Vite for the browser (webgpu-suite/, with a small stand-in for
-// vitest's describe/it/expect), run in a page, every test reported back by name. Skips
-// without Chromium (browser.ts), fails under CI=true.
+// vitest's describe/it/expect), run in a page, every test reported back by name. Without
+// Chromium: skipped with the reason, failing under CI=true.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PreviewServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launch } from './browser.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromium, describeWith } from '../peer/available.js';
+import { launch } from './browser.js';
 
 const here = join(__dirname, 'webgpu-suite');
 
-describe('Chromium is there for the WebGPU backend suite', () => {
-  it.runIf(Boolean(process.env['CI']))('(required under CI)', () => expect(hasChromium).toBe(true));
-});
-
-describe.skipIf(!hasChromium)('the backend suite on WebGPU in Chromium', () => {
+describeWith(chromium(), 'the backend suite on WebGPU in Chromium', () => {
   let server: PreviewServer;
   let browser: Awaited<ReturnType<typeof launch>>;
   beforeAll(async () => {
