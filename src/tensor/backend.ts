@@ -71,6 +71,10 @@ export interface Backend {
    * takes over, as in PyTorch).
    */
   maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data): void;
+  /** Mean over each window of g (kh×kw, stride sh×sw, no padding) of `planes` [H,W] planes of x: y [planes,Ho,Wo]. */
+  avgPool(g: Window, x: Data, planes: number, y: Data): void;
+  /** Its pullback (the adjoint): dx += each dy spread evenly, dy/(kh·kw), over its window. */
+  avgPoolBackward(g: Window, dy: Data, planes: number, dx: Data): void;
   /** dx[arg[i]] += dy[i]: the pullback of a selection (arg holds offsets as numbers). */
   scatterAdd(dy: Data, arg: Data, dx: Data): void;
   /**

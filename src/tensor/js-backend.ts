@@ -1,7 +1,7 @@
 import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
 import { argmaxRows, lossGradRows, sigmoidOf, softmaxBackwardRows, softmaxRows } from './rows.js';
 import type { Data } from './tensor.js';
-import { col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
+import { avgPool, avgPoolBackward, col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
 import type { Window } from './window.js';
 
 const KC = 256; // depth of a packed block: a 4-wide strip of it stays in L1
@@ -229,6 +229,6 @@ function softmax(x: Data, rows: number, n: number, y: Data): void {
 /** The reference backend: plain TypeScript, any typed array, runs everywhere. */
 export const jsBackend: Backend = {
   name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
-  fill, copyRows, softmax, softmaxBackward: softmaxBackwardRows, lossGrad: lossGradRows, argmaxRows,
+  fill, copyRows, softmax, softmaxBackward: softmaxBackwardRows, lossGrad: lossGradRows, argmaxRows, avgPool, avgPoolBackward,
 };
 

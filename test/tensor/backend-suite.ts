@@ -448,6 +448,28 @@ export function backendSuite(backends: readonly SuiteBackend[]): void {
         }
       });
 
+      it('avgPool: the mean of each window; avgPoolBackward is its adjoint (⟨avgPool x, d⟩ = ⟨x, avgPoolBackward d⟩)', async () => {
+        const rng = new Rng(67);
+        for (const [C, H, W, k, st] of [[3, 28, 28, 2, 2], [2, 9, 11, 3, 2], [1, 8, 8, 2, 1], [4, 7, 13, 3, 3]] as const) {
+          const g = makeWindow('test', C, H, W, k, k, st, st, 0, 0), planes = 2 * C, n = planes * g.Ho * g.Wo;
+          const x = randomF32(planes * H * W, rng), y = randomF32(n, rng);
+          be.avgPool(g, x, planes, y);
+          await settle(be);
+          for (let pl = 0, o = 0; pl < planes; pl++) for (let oh = 0; oh < g.Ho; oh++) for (let ow = 0; ow < g.Wo; ow++, o++) {
+            let s = 0;
+            for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) s += x[pl * H * W + (oh * st + i) * W + ow * st + j]!;
+            expect(Math.abs(y[o]! - s / (k * k))).toBeLessThan(1e-6);
+          }
+          const d = randomF32(n, rng), dx0 = randomF32(x.length, rng), dx = dx0.slice();
+          be.avgPoolBackward(g, d, planes, dx);
+          await settle(be);
+          let lhs = 0, rhs = 0;
+          for (let o = 0; o < n; o++) lhs += y[o]! * d[o]!;
+          for (let i = 0; i < x.length; i++) rhs += x[i]! * (dx[i]! - dx0[i]!);
+          expect(Math.abs(lhs - rhs)).toBeLessThan(1e-4 * (1 + Math.abs(lhs)));
+        }
+      });
+
       it('swapAxes: y[b,a,:] = f(x[a,b,:] (+ bias[a])), the bits of unary f applied afterwards', async () => {
         const rng = new Rng(61);
         for (const [A, B, P] of [[1, 1, 1], [3, 5, 7], [16, 64, 196], [32, 3, 1]] as const) {

@@ -8,7 +8,7 @@ import type { Backend, DeviceMemory } from '../../src/tensor/backend.js';
 /** Which arguments each kernel writes (positions in its parameter list). */
 const OUTPUTS: Record<string, readonly number[]> = {
   gemm: [7], unary: [2], unaryBackward: [4], addRowVector: [4], sumRows: [3], axpy: [2], adam: [0, 2, 3],
-  im2col: [4], col2im: [4], maxPool: [3, 4], scatterAdd: [2], swapAxes: [4], fill: [0], copyRows: [4],
+  im2col: [4], col2im: [4], maxPool: [3, 4], avgPool: [3], avgPoolBackward: [3], scatterAdd: [2], swapAxes: [4], fill: [0], copyRows: [4],
   softmax: [3], softmaxBackward: [4], lossGrad: [5, 6], argmaxRows: [4],
 };
 

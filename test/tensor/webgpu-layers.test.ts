@@ -48,6 +48,8 @@ const LAYERS: readonly [string, Shape][] = [
   ['conv1d(2,3,3,1,1)', [2, 9]],
   ['maxpool2d(2)', [2, 6, 6]],
   ['maxpool2d(3,2)', [2, 7, 7]],
+  ['avgpool2d(2)', [2, 6, 6]],
+  ['avgpool2d(3,2)', [2, 7, 7]],
   ['flatten >> dense(18,4)', [2, 3, 3]],
   ['copy(4) >> (dense(4,3) @ dense(4,3)) >> add(3)', [4]],
   ['residual(dense(4,4) >> tanh)', [4]],

@@ -120,6 +120,16 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
       const n = planes * g.Ho * g.Wo;
       run1d(K.maxPool, {}, [x, y, arg], n, [g.H, g.W, g.kh, g.sh, g.Ho, g.Wo, n]);
     },
+    avgPool(g: Window, x, planes, y) {
+      if (!onDevice('avgPool', y, x)) return host.avgPool(g, x, planes, y);
+      const n = planes * g.Ho * g.Wo;
+      run1d(K.avgPool, {}, [x, y], n, [g.H, g.W, g.kh, g.kw, g.sh, g.sw, g.Ho, g.Wo, n]);
+    },
+    avgPoolBackward(g: Window, dy, planes, dx) {
+      if (!onDevice('avgPoolBackward', dx, dy)) return host.avgPoolBackward(g, dy, planes, dx);
+      const n = planes * g.H * g.W;
+      run1d(K.avgPoolBackward, {}, [dy, dx], n, [g.H, g.W, g.kh, g.kw, g.sh, g.sw, g.Ho, g.Wo, n]);
+    },
     scatterAdd(dy, arg, dx) {
       if (!onDevice('scatterAdd', dx, dy, arg)) return host.scatterAdd(dy, arg, dx);
       run1d(K.scatterAdd, {}, [dy, arg, dx], dy.length);

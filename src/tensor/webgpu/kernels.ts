@@ -234,6 +234,44 @@ export const maxPool: Kernel = {
   st_arg(tid, f32(at));`,
 };
 
+const POOL: Kernel['scalars'] = [['H', 'u32'], ['W', 'u32'], ['kh', 'u32'], ['kw', 'u32'], ['sh', 'u32'], ['sw', 'u32'], ['Ho', 'u32'], ['Wo', 'u32'], ['n', 'u32']];
+
+/** Backend.avgPool: a thread per output, the window's terms added in row-major order. */
+export const avgPool: Kernel = {
+  name: 'avgPool',
+  arrays: [{ name: 'x' }, { name: 'y', write: true }],
+  scalars: POOL,
+  workgroup: [WG],
+  body: `${guard('u.n')}
+  let pl = tid / (u.Ho * u.Wo);
+  let top = pl * u.H * u.W + ((tid / u.Wo) % u.Ho) * u.sh * u.W + (tid % u.Wo) * u.sw;
+  let inv = 1.0 / f32(u.kh * u.kw);
+  var s: f32 = 0.0;
+  for (var i = 0u; i < u.kh; i++) { for (var j = 0u; j < u.kw; j++) { s += ld_x(top + i * u.W + j) * inv; } }
+  st_y(tid, s);`,
+};
+
+/** Backend.avgPoolBackward: a thread per element of dx, gathering the windows that cover it. */
+export const avgPoolBackward: Kernel = {
+  name: 'avgPoolBackward',
+  arrays: [{ name: 'dy' }, { name: 'dx', write: true }],
+  scalars: POOL,
+  workgroup: [WG],
+  body: `${guard('u.n')}
+  let w = tid % u.W;
+  let h = (tid / u.W) % u.H;
+  let pl = tid / (u.W * u.H);
+  let inv = 1.0 / f32(u.kh * u.kw);
+  var s: f32 = 0.0;
+  // windows oh with oh·sh ≤ h < oh·sh + kh, and likewise ow
+  let oh0 = select(0u, (h + u.sh - u.kh) / u.sh, h + 1u > u.kh);
+  let ow0 = select(0u, (w + u.sw - u.kw) / u.sw, w + 1u > u.kw);
+  for (var oh = oh0; oh < u.Ho && oh * u.sh <= h; oh++) {
+    for (var ow = ow0; ow < u.Wo && ow * u.sw <= w; ow++) { s += ld_dy((pl * u.Ho + oh) * u.Wo + ow) * inv; }
+  }
+  st_dx(tid, ld_dx(tid) + s);`,
+};
+
 /** dx[arg[i]] += dy[i], by compare-and-swap (windows may overlap). */
 export const scatterAdd: Kernel = {
   name: 'scatterAdd',
