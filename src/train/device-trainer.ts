@@ -89,8 +89,11 @@ export class DeviceTrainer {
     return dy;
   }
 
-  /** One pass over the data in minibatches (as Trainer.runEpoch); throws NonFiniteError naming the first step whose loss or gradient was not finite. */
-  async runEpoch(): Promise<EpochStats> {
+  /**
+   * One pass over the data in minibatches (as Trainer.runEpoch; `onBatch(rows)` after each step
+   * is queued); throws NonFiniteError naming the first step whose loss or gradient was not finite.
+   */
+  async runEpoch(onBatch?: (rows: number) => void): Promise<EpochStats> {
     const t = this.host, { data, order, batch } = t, dev = this.device, be = backend();
     const N = data.x.batch, steps = Math.ceil(N / batch);
     if (t.shuffle) t.rng.shuffle(order);
@@ -110,6 +113,7 @@ export class DeviceTrainer {
       t.optimizer.step(this.theta, this.grads);
       pending.push(dev.done());
       if (pending.length > IN_FLIGHT) await pending.shift();
+      onBatch?.(start + B);
     }
     const [losses, flags, predicted] = await Promise.all([dev.read(stepLoss), dev.read(finite), classes && dev.read(classes)]);
     let lossSum = 0;

@@ -6,6 +6,7 @@ import { optimizer as makeOptimizer } from '../optim/by-name.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optimizer.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';
+import { lossForData } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
 import { readsLogits } from '../nn/link.js';
 import { accuracy, predictClasses } from './metrics.js';
@@ -13,7 +14,8 @@ import { checkFinite } from '../data/dataset.js';
 import { allFinite, diagnoseNonFinite } from './diagnose.js';
 
 export interface TrainOptions {
-  loss: Loss;
+  /** Default: the one that fits the data (lossForData): softmax cross-entropy for several classes, bce for one output, mse for regression. */
+  loss?: Loss;
   /** An optimiser, or its name with `lr` (and OptimizerOptions). */
   optimizer?: Optimizer | string;
   lr?: number;
@@ -93,8 +95,8 @@ export class Trainer {
     // copies per call); parameters passed in are trained in place where they are
     this.theta = opts.theta ?? residentCopies(this.model.init(this.rng.split()));
     this.grads = this.theta.map((t) => new Tensor(residentData(t.dtype, t.size), t.shape));
-    this.loss = opts.loss;
-    this.logits = readsLogits(opts.loss.link);
+    this.loss = opts.loss ?? lossForData(data);
+    this.logits = readsLogits(this.loss.link);
     const batch = opts.batch ?? N;
     if (!(Number.isInteger(batch) && batch > 0)) throw new RangeArgError(`batch size must be a positive integer, got ${batch}`);
     this.batch = Math.min(batch, N);
@@ -108,8 +110,11 @@ export class Trainer {
     if (this.optimizer.prepare) this.model = this.optimizer.prepare(this.model, data.x, this.theta);
   }
 
-  /** One pass over the data in minibatches. Throws NonFiniteError when the loss turns NaN or infinite. */
-  runEpoch(): EpochStats {
+  /**
+   * One pass over the data in minibatches; `onBatch(rows)` is told after each step how many
+   * rows of the epoch are done. Throws NonFiniteError when the loss turns NaN or infinite.
+   */
+  runEpoch(onBatch?: (rows: number) => void): EpochStats {
     const { data, order, batch } = this;
     const N = data.x.batch;
     if (this.shuffle) this.rng.shuffle(order);
@@ -144,6 +149,7 @@ export class Trainer {
         const p = predictClasses(lens.y, this.logits);
         for (let i = 0; i < B; i++) if (p[i] === data.labels[order[start + i]!]) correct++;
       }
+      onBatch?.(start + B);
     }
     this.epoch++;
     return { epoch: this.epoch, loss: lossSum / N, accuracy: data.labels ? correct / N : undefined };
