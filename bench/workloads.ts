@@ -50,6 +50,8 @@ export interface Measurement {
   unit: 'GFLOP/s' | 'samples/s' | 's';
   /** The per-repeat values the median was taken over. */
   samples: number[];
+  /** Measured on an emulated device (SwiftShader): a correctness run, kept out of the speed-up tables. */
+  emulated?: boolean;
 }
 
 export function median(xs: readonly number[]): number {

@@ -18,6 +18,7 @@ export function dense(inDim: number, outDim: number): Para {
   }
   const self: Para = primitive({
     kind: 'dense',
+    kernelsOnly: true,
     args: [inDim, outDim],
     dom: [inDim],
     cod: [outDim],
@@ -33,7 +34,7 @@ export function dense(inDim: number, outDim: number): Para {
 
 /**
  * The lens of dense followed by `act` (identity: dense alone). Forward: y = act(x·Wᵀ + b),
- * bias and activation in one pass. Pullback: dz = dy ⊙ act′ (read off y), then
+ * the product with its bias + activation epilogue in one call. Pullback: dz = dy ⊙ act′ (read off y), then
  * dW += dzᵀ·x, db += Σ_batch dz, dx = dz·W.
  */
 function denseLens(self: Para, W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens {
@@ -41,8 +42,7 @@ function denseLens(self: Para, W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: S
   const B = x.batch, inDim = self.dom![0]!, outDim = self.cod![0]!;
   const be = backend();
   const y = ctx.alloc([B, outDim], x.dtype, true);
-  be.gemm(false, true, B, outDim, inDim, x.data, W.data, y.data, false);
-  be.addRowVector(y.data, b.data, B, outDim, y.data, act);
+  be.gemm(false, true, B, outDim, inDim, x.data, W.data, y.data, false, b.data, act);
   return {
     y,
     pullback: (dy, dTheta, needDx = true) => {

@@ -2,7 +2,8 @@ import type { Dataset } from '../data/dataset.js';
 import { ShapeError, UnknownNameError } from '../errors.js';
 import { freshAlloc } from '../para/para.js';
 import type { Ctx } from '../para/para.js';
-import { applyUnary } from '../tensor/js-backend.js';
+import type { LossKind } from '../tensor/backend.js';
+import { bceTerm, sigmoidOf } from '../tensor/rows.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Link } from './link.js';
 import { softmaxRows } from './softmax.js';
@@ -15,6 +16,8 @@ export interface Loss {
   readonly name: string;
   /** The output link under which the loss is a likelihood: what it reads its predictions through (bce and softmax cross-entropy take logits). */
   readonly link: Link;
+  /** Its kernel (Backend.lossGrad), by which it runs on a device; absent for a loss computed only on the host. */
+  readonly kernel?: LossKind;
   apply(yhat: Tensor, target: Tensor, ctx?: Pick<Ctx, 'alloc'>): { value: number; pullback(scale?: number): Tensor };
 }
 
@@ -28,6 +31,7 @@ function checkSame(name: string, yhat: Tensor, target: Tensor): void {
 export const mse: Loss = {
   name: 'mse',
   link: 'identity',
+  kernel: 'mse',
   apply(yhat, target, ctx = { alloc: freshAlloc }) {
     checkSame('mse', yhat, target);
     const n = yhat.size;
@@ -52,22 +56,20 @@ export const mse: Loss = {
 export const bce: Loss = {
   name: 'bce',
   link: 'sigmoid',
+  kernel: 'bce',
   apply(z, target, ctx = { alloc: freshAlloc }) {
     checkSame('bce', z, target);
     const n = z.size;
     let s = 0;
     for (let i = 0; i < n; i++) {
-      const v = z.data[i]!;
-      s += Math.max(v, 0) - v * target.data[i]! + Math.log1p(Math.exp(-Math.abs(v)));
+      s += bceTerm(z.data[i]!, target.data[i]!);
     }
     return {
       value: s / n,
       pullback(scale = 1) {
         const g = ctx.alloc(z.shape, z.dtype);
         for (let i = 0; i < n; i++) {
-          const v = z.data[i]!;
-          const p = applyUnary('sigmoid', v);
-          g.data[i] = (scale * (p - target.data[i]!)) / n;
+          g.data[i] = (scale * (sigmoidOf(z.data[i]!) - target.data[i]!)) / n;
         }
         return g;
       },
@@ -82,6 +84,7 @@ export const bce: Loss = {
 export const softmaxCrossEntropy: Loss = {
   name: 'softmax-cross-entropy',
   link: 'softmax',
+  kernel: 'softmax-cross-entropy',
   apply(z, target, ctx = { alloc: freshAlloc }) {
     checkSame('softmax-cross-entropy', z, target);
     const B = z.batch, C = z.size / B;

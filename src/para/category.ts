@@ -1,6 +1,7 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
 import type { SwapOp } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';
 import { checkDom, describeShape, makeCtx } from './para.js';
@@ -57,6 +58,12 @@ export interface PrimitiveDef {
   forwardThen?(theta: readonly Tensor[], x: Tensor, ctx: Ctx, act: FusableOp): Lens;
   /** Set when this morphism IS the elementwise map `activation` (so a preceding layer's forwardThen may stand for both). */
   activation?: FusableOp;
+  /**
+   * Set when forward and pullback touch tensor data only through Backend kernels and ctx.alloc
+   * (no loop over `.data` on the host): then the layer runs wherever the backend's arrays are,
+   * a device included (hostOnlyParts in ./structure.ts).
+   */
+  kernelsOnly?: boolean;
 }
 
 /**
@@ -75,13 +82,17 @@ export function fusable(op: string): FusableOp | undefined {
 /** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
 export const MAX_PARAM_ELEMENTS = 2 ** 27;
 
-class Primitive extends Morphism {
+export class Primitive extends Morphism {
   readonly kind: string;
   override readonly args: readonly (number | string)[];
   readonly dom: Shape | undefined;
   readonly cod: Shape | undefined;
   override readonly params: readonly ParamSpec[];
   private readonly def: PrimitiveDef;
+  /** PrimitiveDef.kernelsOnly. */
+  get kernelsOnly(): boolean {
+    return this.def.kernelsOnly === true;
+  }
   constructor(def: PrimitiveDef) {
     super();
     this.def = def;
@@ -284,8 +295,8 @@ export function splitRows(x: Tensor, sizes: readonly number[], shapes: readonly 
   const per = x.size / B;
   let off = 0;
   return sizes.map((n, i) => {
-    const t = ctx.alloc([B, ...shapes[i]!], x.dtype);
-    for (let b = 0; b < B; b++) t.data.set(x.data.subarray(b * per + off, b * per + off + n), b * n);
+    const t = ctx.alloc([B, ...shapes[i]!], x.dtype, true);
+    backend().copyRows(B, n, x.data.subarray(off), per, t.data, n);
     off += n;
     return t;
   });
@@ -296,11 +307,11 @@ export function joinRows(parts: readonly Tensor[], B: number, ctx: Ctx): Tensor 
   const sizes = parts.map((p) => p.size / B);
   const per = sizes.reduce((a, b) => a + b, 0);
   const shape = concatShapes(parts.map((p) => p.shape.slice(1)), 'joinRows');
-  const y = ctx.alloc([B, ...shape], parts[0]?.dtype ?? 'float32');
+  const y = ctx.alloc([B, ...shape], parts[0]?.dtype ?? 'float32', true);
   let off = 0;
   parts.forEach((p, i) => {
     const n = sizes[i]!;
-    for (let b = 0; b < B; b++) y.data.set(p.data.subarray(b * n, (b + 1) * n), b * per + off);
+    backend().copyRows(B, n, p.data, n, y.data.subarray(off), per);
     off += n;
   });
   return y;

@@ -1,6 +1,7 @@
 import { ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
-import { allocFloat32 } from '../tensor/registry.js';
+import { allocFloat32, backend } from '../tensor/registry.js';
+import type { DeviceMemory } from '../tensor/backend.js';
 import { allocData, Tensor, sizeOf, shapeString, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Data, Shape } from '../tensor/tensor.js';
 
@@ -91,6 +92,8 @@ export function makeCtx(opts: Partial<Ctx> = {}): Ctx {
 export class Arena {
   private pool: Data[] = [];
   private cursor = 0;
+  /** With `device`, float32 buffers are device arrays (zeroed by the backend's fill kernel). */
+  constructor(private readonly device?: DeviceMemory) {}
   reset(): void {
     this.cursor = 0;
   }
@@ -101,10 +104,11 @@ export class Arena {
     // buffer: reallocating there and back every epoch would leave resident blocks for the
     // garbage collector, which frees them only once the synchronous training loop returns
     if (!buf || buf.length < n || (dtype === 'float64') !== buf instanceof Float64Array) {
-      buf = residentData(dtype, n);
+      buf = this.device && dtype === 'float32' ? this.device.alloc(n) : residentData(dtype, n);
       this.pool[this.cursor] = buf;
     } else if (!overwrite) {
-      buf.fill(0, 0, n);
+      if (this.device) backend().fill(buf.subarray(0, n), 0);
+      else buf.fill(0, 0, n);
     }
     this.cursor++;
     return new Tensor(buf.length === n ? buf : buf.subarray(0, n), shape);
@@ -114,6 +118,12 @@ export class Arena {
 /** n zeros for a buffer used across many steps: float32 ones in the backend's own memory where it has one (allocFloat32). */
 export function residentData(dtype: DType, n: number): Data {
   return dtype === 'float32' ? allocFloat32(n) : allocData(dtype, n);
+}
+
+/** Zeros shaped like t, in the memory t lives in: a device array when t is one, else resident storage. */
+export function zerosBeside(t: Tensor): Tensor {
+  const dev = backend().device;
+  return new Tensor(dev?.holds(t.data) ? dev.alloc(t.size) : residentData(t.dtype, t.size), t.shape);
 }
 
 /** A copy of each tensor in resident storage (residentData). */

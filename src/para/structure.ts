@@ -1,7 +1,7 @@
 import { ShapeError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
-import { Morphism, par, primitive, seq, splitRows, joinRows } from './category.js';
+import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './category.js';
 import { checkDom, describeShape } from './para.js';
 import type { Ctx, Lens, Para, ParamSpec } from './para.js';
 
@@ -12,6 +12,7 @@ export function id(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'id',
+    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom,
@@ -25,6 +26,7 @@ export function copy(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'copy',
+    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom && [2 * dom[0]!, ...dom.slice(1)],
@@ -49,6 +51,7 @@ export function discard(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'discard',
+    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom && [0, ...dom.slice(1)],
@@ -67,6 +70,7 @@ export function add(n?: number | Shape): Para {
   const cod = dom && [dom[0]! / 2, ...dom.slice(1)];
   return primitive({
     kind: 'add',
+    kernelsOnly: true,
     args: cod && cod.length === 1 ? [cod[0]!] : [],
     dom,
     cod,
@@ -181,4 +185,15 @@ export class Reparam extends Morphism {
 
 export function reparam(f: Para, r: ParamMap): Para {
   return new Reparam(f, r);
+}
+
+/**
+ * The parts of f that compute on host arrays, by their spec strings: primitives without
+ * PrimitiveDef.kernelsOnly, and every morphism other than the composites >>, @ and residual
+ * (whose own work is kernels). Empty when all of f can run on a device.
+ */
+export function hostOnlyParts(f: Para): string[] {
+  if (f instanceof Seq || f instanceof Par || f instanceof Residual) return f.children.flatMap(hostOnlyParts);
+  if (f instanceof Primitive && f.kernelsOnly) return [];
+  return [String(f)];
 }

@@ -117,7 +117,12 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   // The dispatch is kept apart from the work so that it stays small enough for the JIT to
   // inline into callers: small models then pay nothing for it.
-  function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
+  function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean, bias?: Data, op: UnaryOp = 'identity'): void {
+    product(transA, transB, m, n, kk, a, b, c, accumulate);
+    if (bias) addRowVector(c, bias, m, n, c, op);
+  }
+
+  function product(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
     if (!wasmTakes(m * n * kk >= minGemm && m > 0 && n > 0, m * kk + 2 * kk * (n + NR) + m * n, a, b, c)) return jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
     gemmInWasm(transA, transB, m, n, kk, a, b, c, accumulate);
   }
@@ -271,6 +276,9 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     simd: flavour,
     get threads() { return pool ? pool.size + 1 : 1; },
     gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
+    // row-wise and copying kernels: the reference ones (they were host loops in the layers before)
+    fill: jsBackend.fill, copyRows: jsBackend.copyRows, softmax: jsBackend.softmax, softmaxBackward: jsBackend.softmaxBackward,
+    lossGrad: jsBackend.lossGrad, argmaxRows: jsBackend.argmaxRows, avgPool: jsBackend.avgPool, avgPoolBackward: jsBackend.avgPoolBackward,
     alloc: (n) => inst.alloc(n),
     dispose() { pool?.stop(); pool = undefined; },
     threadStats: () => ({ ...stats }),

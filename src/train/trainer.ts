@@ -70,9 +70,10 @@ export class Trainer {
   epoch = 0;
   step = 0;
   private readonly arena = new Arena();
-  private readonly batch: number;
-  private readonly shuffle: boolean;
-  private readonly order: Int32Array;
+  /** Minibatch size, whether rows are shuffled every epoch, and the row order (read by DeviceTrainer). */
+  readonly batch: number;
+  readonly shuffle: boolean;
+  readonly order: Int32Array;
   private readonly logits: boolean;
 
   constructor(model: Para, readonly data: Dataset, opts: TrainOptions) {

@@ -90,6 +90,8 @@ export const fashionMnist = once(() => filePeer('fashion-mnist', 'Fashion-MNIST 
 export const built = (path: string): Peer => filePeer('dist', `the build (${path})`, path, 'npm run build (npm ci runs it)');
 /** The wasm backend (built by `npm run build`), loaded and registered. */
 export const wasmBackend = once(() => loadedPeer('wasm', 'the wasm backend', 'npm run build (npm ci runs it)', async () => (await import('../../src/tensor/wasm-backend.js')).loadWasmBackend()));
+/** The webgpu backend on a WebGPU adapter in Node: Dawn (the `webgpu` package) on a GPU, or on Chromium's SwiftShader Vulkan driver. */
+export const webgpuBackend = once(() => loadedPeer('webgpu', 'a WebGPU adapter (Dawn; SwiftShader where there is no GPU)', 'apt-get install -y libvulkan1 chromium', async () => (await import('../../src/tensor/webgpu/backend.js')).createWebGpuBackend()));
 /** ONNX Runtime for Node (the onnxruntime-node package) and its module. */
 export const onnxRuntime = once(() => loadedPeer('onnxruntime', 'ONNX Runtime (onnxruntime-node)', 'npm ci (a devDependency)', () => import('onnxruntime-node')));
 

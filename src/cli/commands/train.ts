@@ -1,7 +1,7 @@
 import { lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
 import { parseSpec } from '../../spec/index.js';
-import { train } from '../../train/train.js';
+import { trainAsync } from '../../train/train.js';
 import type { Task } from '../../data/task.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -53,6 +53,7 @@ optimisers: ${optimizerNames().join(', ')}.`,
     if (!flags.model && !flags.init) throw new UsageError('train: --model SPEC is required (or --init FILE), e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     if (flags.init && flags.resume) throw new UsageError('train: --init and --resume both set the starting weights; give one');
     if (!flags.data) throw new UsageError(`train: --data NAME is required (${dataForms()})`);
+    if (backend().device && (flags.checkpoint || flags.resume)) throw new UsageError(`train: --checkpoint and --resume need host parameters every epoch; --backend ${backend().name} keeps them on the device (use --backend wasm)`);
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const init = flags.init ? await loadModel(flags.init as string) : undefined;
@@ -73,7 +74,8 @@ optimisers: ${optimizerNames().join(', ')}.`,
       dir: flags.checkpoint as string | undefined, every: flags.every as number, resume: flags.resume as string | undefined, epochs: flags.epochs as number,
       settings: { spec: String(model), data: name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed, ...optional },
     });
-    const result = train(model, trainSet, {
+    // on a device backend the run stays on the device (DeviceTrainer); elsewhere it is `train`
+    const result = await trainAsync(model, trainSet, {
       ...options,
       theta: init?.theta,
       ...checkpoints.hooks,
