@@ -2,8 +2,8 @@ import { ShapeError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
 import { Morphism, par, primitive, seq, splitRows, joinRows } from './category.js';
-import { checkDom, describeShape } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec } from './para.js';
+import { checkDom, describeShape, perPosition } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
 
 const sized = (dom: Shape | undefined): readonly number[] => (dom && dom.length === 1 ? [dom[0]!] : []);
 
@@ -15,6 +15,7 @@ export function id(n?: number | Shape): Para {
     args: sized(dom),
     dom,
     cod: dom,
+    positionwise: true,
     at: (d) => id(d),
     forward: (_t, x) => ({ y: x, pullback: (dy) => dy }),
   });
@@ -108,11 +109,25 @@ export class Residual extends Morphism {
     return this.f.dom;
   }
   at(dom: Shape): Para {
-    return this.dom ? checkDom(this, dom) : residual(this.f.at(dom));
+    return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : residual(this.f.at(dom));
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const body = this.body ?? (this.at(x.shape.slice(1)) as Residual).body!;
     return body.forward(theta, x, ctx);
+  }
+  /** Decoding x ↦ x + f(x): f's stepper, plus its input. */
+  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    const inner = this.f.stepper(theta, ctx);
+    if (!inner) return undefined;
+    return {
+      step: (x) => {
+        const fx = inner.step(x);
+        const y = ctx.alloc(x.shape, x.dtype, true);
+        y.data.set(x.data);
+        backend().axpy(1, fx.data, y.data);
+        return y;
+      },
+    };
   }
   override toString(): string {
     return `residual(${this.f})`;
@@ -135,7 +150,7 @@ export interface ParamMap {
 
 /** f with its parameters P obtained from Q through r (weight tying, positivity constraints, …). */
 export class Reparam extends Morphism {
-  readonly kind = 'reparam';
+  readonly kind: string = 'reparam';
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
   constructor(readonly f: Para, readonly r: ParamMap) {
@@ -150,7 +165,10 @@ export class Reparam extends Morphism {
     return this.f.cod;
   }
   at(dom: Shape): Para {
-    return this.dom ? checkDom(this, dom) : new Reparam(this.f.at(dom), this.r);
+    return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : new Reparam(this.f.at(dom), this.r);
+  }
+  override stepper(q: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    return this.f.stepper(this.r.map(q, ctx).p, ctx);
   }
   forward(q: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const { p, pullback: rBack } = this.r.map(q, ctx);

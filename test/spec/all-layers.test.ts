@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { gradcheck, layerNames, parseSpec } from '../../src/index.js';
+import { gradcheck, layerNames, parseSpec, Rng, Tensor } from '../../src/index.js';
 
 /**
  * One example per layer that spec strings can name: every registered layer must be
  * listed here (the first test fails otherwise), and every one passes a float64 gradient
  * check, in training mode too for the stochastic ones (with a fixed noise draw).
  */
-const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean }> = {
+const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean; ids?: number }> = {
   adapter: { spec: 'adapter(4,2)', dom: [4] },
+  attention: { spec: 'attention(6,3,rope)', dom: [5, 6] },
   add: { spec: 'add(3)', dom: [6] },
   avgpool2d: { spec: 'avgpool2d(2)', dom: [2, 4, 4] },
   bayes_dense: { spec: 'bayes_dense(3,2)', dom: [3], training: true },
@@ -20,6 +21,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   dense: { spec: 'dense(3,4)', dom: [3] },
   discard: { spec: 'discard(3) @ id(2)', dom: [5] },
   dropout: { spec: 'dropout(0.3)', dom: [6], training: true },
+  embedding: { spec: 'embedding(5,3)', dom: [4], ids: 5 },
   emlp: { spec: 'emlp(SO(2),V,2V,T(0),1)', dom: [2] },
   equivariant: { spec: 'equivariant(S(4),V,V)', dom: [4] },
   flatten: { spec: 'flatten', dom: [2, 3, 3] },
@@ -27,6 +29,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   gelu: { spec: 'gelu', dom: [5] },
   globalavgpool: { spec: 'globalavgpool', dom: [3, 4, 4] },
   id: { spec: 'id(3)', dom: [3] },
+  layernorm: { spec: 'layernorm(4)', dom: [3, 4] },
   leaky_relu: { spec: 'leaky_relu(0.1)', dom: [5] },
   map: { spec: 'map(dense(2,3) >> tanh,4)', dom: [4, 2] },
   masked_map: { spec: 'masked_map(dense(2,3),4)', dom: [4, 3] },
@@ -40,6 +43,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   message_passing: { spec: 'message_passing(cycle(5),2,3)', dom: [5, 2] },
   relu: { spec: 'relu', dom: [5] },
   residual: { spec: 'residual(dense(3,3) >> tanh)', dom: [3] },
+  rmsnorm: { spec: 'rmsnorm(4)', dom: [4] },
   rope_attention: { spec: 'rope_attention(4,4)', dom: [4, 4] },
   set_equivariant: { spec: 'set_equivariant(4,2,3)', dom: [4, 2] },
   sigmoid: { spec: 'sigmoid', dom: [5] },
@@ -47,6 +51,8 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   softplus: { spec: 'softplus', dom: [5] },
   sum_pool: { spec: 'sum_pool', dom: [4, 3] },
   tanh: { spec: 'tanh', dom: [5] },
+  tied: { spec: 'tied(embedding(5,4) >> transformer(4,2,6,relative) >> dense(4,5))', dom: [3], ids: 5 },
+  transformer: { spec: 'transformer(4,2,6,absolute(5))', dom: [5, 4] },
 };
 
 describe('every layer that spec strings can name', () => {
@@ -58,7 +64,10 @@ describe('every layer that spec strings can name', () => {
     const f = parseSpec(ex.spec);
     expect(String(parseSpec(String(f)))).toBe(String(f));
     for (const seed of [1, 2]) {
-      const r = gradcheck(f, { dom: ex.dom, seed, training: ex.training });
+      // token ids as input: integers held fixed (they get no gradient)
+      const rng = new Rng(seed);
+      const x = ex.ids ? Tensor.of(Array.from({ length: 3 * ex.dom.reduce((a, b) => a * b, 1) }, () => rng.int(ex.ids!)), [3, ...ex.dom], 'float64') : undefined;
+      const r = gradcheck(f, { dom: ex.dom, seed, training: ex.training, x, fixedInput: Boolean(ex.ids) });
       expect(r.relError, `${ex.spec}: analytic ${r.analytic} vs numeric ${r.numeric}`).toBeLessThan(1e-6);
     }
   });

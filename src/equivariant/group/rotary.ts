@@ -1,0 +1,87 @@
+import { RangeArgError } from '../../errors.js';
+import type { Data } from '../../tensor/tensor.js';
+
+/**
+ * The rotary representation of position shifts (Su et al. 2021, RoPE), layout pinned:
+ * INTERLEAVED pairs. The shift group ℤ acts on d = 2·(d/2) features by
+ *   ρ(m) = ⊕_i R(m·ω_i) ∈ SO(2)^{d/2},   R(θ) = [[cos θ, −sin θ], [sin θ, cos θ]],
+ * feature pair (2i, 2i+1) rotated by m·ω_i, with ω_i = base^{−2i/d} (base 10000), or
+ * ω_i = 2π(i+1)/P when a period P is given (then ρ(m+P) = ρ(m): the action of ℤ/P).
+ * Since ρ(m)ᵀρ(n) = ρ(n−m), ⟨ρ(m+s)q, ρ(n+s)k⟩ = ⟨ρ(m)q, ρ(n)k⟩: a score between rotated
+ * queries and keys depends on relative position only — the SO(2) end of seed 001. Lives
+ * with the groups so that attention (src/nn) and rope_attention (src/equivariant/layers)
+ * share one definition.
+ */
+export interface RopeOptions {
+  base?: number;
+  period?: number;
+}
+
+export function ropeFrequencies(d: number, opts: RopeOptions = {}): Float64Array {
+  if (!(Number.isInteger(d) && d > 0 && d % 2 === 0)) throw new RangeArgError(`RoPE needs an even feature size, got ${d}`);
+  const base = opts.base ?? 10000;
+  return Float64Array.from({ length: d / 2 }, (_, i) => (opts.period ? (2 * Math.PI * (i + 1)) / opts.period : Math.pow(base, (-2 * i) / d)));
+}
+
+/** Rotates x (T×d at positions offset … offset+T−1) in place by ρ(m), or by ρ(m)ᵀ when `inverse`. */
+export function applyRope(x: Data, T: number, d: number, omega: Float64Array, offset = 0, inverse = false): void {
+  const sgn = inverse ? -1 : 1;
+  for (let t = 0; t < T; t++) {
+    const m = t + offset;
+    for (let i = 0; i < d / 2; i++) {
+      const th = m * omega[i]!, c = Math.cos(th), s = sgn * Math.sin(th);
+      const a = x[t * d + 2 * i]!, b = x[t * d + 2 * i + 1]!;
+      x[t * d + 2 * i] = a * c - b * s;
+      x[t * d + 2 * i + 1] = a * s + b * c;
+    }
+  }
+}
+
+/**
+ * cos and sin of m·ω_i for positions m = offset … offset+T−1 ([T, d/2] each), so that a
+ * batch of sequences is rotated without recomputing them per sequence.
+ */
+export interface RotaryTable {
+  readonly T: number;
+  readonly half: number;
+  readonly cos: Float64Array;
+  readonly sin: Float64Array;
+}
+
+export function rotaryTable(T: number, omega: Float64Array, offset = 0): RotaryTable {
+  const half = omega.length;
+  const cos = new Float64Array(T * half), sin = new Float64Array(T * half);
+  for (let t = 0; t < T; t++) {
+    for (let i = 0; i < half; i++) {
+      const th = (t + offset) * omega[i]!;
+      cos[t * half + i] = Math.cos(th);
+      sin[t * half + i] = Math.sin(th);
+    }
+  }
+  return { T, half, cos, sin };
+}
+
+/**
+ * Rotates `count` sequences of T rows in place by ρ(m) (ρ(m)ᵀ when `inverse`): row t of
+ * sequence s starts at s·seqStride + t·rowStride and holds `groups` consecutive groups of
+ * 2·table.half features, each rotated by the table's frequencies — one group per attention
+ * head, so every head sees the same ρ.
+ */
+export function rotateRows(x: Data, count: number, seqStride: number, rowStride: number, table: RotaryTable, groups: number, inverse = false): void {
+  const { T, half, cos, sin } = table;
+  const sgn = inverse ? -1 : 1;
+  for (let s = 0; s < count; s++) {
+    for (let t = 0; t < T; t++) {
+      const row = s * seqStride + t * rowStride, tab = t * half;
+      for (let g = 0; g < groups; g++) {
+        const o = row + 2 * g * half;
+        for (let i = 0; i < half; i++) {
+          const c = cos[tab + i]!, sn = sgn * sin[tab + i]!;
+          const a = x[o + 2 * i]!, b = x[o + 2 * i + 1]!;
+          x[o + 2 * i] = a * c - b * sn;
+          x[o + 2 * i + 1] = a * sn + b * c;
+        }
+      }
+    }
+  }
+}
