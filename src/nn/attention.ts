@@ -12,11 +12,6 @@ import { glorotUniform, normal, zeros } from './init.js';
 
 export type Mask = 'causal' | 'none';
 
-export interface AttentionOptions {
-  /** Shift every absolute position by this much (the output must not change where only relative positions enter). */
-  offset?: number;
-}
-
 /**
  * attention(d,heads,pos[,mask]): multi-head self-attention on [T, d] per sample (Vaswani et
  * al. 2017), causal unless mask is none. With dh = d/heads and X [T, d]:
@@ -29,7 +24,7 @@ export interface AttentionOptions {
  * Pullback, per head: dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − ⟨dA, A⟩)/√dh, dQ = dS·K,
  * dK = dSᵀ·Q (rotated back by ρᵀ for rope), then the projections' pullbacks.
  */
-export function attention(d: number, heads: number, pos: Position | string, mask: Mask = 'causal', opts: AttentionOptions = {}, T?: number): Para {
+export function attention(d: number, heads: number, pos: Position | string, mask: Mask = 'causal', T?: number): Para {
   const where = `attention(${d},${heads},${typeof pos === 'string' ? pos : positionText(pos)}${mask === 'none' ? ',none' : ''})`;
   requirePositive(where, 'width d', d);
   requirePositive(where, 'heads', heads);
@@ -37,15 +32,14 @@ export function attention(d: number, heads: number, pos: Position | string, mask
   const position = typeof pos === 'string' ? parsePosition(pos, where) : pos;
   if (position.kind === 'rope' && (d / heads) % 2 !== 0) throw new RangeArgError(`${where}: rope rotates pairs of features, so d/heads must be even, got ${d / heads}`);
   if (mask !== 'causal' && mask !== 'none') throw new RangeArgError(`${where}: mask must be causal or none, got '${String(mask)}'`);
-  const offset = opts.offset ?? 0;
-  if (T !== undefined && position.kind === 'absolute' && T + offset > position.tmax) {
-    throw new RangeArgError(`${where}: absolute(${position.tmax}) has positions 0…${position.tmax - 1} only, so it cannot take ${T + offset > T ? `positions up to ${T + offset}` : `a context of ${T}`}`);
+  if (T !== undefined && position.kind === 'absolute' && T > position.tmax) {
+    throw new RangeArgError(`${where}: absolute(${position.tmax}) has positions 0…${position.tmax - 1} only, so it cannot take a context of ${T}`);
   }
   const causal = mask === 'causal';
   const params: ParamSpec[] = ['wq', 'wk', 'wv', 'wo'].map((name) => ({ name, shape: [d, d], init: glorotUniform(d, d) }));
   if (position.kind === 'relative') params.push({ name: 'distance_bias', shape: [heads, relativeBuckets(position.maxDistance, causal)], init: zeros });
   if (position.kind === 'absolute') params.push({ name: 'position', shape: [position.tmax, d], init: normal(0.02) });
-  const geometry: Geometry = { d, heads, dh: d / heads, scale: 1 / Math.sqrt(d / heads), causal, position, offset };
+  const geometry: Geometry = { d, heads, dh: d / heads, scale: 1 / Math.sqrt(d / heads), causal, position };
   const self: Para = primitive({
     kind: 'attention',
     args: [d, heads, positionText(position), ...(causal ? [] : ['none'])],
@@ -54,7 +48,7 @@ export function attention(d: number, heads: number, pos: Position | string, mask
     params,
     at: (s) => {
       if (s.length !== 2 || s[1] !== d) throw new ShapeError(`${where} expects a sequence [*,T,${d}] per sample but got ${describeShape(s)}`);
-      return attention(d, heads, position, mask, opts, s[0]);
+      return attention(d, heads, position, mask, s[0]);
     },
     forward: (theta, x, ctx) => {
       if (T !== undefined) checkInput(self, x);
@@ -72,13 +66,19 @@ interface Geometry {
   scale: number;
   causal: boolean;
   position: Position;
-  offset: number;
 }
 
 /** [count, rows, d] activations as a batch of per-head [rows, dh] matrices. */
 const headsOf = (data: Data, rows: number, g: Geometry): MatrixBatch => ({ data, ld: g.d, outer: rows * g.d, inner: g.dh });
 /** [count, heads, Tq, Tk] scores as a batch of per-head [Tq, Tk] matrices. */
 const blocksOf = (data: Data, Tq: number, Tk: number, g: Geometry): MatrixBatch => ({ data, ld: Tk, outer: g.heads * Tq * Tk, inner: Tq * Tk });
+
+/** Positions from … from+T−1 exist: absolute(Tmax) has a table row for each of 0 … Tmax−1 only. */
+function checkPositions(position: Position, from: number, T: number, where: string): void {
+  if (position.kind === 'absolute' && from + T > position.tmax) {
+    throw new RangeArgError(`${where}: absolute(${position.tmax}) has positions 0…${position.tmax - 1} only, but this pass reaches position ${from + T - 1}`);
+  }
+}
 
 /** X + P[offset … offset+T−1] for every sequence (absolute), written into a new tensor. */
 function withPositions(x: Tensor, table: Data, T: number, d: number, from: number, ctx: Ctx): Tensor {
@@ -89,10 +89,11 @@ function withPositions(x: Tensor, table: Data, T: number, d: number, from: numbe
 }
 
 function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ctx, where: string): Lens {
-  const { d, heads, scale, causal, position, offset } = g;
+  const { d, heads, scale, causal, position } = g;
   if (x.rank !== 3 || x.shape[2] !== d) throw new ShapeError(`${where} expects [*,T,${d}] but got [${x.shape.join(',')}]`);
   const B = x.batch, T = x.shape[1]!, BT = B * T, dt = x.dtype, be = backend();
-  if (position.kind === 'absolute' && T + offset > position.tmax) throw new RangeArgError(`${where}: absolute(${position.tmax}) cannot take a context of ${T}`);
+  const offset = ctx.positionOffset ?? 0;
+  checkPositions(position, offset, T, where);
   const [Wq, Wk, Wv, Wo, extra] = theta as Tensor[];
   const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, T, d, offset, ctx) : x;
   const proj = (input: Tensor, W: Tensor): Data => {
@@ -169,9 +170,10 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
  * the k-th step O(k·d) time.
  */
 function attentionStepper(g: Geometry, theta: readonly Tensor[], ctx: Ctx, where: string): Stepper {
-  const { d, heads, scale, position, offset } = g;
+  const { d, heads, scale, position } = g;
   const [Wq, Wk, Wv, Wo, extra] = theta as Tensor[];
   const be = backend();
+  const offset = ctx.positionOffset ?? 0;
   let seen = 0, cap = 0, B = 0;
   let Kc: Data | undefined, Vc: Data | undefined;
   const grow = (need: number, dt: Tensor['dtype']): void => {
@@ -192,9 +194,7 @@ function attentionStepper(g: Geometry, theta: readonly Tensor[], ctx: Ctx, where
       if (seen === 0) B = x.batch;
       else if (x.batch !== B) throw new ShapeError(`${where}: a decoding step has ${x.batch} sequences but the cache holds ${B}`);
       const L = x.shape[1]!, BL = B * L, dt = x.dtype, from = seen + offset;
-      if (position.kind === 'absolute' && from + L > position.tmax) {
-        throw new RangeArgError(`${where}: absolute(${position.tmax}) has positions 0…${position.tmax - 1} only; decoding reached position ${from + L - 1}`);
-      }
+      checkPositions(position, from, L, where);
       const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, L, d, from, ctx) : x;
       const proj = (input: Tensor, W: Tensor): Data => {
         const t = ctx.alloc([BL, d], dt, true).data;

@@ -16,7 +16,7 @@ export { embedding, checkTokenIds } from './embedding.js';
 export { layernorm } from './layernorm.js';
 export { rmsnorm } from './rmsnorm.js';
 export { attention } from './attention.js';
-export type { AttentionOptions, Mask } from './attention.js';
+export type { Mask } from './attention.js';
 export { parsePosition, positionText } from './attention-position.js';
 export type { Position } from './attention-position.js';
 export { transformer } from './transformer.js';

@@ -17,6 +17,12 @@ export interface Ctx {
    * caller writes every element before it reads any (an arena then skips zeroing it).
    */
   alloc(shape: Shape, dtype: DType, overwrite?: boolean): Tensor;
+  /**
+   * Where the sequences of this pass start: layers that see absolute position (attention's
+   * position mechanisms) place position t at t + positionOffset (default 0). The shift group
+   * acts here: a translation-equivariant model gives the same output for every offset.
+   */
+  readonly positionOffset?: number;
 }
 
 /**
@@ -96,7 +102,7 @@ export function freshAlloc(shape: Shape, dtype: DType): Tensor {
 
 /** A context for evaluation or one-off computations: fresh memory, a fixed seed. */
 export function makeCtx(opts: Partial<Ctx> = {}): Ctx {
-  return { training: opts.training ?? false, rng: opts.rng ?? new Rng(0), alloc: opts.alloc ?? freshAlloc };
+  return { training: opts.training ?? false, rng: opts.rng ?? new Rng(0), alloc: opts.alloc ?? freshAlloc, positionOffset: opts.positionOffset ?? 0 };
 }
 
 /**
