@@ -118,7 +118,7 @@ export function meanSpread(xs: readonly number[]): MeanSpread {
 const size = (s: readonly number[] | undefined): number => (s ? s.reduce((a, b) => a * b, 1) : -1);
 
 /**
- * Knowledge distillation, for real (seed 000, §Natural transformations; issue 6): on a
+ * Knowledge distillation, for real (seed 000, §Natural transformations): on a
  * classification data set, over several seeds (each a stratified 80/20 split, or the data
  * set's own test split; standardised on the training part), train a teacher, then the same student from the same
  * initialisation (a) alone on the labels, (b) on the Hinton et al. loss, (c) on (b) plus a
