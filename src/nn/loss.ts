@@ -4,6 +4,8 @@ import { freshAlloc } from '../para/para.js';
 import type { Ctx } from '../para/para.js';
 import { applyUnary } from '../tensor/js-backend.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
+import type { Shape } from '../tensor/tensor.js';
+import { checkTokenIds } from './embedding.js';
 import { softmaxRows } from './softmax.js';
 
 /**
@@ -12,6 +14,8 @@ import { softmaxRows } from './softmax.js';
  */
 export interface Loss {
   readonly name: string;
+  /** The per-sample target shape for predictions of shape `cod`, when it is not cod itself (token ids: cod without its last axis). */
+  readonly targetShape?: (cod: Shape) => Shape;
   apply(yhat: Tensor, target: Tensor, ctx?: Pick<Ctx, 'alloc'>): { value: number; pullback(scale?: number): Tensor };
 }
 
@@ -106,7 +110,40 @@ export const softmaxCrossEntropy: Loss = {
   },
 };
 
-const losses: Record<string, Loss> = { mse, bce, 'softmax-cross-entropy': softmaxCrossEntropy };
+/**
+ * Softmax cross-entropy over the last axis against token ids (PyTorch's CrossEntropyLoss on
+ * [N, V] logits and [N] class indices): logits z [B, …, V] and targets [B, …] holding ids,
+ * L = mean over the B·… positions of log Σ_c e^{z_c} − z_target, in nats (÷ ln 2 for bits).
+ * Pullback: dz = (softmax(z) − onehot(target))/positions.
+ */
+export const tokenCrossEntropy: Loss = {
+  name: 'token-cross-entropy',
+  targetShape: (cod: Shape) => cod.slice(0, -1),
+  apply(z, target, ctx = { alloc: freshAlloc }) {
+    const V = z.shape[z.rank - 1]!, rows = z.size / V;
+    if (target.size !== rows || target.batch !== z.batch) {
+      throw new ShapeError(`token-cross-entropy expects one target id per position of the logits ${shapeString(z.shape)} (${shapeString(z.shape.slice(0, -1))}) but got ${shapeString(target.shape)}`);
+    }
+    checkTokenIds('token-cross-entropy targets', target.data, V);
+    const p = ctx.alloc(z.shape, z.dtype, true);
+    const lse = new Float64Array(rows);
+    softmaxRows(z.data, rows, V, p.data, lse);
+    let s = 0;
+    for (let r = 0; r < rows; r++) s += lse[r]! - z.data[r * V + target.data[r]!]!;
+    return {
+      value: s / rows,
+      pullback(scale = 1) {
+        const g = ctx.alloc(z.shape, z.dtype, true);
+        const c = scale / rows;
+        for (let i = 0; i < z.size; i++) g.data[i] = p.data[i]! * c;
+        for (let r = 0; r < rows; r++) g.data[r * V + target.data[r]!] -= c;
+        return g;
+      },
+    };
+  },
+};
+
+const losses: Record<string, Loss> = { mse, bce, 'softmax-cross-entropy': softmaxCrossEntropy, 'token-cross-entropy': tokenCrossEntropy };
 
 export function lossNames(): string[] {
   return Object.keys(losses);

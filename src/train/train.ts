@@ -13,6 +13,8 @@ export type TrainEvent =
 
 export interface TrainRunOptions extends TrainOptions {
   epochs: number;
+  /** Stop after this many optimiser steps instead (epochs is then ⌈steps / steps per epoch⌉, the last one partial). */
+  steps?: number;
   test?: Dataset;
   /** Evaluate on `test` every this many epochs (default: every epoch when a test set is given). */
   evalEvery?: number;
@@ -46,19 +48,22 @@ export function countParameters(theta: readonly Tensor[]): number {
 /** Trains `model` on `data` for `epochs` epochs (see Trainer) and reports the result. */
 export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainResult {
   if (!(Number.isInteger(opts.epochs) && opts.epochs > 0)) throw new RangeArgError(`epochs must be a positive integer, got ${opts.epochs}`);
+  if (opts.steps !== undefined && !(Number.isInteger(opts.steps) && opts.steps > 0)) throw new RangeArgError(`steps must be a positive integer, got ${opts.steps}`);
   const t0 = performance.now();
   const trainer = new Trainer(model, data, opts);
+  const epochs = opts.steps === undefined ? opts.epochs : Math.ceil(opts.steps / trainer.stepsPerEpoch);
+  const stepLimit = opts.steps ?? Infinity;
   opts.onStart?.(trainer);
   const parameters = countParameters(trainer.theta);
-  opts.onEvent?.({ type: 'start', epochs: opts.epochs, parameters });
+  opts.onEvent?.({ type: 'start', epochs, parameters });
   const history: EpochStats[] = [];
   let test: { loss: number; accuracy?: number } | undefined;
-  for (let e = trainer.epoch; e < opts.epochs; e++) {
-    const stats = trainer.runEpoch();
+  for (let e = trainer.epoch; e < epochs; e++) {
+    const stats = trainer.runEpoch(stepLimit);
     history.push(stats);
-    const last = e === opts.epochs - 1 || (opts.targetLoss !== undefined && stats.loss < opts.targetLoss);
+    const last = e === epochs - 1 || (opts.targetLoss !== undefined && stats.loss < opts.targetLoss);
     if (opts.test && (last || (e + 1) % (opts.evalEvery ?? 1) === 0)) test = trainer.evaluate(opts.test);
-    opts.onEvent?.({ type: 'epoch', epochs: opts.epochs, seconds: (performance.now() - t0) / 1000, ...stats, testAccuracy: test?.accuracy, testLoss: test?.loss });
+    opts.onEvent?.({ type: 'epoch', epochs, seconds: (performance.now() - t0) / 1000, ...stats, testAccuracy: test?.accuracy, testLoss: test?.loss });
     opts.afterEpoch?.(trainer);
     if (last) break;
   }
