@@ -1,6 +1,6 @@
 import { textCorpus } from '../data/text.js';
 import type { TextCorpus } from '../data/text.js';
-import { readFortunes, readTextFile } from '../data/text-node.js';
+import { readFortunes, readTextFile } from '../data/node-text.js';
 import { UsageError } from './args.js';
 
 /** The character-level data sets of the CLI: `text:PATH` (any UTF-8 file) and `fortunes` (Debian's package). */

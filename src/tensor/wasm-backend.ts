@@ -1,4 +1,4 @@
-import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
+import type { AdamStep, Backend, MatrixBatch, SwapOp, UnaryOp } from './backend.js';
 import { registerBackend, setBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
@@ -67,6 +67,11 @@ const DEFAULT_MIN_PARALLEL_VOLUME = 1 << 18;
 
 function isF32(x: Data): x is Float32Array {
   return x instanceof Float32Array;
+}
+
+/** Whether the products of a batch write every element of C's array (then it need not be copied in first). */
+function coversAll(c: MatrixBatch, m: number, n: number, count: readonly [number, number]): boolean {
+  return c.ld === n && c.inner === m * n && c.outer === count[1] * m * n && c.data.length === count[0] * count[1] * m * n;
 }
 
 async function coreCount(): Promise<number> {
@@ -171,6 +176,35 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
       k.gemm(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0));
     }
     collect(cP, m * n, c);
+  }
+
+  /** Products of a batch run in one call, the operands where they are (resident) or copied in whole. */
+  function gemmBatched(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void {
+    const total = count[0] * count[1];
+    const A = a.data, B = b.data, C = c.data;
+    if (total === 0 || m === 0 || n === 0) return;
+    if (m * n * kk * total < minGemm || !isF32(A) || !isF32(B) || !isF32(C) || !inst.begin(A.length + B.length + C.length)) {
+      return jsBackend.gemmBatched(transA, transB, m, n, kk, a, b, c, count, accumulate);
+    }
+    const aP = input(A, A.length), bP = input(B, B.length), cP = output(C, C.length, accumulate || !coversAll(c, m, n, count));
+    k.gemmBatched(transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], 0, total, accumulate, inst.work(0));
+    collect(cP, C.length, C);
+  }
+
+  function attentionSoftmax(s: Data, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias?: Data, heads = 1): void {
+    const n = blocks * Tq * Tk;
+    if (n < minElements || !isF32(s) || (bias && !isF32(bias)) || !inst.begin(n + (bias?.length ?? 0))) return jsBackend.attentionSoftmax(s, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
+    const sP = output(s, n, true), bP = bias ? input(bias as Float32Array, bias.length) : 0;
+    k.attentionSoftmax(sP, blocks, Tq, Tk, scale, causal, qOffset, bP, heads);
+    collect(sP, n, s);
+  }
+
+  function attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void {
+    const size = rows * n;
+    if (size < minElements || !isF32(p) || !isF32(dp) || !inst.begin(2 * size)) return jsBackend.attentionSoftmaxBackward(p, dp, rows, n, scale);
+    const pP = input(p, size), dP = output(dp, size, true);
+    k.attentionSoftmaxBackward(pP, dP, rows, n, scale);
+    collect(dP, size, dp);
   }
 
   function unary(op: UnaryOp, x: Data, out: Data): void {
@@ -285,7 +319,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     name: options.name ?? 'wasm',
     simd: flavour,
     get threads() { return pool ? pool.size + 1 : 1; },
-    gemm, gemmBatched: jsBackend.gemmBatched, attentionSoftmax: jsBackend.attentionSoftmax, attentionSoftmaxBackward: jsBackend.attentionSoftmaxBackward,
+    gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward,
     unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
     alloc: (n) => inst.alloc(n),
     dispose() { disposed = true; pool?.stop(); pool = undefined; },
