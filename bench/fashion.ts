@@ -15,7 +15,7 @@ import { softmaxCrossEntropy } from '../src/nn/loss.js';
 import { parseSpec } from '../src/spec/index.js';
 import { cosine } from '../src/optim/schedule.js';
 import { backend } from '../src/tensor/registry.js';
-import { initFastBackend } from '../src/tensor/wasm-backend.js';
+import { init } from '../src/tensor/init.js';
 import { Trainer } from '../src/train/trainer.js';
 import { PYTHON, torchEnv, torchVersion } from './torch.js';
 
@@ -52,7 +52,7 @@ interface EpochRow {
 const asImages = (d: Dataset): Dataset => ({ ...d, x: d.x.reshape([d.x.batch, 1, 28, 28]) });
 
 async function main(): Promise<void> {
-  const be = await initFastBackend();
+  const be = await init();
   log(`paralens backend: ${be.name}`);
   const { train, test } = loadFashionMnist({ dataDir: opts.dataDir, limit: opts.limit });
   log(`Fashion-MNIST: ${train.x.batch} training, ${test.x.batch} test images from ${opts.dataDir}`);

@@ -51,8 +51,6 @@ async function main(): Promise<void> {
   try {
     const w = await import('../src/tensor/wasm-backend.js');
     const b = await w.loadWasmBackend();
-    // its worker thread starts in the background: give it a moment so the run uses (and reports) both cores
-    for (let i = 0; i < 100 && b.threads < 2; i++) await new Promise((r) => setTimeout(r, 20));
     systems.wasm = `paralens wasm backend: ${b.simd} SIMD, ${b.threads} thread(s)`;
     dispose = [() => b.dispose()];
     if (b.threads > 1) {

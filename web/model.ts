@@ -8,7 +8,7 @@ import { lossFor, methodSpec } from '../src/markov/methods.js';
 // the weight of the KL term for Bayesian models: the CLI's `uncertainty --method bayes` default
 import { CLASSIFICATION_DEFAULTS } from '../src/markov/report.js';
 import { evalPredict, mcPredict } from '../src/markov/predict.js';
-import type { Link } from '../src/markov/predict.js';
+import type { Link } from '../src/nn/link.js';
 import type { Loss } from '../src/nn/loss.js';
 import { optimizer as makeOptimizer } from '../src/optim/by-name.js';
 import { parseSpec } from '../src/spec/index.js';

@@ -2,9 +2,7 @@
 import { boundsOf } from '../src/draw/grid.js';
 import type { Box } from '../src/draw/grid.js';
 import { backend } from '../src/tensor/registry.js';
-import type { Backend } from '../src/tensor/backend.js';
-import { initFastBackend } from '../src/tensor/wasm-backend.js';
-import type { WasmBackend } from '../src/tensor/wasm-backend.js';
+import { backendLabel, init } from '../src/tensor/init.js';
 import { gridOf, N, setup } from './model.js';
 import type { PlaygroundState } from './state.js';
 
@@ -46,7 +44,7 @@ function train(state: PlaygroundState): void {
       const g = box && gridOf(trainer.model, trainer.theta, box, link, withStd ? 16 : 0, state.seed);
       const grid = g && box ? { ...box, values: g.chi, nx: N, ny: N } : undefined;
       const std = g?.std && box ? { ...box, values: g.std, nx: N, ny: N } : undefined;
-      post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done, backend: backendLabel() });
+      post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done, backend: backendLabel(backend()) });
       if (!done) setTimeout(chunk, 12);
     } catch (e) {
       fail(e); // e.g. the loss became NaN: the message names the epoch and the morphism
@@ -90,13 +88,8 @@ function ensemble(state: PlaygroundState, experts: number, tol: number): void {
 // The fast backend where it loads — its worker thread too when the page is cross-origin
 // isolated (web/vite.config.ts sends the headers) — else the reference one. Messages wait
 // for it, in order.
-const fast = initFastBackend();
+const fast = init();
 
-/** The backend in use, as the status line shows it. */
-function backendLabel(): string {
-  const be = backend() as Backend & Partial<Pick<WasmBackend, 'threads' | 'simd'>>;
-  return be.threads ? `${be.name}, ${be.simd} SIMD, ${be.threads} thread${be.threads > 1 ? 's' : ''}` : be.name;
-}
 
 self.onmessage = async (e: MessageEvent<ToWorker>): Promise<void> => {
   await fast;

@@ -1,10 +1,5 @@
 #!/usr/bin/env node
 import { run } from './run.js';
-import { initFastBackend } from '../tensor/wasm-backend.js';
-
-// The wasm SIMD backend is the default (docs/backends.md); PARALENS_BACKEND=js keeps the
-// reference backend. If wasm cannot load, initFastBackend keeps js and prints nothing.
-if (process.env['PARALENS_BACKEND'] !== 'js') await initFastBackend();
 
 // `paralens … | head`: a reader that closes the pipe early ends the command quietly
 for (const stream of [process.stdout, process.stderr]) {
@@ -18,6 +13,11 @@ run(process.argv.slice(2), {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
   errIsTTY: Boolean(process.stderr.isTTY),
+}, {
+  // commands that compute start the wasm SIMD backend on every core (docs/backends.md);
+  // --backend / PARALENS_BACKEND and --threads / PARALENS_THREADS choose otherwise
+  startBackend: true,
+  env: process.env,
 }).then((code) => {
   process.exitCode = code;
 });

@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { helpText, parseFlags, UsageError } from './args.js';
 import type { CliIO, Command } from './command.js';
 import { commands } from './commands/index.js';
+import { runtimeFlags, startRuntime } from './runtime.js';
 
 function mainHelp(): string {
   const rows = commands.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`).join('\n');
@@ -18,8 +19,16 @@ Exit codes: 0 done; 1 the work failed (e.g. the loss became NaN); 2 bad usage or
 `;
 }
 
+/** How `run` is embedded: the `paralens` process starts the fast backend for every command that computes; a host process keeps its own unless a flag names one. */
+export interface RunOptions {
+  /** Start the default backend (wasm on every core) for commands that take --backend, even when no flag or variable asks. */
+  startBackend?: boolean;
+  /** Where PARALENS_BACKEND and PARALENS_THREADS are read (the `paralens` process passes process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
 /** Runs one command and returns its exit code; never throws. */
-export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+export async function run(argv: readonly string[], io: CliIO, opts: RunOptions = {}): Promise<number> {
   const json = argv.includes('--json');
   try {
     const [name, ...rest] = argv;
@@ -33,13 +42,13 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     const cmd = commands.find((c) => c.name === name);
     if (!cmd) throw new UsageError(`unknown command '${name}'; known: ${commands.map((c) => c.name).join(', ')}`);
-    return await dispatch(cmd, rest, io, name);
+    return await dispatch(cmd, rest, io, name, opts);
   } catch (e) {
     return report(e, io, json);
   }
 }
 
-async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: string): Promise<number> {
+async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: string, opts: RunOptions): Promise<number> {
   if (cmd.subcommands && cmd.subcommands.length) {
     const [sub, ...rest] = argv;
     if (sub === undefined || sub === '--help' || sub === '-h') {
@@ -49,13 +58,16 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
     }
     const s = cmd.subcommands.find((c) => c.name === sub);
     if (!s) throw new UsageError(`${path}: unknown subcommand '${sub}'; known: ${cmd.subcommands.map((c) => c.name).join(', ')}`);
-    return dispatch(s, rest, io, `${path} ${sub}`);
+    return dispatch(s, rest, io, `${path} ${sub}`, opts);
   }
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(helpText(cmd.usage, cmd.description, cmd.flags));
     return 0;
   }
-  return cmd.run(parseFlags(argv, cmd.flags, path), io);
+  const flags = parseFlags(argv, cmd.flags, path);
+  // a command that computes starts its kernels (and their threads) before its first step
+  if (Object.keys(runtimeFlags).every((k) => k in cmd.flags)) await startRuntime(flags, opts.env ?? {}, opts.startBackend ?? false);
+  return cmd.run(flags, io);
 }
 
 /** Prints an error in one line (no stack trace) and returns its exit code. */

@@ -1,6 +1,8 @@
 import { vocabSize } from '../data/text.js';
 import { checkSavePath, saveModel } from '../io/node.js';
 import { parseSpec } from '../spec/index.js';
+import { backendInfo, backendLabel } from '../tensor/init.js';
+import { backend } from '../tensor/registry.js';
 import { trainLanguageModel } from '../train/language-model.js';
 import { UsageError } from './args.js';
 import type { ParsedFlags } from './args.js';
@@ -53,6 +55,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
     parameters: r.parameters,
     train_characters: corpus.train.length,
     val_characters: corpus.val.length,
+    backend: backendInfo(backend()),
   };
   if (flags.save) {
     out.file_bytes = await saveModel(flags.save as string, r.model, r.theta, {
@@ -66,6 +69,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
     io.out(`model       ${out.model}\n`);
     io.out(`data        ${corpus.name} (${corpus.train.length} training characters, ${corpus.val.length} validation; vocabulary ${V} ids)\n`);
     io.out(`parameters  ${r.parameters}\n`);
+    io.out(`backend     ${backendLabel(backend())}\n`);
     io.out(`steps       ${r.steps} of ${batch} windows × ${context} characters (${fmt(r.seconds, 3)} s, ${fmt(r.tokensPerSecond, 3)} tokens/s)\n`);
     io.out(`bits/char   ${fmt(r.bitsPerChar)} training, ${fmt(r.valBitsPerChar)} validation\n`);
     if (out.saved) io.out(`saved       ${out.saved} (${out.file_bytes} bytes)\n`);

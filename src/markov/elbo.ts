@@ -71,6 +71,7 @@ function scaledLoss(loss: Loss, c: number): Loss {
   if (c === 1) return loss;
   return {
     name: loss.name,
+    link: loss.link,
     apply(yhat, target, ctx) {
       const l = loss.apply(yhat, target, ctx);
       return { value: c * l.value, pullback: (scale = 1) => l.pullback(c * scale) };
@@ -100,7 +101,8 @@ export function trainElbo(model: Para, data: Dataset, opts: ElboOptions): ElboRe
   const gauss = gaussianParams(m);
   const inner = typeof opts.optimizer === 'object' ? opts.optimizer : makeOptimizer(opts.optimizer ?? 'adam', { lr: opts.lr ?? 0.01 });
   const trainer = new Trainer(m, data, {
-    loss: scaledLoss(opts.loss, opts.loss.name === 'mse' ? 1 / (2 * noise * noise) : 1),
+    // under the identity link the data loss is mse, the Gaussian likelihood up to 1/(2σ²)
+    loss: scaledLoss(opts.loss, opts.loss.link === 'identity' ? 1 / (2 * noise * noise) : 1),
     optimizer: withKlGradient(inner, gauss, priorSigma, klWeight / Math.max(1, N)),
     batch: opts.batch,
     seed: opts.seed,

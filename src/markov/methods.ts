@@ -1,6 +1,6 @@
 import type { Dataset } from '../data/dataset.js';
 import { RangeArgError } from '../errors.js';
-import { bce, lossForData, mse } from '../nn/loss.js';
+import { lossForData } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
 import { parseSpec } from '../spec/index.js';
 import type { Para } from '../para/para.js';
@@ -10,7 +10,8 @@ import { checkDropProbability } from './layers/dropout.js';
 import { trainElbo } from './elbo.js';
 import { checkSamples } from './expectation.js';
 import { evalPredict, mcPredict } from './predict.js';
-import type { Link, McPrediction } from './predict.js';
+import type { Link } from '../nn/link.js';
+import type { McPrediction } from './predict.js';
 
 /** How a model expresses uncertainty: not at all, by MC dropout (Gal & Ghahramani 2016), or by Bayes by backprop. */
 export type UncertaintyMethod = 'deterministic' | 'mc-dropout' | 'bayes';
@@ -56,10 +57,10 @@ export function methodSpec(method: UncertaintyMethod, d: number, k: number, opts
   return `dense(${d},${h}) >> relu${drop} >> dense(${h},${h}) >> relu${drop} >> dense(${h},${k})`;
 }
 
-/** The data loss and output link for a data set: bce/sigmoid for one output with labels, softmax CE for several, mse for regression. */
+/** The data loss and its output link for a data set: bce/sigmoid for one output with labels, softmax CE for several, mse for regression. */
 export function lossFor(data: Dataset): { loss: Loss; link: Link } {
   const loss = lossForData(data);
-  return { loss, link: loss === mse ? 'identity' : loss === bce ? 'sigmoid' : 'softmax' };
+  return { loss, link: loss.link };
 }
 
 /**

@@ -1,14 +1,11 @@
 import { RangeArgError } from '../errors.js';
-import { softmaxRows } from '../nn/softmax.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
-import { applyUnary } from '../tensor/js-backend.js';
+import { applyLink } from '../nn/link.js';
+import type { Link } from '../nn/link.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkSamples } from './expectation.js';
 import { Rng } from '../random/rng.js';
-
-/** How raw outputs become predictions: unchanged, logistic (one logit), or softmax (logits over classes). */
-export type Link = 'identity' | 'sigmoid' | 'softmax';
 
 export interface McPrediction {
   /** Mean over samples of link(F(θ, x)), [N, k]. */
@@ -16,15 +13,6 @@ export interface McPrediction {
   /** Sample standard deviation (n−1) over samples, [N, k]; zeros when samples = 1. */
   readonly std: Tensor;
   readonly samples: number;
-}
-
-/** link applied row by row, into a new float64 tensor. */
-export function applyLink(y: Tensor, link: Link): Tensor {
-  const out = Tensor.zeros(y.shape, 'float64');
-  if (link === 'softmax') softmaxRows(y.data, y.batch, y.size / y.batch, out.data);
-  else if (link === 'sigmoid') for (let i = 0; i < y.size; i++) out.data[i] = applyUnary('sigmoid', y.data[i]!);
-  else out.data.set(y.data);
-  return out;
 }
 
 /**

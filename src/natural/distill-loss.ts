@@ -21,6 +21,7 @@ export function distillationLoss(temperature: number, alpha: number): Loss {
   const T = temperature;
   return {
     name: `distillation(T=${T},alpha=${alpha})`,
+    link: 'softmax',
     apply(s, target, ctx = { alloc: freshAlloc }) {
       const B = s.batch, C = s.size / B;
       if (target.batch !== B || target.size !== 2 * B * C) {

@@ -4,6 +4,7 @@ export * from './activation.js';
 export * from './leaky-relu.js';
 export * from './softmax.js';
 export * from './loss.js';
+export * from './link.js';
 export { im2col, col2im, makeWindow } from './im2col.js';
 export type { Window } from './im2col.js';
 export { conv2d } from './conv2d.js';

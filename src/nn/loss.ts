@@ -6,6 +6,7 @@ import { applyUnary } from '../tensor/js-backend.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Shape } from '../tensor/tensor.js';
 import { checkTokenIds } from './embedding.js';
+import type { Link } from './link.js';
 import { softmaxRows } from './softmax.js';
 
 /**
@@ -14,6 +15,8 @@ import { softmaxRows } from './softmax.js';
  */
 export interface Loss {
   readonly name: string;
+  /** The output link under which the loss is a likelihood: what it reads its predictions through (bce and softmax cross-entropy take logits). */
+  readonly link: Link;
   /** The per-sample target shape for predictions of shape `cod`, when it is not cod itself (token ids: cod without its last axis). */
   readonly targetShape?: (cod: Shape) => Shape;
   apply(yhat: Tensor, target: Tensor, ctx?: Pick<Ctx, 'alloc'>): { value: number; pullback(scale?: number): Tensor };
@@ -28,6 +31,7 @@ function checkSame(name: string, yhat: Tensor, target: Tensor): void {
 /** Mean squared error over all elements (PyTorch's MSELoss). */
 export const mse: Loss = {
   name: 'mse',
+  link: 'identity',
   apply(yhat, target, ctx = { alloc: freshAlloc }) {
     checkSame('mse', yhat, target);
     const n = yhat.size;
@@ -51,6 +55,7 @@ export const mse: Loss = {
 /** Binary cross-entropy on logits z, mean over elements: max(z,0) − z·t + log(1 + e^−|z|) (stable for any z). */
 export const bce: Loss = {
   name: 'bce',
+  link: 'sigmoid',
   apply(z, target, ctx = { alloc: freshAlloc }) {
     checkSame('bce', z, target);
     const n = z.size;
@@ -80,6 +85,7 @@ export const bce: Loss = {
  */
 export const softmaxCrossEntropy: Loss = {
   name: 'softmax-cross-entropy',
+  link: 'softmax',
   apply(z, target, ctx = { alloc: freshAlloc }) {
     checkSame('softmax-cross-entropy', z, target);
     const B = z.batch, C = z.size / B;
@@ -118,6 +124,8 @@ export const softmaxCrossEntropy: Loss = {
  */
 export const tokenCrossEntropy: Loss = {
   name: 'token-cross-entropy',
+  // softmax over the last axis (each position's logits)
+  link: 'softmax',
   targetShape: (cod: Shape) => cod.slice(0, -1),
   apply(z, target, ctx = { alloc: freshAlloc }) {
     const V = z.shape[z.rank - 1]!, rows = z.size / V;

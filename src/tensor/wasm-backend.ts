@@ -1,11 +1,11 @@
 import type { AdamStep, Backend, MatrixBatch, SwapOp, UnaryOp } from './backend.js';
-import { registerBackend, setBackend } from './registry.js';
+import { registerBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
-import { KernelInstance, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
+import { KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
-import { ThreadPool } from './wasm/threads.js';
+import { coreCount, ThreadPool } from './wasm/threads.js';
 import type { SharedGemm } from './wasm/threads.js';
 
 /** Op codes of the AssemblyScript kernels (src/tensor/wasm/assembly/elementwise.ts), by position. */
@@ -20,7 +20,7 @@ const MR = 4, NR = 8, MC = 128;
 export interface WasmBackendOptions {
   /** 'auto' (default) takes relaxed SIMD where the runtime validates it, else plain SIMD. */
   simd?: 'auto' | SimdFlavour;
-  /** Threads for large products, the calling thread included. Default: 2 where shared memory exists (capped by the core count), else 1. */
+  /** Threads for large products, the calling thread included. Default: the cores the runtime reports (coreCount) where shared memory exists, else 1. */
   threads?: number;
   /**
    * Use a shared memory (default: where the runtime has one — Node, or a cross-origin
@@ -39,18 +39,12 @@ export interface WasmBackendOptions {
   minElements?: number;
   /** Products with m·n·k at or above this are split over the threads. */
   minParallelVolume?: number;
-  /**
-   * 'await' (default): resolve once the worker threads run. 'background': resolve as soon as
-   * the module is compiled and run single-threaded until the workers are up (starting a
-   * worker takes ~0.1 s, which a short CLI command should not wait for).
-   */
-  startThreads?: 'await' | 'background';
 }
 
 /** A Backend running AssemblyScript SIMD kernels, plus what it was built with. */
 export interface WasmBackend extends Backend {
   readonly simd: SimdFlavour;
-  /** Threads in use now (workers started in the background count once they run). */
+  /** Threads in use, the calling thread included (1 where no worker could start, or after dispose). */
   readonly threads: number;
   /** Stop the worker threads (the backend keeps working on one thread). */
   dispose(): void;
@@ -65,25 +59,14 @@ const DEFAULT_MIN_GEMM_VOLUME = 128;
 const DEFAULT_MIN_ELEMENTS = 128;
 const DEFAULT_MIN_PARALLEL_VOLUME = 1 << 18;
 
-function isF32(x: Data): x is Float32Array {
-  return x instanceof Float32Array;
+/** Absent, or an array the kernels take (they are float32 only). */
+function float32OrAbsent(x: Data | undefined): boolean {
+  return x === undefined || x instanceof Float32Array;
 }
 
 /** Whether the products of a batch write every element of C's array (then it need not be copied in first). */
 function coversAll(c: MatrixBatch, m: number, n: number, count: readonly [number, number]): boolean {
   return c.ld === n && c.inner === m * n && c.outer === count[1] * m * n && c.data.length === count[0] * count[1] * m * n;
-}
-
-async function coreCount(): Promise<number> {
-  const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
-  if (nav?.hardwareConcurrency) return nav.hardwareConcurrency;
-  try {
-    const specifier = 'node:os';
-    const os = (await import(/* @vite-ignore */ specifier)) as typeof import('node:os');
-    return os.availableParallelism();
-  } catch {
-    return 1;
-  }
 }
 
 /**
@@ -92,18 +75,16 @@ async function coreCount(): Promise<number> {
  */
 export async function createWasmBackend(options: WasmBackendOptions = {}): Promise<WasmBackend> {
   const flavour: SimdFlavour = options.simd === 'plain' || (options.simd !== 'relaxed' && !relaxedSimdSupported()) ? 'plain' : 'relaxed';
-  const wanted = Math.max(1, Math.floor(options.threads ?? Math.min(2, await coreCount())));
+  const wanted = Math.min(MAX_THREADS, Math.max(1, Math.floor(options.threads ?? (await coreCount()))));
   // shared memory where it exists, for the threads and for resident arrays (views of a
   // shared memory stay valid when it grows)
   const shared = options.sharedMemory !== false && sharedMemorySupported();
   const threads = shared ? wanted : 1;
   const inst = await KernelInstance.create(flavour, shared, threads);
   let pool: ThreadPool | undefined;
-  let disposed = false;
   if (threads > 1) {
     // no workers here (e.g. a page without Worker): the backend stays on one thread
-    const starting = ThreadPool.start(inst, threads - 1).then((p) => { if (disposed) p.stop(); else pool = p; }, () => undefined);
-    if (options.startThreads !== 'background') await starting;
+    pool = await ThreadPool.start(inst, threads - 1).catch(() => undefined);
   }
   const k = inst.exports;
   const stats = { sharedProducts: 0, chunks: 0, chunksByWorkers: 0 };
@@ -127,35 +108,44 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     return { packB: false, splitCols, chunk };
   }
 
+  /**
+   * The one rule for handing a call to the reference backend instead: a call runs in wasm only
+   * when it is big enough for copying into wasm memory to pay (`paysOff`, the kernel's own size
+   * test), all its arrays are float32 (the kernels have no float64; an absent optional array
+   * passes) and wasm memory can make `room` floats of argument space (asked last: it may
+   * grow the memory). Past it, input/output/collect may take the arrays as float32. A fixed
+   * arity and one call site per kernel keep it inlinable: small models pay nothing for it.
+   */
+  function wasmTakes(paysOff: boolean, room: number, a: Data, b?: Data, c?: Data, d?: Data): boolean {
+    return paysOff && float32OrAbsent(a) && float32OrAbsent(b) && float32OrAbsent(c) && float32OrAbsent(d) && inst.begin(room);
+  }
+
   // The dispatch is kept apart from the work so that it stays small enough for the JIT to
   // inline into callers: small models then pay nothing for it.
   function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
-    if (m * n * kk < minGemm || !isF32(a) || !isF32(b) || !isF32(c) || m === 0 || n === 0 || !inst.begin(m * kk + 2 * kk * (n + NR) + m * n)) {
-      jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
-    } else {
-      gemmInWasm(transA, transB, m, n, kk, a, b, c, accumulate);
-    }
+    if (!wasmTakes(m * n * kk >= minGemm && m > 0 && n > 0, m * kk + 2 * kk * (n + NR) + m * n, a, b, c)) return jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
+    gemmInWasm(transA, transB, m, n, kk, a, b, c, accumulate);
   }
 
   /** Where x is in wasm memory: its own address if it lives there, else a copy's (in the argument region). */
-  function input(x: Float32Array, n: number): number {
-    const p = inst.addressOf(x);
-    return p >= 0 ? p : inst.put(x, n);
+  function input(x: Data, n: number): number {
+    const p = inst.addressOf(x as Float32Array);
+    return p >= 0 ? p : inst.put(x as Float32Array, n);
   }
 
   /** Where the kernel writes `out`: in place if it lives in wasm memory, else in the argument region (a copy when `accumulate`). */
-  function output(out: Float32Array, n: number, accumulate: boolean): number {
-    const p = inst.addressOf(out);
-    return p >= 0 ? p : accumulate ? inst.put(out, n) : inst.reserve(n);
+  function output(out: Data, n: number, accumulate: boolean): number {
+    const p = inst.addressOf(out as Float32Array);
+    return p >= 0 ? p : accumulate ? inst.put(out as Float32Array, n) : inst.reserve(n);
   }
 
   /** Copy a result out of the argument region, unless the kernel wrote it in place. */
-  function collect(p: number, n: number, out: Float32Array): void {
-    if (p !== inst.addressOf(out)) inst.get(p, n, out);
+  function collect(p: number, n: number, out: Data): void {
+    if (p !== inst.addressOf(out as Float32Array)) inst.get(p, n, out as Float32Array);
   }
 
-  /** gemm once inst.begin has made room for A, B and C. */
-  function gemmInWasm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Float32Array, b: Float32Array, c: Float32Array, accumulate: boolean): void {
+  /** gemm once wasmTakes has made room for A, B and C. */
+  function gemmInWasm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
     const aP = input(a, m * kk);
     const bP = input(b, kk * n);
     const cP = output(c, m * n, accumulate);
@@ -178,12 +168,10 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     collect(cP, m * n, c);
   }
 
-  /** Products of a batch run in one call, the operands where they are (resident) or copied in whole. */
+  /** All products of a batch in one call (the heads of an attention), the operands where they are (resident) or copied in whole. */
   function gemmBatched(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void {
-    const total = count[0] * count[1];
-    const A = a.data, B = b.data, C = c.data;
-    if (total === 0 || m === 0 || n === 0) return;
-    if (m * n * kk * total < minGemm || !isF32(A) || !isF32(B) || !isF32(C) || !inst.begin(A.length + B.length + C.length)) {
+    const total = count[0] * count[1], A = a.data, B = b.data, C = c.data;
+    if (!wasmTakes(m * n * kk * total >= minGemm && m > 0 && n > 0 && total > 0, A.length + B.length + C.length, A, B, C)) {
       return jsBackend.gemmBatched(transA, transB, m, n, kk, a, b, c, count, accumulate);
     }
     const aP = input(A, A.length), bP = input(B, B.length), cP = output(C, C.length, accumulate || !coversAll(c, m, n, count));
@@ -193,15 +181,15 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function attentionSoftmax(s: Data, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias?: Data, heads = 1): void {
     const n = blocks * Tq * Tk;
-    if (n < minElements || !isF32(s) || (bias && !isF32(bias)) || !inst.begin(n + (bias?.length ?? 0))) return jsBackend.attentionSoftmax(s, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
-    const sP = output(s, n, true), bP = bias ? input(bias as Float32Array, bias.length) : 0;
+    if (!wasmTakes(n >= minElements, n + (bias?.length ?? 0), s, bias)) return jsBackend.attentionSoftmax(s, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
+    const sP = output(s, n, true), bP = bias ? input(bias, bias.length) : 0;
     k.attentionSoftmax(sP, blocks, Tq, Tk, scale, causal, qOffset, bP, heads);
     collect(sP, n, s);
   }
 
   function attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void {
     const size = rows * n;
-    if (size < minElements || !isF32(p) || !isF32(dp) || !inst.begin(2 * size)) return jsBackend.attentionSoftmaxBackward(p, dp, rows, n, scale);
+    if (!wasmTakes(size >= minElements, 2 * size, p, dp)) return jsBackend.attentionSoftmaxBackward(p, dp, rows, n, scale);
     const pP = input(p, size), dP = output(dp, size, true);
     k.attentionSoftmaxBackward(pP, dP, rows, n, scale);
     collect(dP, size, dp);
@@ -209,8 +197,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function unary(op: UnaryOp, x: Data, out: Data): void {
     const n = x.length;
-    if (n < minElements || op === 'identity' || !isF32(x) || !isF32(out)) return jsBackend.unary(op, x, out);
-    if (!inst.begin(2 * n)) return jsBackend.unary(op, x, out);
+    if (!wasmTakes(n >= minElements && op !== 'identity', 2 * n, x, out)) return jsBackend.unary(op, x, out);
     const xP = input(x, n), outP = output(out, n, false);
     k.unary(OP_CODE.get(op)!, xP, outP, n);
     collect(outP, n, out);
@@ -218,8 +205,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function unaryBackward(op: UnaryOp, x: Data, y: Data, dy: Data, dx: Data, accumulate: boolean): void {
     const n = dy.length;
-    if (n < minElements || !isF32(x) || !isF32(y) || !isF32(dy) || !isF32(dx)) return jsBackend.unaryBackward(op, x, y, dy, dx, accumulate);
-    if (!inst.begin(4 * n)) return jsBackend.unaryBackward(op, x, y, dy, dx, accumulate);
+    if (!wasmTakes(n >= minElements, 4 * n, x, y, dy, dx)) return jsBackend.unaryBackward(op, x, y, dy, dx, accumulate);
     const dyP = input(dy, n);
     const xP = NEEDS_X.has(op) ? input(x, n) : dyP;
     const yP = NEEDS_Y.has(op) ? input(y, n) : dyP;
@@ -230,8 +216,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function addRowVector(x: Data, v: Data, rows: number, cols: number, out: Data, op: UnaryOp): void {
     const n = rows * cols;
-    if (n < minElements || !isF32(x) || !isF32(v) || !isF32(out)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
-    if (!inst.begin(2 * n + cols)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
+    if (!wasmTakes(n >= minElements, 2 * n + cols, x, v, out)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
     const xP = input(x, n), vP = input(v, cols), outP = output(out, n, false);
     k.addRowVector(xP, vP, rows, cols, outP, OP_CODE.get(op)!);
     collect(outP, n, out);
@@ -239,8 +224,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function sumRows(x: Data, rows: number, cols: number, out: Data, accumulate: boolean): void {
     const n = rows * cols;
-    if (n < minElements || !isF32(x) || !isF32(out)) return jsBackend.sumRows(x, rows, cols, out, accumulate);
-    if (!inst.begin(n + cols)) return jsBackend.sumRows(x, rows, cols, out, accumulate);
+    if (!wasmTakes(n >= minElements, n + cols, x, out)) return jsBackend.sumRows(x, rows, cols, out, accumulate);
     const xP = input(x, n), oP = output(out, cols, accumulate);
     k.sumRows(xP, rows, cols, oP, accumulate);
     collect(oP, cols, out);
@@ -248,8 +232,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function axpy(alpha: number, x: Data, y: Data): void {
     const n = x.length;
-    if (n < minElements || !isF32(x) || !isF32(y)) return jsBackend.axpy(alpha, x, y);
-    if (!inst.begin(2 * n)) return jsBackend.axpy(alpha, x, y);
+    if (!wasmTakes(n >= minElements, 2 * n, x, y)) return jsBackend.axpy(alpha, x, y);
     const xP = input(x, n), yP = output(y, n, true);
     k.axpy(alpha, xP, yP, n);
     collect(yP, n, y);
@@ -257,13 +240,13 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function allFinite(x: Data): boolean {
     const n = x.length;
-    if (n < minElements || !isF32(x) || !inst.begin(n)) return jsBackend.allFinite(x);
+    if (!wasmTakes(n >= minElements, n, x)) return jsBackend.allFinite(x);
     return k.allFinite(input(x, n), n) !== 0;
   }
 
   function adam(p: Data, g: Data, m: Data, v: Data, h: AdamStep): void {
     const n = p.length;
-    if (n < minElements || !isF32(p) || !isF32(g) || !isF32(m) || !isF32(v) || !inst.begin(4 * n)) return jsBackend.adam(p, g, m, v, h);
+    if (!wasmTakes(n >= minElements, 4 * n, p, g, m, v)) return jsBackend.adam(p, g, m, v, h);
     const pP = output(p, n, true), gP = input(g, n), mP = output(m, n, true), vP = output(v, n, true);
     k.adam(pP, gP, mP, vP, n, h.b1, 1 - h.b1, h.b2, 1 - h.b2, h.step, h.epsHat, h.l2, h.shrink);
     collect(pP, n, p);
@@ -273,7 +256,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function im2col(g: Window, x: Data, xOff: number, count: number, col: Data, ld: number): void {
     const S = g.C * g.H * g.W, K = g.C * g.kh * g.kw, n = K * ld;
-    if (n < minElements || !isF32(x) || !isF32(col) || !inst.begin(count * S + n)) return jsBackend.im2col(g, x, xOff, count, col, ld);
+    if (!wasmTakes(n >= minElements, count * S + n, x, col)) return jsBackend.im2col(g, x, xOff, count, col, ld);
     const xP = input(x.subarray(xOff, xOff + count * S), count * S);
     // columns beyond this call's samples keep their values: then col is copied in first
     const colP = output(col, n, ld !== count * g.Ho * g.Wo);
@@ -283,7 +266,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function col2im(g: Window, col: Data, ld: number, count: number, dx: Data, xOff: number): void {
     const S = g.C * g.H * g.W, K = g.C * g.kh * g.kw, n = K * ld;
-    if (n < minElements || !isF32(col) || !isF32(dx) || !inst.begin(count * S + n)) return jsBackend.col2im(g, col, ld, count, dx, xOff);
+    if (!wasmTakes(n >= minElements, count * S + n, col, dx)) return jsBackend.col2im(g, col, ld, count, dx, xOff);
     const part = dx.subarray(xOff, xOff + count * S);
     const colP = input(col, n), dxP = output(part, count * S, true);
     k.col2im(g.C, g.H, g.W, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.Ho, g.Wo, colP, ld, count, dxP);
@@ -292,7 +275,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data): void {
     const nIn = planes * g.H * g.W, nOut = planes * g.Ho * g.Wo;
-    if (nIn < minElements || !isF32(x) || !isF32(y) || !isF32(arg) || !inst.begin(nIn + 2 * nOut)) return jsBackend.maxPool(g, x, planes, y, arg);
+    if (!wasmTakes(nIn >= minElements, nIn + 2 * nOut, x, y, arg)) return jsBackend.maxPool(g, x, planes, y, arg);
     const xP = input(x, nIn), yP = output(y, nOut, false), aP = output(arg, nOut, false);
     k.maxPool(g.H, g.W, g.kh, g.sh, g.Ho, g.Wo, xP, planes, yP, aP);
     collect(yP, nOut, y);
@@ -301,7 +284,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function scatterAdd(dy: Data, arg: Data, dx: Data): void {
     const n = dy.length;
-    if (n < minElements || !isF32(dy) || !isF32(arg) || !isF32(dx) || !inst.begin(2 * n + dx.length)) return jsBackend.scatterAdd(dy, arg, dx);
+    if (!wasmTakes(n >= minElements, 2 * n + dx.length, dy, arg, dx)) return jsBackend.scatterAdd(dy, arg, dx);
     const dyP = input(dy, n), aP = input(arg, n), dxP = output(dx, dx.length, true);
     k.scatterAdd(dyP, aP, n, dxP);
     collect(dxP, dx.length, dx);
@@ -309,8 +292,8 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data, op: SwapOp = 'identity'): void {
     const n = A * B * P;
-    if (n < minElements || !isF32(x) || !isF32(y) || (bias && !isF32(bias)) || !inst.begin(2 * n + A)) return jsBackend.swapAxes(x, A, B, P, y, bias, op);
-    const xP = input(x, n), bP = bias ? input(bias as Float32Array, A) : 0, yP = output(y, n, false);
+    if (!wasmTakes(n >= minElements, 2 * n + A, x, y, bias)) return jsBackend.swapAxes(x, A, B, P, y, bias, op);
+    const xP = input(x, n), bP = bias ? input(bias, A) : 0, yP = output(y, n, false);
     k.swapAxes(xP, A, B, P, yP, bP, OP_CODE.get(op)!);
     collect(yP, n, y);
   }
@@ -322,7 +305,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward,
     unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
     alloc: (n) => inst.alloc(n),
-    dispose() { disposed = true; pool?.stop(); pool = undefined; },
+    dispose() { pool?.stop(); pool = undefined; },
     threadStats: () => ({ ...stats }),
     memoryStats: () => inst.memoryStats(),
   };
@@ -330,21 +313,8 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
 let loading: Promise<WasmBackend> | undefined;
 
-/** Load the default wasm backend once and register it as 'wasm' (without selecting it). */
+/** Load the default wasm backend once, with its threads running, and register it as 'wasm' (without selecting it). */
 export function loadWasmBackend(): Promise<WasmBackend> {
-  loading ??= createWasmBackend({ startThreads: 'background' }).then((b) => { registerBackend(b); return b; });
+  loading ??= createWasmBackend().then((b) => { registerBackend(b); return b; });
   return loading;
-}
-
-/**
- * Load the wasm backend, start its threads and make it the current backend. Where it cannot
- * load, the reference backend stays current and is returned; nothing is printed.
- */
-export async function initFastBackend(): Promise<Backend> {
-  try {
-    return setBackend(await loadWasmBackend());
-  } catch {
-    loading = undefined;
-    return setBackend(jsBackend);
-  }
 }

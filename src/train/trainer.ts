@@ -7,6 +7,7 @@ import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optim
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';
 import type { Loss } from '../nn/loss.js';
+import { readsLogits } from '../nn/link.js';
 import { accuracy, predictClasses } from './metrics.js';
 import { checkFinite } from '../data/dataset.js';
 import { allFinite, diagnoseNonFinite } from './diagnose.js';
@@ -93,7 +94,7 @@ export class Trainer {
     this.theta = opts.theta ?? residentCopies(this.model.init(this.rng.split()));
     this.grads = this.theta.map((t) => new Tensor(residentData(t.dtype, t.size), t.shape));
     this.loss = opts.loss;
-    this.logits = opts.loss.name !== 'mse';
+    this.logits = readsLogits(opts.loss.link);
     const batch = opts.batch ?? N;
     if (!(Number.isInteger(batch) && batch > 0)) throw new RangeArgError(`batch size must be a positive integer, got ${batch}`);
     this.batch = Math.min(batch, N);
@@ -230,7 +231,7 @@ export function evaluate(model: Para, theta: readonly Tensor[], ds: Dataset, los
     const e = Math.min(N, s + 1024);
     const y = model.run(theta, ds.x.rows(s, e));
     lossSum += loss.apply(y, ds.y.rows(s, e)).value * (e - s);
-    if (ds.labels) correct += accuracy(y, ds.labels.subarray(s, e), loss.name !== 'mse') * (e - s);
+    if (ds.labels) correct += accuracy(y, ds.labels.subarray(s, e), readsLogits(loss.link)) * (e - s);
   }
   return { loss: lossSum / N, accuracy: ds.labels ? correct / N : undefined };
 }

@@ -38,7 +38,9 @@ interface Exit {
  */
 function child(args: string[], kill?: { when: () => boolean; delayMs: number }, backend = 'js'): Promise<Exit> {
   return new Promise((resolve) => {
-    const env = { ...process.env, PARALENS_BACKEND: backend };
+    // 'default': no PARALENS_BACKEND, so the process picks its own (wasm where it loads)
+    const env: NodeJS.ProcessEnv = { ...process.env, PARALENS_BACKEND: backend };
+    if (backend === 'default') delete env['PARALENS_BACKEND'];
     const p = spawn(process.execPath, [cli.main, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => (err += d));

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { backend, backendNames, getBackendByName, setBackend } from '../../src/tensor/registry.js';
 import type { Backend } from '../../src/tensor/backend.js';
 import { jsBackend } from '../../src/tensor/js-backend.js';
-import { createWasmBackend, initFastBackend, loadWasmBackend } from '../../src/tensor/wasm-backend.js';
+import { createWasmBackend, loadWasmBackend } from '../../src/tensor/wasm-backend.js';
+import { init } from '../../src/tensor/init.js';
 import { parseSpec } from '../../src/spec/index.js';
 import { mse } from '../../src/nn/index.js';
 import { moons } from '../../src/data/index.js';
@@ -24,9 +25,9 @@ backendSuite([...registered, eager, single]);
 attentionSuite([...registered, eager, single]);
 
 describe('selection', () => {
-  it('registers js and wasm; initFastBackend selects wasm', async () => {
+  it('registers js and wasm; init selects wasm', async () => {
     expect(backendNames()).toEqual(expect.arrayContaining(['js', 'wasm']));
-    const be = await initFastBackend();
+    const be = await init();
     expect(be.name).toBe('wasm');
     expect(backend()).toBe(be);
     setBackend('js');

@@ -12,7 +12,7 @@ describe('wasm gemm is bit-identical on 1 and 2 threads', () => {
   let one: WasmBackend, two: WasmBackend;
   beforeAll(async () => {
     one = await createWasmBackend({ threads: 1, minGemmVolume: 0, name: 'det-1' });
-    two = await createWasmBackend({ threads: 2, minGemmVolume: 0, minParallelVolume: 0, startThreads: 'await', name: 'det-2' });
+    two = await createWasmBackend({ threads: 2, minGemmVolume: 0, minParallelVolume: 0, name: 'det-2' });
   });
   afterAll(() => {
     one?.dispose();

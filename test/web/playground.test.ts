@@ -46,7 +46,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     expect(await page.innerHTML('#boundary')).not.toBe(untrained);
     expect(await page.textContent('#status')).toMatch(/epoch 200\/200 .* accuracy/);
     // the preview server sends the isolation headers: the wasm backend, with its worker thread where there is a second core
-    const threads = Math.min(2, availableParallelism());
+    const threads = availableParallelism();
     expect(await page.getAttribute('#status', 'data-backend')).toMatch(new RegExp(`^wasm, (relaxed|plain) SIMD, ${threads} threads?$`));
     expect(await page.innerHTML('#diagram')).toContain('dense(2,8)');
     expect(page.url()).toContain('data=circles');

@@ -1,7 +1,9 @@
 import { compareOnSets, setTaskNames } from '../../colimit/set-experiment.js';
 import type { SetTask } from '../../colimit/set-experiment.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { fmt, table } from '../progress.js';
+import { trainingFlags } from '../training.js';
 
 export const command: Command = {
   name: 'deepsets',
@@ -16,8 +18,8 @@ and reports held-out accuracy and the permutation-invariance defect (mean |σ(f(
 held-out sets and 5 random permutations each).`,
   flags: {
     task: { type: 'string', help: 'the set task', default: 'disc-majority', choices: setTaskNames() },
-    seed: { type: 'int', help: 'random seed (sets, initialisation, shuffling)', default: 0 },
-    epochs: { type: 'int', help: 'training epochs', default: 40, range: 'positive' },
+    ...runtimeFlags,
+    ...trainingFlags(['seed', 'epochs'], { seed: { help: 'random seed (sets, initialisation, shuffling)' }, epochs: { default: 40 } }),
     'train-sets': { type: 'int', help: 'training sets', default: 2000, range: 'positive' },
     'test-sets': { type: 'int', help: 'held-out sets', default: 1000, range: 'positive' },
     'max-size': { type: 'int', help: 'largest set size (slots per set)', default: 12, range: 'positive' },

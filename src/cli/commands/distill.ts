@@ -3,8 +3,10 @@ import { distill, verdicts } from '../../natural/distill.js';
 import type { MeanSpread } from '../../natural/distill.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt, Progress, table } from '../progress.js';
+import { trainingFlags } from '../training.js';
 
 const ms = (m: MeanSpread): string => `${fmt(m.mean, 3)} ± ${fmt(m.std, 2)}`;
 
@@ -30,10 +32,13 @@ Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
     beta: { type: 'number', help: 'weight β of the hint term', default: 1, range: 'nonnegative' },
     eta: { type: 'string', help: 'component η of the hint, student → teacher features (default adapter(p_S,p_T))' },
     seeds: { type: 'int', help: 'number of seeds (splits and initialisations)', default: 5, range: 'positive' },
-    seed: { type: 'int', help: 'first seed (also generates moons/spirals/…)', default: 0 },
-    epochs: { type: 'int', help: 'epochs for every model', default: 150, range: 'positive' },
-    lr: { type: 'number', help: 'Adam learning rate', default: 0.01, range: 'positive' },
-    batch: { type: 'int', help: 'minibatch size', default: 16, range: 'positive' },
+    ...runtimeFlags,
+    ...trainingFlags(['seed', 'epochs', 'lr', 'batch'], {
+      seed: { help: 'first seed (also generates moons/spirals/…)' },
+      epochs: { default: 150, help: 'epochs for every model' },
+      lr: { default: 0.01, help: 'Adam learning rate' },
+      batch: { default: 16, range: 'positive', help: 'minibatch size' },
+    }),
     limit: { type: 'int', help: 'training rows per seed, a seeded random subset (default: all)', range: 'positive' },
     'test-limit': { type: 'int', help: 'held-out rows taken from a fixed test split such as fashion-mnist\'s (default: all)', range: 'positive' },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },

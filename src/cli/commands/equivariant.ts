@@ -4,7 +4,9 @@ import { inertiaTask } from '../../equivariant/tasks/inertia.js';
 import { o5Task } from '../../equivariant/tasks/o5-invariant.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { fmt, table } from '../progress.js';
+import { trainingFlags } from '../training.js';
 
 const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task };
 
@@ -23,8 +25,8 @@ under random group elements.`,
     task: { type: 'string', help: 'benchmark task', default: 'inertia', choices: Object.keys(TASKS) },
     sizes: { type: 'string', help: 'training-set sizes, comma-separated', default: '30,100,300,1000' },
     steps: { type: 'int', help: 'Adam steps per model', default: 1500, range: 'positive' },
-    lr: { type: 'number', help: 'learning rate (Adam, both models)', default: 0.01, range: 'positive' },
-    seed: { type: 'int', help: 'random seed (data, initialisation)', default: 0 },
+    ...runtimeFlags,
+    ...trainingFlags(['lr', 'seed'], { lr: { default: 0.01, help: 'learning rate (Adam, both models)' }, seed: { help: 'random seed (data, initialisation)' } }),
   },
   async run(flags, io) {
     const sizes = String(flags.sizes).split(',').map((s) => Number(s.trim()));

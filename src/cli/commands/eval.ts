@@ -1,5 +1,6 @@
 import { shiftDefect, bitsPerChar } from '../../train/text-metrics.js';
 import { UsageError } from '../args.js';
+import { runtimeFlags } from '../runtime.js';
 import type { Command } from '../command.js';
 import { fmt } from '../progress.js';
 import { isTextData, loadTextData, TEXT_DATA } from '../text-data.js';
@@ -18,6 +19,7 @@ go beyond the training context (length generalisation); an absolute(Tmax) model 
 each window at positions 0…T−1 and at S…S+T−1 (0 for attention that sees relative positions only).
 Data: ${TEXT_DATA.join(', ')}.`,
   flags: {
+    ...runtimeFlags,
     load: { type: 'string', help: 'the .safetensors model file' },
     data: { type: 'string', help: `text data set: ${TEXT_DATA.join(' | ')}` },
     context: { type: 'int', help: 'characters per evaluation window (default: the training context)', range: 'positive' },

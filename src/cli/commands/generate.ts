@@ -2,6 +2,7 @@ import { decodeText, encodeText } from '../../data/text.js';
 import { Rng } from '../../random/rng.js';
 import { generate } from '../../train/generate.js';
 import { UsageError } from '../args.js';
+import { runtimeFlags } from '../runtime.js';
 import type { Command } from '../command.js';
 import { loadTextModel } from '../text-model.js';
 
@@ -16,6 +17,7 @@ pass. The model sees at most its training context; when that window is full it i
 half. --temperature 0 takes the most likely character each time; --top-k K samples among the K most likely.
 Characters of the prompt outside the model's vocabulary read as the unknown id.`,
   flags: {
+    ...runtimeFlags,
     load: { type: 'string', help: 'the .safetensors model file' },
     prompt: { type: 'string', help: 'the text to continue (at least one character)' },
     tokens: { type: 'int', help: 'how many characters to generate', default: 200, range: 'nonnegative' },

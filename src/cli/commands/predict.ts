@@ -3,6 +3,9 @@ import { parseCsv } from '../../data/csv.js';
 import { DataError } from '../../errors.js';
 import { loadModel } from '../../io/node.js';
 import type { TrainingSettings } from '../../io/model-file.js';
+import { readsLogits } from '../../nn/link.js';
+import type { Link } from '../../nn/link.js';
+import { lossByName, lossNames } from '../../nn/loss.js';
 import { softmaxRows } from '../../nn/softmax.js';
 import { applyUnary } from '../../tensor/js-backend.js';
 import { Tensor, sizeOf } from '../../tensor/tensor.js';
@@ -11,6 +14,7 @@ import { predictClasses } from '../../train/metrics.js';
 import { predict } from '../../train/trainer.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { fmt, Progress, table } from '../progress.js';
 
 /** Rows 'x1,x2;x1,x2' as a [B, ...dom] tensor; every row must hold prod(dom) numbers. */
@@ -54,9 +58,9 @@ export function classify(y: Tensor, settings: TrainingSettings): { classes: stri
   const names = Array.isArray(settings.classes) ? (settings.classes as unknown[]).map(String) : undefined;
   if (!names) return undefined;
   const B = y.batch, k = y.size / B;
-  const logits = settings.loss === 'bce' || settings.loss === 'softmax-cross-entropy';
-  // one output: a logit for bce, a probability otherwise
-  const predicted = predictClasses(y, settings.loss === 'bce');
+  const link = linkOfSettings(settings);
+  // one output: a logit under the sigmoid link, a probability otherwise
+  const predicted = predictClasses(y, link === 'sigmoid');
   const soft = k === 1 ? undefined : new Float64Array(y.size);
   if (soft) softmaxRows(y.data, B, k, soft);
   const classes: string[] = [], probability: number[] = [];
@@ -71,7 +75,13 @@ export function classify(y: Tensor, settings: TrainingSettings): { classes: stri
     classes.push(names[c] ?? String(c));
     probability.push(p);
   }
-  return logits ? { classes, probability } : { classes };
+  return readsLogits(link) ? { classes, probability } : { classes };
+}
+
+/** The output link of the loss a model file was trained with; identity when it names no loss we know. */
+function linkOfSettings(settings: TrainingSettings): Link {
+  const name = settings.loss;
+  return typeof name === 'string' && lossNames().includes(name) ? lossByName(name).link : 'identity';
 }
 
 export const command: Command = {
@@ -83,6 +93,7 @@ outputs for each input row. For a model trained on a labelled data set the predi
 too; a CSV with one more column than the model's inputs is read as features and a label, and the
 accuracy is reported.`,
   flags: {
+    ...runtimeFlags,
     load: { type: 'string', help: 'model file written by paralens train --save' },
     input: { type: 'string', help: 'input rows: numbers separated by commas, rows by semicolons' },
     csv: { type: 'string', help: 'CSV file of input rows (optional header; an extra last column is a label)' },

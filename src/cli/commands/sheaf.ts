@@ -9,8 +9,10 @@ import type { Section } from '../../topos/gluing/glue.js';
 import { maximalConsistentSubset } from '../../topos/gluing/consistent.js';
 import { EXERCISE3_EXPERTS, EXERCISE3_TOLERANCES, gluingTable } from '../../topos/gluing/seed-experts.js';
 import type { CliIO, Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt, Progress, table } from '../progress.js';
+import { trainingFlags } from '../training.js';
 
 /** Parses `--predictions "0.7,0.3 | 0.72,0.28 | 0.3,0.7"` into sections named A, B, C, … over one shared context. */
 export function parsePredictions(text: string): Section[] {
@@ -78,10 +80,10 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')} (labelled ones
     tol: { type: 'number', help: 'tolerance ε of the sheaf condition (≥ 0)', default: 0.2, range: 'nonnegative' },
     features: { type: 'int', help: 'features per expert (default min(d − 1, ⌈3d/4⌉): every two contexts overlap)', range: 'positive' },
     splits: { type: 'int', help: 'seeded stratified 80/20 splits whose held-out rows are pooled', default: 5, range: 'positive' },
-    epochs: { type: 'int', help: 'training epochs per expert (default 100; 5 for large data)', range: 'positive' },
+    ...runtimeFlags,
+    ...trainingFlags(['epochs', 'seed'], { epochs: { default: undefined, help: 'training epochs per expert (default 100; 5 for large data)' } }),
     hidden: { type: 'int', help: 'hidden units per expert (default 16; 32 for large data)', range: 'positive' },
     limit: { type: 'int', help: 'fashion-mnist: rows of the training and of the test set to use', default: 5000, range: 'positive' },
-    seed: { type: 'int', help: 'random seed', default: 0 },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist' },
     predictions: { type: 'string', help: 'glue these prediction vectors instead: "0.7,0.3 | 0.72,0.28 | 0.3,0.7"' },
     exercise: { type: 'boolean', help: 'print exercise 3 of seed 000' },

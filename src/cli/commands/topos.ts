@@ -1,5 +1,4 @@
 import { builtInDataNames } from '../../data/registry.js';
-import { lossByName } from '../../nn/loss.js';
 import { parseSpec } from '../../spec/index.js';
 import { layerInformation } from '../../topos/network/information.js';
 import { networkGraphOfModel, parseEdges } from '../../topos/network/graph.js';
@@ -9,8 +8,10 @@ import { parsePoset } from '../../category/finite.js';
 import { train } from '../../train/train.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt, Progress, table } from '../progress.js';
+import { trainingFlags, trainRunOptions } from '../training.js';
 
 const site: Command = {
   name: 'site',
@@ -85,7 +86,7 @@ values Hom(1, Ω), and whether the logic is Boolean (with a sieve S where ¬¬S 
 const info: Command = {
   name: 'info',
   summary: 'entropies and multivariate mutual informations I_k of the discretised layers of a trained model',
-  usage: 'paralens topos info --model SPEC --data NAME [--epochs N] [--lr X] [--batch N] [--loss NAME] [--seed N] [--bins N] [--json]',
+  usage: 'paralens topos info --model SPEC --data NAME [--epochs N] [--lr X] [--batch N] [--optimizer NAME] [--loss NAME] [--seed N] [--bins N] [--json]',
   description: `Trains the model (defaults: the XOR recipe of seed 000, per-sample SGD, mse, 6000 epochs, lr 0.5),
 runs it on the data set, discretises the output of every parameter-free layer (activations, add) into --bins
 equal-width bins per unit, and reports (Baudot–Bennequin information cohomology, Belfiore–Bennequin §3.3) the
@@ -94,11 +95,14 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
   flags: {
     model: { type: 'string', help: 'model spec string' },
     data: { type: 'string', help: 'data set name' },
-    epochs: { type: 'int', help: 'training epochs (0: no training, the initial weights)', default: 6000, range: 'nonnegative' },
-    lr: { type: 'number', help: 'learning rate', default: 0.5, range: 'positive' },
-    batch: { type: 'int', help: 'minibatch size (1 = per-sample SGD)', default: 1, range: 'positive' },
-    loss: { type: 'string', help: 'loss', default: 'mse' },
-    seed: { type: 'int', help: 'random seed', default: 0 },
+    ...runtimeFlags,
+    // seed 000's XOR recipe: per-sample SGD on mse
+    ...trainingFlags(undefined, {
+      epochs: { default: 6000, range: 'nonnegative', help: 'training epochs (0: no training, the initial weights)' },
+      lr: { default: 0.5 },
+      batch: { default: 1 },
+      loss: { default: 'mse' },
+    }),
     bins: { type: 'int', help: 'bins per unit for the discretisation (≥ 2)', default: 2, min: 2 },
   },
   async run(flags, io) {
@@ -115,11 +119,7 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
     if (epochs > 0) {
       const progress = new Progress(io, 'train', json);
       const r = train(model, data, {
-        loss: lossByName(flags.loss as string),
-        epochs,
-        lr: flags.lr as number,
-        batch: flags.batch as number,
-        seed,
+        ...trainRunOptions(flags, data),
         onEvent: (e) => {
           if (e.type === 'epoch') progress.update(e.epoch, e.epochs, `loss ${fmt(e.loss)}`);
         },

@@ -1,5 +1,6 @@
 import { checkWritablePath, writeFileAtomic } from '../../io/node-fs.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { table } from '../progress.js';
 import { tourReport } from '../tour/report.js';
 import type { TourOutput, TourSection } from '../tour/section.js';
@@ -13,6 +14,7 @@ export const command: Command = {
 and prints what it found, ending with the summary table mapping each concept to the paralens function
 that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
   flags: {
+    ...runtimeFlags,
     report: { type: 'string', help: 'also write a self-contained HTML page with the pictures' },
     only: { type: 'string', help: 'comma-separated section ids to run' },
     seed: { type: 'int', help: 'random seed', default: 0 },

@@ -1,17 +1,21 @@
 import { stratifiedSplit } from '../../data/dataset.js';
 import type { Dataset, Split } from '../../data/dataset.js';
-import { lossByName, lossForData, lossNames } from '../../nn/loss.js';
+import { lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
 import { parseSpec } from '../../spec/index.js';
 import { train } from '../../train/train.js';
 import { builtInDataNames } from '../../data/registry.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt, Progress } from '../progress.js';
+import { trainingFlags, trainRunOptions } from '../training.js';
 import type { Para } from '../../para/para.js';
 import { checkSavePath, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
+import { backendInfo, backendLabel } from '../../tensor/init.js';
+import { backend } from '../../tensor/registry.js';
 import { isTextData, TEXT_DATA } from '../text-data.js';
 import { trainOnText } from '../train-text.js';
 
@@ -37,12 +41,8 @@ val_bits_per_char and tokens_per_second.`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
     data: { type: 'string', help: 'data set name' },
-    epochs: { type: 'int', help: 'number of epochs', default: 100, range: 'positive' },
-    batch: { type: 'int', help: 'minibatch size (1 = per-sample SGD as in seed 000; 0 = whole set)', default: 0, range: 'nonnegative' },
-    lr: { type: 'number', help: 'learning rate', default: 0.1, range: 'positive' },
-    optimizer: { type: 'string', help: 'optimiser', default: 'sgd' },
-    loss: { type: 'string', help: 'loss (default: bce for one output, softmax-cross-entropy for several, mse for regression)' },
-    seed: { type: 'int', help: 'random seed (initialisation, shuffling, split)', default: 0 },
+    ...runtimeFlags,
+    ...trainingFlags(),
     steps: { type: 'int', help: 'train for this many optimiser steps instead of --epochs (the last epoch may be partial)', range: 'positive' },
     context: { type: 'int', help: 'text data: characters per training window (T)', default: 64, range: 'positive' },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist), or of the fortune files' },
@@ -60,7 +60,8 @@ val_bits_per_char and tokens_per_second.`,
     const model: Para = parseSpec(flags.model as string);
     if (flags.save) await checkSavePath(flags.save as string);
     const data = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model });
-    const loss = lossByName((flags.loss as string | undefined) ?? lossForData(data).name);
+    const options = trainRunOptions(flags, data);
+    const loss = options.loss;
     const split = data.name === 'fashion-mnist' ? undefined : maybeSplit(data, seed);
     const trainSet = split?.train ?? data;
     const progress = new Progress(io, 'train', json);
@@ -69,13 +70,8 @@ val_bits_per_char and tokens_per_second.`,
       settings: { spec: String(model), data: data.name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed },
     });
     const result = train(model, trainSet, {
-      loss,
-      epochs: flags.epochs as number,
+      ...options,
       steps: flags.steps as number | undefined,
-      batch: (flags.batch as number) || undefined,
-      lr: flags.lr as number,
-      optimizer: flags.optimizer as string,
-      seed,
       ...checkpoints.hooks,
       test: split?.test ?? (data as Dataset & { test?: Dataset }).test,
       evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
@@ -115,6 +111,7 @@ val_bits_per_char and tokens_per_second.`,
       epochs: result.epochs,
       seconds: result.seconds,
       parameters: result.parameters,
+      backend: backendInfo(backend()),
       ...extra,
     };
     if (json) io.out(JSON.stringify(out) + '\n');
@@ -122,6 +119,7 @@ val_bits_per_char and tokens_per_second.`,
       io.out(`model       ${out.model}\n`);
       io.out(`data        ${data.name} (${trainSet.x.batch} training rows${split ? `, ${split.test.x.batch} test rows` : ''})\n`);
       io.out(`parameters  ${out.parameters}\n`);
+      io.out(`backend     ${backendLabel(backend())}\n`);
       io.out(`epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)\n`);
       io.out(`final loss  ${fmt(out.final_loss)}\n`);
       if (out.accuracy !== undefined) io.out(`accuracy    ${fmt(out.accuracy)}${out.test_accuracy !== undefined ? `  (test ${fmt(out.test_accuracy)})` : ''}\n`);

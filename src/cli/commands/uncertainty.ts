@@ -3,8 +3,10 @@ import { UNCERTAINTY_METHODS, CLASSIFICATION_DEFAULTS, uncertaintyReport } from 
 import type { UncertaintyMethod } from '../../markov/index.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { runtimeFlags } from '../runtime.js';
 import { loadData } from '../data.js';
 import { fmt } from '../progress.js';
+import { trainingFlags } from '../training.js';
 
 const d = CLASSIFICATION_DEFAULTS;
 
@@ -25,8 +27,8 @@ Data sets: ${builtInDataNames().join(', ')}.`,
     data: { type: 'string', help: 'classification data set name' },
     method: { type: 'string', help: 'how uncertainty is modelled', choices: UNCERTAINTY_METHODS, default: 'bayes' },
     samples: { type: 'int', help: 'Monte Carlo forward passes per input (≥ 1)', default: 100, range: 'positive' },
-    seed: { type: 'int', help: 'random seed (split, initialisation, masks, weight draws)', default: 0 },
-    epochs: { type: 'int', help: 'training epochs', default: d.epochs as number, range: 'positive' },
+    ...runtimeFlags,
+    ...trainingFlags(['seed', 'epochs'], { seed: { help: 'random seed (split, initialisation, masks, weight draws)' }, epochs: { default: d.epochs as number } }),
     hidden: { type: 'int', help: 'hidden width (two hidden ReLU layers)', default: d.hidden as number, range: 'positive' },
     dropout: { type: 'number', help: 'mc-dropout: drop probability p ∈ [0,1)', default: d.p as number, range: 'unit-open' },
     'prior-sigma': { type: 'number', help: 'bayes: prior N(0, s²) scale s > 0', default: d.priorSigma as number, range: 'positive' },

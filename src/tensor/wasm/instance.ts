@@ -34,6 +34,8 @@ const MAX_PAGES = 32768; // as in scripts/build-wasm.mjs
 export const CTRL_BASE = 1024;
 export const CTRL_BYTES = 128;
 const WORK_BASE = PAGE;
+/** The most threads one instance can have: their control words must fit below WORK_BASE. */
+export const MAX_THREADS = (WORK_BASE - CTRL_BASE) / CTRL_BYTES - 1;
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {
   const s = atob(base64);

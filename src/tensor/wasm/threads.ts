@@ -72,6 +72,16 @@ export function isNode(): boolean {
   return typeof p?.versions?.node === 'string';
 }
 
+/** The number of cores the runtime reports: navigator.hardwareConcurrency in a browser, os.availableParallelism() in Node; 1 when neither says. */
+export async function coreCount(): Promise<number> {
+  const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
+  if (nav?.hardwareConcurrency) return nav.hardwareConcurrency;
+  if (!isNode()) return 1;
+  const specifier = 'node:os';
+  const os = (await import(/* @vite-ignore */ specifier)) as typeof import('node:os');
+  return os.availableParallelism();
+}
+
 async function spawn(): Promise<WorkerHandle> {
   if (isNode()) {
     // A computed specifier keeps bundlers from pulling a Node built-in into the browser build.
@@ -109,17 +119,19 @@ export class ThreadPool {
 
   /** Start `count` workers on the instance's (shared) memory; worker w uses scratch inst.work(w + 1). */
   static async start(inst: KernelInstance, count: number): Promise<ThreadPool> {
+    // all at once: each worker boots its own runtime, so eight take about as long as one
+    // (worker w sits at index w: its control block is the (w+1)-th)
     const workers: WorkerHandle[] = [];
     try {
-      for (let w = 0; w < count; w++) {
+      await Promise.all(Array.from({ length: count }, async (_, w) => {
         const h = await spawn();
-        workers.push(h);
+        workers[w] = h;
         const ready = new Promise<void>((resolve) => h.once(resolve));
         h.post({ module: inst.module, memory: inst.memory, ctrl: CTRL_BASE + CTRL_BYTES * (w + 1), work: inst.work(w + 1) });
         await ready;
-      }
+      }));
     } catch (e) {
-      for (const h of workers) h.stop();
+      for (const h of workers) h?.stop();
       throw e;
     }
     return new ThreadPool(workers, inst);

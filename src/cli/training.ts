@@ -1,0 +1,42 @@
+import { lossByName, lossForData, lossNames } from '../nn/loss.js';
+import { optimizerNames } from '../optim/by-name.js';
+import type { Dataset } from '../data/dataset.js';
+import type { TrainRunOptions } from '../train/train.js';
+import type { FlagSpec, Flags, ParsedFlags } from './args.js';
+
+/**
+ * The flags of every command that trains, defined once: one name, type, range, help text and
+ * default each. A command whose documented recipe differs (topos info trains seed 000's XOR
+ * recipe by default, distill uses Adam) says so where it takes the flags, and its --help
+ * shows the difference.
+ */
+const TRAINING_FLAGS = {
+  epochs: { type: 'int', help: 'number of epochs', default: 100, range: 'positive' },
+  batch: { type: 'int', help: 'minibatch size (1 = per-sample SGD as in seed 000; 0 = the whole set)', default: 0, range: 'nonnegative' },
+  lr: { type: 'number', help: 'learning rate', default: 0.1, range: 'positive' },
+  optimizer: { type: 'string', help: `optimiser: ${optimizerNames().join(', ')}`, default: 'sgd' },
+  loss: { type: 'string', help: `loss: ${lossNames().join(', ')} (default: bce for one output, softmax-cross-entropy for several classes, mse for regression)` },
+  seed: { type: 'int', help: 'random seed (initialisation, shuffling, splits)', default: 0 },
+} as const satisfies Flags;
+
+export type TrainingFlag = keyof typeof TRAINING_FLAGS;
+
+/** The training flags named in `names` (all of them by default), with a command's own recipe laid over the shared definitions. */
+export function trainingFlags(names: readonly TrainingFlag[] = Object.keys(TRAINING_FLAGS) as TrainingFlag[], recipe: Partial<Record<TrainingFlag, Partial<FlagSpec>>> = {}): Flags {
+  return Object.fromEntries(names.map((n) => [n, { ...TRAINING_FLAGS[n], ...recipe[n] } as FlagSpec]));
+}
+
+/**
+ * What `train` needs from the parsed training flags: the loss (named, or the one that fits the
+ * data), the optimiser and its rate, the minibatch size (0: the whole set) and the seed.
+ */
+export function trainRunOptions(flags: ParsedFlags, data: Dataset): TrainRunOptions {
+  return {
+    loss: flags.loss !== undefined ? lossByName(flags.loss as string) : lossForData(data),
+    epochs: flags.epochs as number,
+    batch: (flags.batch as number) || undefined,
+    lr: flags.lr as number,
+    optimizer: (flags.optimizer as string | undefined) ?? 'sgd',
+    seed: flags.seed as number,
+  };
+}
