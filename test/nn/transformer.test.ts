@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attention, DataError, dense, embedding, gradcheck, makeCtx, parseSpec, Rng, SpecError, Tensor, transformer } from '../../src/index.js';
+import { attention, DataError, dense, embedding, gradcheck, makeCtx, parseSpec, Rng, SpecError, Tensor, tokenCrossEntropy, transformer } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 
 const randn = (shape: number[], rng: Rng): Tensor => Tensor.of(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), shape, 'float64');
@@ -27,6 +27,29 @@ describe('the text-model layers pass float64 gradient checks', () => {
       const r = gradcheck(parseSpec(spec), { dom: [6], x: ids([2, 6], 7, rng), fixedInput: true, seed: 6 });
       expect(r.relError, spec).toBeLessThan(1e-7);
     }
+  });
+});
+
+describe('token-cross-entropy', () => {
+  it('is the mean over positions of −log softmax(z)[target] over the last axis, and its pullback is (softmax − onehot)/positions', () => {
+    const rng = new Rng(11);
+    const z = randn([2, 3, 4], rng), t = ids([2, 3], 4, rng);
+    let nll = 0;
+    for (let r = 0; r < 6; r++) {
+      const row = Array.from(z.data.subarray(r * 4, r * 4 + 4));
+      const lse = Math.log(row.reduce((a, v) => a + Math.exp(v), 0));
+      nll += lse - row[t.data[r]!]!;
+    }
+    const L = tokenCrossEntropy.apply(z, t);
+    expect(L.value).toBeCloseTo(nll / 6, 12);
+    const g = L.pullback(2);
+    const eps = 1e-6, i = 5;
+    const zp = z.clone(), zm = z.clone();
+    zp.data[i]! += eps;
+    zm.data[i]! -= eps;
+    expect(g.data[i]!).toBeCloseTo((2 * (tokenCrossEntropy.apply(zp, t).value - tokenCrossEntropy.apply(zm, t).value)) / (2 * eps), 6);
+    expect(() => tokenCrossEntropy.apply(z, Tensor.of([0, 1, 9, 0, 0, 0], [2, 3]))).toThrow(/token id 9/);
+    expect(() => tokenCrossEntropy.apply(z, Tensor.zeros([2, 4]))).toThrow(/one target id per position/);
   });
 });
 
