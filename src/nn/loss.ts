@@ -3,11 +3,12 @@ import { ShapeError, UnknownNameError } from '../errors.js';
 import { freshAlloc } from '../para/para.js';
 import type { Ctx } from '../para/para.js';
 import { applyUnary } from '../tensor/js-backend.js';
+import { backend } from '../tensor/registry.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Shape } from '../tensor/tensor.js';
 import { checkTokenIds } from './embedding.js';
 import type { Link } from './link.js';
-import { softmaxRows } from './softmax.js';
+import { logSumExpRows, softmaxRows } from './softmax.js';
 
 /**
  * A loss as a lens with no parameters: forward gives the scalar L(ŷ, t) (a mean over the
@@ -133,11 +134,21 @@ export const tokenCrossEntropy: Loss = {
       throw new ShapeError(`token-cross-entropy expects one target id per position of the logits ${shapeString(z.shape)} (${shapeString(z.shape.slice(0, -1))}) but got ${shapeString(target.shape)}`);
     }
     checkTokenIds('token-cross-entropy targets', target.data, V);
+    // p = softmax(z) per position, by the backend's kernel; −log p[target] from it, or, where
+    // p[target] underflowed to 0, by log-sum-exp from z itself
     const p = ctx.alloc(z.shape, z.dtype, true);
-    const lse = new Float64Array(rows);
-    softmaxRows(z.data, rows, V, p.data, lse);
+    p.data.set(z.data);
+    backend().attentionSoftmax(p.data, 1, rows, V, 1, false, 0);
+    const lse = [0];
     let s = 0;
-    for (let r = 0; r < rows; r++) s += lse[r]! - z.data[r * V + target.data[r]!]!;
+    for (let r = 0; r < rows; r++) {
+      const pt = p.data[r * V + target.data[r]!]!;
+      if (pt > 0) s -= Math.log(pt);
+      else {
+        logSumExpRows(z.data.subarray(r * V, (r + 1) * V), 1, V, lse);
+        s += lse[0]! - z.data[r * V + target.data[r]!]!;
+      }
+    }
     return {
       value: s / rows,
       pullback(scale = 1) {

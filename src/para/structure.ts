@@ -83,14 +83,16 @@ export function add(n?: number | Shape): Para {
 }
 
 /**
- * The skip connection x ↦ x + f(x), built as copy >> (f @ id) >> add. It prints as
- * `residual(f)`; its children are [f].
+ * The skip connection x ↦ x + f(x), defined as copy >> (f @ id) >> add (`composite`). It
+ * prints as `residual(f)`; its children are [f]. Its lens is that composite's, computed
+ * directly — y = x + f(x), dx = dy + f*(dy) — without the copies the three pieces make.
  */
 export class Residual extends Morphism {
   readonly kind = 'residual';
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
-  private readonly body: Para | undefined;
+  /** copy >> (f @ id) >> add, once f's domain is known. */
+  readonly composite: Para | undefined;
   constructor(readonly f: Para) {
     super();
     this.children = [f];
@@ -99,7 +101,7 @@ export class Residual extends Morphism {
       if (!f.cod || f.cod.join(',') !== f.dom.join(',')) {
         throw new ShapeError(`residual(${f}) needs f: A → A, but f maps ${describeShape(f.dom)} to ${describeShape(f.cod)}`);
       }
-      this.body = seq(copy(f.dom), par(f, id(f.dom)), add(f.dom.length === 1 ? f.dom[0] : [2 * f.dom[0]!, ...f.dom.slice(1)]));
+      this.composite = seq(copy(f.dom), par(f, id(f.dom)), add(f.dom.length === 1 ? f.dom[0] : [2 * f.dom[0]!, ...f.dom.slice(1)]));
     }
   }
   get dom(): Shape | undefined {
@@ -112,8 +114,22 @@ export class Residual extends Morphism {
     return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : residual(this.f.at(dom));
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
-    const body = this.body ?? (this.at(x.shape.slice(1)) as Residual).body!;
-    return body.forward(theta, x, ctx);
+    const f = this.f.dom ? this.f : this.f.at(x.shape.slice(1));
+    const lens = f.forward(theta, x, ctx);
+    const be = backend();
+    const plus = (a: Tensor, b: Tensor): Tensor => {
+      const out = ctx.alloc(a.shape, a.dtype, true);
+      out.data.set(a.data);
+      be.axpy(1, b.data, out.data);
+      return out;
+    };
+    return {
+      y: plus(x, lens.y),
+      pullback: (dy, dTheta, needDx = true) => {
+        const df = lens.pullback(dy, dTheta, needDx);
+        return needDx ? plus(dy, df) : df;
+      },
+    };
   }
   /** Decoding x ↦ x + f(x): f's stepper, plus its input. */
   override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {

@@ -65,6 +65,17 @@ export interface Backend {
    * dp ← scale·p ⊙ (dp − ⟨dp, p⟩). (The gradient of the bias is dp/scale, summed over blocks.)
    */
   attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void;
+  /**
+   * Normalisation of `rows` rows of d features: x̂ = (x − μ)·r with r = 1/√(σ² + eps) (layernorm),
+   * or, when not `centre`, x̂ = x·r with r = 1/√(mean(x²) + eps) (rmsnorm); y = g ⊙ x̂ (+ b when
+   * given). Writes y, x̂ and r (one per row) for the pullback.
+   */
+  layerNorm(x: Data, rows: number, d: number, g: Data, b: Data | undefined, eps: number, centre: boolean, y: Data, xhat: Data, r: Data): void;
+  /**
+   * Its pullback, with ĝ = dy ⊙ g: dx = (ĝ − mean(ĝ) − x̂·mean(ĝ ⊙ x̂))·r (no mean(ĝ) when not
+   * `centre`), dg += Σ_rows dy ⊙ x̂, db += Σ_rows dy; each output skipped when absent.
+   */
+  layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d: number, g: Data, centre: boolean, dx: Data | undefined, dg: Data | undefined, db: Data | undefined): void;
   /** out[i] = f(x[i]). `out` may be `x`. */
   unary(op: UnaryOp, x: Data, out: Data): void;
   /**

@@ -1,5 +1,6 @@
 import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
 import { attentionSoftmax, attentionSoftmaxBackward, gemmBatched } from './attention-kernels.js';
+import { layerNorm, layerNormBackward } from './norm-kernels.js';
 import type { Data } from './tensor.js';
 import { col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
 import type { Window } from './window.js';
@@ -211,6 +212,6 @@ function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data
 
 /** The reference backend: plain TypeScript, any typed array, runs everywhere. */
 export const jsBackend: Backend = {
-  name: 'js', gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
+  name: 'js', gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, layerNorm, layerNormBackward, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
 };
 

@@ -195,6 +195,30 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     collect(dP, size, dp);
   }
 
+  function layerNorm(x: Data, rows: number, d: number, g: Data, b: Data | undefined, eps: number, centre: boolean, y: Data, xhat: Data, r: Data): void {
+    const n = rows * d;
+    if (!wasmTakes(n >= minElements && float32OrAbsent(b) && float32OrAbsent(r), 3 * n + 2 * d + rows, x, g, y, xhat)) return jsBackend.layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r);
+    const xP = input(x, n), gP = input(g, d), bP = b ? input(b, d) : 0;
+    const yP = output(y, n, false), hP = output(xhat, n, false), rP = output(r, rows, false);
+    k.layerNorm(xP, rows, d, gP, bP, eps, centre, yP, hP, rP);
+    collect(yP, n, y);
+    collect(hP, n, xhat);
+    collect(rP, rows, r);
+  }
+
+  function layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d: number, g: Data, centre: boolean, dx: Data | undefined, dg: Data | undefined, db: Data | undefined): void {
+    const n = rows * d;
+    if (!wasmTakes(n >= minElements && float32OrAbsent(dx) && float32OrAbsent(dg) && float32OrAbsent(db), 3 * n + 3 * d + rows, dy, xhat, r, g)) {
+      return jsBackend.layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db);
+    }
+    const dyP = input(dy, n), hP = input(xhat, n), rP = input(r, rows), gP = input(g, d);
+    const dxP = dx ? output(dx, n, false) : 0, dgP = dg ? output(dg, d, true) : 0, dbP = db ? output(db, d, true) : 0;
+    k.layerNormBackward(dyP, hP, rP, rows, d, gP, centre, dxP, dgP, dbP);
+    if (dx) collect(dxP, n, dx);
+    if (dg) collect(dgP, d, dg);
+    if (db) collect(dbP, d, db);
+  }
+
   function unary(op: UnaryOp, x: Data, out: Data): void {
     const n = x.length;
     if (!wasmTakes(n >= minElements && op !== 'identity', 2 * n, x, out)) return jsBackend.unary(op, x, out);
@@ -302,7 +326,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     name: options.name ?? 'wasm',
     simd: flavour,
     get threads() { return pool ? pool.size + 1 : 1; },
-    gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward,
+    gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, layerNorm, layerNormBackward,
     unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
     alloc: (n) => inst.alloc(n),
     dispose() { pool?.stop(); pool = undefined; },

@@ -11,6 +11,8 @@ export interface KernelExports {
     c: number, ldc: number, cOuter: number, cInner: number, inner: number, first: number, last: number, accumulate: boolean, work: number): void;
   attentionSoftmax(s: number, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias: number, heads: number): void;
   attentionSoftmaxBackward(p: number, dp: number, rows: number, n: number, scale: number): void;
+  layerNorm(x: number, rows: number, d: number, g: number, b: number, eps: number, centre: boolean, y: number, xhat: number, r: number): void;
+  layerNormBackward(dy: number, xhat: number, r: number, rows: number, d: number, g: number, centre: boolean, dx: number, dg: number, db: number): void;
   packedBFloats(n: number, k: number): number;
   unary(op: number, x: number, out: number, n: number): void;
   unaryBackward(op: number, x: number, y: number, dy: number, dx: number, n: number, accumulate: boolean): void;

@@ -1,5 +1,6 @@
-// The attention kernels (Backend.gemmBatched, attentionSoftmax, attentionSoftmaxBackward) on
-// every backend, against plain float64 computations, within float32 tolerance.
+// The kernels of the transformer layers (Backend.gemmBatched, attentionSoftmax,
+// attentionSoftmaxBackward, layerNorm, layerNormBackward) on every backend, against plain
+// float64 computations, within float32 tolerance.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Backend, MatrixBatch } from '../../src/tensor/backend.js';
@@ -34,8 +35,8 @@ function naiveSoftmax(s: ArrayLike<number>, blocks: number, Tq: number, Tk: numb
   return out;
 }
 
-export function attentionSuite(backends: readonly Backend[]): void {
-  describe.each(backends.map((b) => [b.name, b] as const))('attention kernels on %s', (_name, be) => {
+export function transformerKernelSuite(backends: readonly Backend[]): void {
+  describe.each(backends.map((b) => [b.name, b] as const))('transformer kernels on %s', (_name, be) => {
     it('gemmBatched: random shapes, transposes, interleaved heads and strided batches agree with per-matrix products', () => {
       fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.boolean(), fc.boolean(), fc.nat(), (m, n, k, outer, inner, tA, tB, acc, seed) => {
         const rng = new Rng(seed);
@@ -95,6 +96,37 @@ export function attentionSuite(backends: readonly Backend[]): void {
         }
         be.attentionSoftmaxBackward(p, dp, rows, n, 0.25);
         close(dp, want, 2e-6, `softmax pullback ${rows}×${n}`);
+      }
+    });
+
+    it('layerNorm and its pullback (layernorm and rmsnorm; d a multiple of 4 and not), against float64', () => {
+      const rng = new Rng(6);
+      for (const [rows, d, centre, withBias] of [[5, 8, true, true], [3, 7, true, false], [4, 13, false, false], [64, 64, true, true]] as const) {
+        const x = randomF32(rows * d, rng, 3), g = randomF32(d, rng), b = withBias ? randomF32(d, rng) : undefined, dy = randomF32(rows * d, rng);
+        const y = new Float32Array(rows * d), xhat = new Float32Array(rows * d), r = new Float32Array(rows);
+        be.layerNorm(x, rows, d, g, b, 1e-5, centre, y, xhat, r);
+        const dx = new Float32Array(rows * d), dg = randomF32(d, rng), db = randomF32(d, rng);
+        const dg0 = Float64Array.from(dg), db0 = Float64Array.from(db);
+        be.layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db);
+        const wy = new Float64Array(rows * d), wdx = new Float64Array(rows * d);
+        for (let i = 0; i < rows; i++) {
+          const row = Array.from(x.subarray(i * d, (i + 1) * d));
+          const mu = centre ? row.reduce((a, v) => a + v, 0) / d : 0;
+          const s = 1 / Math.sqrt(row.reduce((a, v) => a + (v - mu) ** 2, 0) / d + 1e-5);
+          const h = row.map((v) => (v - mu) * s);
+          const gh = h.map((_, j) => dy[i * d + j]! * g[j]!);
+          const mg = centre ? gh.reduce((a, v) => a + v, 0) / d : 0, mgx = gh.reduce((a, v, j) => a + v * h[j]!, 0) / d;
+          h.forEach((v, j) => {
+            wy[i * d + j] = g[j]! * v + (b ? b[j]! : 0);
+            wdx[i * d + j] = (gh[j]! - mg - v * mgx) * s;
+            dg0[j] += dy[i * d + j]! * v;
+            db0[j] += dy[i * d + j]!;
+          });
+        }
+        close(y, wy, 2e-5, `layerNorm y ${rows}×${d}`);
+        close(dx, wdx, 2e-4, `layerNorm dx ${rows}×${d}`);
+        close(dg, dg0, 2e-5, `layerNorm dg ${rows}×${d}`);
+        if (withBias) close(db, db0, 2e-5, `layerNorm db ${rows}×${d}`);
       }
     });
   });
