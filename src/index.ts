@@ -7,6 +7,7 @@ export { VERSION } from './version.js';
 export * from './tensor/index.js';
 export * from './random/index.js';
 export * from './linalg/index.js';
+export * from './category/index.js';
 export * from './para/index.js';
 export * from './spec/index.js';
 export * from './nn/index.js';

@@ -14,11 +14,11 @@ export interface CliDataOptions {
 
 /**
  * Resolves a data set name for the CLI. Built-in sets come from src/data; Node-only
- * loaders (Fashion-MNIST, …) are registered here or by `registerCliData`.
+ * loaders (Fashion-MNIST, …) are registered below, by `registerCliData`.
  */
 const extra = new Map<string, (opts: CliDataOptions) => Promise<Dataset>>();
 
-export function registerCliData(name: string, load: (opts: CliDataOptions) => Promise<Dataset>): void {
+function registerCliData(name: string, load: (opts: CliDataOptions) => Promise<Dataset>): void {
   extra.set(name, load);
 }
 

@@ -71,7 +71,7 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
 }
 
 /** Prints an error in one line (no stack trace) and returns its exit code. */
-export function report(e: unknown, io: CliIO, json: boolean): number {
+function report(e: unknown, io: CliIO, json: boolean): number {
   const known = e instanceof ParalensError;
   const code = known ? (e.usage ? 2 : 1) : 1;
   const message = e instanceof Error ? e.message : String(e);

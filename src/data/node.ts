@@ -14,7 +14,7 @@ import type { IdxArray, ImageLayout } from './idx.js';
 export const FASHION_MNIST_DIR = '/usr/share/datasets/fashion-mnist';
 
 /** Reads an IDX file, gunzipping it when it starts with the gzip magic. */
-export function readIdxFile(path: string): IdxArray {
+function readIdxFile(path: string): IdxArray {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);

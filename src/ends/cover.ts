@@ -38,7 +38,7 @@ export function coverOf(points: readonly string[], patches: readonly (readonly n
  * checks the category laws over every composable pair and triple: too slow for the
  * hundreds of overlaps of an image). `pointsOf[c]` are the global points of object c.
  */
-export const MAX_COVER_ARROWS = 4000;
+const MAX_COVER_ARROWS = 4000;
 
 export interface CoverCategory {
   readonly cover: Cover;

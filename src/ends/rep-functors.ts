@@ -12,7 +12,7 @@ import type { VectCheckOptions, VectDifunctor } from '../category/vect-functor.j
  * O(|G|²) products of dim F × dim F matrices); from a representation expression ρ is a
  * homomorphism by construction, so larger cases skip it unless asked.
  */
-export const CHECK_BUDGET = 4e6;
+const CHECK_BUDGET = 4e6;
 
 /** A representation of BG given by one matrix per element (in the order of G.category's arrows). */
 export interface RepMatrices {

@@ -116,7 +116,7 @@ export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number
 }
 
 /** The most memory the dense functors of `endOverGroup` / `coinvariants` may take (1 GiB by default). */
-export const DEFAULT_MAX_BYTES = 2 ** 30;
+const DEFAULT_MAX_BYTES = 2 ** 30;
 
 /**
  * Refuses, before anything is allocated, an end or coend whose dense (n_in·n_out)² Kronecker

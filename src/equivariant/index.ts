@@ -32,5 +32,5 @@ export { benchmarkExperiment, modelEquivarianceError } from './tasks/benchmark.j
 export type { BenchmarkTask, BenchmarkRow, BenchmarkOptions } from './tasks/benchmark.js';
 export { inertiaData, inertiaEMLP, inertiaMLP, inertiaTask, inertiaExperiment, INERTIA } from './tasks/inertia.js';
 export { o5Data, o5EMLP, o5MLP, o5Task } from './tasks/o5-invariant.js';
-export { reparameterisationDemo, linearReparam, cubicReparam } from './tasks/fibration.js';
+export { reparameterisationDemo } from './tasks/fibration.js';
 export type { ReparamDemo } from './tasks/fibration.js';

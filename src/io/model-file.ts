@@ -1,5 +1,6 @@
 import { ParalensError, ShapeError } from '../errors.js';
 import type { Para } from '../para/para.js';
+import { printSpec } from '../para/spec.js';
 import { parseSpec } from '../spec/index.js';
 import { shapeString } from '../tensor/tensor.js';
 import type { Tensor } from '../tensor/tensor.js';
@@ -56,7 +57,12 @@ export function checkTheta(model: Para, theta: readonly Tensor[]): void {
  */
 export function encodeModel(model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}): Uint8Array {
   checkTheta(model, theta);
-  const spec = String(model);
+  let spec: string;
+  try {
+    spec = printSpec(model);
+  } catch (e) {
+    throw new FileFormatError(`cannot save the model: ${(e as Error).message}`);
+  }
   let back: Para;
   try {
     back = parseSpec(spec);

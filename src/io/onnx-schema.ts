@@ -6,7 +6,7 @@ import protobuf from 'protobufjs';
  * those of onnx.proto; fields paralens never writes are left out (protobuf readers skip
  * absent fields, so the bytes are a valid ModelProto).
  */
-export const ONNX_PROTO = `
+const ONNX_PROTO = `
 syntax = "proto2";
 package onnx;
 

@@ -1,6 +1,6 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import type { Loss } from '../nn/loss.js';
-import { logSumExpRows, softmaxRows } from '../nn/softmax.js';
+import { softmaxRows } from '../nn/softmax.js';
 import { freshAlloc } from '../para/para.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 
@@ -35,13 +35,10 @@ export function distillationLoss(temperature: number, alpha: number): Loss {
         }
       }
       const pS = new Float64Array(B * C), pT = new Float64Array(B * C), p1 = new Float64Array(B * C);
-      softmaxRows(sT, B, C, pS);
-      softmaxRows(tT, B, C, pT);
-      softmaxRows(s.data, B, C, p1);
       const lseS = new Float64Array(B), lseT = new Float64Array(B), lse1 = new Float64Array(B);
-      logSumExpRows(sT, B, C, lseS);
-      logSumExpRows(tT, B, C, lseT);
-      logSumExpRows(s.data, B, C, lse1);
+      softmaxRows(sT, B, C, pS, lseS);
+      softmaxRows(tT, B, C, pT, lseT);
+      softmaxRows(s.data, B, C, p1, lse1);
       let kl = 0, ce = 0;
       for (let b = 0; b < B; b++) {
         const o = b * C;

@@ -1,7 +1,8 @@
 import { primitive } from '../para/category.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
-import { checkChannels, checkConvArgs, convForwards, convParams } from './conv2d.js';
+import { checkChannels, checkConvArgs, convForwards, convParams, windowGeometry } from './conv2d.js';
+import type { ConvGeometry } from './conv2d.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
 
@@ -18,16 +19,19 @@ export function conv1d(inC: number, outC: number, k: number, stride = 1, pad = 0
     checkChannels(where, d, 2, inC, '[C,L]');
     return makeWindow(where, inC, 1, d[1]!, 1, k, 1, stride, 0, pad);
   };
-  const g = dom && windowOf(dom);
-  const codOf = (w: Window): Shape => [outC, w.Wo];
+  const geometryOf = (d: Shape): ConvGeometry => {
+    const w = windowOf(d);
+    return windowGeometry(w, [outC, w.Wo]);
+  };
+  const fixed = dom && geometryOf(dom);
   const self: Para = primitive({
     kind: 'conv1d',
     args: [inC, outC, k, stride, pad],
     dom,
-    cod: g && codOf(g),
+    cod: fixed?.cod,
     params: convParams(outC, [inC, k], inC * k),
     at: (d) => conv1d(inC, outC, k, stride, pad, d),
-    ...convForwards(() => self, g, windowOf, outC, codOf),
+    ...convForwards(() => self, fixed, geometryOf, outC),
   });
   return self;
 }

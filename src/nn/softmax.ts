@@ -3,20 +3,35 @@ import type { Para } from '../para/para.js';
 import type { Data, Shape } from '../tensor/tensor.js';
 import { sizeArgs } from './activation.js';
 
-/** Row-wise softmax of a [rows, n] block, by log-sum-exp (stable for large inputs). */
+/** The largest of x[o … o+n−1]. */
+function rowMax(x: ArrayLike<number>, o: number, n: number): number {
+  let max = -Infinity;
+  for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
+  return max;
+}
+
+/** Σ_j exp(x[o+j] − m) over one row, each term also written to out[o+j] when out is given. */
+function shiftedExpSum(x: ArrayLike<number>, o: number, n: number, m: number, out?: Data): number {
+  let s = 0;
+  for (let j = 0; j < n; j++) {
+    const e = Math.exp(x[o + j]! - m);
+    if (out) out[o + j] = e;
+    s += e;
+  }
+  return s;
+}
+
+/**
+ * Row-wise softmax of a [rows, n] block, by log-sum-exp (stable for large inputs); with `lse`,
+ * also each row's log-sum-exp (logSumExpRows's value, from the same pass).
+ */
 export function softmaxRows(x: Data, rows: number, n: number, out: Data, lse?: Data): void {
   for (let r = 0; r < rows; r++) {
     const o = r * n;
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
-    let s = 0;
-    for (let j = 0; j < n; j++) {
-      const e = Math.exp(x[o + j]! - max);
-      out[o + j] = e;
-      s += e;
-    }
+    const max = rowMax(x, o, n);
+    const s = shiftedExpSum(x, o, n, max, out);
     for (let j = 0; j < n; j++) out[o + j] /= s;
-    if (lse) lse[r] = max + Math.log(s); // logSumExpRows's value, from the same sums
+    if (lse) lse[r] = max + Math.log(s);
   }
 }
 
@@ -26,12 +41,8 @@ export function softmaxRows(x: Data, rows: number, n: number, out: Data, lse?: D
  */
 export function logSumExpRows(x: ArrayLike<number>, rows: number, n: number, out: Data | number[]): void {
   for (let r = 0; r < rows; r++) {
-    const o = r * n;
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) if (x[o + j]! > max) max = x[o + j]!;
-    let se = 0;
-    for (let j = 0; j < n; j++) se += Math.exp(x[o + j]! - max);
-    out[r] = max + Math.log(se);
+    const max = rowMax(x, r * n, n);
+    out[r] = max + Math.log(shiftedExpSum(x, r * n, n, max));
   }
 }
 

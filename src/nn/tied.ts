@@ -1,5 +1,6 @@
 import { ShapeError } from '../errors.js';
-import { Reparam, tie } from '../para/structure.js';
+import { tie } from '../para/param-maps.js';
+import { Reparam } from '../para/structure.js';
 import { perPosition } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
@@ -38,6 +39,8 @@ export function tied(f: Para): Para {
 
 class Tied extends Reparam {
   override readonly kind = 'tied';
+  // tied(f) takes the morphism only: the tie is found in it
+  override readonly args: readonly string[] = [];
   constructor(f: Para, private readonly groups: number[][]) {
     const r = (tie(f, groups) as Reparam).r;
     super(f, r);

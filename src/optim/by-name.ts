@@ -1,14 +1,14 @@
 import { UnknownNameError } from '../errors.js';
 import { KFAC } from './kfac.js';
 import { NaturalGradient } from './natural-gradient.js';
-import { Adam, Momentum, Nesterov, SGD } from './optimizer.js';
+import { Adam, Momentum, SGD } from './optimizer.js';
 import type { Optimizer, OptimizerOptions } from './optimizer.js';
 
 /** Every optimiser by its CLI name. */
 const factories: Record<string, (o: OptimizerOptions) => Optimizer> = {
   sgd: (o) => new SGD(o),
   momentum: (o) => new Momentum(o),
-  nesterov: (o) => new Nesterov(o),
+  nesterov: (o) => new Momentum(o, true),
   adam: (o) => new Adam(o),
   adamw: (o) => new Adam(o, true),
   natural: (o) => new NaturalGradient(o),

@@ -101,32 +101,22 @@ export class SGD extends BaseOptimizer {
   }
 }
 
-/** Heavy-ball momentum (PyTorch's convention): v ← μv + dθ; θ ← θ − ηv. */
+/**
+ * Momentum in PyTorch's convention: v ← μv + dθ, then the heavy-ball step θ ← θ − ηv, or with
+ * `nesterov` (the 'nesterov' optimiser) θ ← θ − η(dθ + μv), the step from the look-ahead
+ * point (Sutskever et al. 2013, eq. 3–4, as PyTorch rewrites it).
+ */
 export class Momentum extends BaseOptimizer {
-  readonly name: string = 'momentum';
-  constructor(opts: OptimizerOptions) {
+  readonly name: string;
+  constructor(opts: OptimizerOptions, private readonly nesterov = false) {
     super(opts, ['v']);
+    this.name = nesterov ? 'nesterov' : 'momentum';
   }
   protected update(i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
-    const v = this.slot('v', i), mu = this.opts.momentum ?? 0.9;
+    const v = this.slot('v', i), mu = this.opts.momentum ?? 0.9, nesterov = this.nesterov;
     for (let j = 0; j < p.length; j++) {
       v[j] = mu * v[j]! + g[j]!;
-      p[j] -= lr * v[j]!;
-    }
-  }
-}
-
-/** Nesterov momentum (PyTorch's convention): v ← μv + dθ; θ ← θ − η(dθ + μv). */
-export class Nesterov extends BaseOptimizer {
-  readonly name = 'nesterov';
-  constructor(opts: OptimizerOptions) {
-    super(opts, ['v']);
-  }
-  protected update(i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
-    const v = this.slot('v', i), mu = this.opts.momentum ?? 0.9;
-    for (let j = 0; j < p.length; j++) {
-      v[j] = mu * v[j]! + g[j]!;
-      p[j] -= lr * (g[j]! + mu * v[j]!);
+      p[j] -= lr * (nesterov ? g[j]! + mu * v[j]! : v[j]!);
     }
   }
 }

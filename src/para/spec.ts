@@ -1,6 +1,7 @@
 import { ParalensError, SpecError } from '../errors.js';
 import { par, seq } from './category.js';
 import type { Para } from './para.js';
+import { Reparam } from './structure.js';
 
 /** How a layer's argument is read: a number, an integer, a nested morphism, or raw text (e.g. a group `S(3)`). */
 export type ArgKind = 'int' | 'number' | 'morphism' | 'string';
@@ -176,4 +177,20 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
   const m = expr();
   if (k < tokens.length) fail(`unexpected '${tokens[k]!.text}'`, tokens[k]);
   return m;
+}
+
+/**
+ * The spec string of f (its toString), refused with a SpecError when part of f is a
+ * reparameterisation by a map built in code, which no spec string can write (spec strings
+ * write the maps of src/para/param-maps.ts: tie, cubic, linear).
+ */
+export function printSpec(f: Para): string {
+  const unwritable = (m: Para): Reparam | undefined =>
+    m instanceof Reparam && !m.r.writable ? m : m.children.map(unwritable).find((r) => r !== undefined);
+  const r = unwritable(f);
+  if (r) {
+    const where = r === f ? '' : ` in ${r}`;
+    throw new SpecError(`${f} has no spec string: its parameter map '${r.r.name}'${where} was given in code; spec strings write only tie((i,j,…),…), cubic(c) and linear((row),…)`);
+  }
+  return String(f);
 }

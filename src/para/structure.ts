@@ -159,18 +159,26 @@ export function residual(f: Para): Para {
  * the pullback dp ↦ dq (which adds into the dq buffers).
  */
 export interface ParamMap {
+  /** How the map prints as reparam's second argument: its spec form (`tie((0,2))`, `cubic(0.5)`, src/para/param-maps.ts) or, for a map built in code, a name. */
   readonly name: string;
+  /** True when `name` is a spec form that parseSpec reads back; printSpec refuses a reparam by any other map. */
+  readonly writable?: boolean;
   readonly params: readonly ParamSpec[];
   map(q: readonly Tensor[], ctx: Ctx): { p: Tensor[]; pullback(dp: readonly Tensor[], dq: readonly Tensor[]): void };
 }
 
-/** f with its parameters P obtained from Q through r (weight tying, positivity constraints, …). */
+/**
+ * f with its parameters P obtained from Q through r (weight tying, positivity constraints, …).
+ * It prints as `reparam(f, r)`; its children are [f] and its one argument is r's name.
+ */
 export class Reparam extends Morphism {
   readonly kind: string = 'reparam';
+  override readonly args: readonly string[];
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
   constructor(readonly f: Para, readonly r: ParamMap) {
     super();
+    this.args = [r.name];
     this.children = [f];
     this.params = r.params;
   }
@@ -207,35 +215,4 @@ export class Reparam extends Morphism {
 
 export function reparam(f: Para, r: ParamMap): Para {
   return new Reparam(f, r);
-}
-
-/**
- * Weight tying: the parameters of f at the given indices all read one shared tensor per
- * group. `groups[g]` lists indices into f.params that share group g's tensor (same shapes);
- * parameters in no group stay free. The pullback sums the gradients of a group.
- */
-export function tie(f: Para, groups: readonly (readonly number[])[]): Para {
-  const owner = new Map<number, number>();
-  groups.forEach((g, gi) => {
-    for (const i of g) {
-      if (f.params[i]!.shape.join(',') !== f.params[g[0]!]!.shape.join(',')) {
-        throw new ShapeError(`tie: ${f.params[i]!.name} and ${f.params[g[0]!]!.name} have different shapes`);
-      }
-      owner.set(i, gi);
-    }
-  });
-  const free = f.params.map((_, i) => i).filter((i) => !owner.has(i));
-  const qSpecs: ParamSpec[] = [
-    ...groups.map((g, gi) => ({ ...f.params[g[0]!]!, name: `tied${gi}` })),
-    ...free.map((i) => f.params[i]!),
-  ];
-  const source = (i: number): number => (owner.has(i) ? owner.get(i)! : groups.length + free.indexOf(i));
-  return reparam(f, {
-    name: `tie${JSON.stringify(groups)}`,
-    params: qSpecs,
-    map: (q) => ({
-      p: f.params.map((_, i) => q[source(i)]!),
-      pullback: (dp, dq) => dp.forEach((g, i) => backend().axpy(1, g.data, dq[source(i)]!.data)),
-    }),
-  });
 }

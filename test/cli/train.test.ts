@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cli } from './helpers.js';
+import { built, needs } from '../peer/available.js';
 
 describe('paralens train', () => {
   it('trains XOR and prints one JSON object with --json', async () => {
@@ -97,12 +98,11 @@ describe('paralens', () => {
 });
 
 describe('the paralens process', () => {
-  it('ends quietly when its reader closes the pipe early (… | head)', async () => {
+  it('ends quietly when its reader closes the pipe early (… | head)', async (ctx) => {
     const { execSync } = await import('node:child_process');
     const { join } = await import('node:path');
     const main = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
-    const { existsSync } = await import('node:fs');
-    if (!existsSync(main)) return; // built by npm ci; this test runs the built CLI
+    needs(ctx, built(main)); // built by npm ci; this test runs the built CLI
     const out = execSync(`node ${main} derive --group "S(6)" --in "T(2)" --out "T(2)" --basis | head -1; echo "exit \${PIPESTATUS[0]}"`, { shell: '/bin/bash', encoding: 'utf8' });
     expect(out).not.toMatch(/EPIPE|Unhandled/);
     expect(out).toMatch(/exit 0/);

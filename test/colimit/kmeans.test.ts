@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fisherIrisFeatures, blobCentres, blobs, iris, kMeans, kMeansPlusPlus, lloyd, Rng, Tensor, DataError, RangeArgError } from '../../src/index.js';
-
-const PY = '/usr/bin/python3';
-const hasNumpy = existsSync(PY) && (() => {
-  try {
-    execFileSync(PY, ['-c', 'import numpy'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { itWith, numpy, PYTHON } from '../peer/available.js';
 
 
 describe('k-means as a colimit construction', () => {
@@ -86,7 +76,7 @@ describe('k-means as a colimit construction', () => {
     expect(() => kMeans(Tensor.zeros([0, 2]), { k: 1 })).toThrow(DataError);
     expect(() => kMeans(Tensor.from([[0, 0], [NaN, 1]]), { k: 1 })).toThrow(/non-finite value NaN at row 2, column 1/);
   });
-  it.skipIf(!hasNumpy)('agrees with a NumPy Lloyd iteration from the same seeds', () => {
+  itWith(numpy(), 'agrees with a NumPy Lloyd iteration from the same seeds', () => {
     const x = iris().x;
     const p = Float64Array.from(x.data);
     const init = kMeansPlusPlus(p, 150, 4, 3, new Rng(5));
@@ -101,7 +91,7 @@ for _ in range(300):
     C = C2
 lab = ((X[:, None, :] - C[None]) ** 2).sum(-1).argmin(1)
 print(json.dumps({'inertia': float(((X - C[lab]) ** 2).sum()), 'centres': C.ravel().tolist()}))`;
-    const out = JSON.parse(execFileSync(PY, ['-c', script], { input: JSON.stringify({ x: Array.from(p), c: Array.from(init) }) }).toString());
+    const out = JSON.parse(execFileSync(PYTHON, ['-c', script], { input: JSON.stringify({ x: Array.from(p), c: Array.from(init) }) }).toString());
     expect(ours.inertia).toBeCloseTo(out.inertia, 8);
   });
 });

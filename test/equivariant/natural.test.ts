@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reparameterisationDemo, linearReparam } from '../../src/equivariant/tasks/fibration.js';
+import { reparameterisationDemo } from '../../src/equivariant/tasks/fibration.js';
+import { linearReparam } from '../../src/para/param-maps.js';
 import { dampedSolve } from '../../src/linalg/cholesky.js';
 import { gaussNewtonFisher, NaturalGradient } from '../../src/optim/natural-gradient.js';
 import { KFAC, kfacModel } from '../../src/optim/kfac.js';

@@ -4,14 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeModel } from '../../src/index.js';
 import { cli } from '../cli/helpers.js';
+import { itWith, onnxRuntime } from '../peer/available.js';
 
-let ort = true;
-try {
-  await import('onnxruntime-node');
-} catch {
-  ort = false;
-  console.warn('onnxruntime-node does not load: export --check is not tested');
-}
+const { peer: runtime } = await onnxRuntime();
 
 const dir = mkdtempSync(join(tmpdir(), 'paralens-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,7 +96,7 @@ describe('paralens train --save, predict, export', () => {
     }
   });
 
-  it.skipIf(!ort)('export --onnx --check writes a model that ONNX Runtime runs like paralens', async () => {
+  itWith(runtime, 'export --onnx --check writes a model that ONNX Runtime runs like paralens', async () => {
     const out = join(dir, 'xor.onnx');
     const r = await cli('export', '--load', file, '--onnx', out, '--check', '--json');
     expect(r.code, r.err).toBe(0);

@@ -3,16 +3,9 @@ import fc from 'fast-check';
 import { onnxSchema } from '../../src/io/onnx-schema.js';
 import { exportOnnx, ExportError, parseSpec, Rng, Tensor, tie, dense, seq, sigmoid, ParalensError } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
+import { describeWith, onnxRuntime } from '../peer/available.js';
 
-type Ort = typeof import('onnxruntime-node');
-let ort: Ort | undefined;
-let why = '';
-try {
-  ort = await import('onnxruntime-node');
-} catch (e) {
-  why = (e as Error).message;
-  console.warn(`onnxruntime-node does not load (${why}): the ONNX Runtime comparisons are skipped`);
-}
+const { peer: runtime, value: ort } = await onnxRuntime();
 
 /** θ from the layers' initialisers, plus N(0, 0.3²) noise so that no bias is zero. */
 function randomTheta(m: Para, seed: number): Tensor[] {
@@ -54,7 +47,7 @@ const architectures: [string, string, number[]?][] = [
   ['conv1d, global average pooling', 'conv1d(2,4,3,2,1) >> tanh >> globalavgpool >> dense(4,2)', [2, 9]],
 ];
 
-describe.skipIf(!ort)('ONNX export, run in ONNX Runtime', () => {
+describeWith(runtime, 'ONNX export, run in ONNX Runtime', () => {
   for (const [name, spec, shape] of architectures) {
     it(`${name}: ${spec}`, async () => {
       for (const seed of [1, 2]) expect(await maxDiff(spec, shape, seed)).toBeLessThanOrEqual(1e-5);
@@ -118,7 +111,7 @@ describe('ONNX export: the model proto', () => {
   });
 });
 
-describe.skipIf(!ort)('ONNX export of identities', () => {
+describeWith(runtime, 'ONNX export of identities', () => {
   it('id(3) alone and a product ending in discard still give an output named output', async () => {
     for (const spec of ['id(3)', 'dense(2,3) @ discard(1)', 'id(3) >> dropout(0.2)']) {
       const m = parseSpec(spec);
@@ -160,7 +153,7 @@ function randomSpec(rng: Rng, n: number, depth: number): { spec: string; out: nu
   return { spec: `copy(${n}) >> (${h.spec} >> dense(${h.out},${n})) @ id(${n}) >> add(${n})`, out: n };
 }
 
-describe.skipIf(!ort)('ONNX export commutes with evaluation (property, random composites)', () => {
+describeWith(runtime, 'ONNX export commutes with evaluation (property, random composites)', () => {
   it('ONNX Runtime on the export = paralens on the morphism, for random seq/par/residual/copy-add composites', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), async (seed) => {

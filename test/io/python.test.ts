@@ -1,18 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadModel, saveModel } from '../../src/io/node.js';
 import { parseSpec, Tensor } from '../../src/index.js';
+import { describeWith, python, PYTHON } from '../peer/available.js';
 
 /**
  * Interchange with an independent implementation: a safetensors reader and writer in a few
  * lines of Python using only `struct` and `json` (no paralens code, no safetensors package).
  */
-const PYTHON = '/usr/bin/python3';
-const hasPython = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import struct, json'], { encoding: 'utf8' }).status === 0;
-if (!hasPython) console.warn('python3 with struct and json is missing: the independent reader/writer tests are skipped');
 
 const READER = `
 import json, struct, sys
@@ -56,7 +54,7 @@ print(json.dumps(sum(W2[0][i] * hid[i] for i in range(3)) + b2[0]))
 const dir = mkdtempSync(join(tmpdir(), 'paralens-py-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(!hasPython)('safetensors interchange with an independent Python reader/writer', () => {
+describeWith(python(), 'safetensors interchange with an independent Python reader/writer', () => {
   it('Python reads a paralens file: names, shapes, values, metadata', async () => {
     const m = parseSpec('dense(3,4) >> relu >> (dense(2,2) @ dense(2,1)) >> softmax');
     const theta = m.init(11);

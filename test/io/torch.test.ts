@@ -5,15 +5,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { saveModel } from '../../src/io/node.js';
 import { parseSpec, Rng, Tensor } from '../../src/index.js';
+import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 
 /**
  * PyTorch as a peer: a paralens model file loads into torch.nn.Sequential with
  * load_state_dict unchanged — paralens names parameters `i.weight` / `i.bias` by position
  * in the composite, as Sequential does — and gives the same outputs.
  */
-const PYTHON = '/usr/bin/python3';
-const hasTorch = spawnSync(PYTHON, ['-c', 'import torch'], { encoding: 'utf8' }).status === 0;
-if (!hasTorch) console.warn('PyTorch (python3-torch) is missing: the PyTorch comparison is skipped');
 
 const SCRIPT = `
 import json, struct, sys, torch
@@ -36,7 +34,7 @@ print(json.dumps(net(x).detach().reshape(-1).tolist()))
 const dir = mkdtempSync(join(tmpdir(), 'paralens-torch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(!hasTorch)('model files read by PyTorch', () => {
+describeWith(pytorch(), 'model files read by PyTorch', () => {
   it('load_state_dict accepts the tensors and the outputs agree', async () => {
     const m = parseSpec('conv2d(1,3,3,1,1) >> tanh >> maxpool2d(2) >> flatten >> dense(48,4) >> gelu').at([1, 8, 8]);
     const theta = m.init(4);

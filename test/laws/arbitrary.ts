@@ -1,11 +1,34 @@
 import fc from 'fast-check';
-import { dense, elementwise, id, leakyRelu, par, parseSpec, residual, seq, softmax, tie } from '../../src/index.js';
+import { cubicReparam, dense, elementwise, id, leakyRelu, linearReparam, par, residual, seq, softmax, tie } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
+import { mat } from '../../src/linalg/matrix.js';
 
-/** A random morphism [a] → [b] built from the library's primitives and combinators. */
-export function morphismArb(a: number, b: number, depth = 2): fc.Arbitrary<Para> {
+/** Coefficients of random reparameterisations: any double in [−1, 1], so printing must be exact to round-trip. */
+const coefficient = fc.double({ min: -1, max: 1, noNaN: true });
+
+/**
+ * Reparameterised dense layers [a] → [b]: θ = φ + cφ³, θ = Mφ (when M, P×P for P = b(a+1),
+ * stays small) and, for a square one, weights tied across a two-layer composite.
+ */
+function reparamArb(a: number, b: number): fc.Arbitrary<Para> {
+  const P = b * (a + 1);
+  return fc.oneof(
+    coefficient.map((c) => cubicReparam(dense(a, b), Math.abs(c))),
+    ...(P <= 12 ? [fc.array(coefficient, { minLength: P * P, maxLength: P * P }).map((m) => linearReparam(dense(a, b), mat(P, P, m)))] : []),
+    ...(a === b
+      ? [fc.constantFrom([[0, 2]], [[1, 3]], [[0, 2], [1, 3]], [[2, 0]]).map((groups) => tie(seq(dense(a, a), elementwise('tanh'), dense(a, a)), groups))]
+      : []),
+  );
+}
+
+/**
+ * A random morphism [a] → [b] built from the library's primitives and combinators; with
+ * `reparams`, reparameterisations (tie, cubic, linear) among them, leaves and composites.
+ */
+export function morphismArb(a: number, b: number, depth = 2, opts: { reparams?: boolean } = {}): fc.Arbitrary<Para> {
   const leaf = fc.oneof(
     fc.constant(dense(a, b)),
+    ...(opts.reparams ? [reparamArb(a, b)] : []),
     ...(a === b
       ? [
           fc.constantFrom<Para>(
@@ -17,9 +40,10 @@ export function morphismArb(a: number, b: number, depth = 2): fc.Arbitrary<Para>
       : []),
   );
   if (depth <= 0) return leaf;
-  const sub = (x: number, y: number): fc.Arbitrary<Para> => morphismArb(x, y, depth - 1);
+  const sub = (x: number, y: number): fc.Arbitrary<Para> => morphismArb(x, y, depth - 1, opts);
   return fc.oneof(
     { weight: 3, arbitrary: leaf },
+    ...(opts.reparams ? [{ weight: 1, arbitrary: fc.tuple(sub(a, b), coefficient).map(([f, c]) => cubicReparam(f, Math.abs(c))) }] : []),
     { weight: 2, arbitrary: fc.integer({ min: 1, max: 4 }).chain((m) => fc.tuple(sub(a, m), sub(m, b)).map(([f, g]) => seq(f, g))) },
     {
       weight: 1,
@@ -35,6 +59,23 @@ export function morphismArb(a: number, b: number, depth = 2): fc.Arbitrary<Para>
 
 export const sizes = fc.integer({ min: 1, max: 4 });
 
-/** Random morphisms round-trip through their spec strings. */
-export const reparse = (f: Para): Para => parseSpec(String(f));
-export { tie };
+/** What a morphism is made of, as plain data: its kind, arguments, children, parameters (names and shapes) and shapes. */
+export interface Structure {
+  kind: string;
+  args: readonly (number | string)[];
+  children: Structure[];
+  params: string[];
+  dom: readonly number[] | undefined;
+  cod: readonly number[] | undefined;
+}
+
+export function structure(f: Para): Structure {
+  return {
+    kind: f.kind,
+    args: f.args,
+    children: f.children.map(structure),
+    params: f.params.map((p) => `${p.name}[${p.shape.join(',')}]`),
+    dom: f.dom,
+    cod: f.cod,
+  };
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { distill, iris, ShapeError, DataError, xor } from '../../src/index.js';
 import { cli } from '../cli/helpers.js';
+import { fashionMnist, itWith } from '../peer/available.js';
 
 describe('paralens distill', () => {
   it('--json prints one object with the three students, the teacher and verdicts', async () => {
@@ -23,7 +23,7 @@ describe('paralens distill', () => {
     const j = JSON.parse((await cli('distill', '--data', 'iris', '--seeds', '1', '--epochs', '5', '--limit', '30', '--json')).out);
     expect(j.split).toMatch(/30 training \/ 30 held-out rows/);
   });
-  it.skipIf(!existsSync('/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz'))('fashion-mnist: its own test split, a seeded subset of training rows', async () => {
+  itWith(fashionMnist(), 'fashion-mnist: its own test split, a seeded subset of training rows', async () => {
     const r = await cli('distill', '--data', 'fashion-mnist', '--seeds', '1', '--epochs', '2', '--limit', '300', '--test-limit', '200', '--batch', '64',
       '--student', 'dense(784,8) >> relu >> dense(8,10)', '--teacher', 'dense(784,16) >> relu >> dense(16,10)', '--json');
     expect(r.code, r.err).toBe(0);

@@ -1,15 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { backend, getBackendByName, makeCtx, parseSpec, Rng, setBackend, Tensor } from '../../src/index.js';
-import { loadWasmBackend } from '../../src/tensor/wasm-backend.js';
+import { describeWith, wasmBackend } from '../peer/available.js';
 
 /** The conv layers on every backend: float32 results within float32 tolerance of the reference backend. */
-const wasm = await loadWasmBackend().then(
-  () => true,
-  (e: Error) => {
-    console.warn(`wasm backend unavailable (${e.message}): conv layers checked on the js backend only`);
-    return false;
-  },
-);
+const { peer: wasm } = await wasmBackend();
 
 function runNet(name: string): { y: Float32Array; dx: Float32Array; dTheta: Float32Array[] } {
   const previous = backend();
@@ -29,7 +23,7 @@ function runNet(name: string): { y: Float32Array; dx: Float32Array; dTheta: Floa
   }
 }
 
-describe.skipIf(!wasm)('conv layers agree across backends (float32)', () => {
+describeWith(wasm, 'conv layers agree across backends (float32)', () => {
   it('wasm matches js on a conv/pool network: outputs, dx and every parameter gradient', () => {
     expect(getBackendByName('wasm')).toBeDefined();
     const ref = runNet('js');

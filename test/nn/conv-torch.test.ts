@@ -1,11 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { makeCtx, parseSpec, Rng, Tensor } from '../../src/index.js';
-
-const PY = '/usr/bin/python3';
-const hasTorch = spawnSync(PY, ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
-if (!hasTorch) console.warn('PyTorch not found (apt-get install python3-torch): skipping the conv/pool cross-check against PyTorch');
+import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 
 /** Layer spec and per-sample input shape; the torch script builds the same layer from kind and args. */
 const cases: [string, number[]][] = [
@@ -23,7 +20,7 @@ const cases: [string, number[]][] = [
   ['globalavgpool', [3, 4, 5]],
 ];
 
-describe.skipIf(!hasTorch)('conv and pooling layers agree with PyTorch (float64)', () => {
+describeWith(pytorch(), 'conv and pooling layers agree with PyTorch (float64)', () => {
   it('outputs, input gradients and parameter gradients at 1e-6', () => {
     const rng = new Rng(8);
     const randn = (shape: number[]): Tensor => Tensor.of(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), shape, 'float64');
@@ -47,7 +44,7 @@ describe.skipIf(!hasTorch)('conv and pooling layers agree with PyTorch (float64)
       dy: Array.from(r.dy.data),
     }));
     const script = fileURLToPath(new URL('./conv_torch.py', import.meta.url));
-    const ref = JSON.parse(execFileSync(PY, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
+    const ref = JSON.parse(execFileSync(PYTHON, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
     const near = (a: ArrayLike<number>, b: number[], what: string): void => {
       expect(a.length, what).toBe(b.length);
       for (let j = 0; j < b.length; j++) expect(Math.abs(a[j]! - b[j]!), `${what}[${j}]`).toBeLessThan(1e-6 * (1 + Math.abs(b[j]!)));

@@ -1,12 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dense, elementwise, leakyRelu, lossByName, makeCtx, optimizer, Rng, seq, softmax, Tensor } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
+import { describeWith, PYTHON, pytorch } from './available.js';
 
-const PY = '/usr/bin/python3';
-const hasTorch = spawnSync(PY, ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
-if (!hasTorch) console.warn('PyTorch not found (apt-get install python3-torch): skipping the PyTorch cross-check');
 
 interface Case {
   model: Para;
@@ -48,7 +46,7 @@ function randomCase(rng: Rng): Case {
   return { model, layers, x, target, loss, lr: 0.05 };
 }
 
-describe.skipIf(!hasTorch)('paralens agrees with PyTorch (float64)', () => {
+describeWith(pytorch(), 'paralens agrees with PyTorch (float64)', () => {
   it('outputs, losses, every gradient, and three steps of every optimiser on random networks', () => {
     const rng = new Rng(2026);
     const cases = Array.from({ length: 24 }, () => randomCase(rng));
@@ -64,7 +62,7 @@ describe.skipIf(!hasTorch)('paralens agrees with PyTorch (float64)', () => {
       };
     });
     const script = fileURLToPath(new URL('./torch_check.py', import.meta.url));
-    const ref = JSON.parse(execFileSync(PY, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
+    const ref = JSON.parse(execFileSync(PYTHON, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
     const near = (a: ArrayLike<number>, b: number[], what: string): void => {
       expect(a.length, what).toBe(b.length);
       for (let j = 0; j < b.length; j++) expect(Math.abs(a[j]! - b[j]!), `${what}[${j}]`).toBeLessThan(1e-6 * (1 + Math.abs(b[j]!)));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backend, setBackend } from '../../src/tensor/registry.js';
-import { loadWasmBackend } from '../../src/tensor/wasm-backend.js';
+import { needs, wasmBackend } from '../peer/available.js';
 import { cli } from '../cli/helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'paralens-det-'));
@@ -45,16 +45,11 @@ describe('determinism: same seed, same bytes', () => {
     await expectDeterministic();
   });
 
-  it('on the wasm backend too (when it loads)', async () => {
-    let wasm;
-    try {
-      wasm = await loadWasmBackend();
-    } catch (e) {
-      console.warn(`wasm backend did not load, skipped: ${(e as Error).message}`);
-      return;
-    }
+  it('on the wasm backend too', async (ctx) => {
+    const { peer, value: wasm } = await wasmBackend();
+    needs(ctx, peer);
     const before = backend();
-    setBackend(wasm);
+    setBackend(wasm!);
     try {
       await expectDeterministic();
     } finally {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gradcheck, layerNames, parseSpec, Rng, Tensor } from '../../src/index.js';
+import { structure } from '../laws/arbitrary.js';
 
 /**
  * One example per layer that spec strings can name: every registered layer must be
@@ -42,6 +43,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   norm_gated: { spec: 'norm_gated(SO(3),V+T(0))', dom: [4] },
   message_passing: { spec: 'message_passing(cycle(5),2,3)', dom: [5, 2] },
   relu: { spec: 'relu', dom: [5] },
+  reparam: { spec: 'reparam(dense(3,3) >> tanh >> dense(3,3), tie((0,2)))', dom: [3] },
   residual: { spec: 'residual(dense(3,3) >> tanh)', dom: [3] },
   rmsnorm: { spec: 'rmsnorm(4)', dom: [4] },
   rope_attention: { spec: 'rope_attention(4,4)', dom: [4, 4] },
@@ -62,6 +64,7 @@ describe('every layer that spec strings can name', () => {
 
   it.each(Object.entries(EXAMPLES))('%s passes a float64 gradient check and prints as a spec that parses back', (_name, ex) => {
     const f = parseSpec(ex.spec);
+    expect(structure(parseSpec(String(f)))).toEqual(structure(f));
     expect(String(parseSpec(String(f)))).toBe(String(f));
     for (const seed of [1, 2]) {
       // token ids as input: integers held fixed (they get no gradient)

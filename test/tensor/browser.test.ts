@@ -1,18 +1,16 @@
 // The wasm backend in a real browser (Chromium through playwright-core): loaded as the
-// compiled ES modules from dist/ (run `npm run build` first; skipped when dist/ or Chromium
-// is absent). With cross-origin isolation (COOP/COEP headers) it must use two threads;
+// compiled ES modules from dist/ (run `npm run build` first; needs dist/ and Chromium, see
+// test/peer/available.ts). With cross-origin isolation (COOP/COEP headers) it must use two threads;
 // without it, shared memory is unavailable and it must fall back to one thread.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { built, CHROMIUM, chromium as chromiumPeer, describeWith } from '../peer/available.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const chromiumPath = '/usr/bin/chromium';
-const built = existsSync(join(root, 'dist/src/tensor/wasm-backend.js'));
-const ready = built && existsSync(chromiumPath);
 
 const PAGE = `<!doctype html><script type="module">
 import { createWasmBackend } from '/dist/src/tensor/wasm-backend.js';
@@ -56,11 +54,11 @@ function serve(isolated: boolean): Promise<{ url: string; close: () => void }> {
   }));
 }
 
-describe.skipIf(!ready)('wasm backend in Chromium', () => {
+describeWith([built(join(root, 'dist/src/tensor/wasm-backend.js')), chromiumPeer()], 'wasm backend in Chromium', () => {
   let browser: import('playwright-core').Browser;
   beforeAll(async () => {
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   }, 60_000);
   afterAll(async () => { await browser?.close(); });
 

@@ -3,9 +3,9 @@
 // `node --expose-gc`, so this runs in a child Node on the built backend (dist/; skipped when
 // it has not been built).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { built, describeWith } from '../peer/available.js';
 
 const dist = fileURLToPath(new URL('../../dist/src/tensor/wasm-backend.js', import.meta.url));
 
@@ -28,7 +28,7 @@ for (let a; (a = be.alloc(n)); ) held.push(a);
 console.log(JSON.stringify({ afterChurn, held: held.length, full: be.memoryStats() }));
 `;
 
-describe.skipIf(!existsSync(dist))('resident arrays of the wasm backend', () => {
+describeWith(built(dist), 'resident arrays of the wasm backend', () => {
   it('are freed when collected (3.2 GiB allocated, the memory stays small) and stop at 1 GiB resident', () => {
     const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', CHILD], { encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).toBe('');

@@ -1,9 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-
-export const CHROMIUM = '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn('Chromium not found (apt-get install -y chromium): skipping browser tests');
+import { CHROMIUM } from '../peer/available.js';
 
 /**
  * Debian's Chromium, headless, with no network of its own. Never a browser download.

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import type { PreviewServer } from 'vite';
-import { hasChromium, launch, screenshotPath } from './browser.js';
+import { chromium, describeWith } from '../peer/available.js';
+import { launch, screenshotPath } from './browser.js';
 
 const root = join(__dirname, '..', '..');
 
-describe.skipIf(!hasChromium)('the playground in Chromium', () => {
+describeWith(chromium(), 'the playground in Chromium', () => {
   let server: PreviewServer;
   let url: string;
   let browser: Awaited<ReturnType<typeof launch>>;

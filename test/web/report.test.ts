@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli/helpers.js';
 import { sections } from '../../src/cli/tour/sections.js';
-import { hasChromium, launch, screenshotPath } from './browser.js';
+import { chromium, needs } from '../peer/available.js';
+import { launch, screenshotPath } from './browser.js';
 
 describe('the tour and its HTML report', () => {
-  it('runs every perspective and writes one self-contained page that renders in Chromium without errors', async () => {
+  it('runs every perspective and writes one self-contained page that renders in Chromium without errors', async (ctx) => {
     const file = join(mkdtempSync(join(tmpdir(), 'paralens-tour-')), 'tour.html');
     const r = await cli('tour', '--report', file, '--json');
     expect(r.code).toBe(0);
@@ -16,7 +17,7 @@ describe('the tour and its HTML report', () => {
     const html = readFileSync(file, 'utf8');
     expect(html).not.toMatch(/<script|src="http|href="http/);
     expect((html.match(/<svg /g) ?? []).length).toBeGreaterThanOrEqual(sections.length);
-    if (!hasChromium) return;
+    needs(ctx, chromium());
     const browser = await launch();
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });

@@ -8,7 +8,7 @@ import type { Command } from '../command.js';
 import { fmt } from '../progress.js';
 
 /** Parses '1,28,28' into a shape. */
-export function parseShape(text: string, flag: string): number[] {
+function parseShape(text: string, flag: string): number[] {
   const dims = text.split(/[,x×]/).map((s) => Number(s.trim()));
   if (dims.length === 0 || !dims.every((d) => Number.isInteger(d) && d > 0)) {
     throw new UsageError(`export: --${flag} expects sizes like 1,28,28, got '${text}'`);

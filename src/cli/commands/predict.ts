@@ -18,7 +18,7 @@ import { runtimeFlags } from '../runtime.js';
 import { fmt, Progress, table } from '../progress.js';
 
 /** Rows 'x1,x2;x1,x2' as a [B, ...dom] tensor; every row must hold prod(dom) numbers. */
-export function parseInputRows(text: string, dom: Shape): Tensor {
+function parseInputRows(text: string, dom: Shape): Tensor {
   const d = sizeOf(dom);
   const rows = text.split(';').map((r) => r.trim()).filter((r) => r !== '');
   if (rows.length === 0) throw new DataError(`predict: --input has no rows; expected e.g. "0,1;1,0" (${d} numbers per row)`);
@@ -36,7 +36,7 @@ export function parseInputRows(text: string, dom: Shape): Tensor {
 }
 
 /** A CSV of features (and optionally a last label column) as inputs [B, ...dom] and labels. */
-export function readCsvInputs(text: string, name: string, dom: Shape): { x: Tensor; labels?: string[] } {
+function readCsvInputs(text: string, name: string, dom: Shape): { x: Tensor; labels?: string[] } {
   const d = sizeOf(dom);
   const first = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
   const width = first === undefined ? 0 : first.split(',').length;

@@ -15,7 +15,7 @@ import { fmt, Progress, table } from '../progress.js';
 import { trainingFlags } from '../training.js';
 
 /** Parses `--predictions "0.7,0.3 | 0.72,0.28 | 0.3,0.7"` into sections named A, B, C, … over one shared context. */
-export function parsePredictions(text: string): Section[] {
+function parsePredictions(text: string): Section[] {
   return text.split('|').map((part, i) => {
     const name = String.fromCharCode(65 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : '');
     const prediction = part.split(',').map((s) => {
@@ -46,7 +46,7 @@ export function exercise3Lines(): string[] {
 }
 
 /** The study as text. */
-export function studyLines(r: GluingStudy): string[] {
+function studyLines(r: GluingStudy): string[] {
   const lines: string[] = [];
   lines.push(`${r.experts} experts on ${r.data}, each on a bootstrap sample and ${r.featuresPerExpert} features; ${r.heldOut} held-out rows pooled over ${r.splits} split(s)`);
   lines.push(table(['expert', 'context', 'held-out accuracy'], r.contexts.map((c, k) => [`E${k + 1}`, c.length > 6 ? `${c.length} features: ${c.slice(0, 4).join(', ')}, …` : c.join(', '), fmt(r.expertAccuracy[k]!)])));

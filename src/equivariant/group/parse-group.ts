@@ -4,9 +4,9 @@ import { cyclic, dihedral, lorentz, O, permutationGroup, product, SO, symmetric,
 import type { Group } from './group.js';
 
 /** The largest number of points a permutation or translation group may act on. */
-export const MAX_POINTS = 4096;
+const MAX_POINTS = 4096;
 /** The largest n of SO(n) and O(n) (n(n−1)/2 Lie-algebra generators of n×n matrices). */
-export const MAX_LIE_DIM = 64;
+const MAX_LIE_DIM = 64;
 
 /** The group names `parseGroup` knows, as written. */
 export const GROUP_FORMS = ['S(n)', 'Z(n)', 'D(n)', 'Trans(n)', 'Trans(h,w)', 'SO(n)', 'O(n)', 'O(1,3)', 'Perm((…),(…))', 'GxH'];

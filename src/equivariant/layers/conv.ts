@@ -1,9 +1,9 @@
 import { RangeArgError } from '../../errors.js';
 import { primitive } from '../../para/category.js';
-import { checkInput } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
+import { convForwards } from '../../nn/conv2d.js';
+import type { Unfolding } from '../../nn/conv-lens.js';
 import { glorotUniform, zeros } from '../../nn/init.js';
-import { backend } from '../../tensor/index.js';
 import { translations1d, translations2d } from '../group/group.js';
 import type { Group } from '../group/group.js';
 import { V } from '../group/rep.js';
@@ -41,67 +41,49 @@ export function derivedOffsets(G: Group, keep: (p: number) => boolean): { offset
 }
 
 /**
- * A convolution over a periodic grid of N points with K tied offsets, executed as
- * im2col + one matrix product per sample (the backend's gemm):
+ * The unfolding of a convolution over a periodic grid of N points with K tied offsets: row
+ * (c, j) of a sample's column matrix holds X[c, src_j(q)] at column q, the input at offset j
+ * from q — the derived neighbour map where a sliding window has index arithmetic.
+ */
+function neighbourUnfolding(src: Int32Array, K: number, cin: number, N: number): Unfolding {
+  // at[(c·K + j)·N + q]: the element of a sample that row (c, j), column q reads
+  const CK = cin * K, at = new Int32Array(CK * N);
+  for (let c = 0; c < cin; c++) for (let j = 0; j < K; j++) for (let q = 0; q < N; q++) at[(c * K + j) * N + q] = c * N + src[j * N + q]!;
+  return {
+    K: CK,
+    P: N,
+    S: cin * N,
+    unfold(_be, x, xOff, count, col, ld) {
+      for (let s = 0; s < count; s++)
+        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++)
+          for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) col[co + q] = x[xo + at[io + q]!]!;
+    },
+    fold(_be, col, ld, count, dx, xOff) {
+      for (let s = 0; s < count; s++)
+        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++)
+          for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) dx[xo + at[io + q]!] += col[co + q]!;
+    },
+  };
+}
+
+/**
+ * A convolution over a periodic grid of N points with K tied offsets, executed as the
+ * neighbour map's unfolding + one matrix product per batch chunk (src/nn/conv-lens.ts):
  * Y[o, q] = Σ_{c,j} W[o, c, j]·X[c, src_j(q)] + b[o]. Per-sample shapes [cin, …grid] → [cout, …grid].
  */
 function gridConv(kind: string, args: number[], grid: number[], src: Int32Array, K: number, cin: number, cout: number): Para {
   const N = grid.reduce((a, b) => a * b, 1), CK = cin * K;
+  const geometry = { unfolding: neighbourUnfolding(src, K, cin, N), cod: [cout, ...grid] };
   const self: Para = primitive({
     kind,
     args,
     dom: [cin, ...grid],
-    cod: [cout, ...grid],
+    cod: geometry.cod,
     params: [
       { name: 'weight', shape: [cout, cin, K], init: glorotUniform(CK, cout * K) },
       { name: 'bias', shape: [cout], init: zeros },
     ],
-    forward: ([W, bias], x, ctx) => {
-      checkInput(self, x);
-      const be = backend();
-      const B = x.batch, dt = x.dtype, X = x.data;
-      const cols = ctx.alloc([B, CK, N], dt), C = cols.data;
-      for (let s = 0; s < B; s++)
-        for (let c = 0; c < cin; c++)
-          for (let j = 0; j < K; j++) {
-            const row = (s * CK + c * K + j) * N, xo = (s * cin + c) * N;
-            for (let q = 0; q < N; q++) C[row + q] = X[xo + src[j * N + q]!]!;
-          }
-      const y = ctx.alloc([B, cout, ...grid], dt), Y = y.data;
-      for (let s = 0; s < B; s++) {
-        const ys = Y.subarray(s * cout * N, (s + 1) * cout * N);
-        be.gemm(false, false, cout, N, CK, W!.data, C.subarray(s * CK * N, (s + 1) * CK * N), ys, false);
-        for (let o = 0; o < cout; o++) for (let q = 0; q < N; q++) ys[o * N + q] += bias!.data[o]!;
-      }
-      return {
-        y,
-        pullback: (dy, dTheta, needDx = true) => {
-          const D = dy.data;
-          const dx = ctx.alloc([B, cin, ...grid], dt);
-          const dcols = ctx.alloc([CK, N], dt);
-          for (let s = 0; s < B; s++) {
-            const ds = D.subarray(s * cout * N, (s + 1) * cout * N);
-            if (dTheta) {
-              be.gemm(false, true, cout, CK, N, ds, C.subarray(s * CK * N, (s + 1) * CK * N), dTheta[0]!.data, true);
-              for (let o = 0; o < cout; o++) {
-                let t = 0;
-                for (let q = 0; q < N; q++) t += ds[o * N + q]!;
-                dTheta[1]!.data[o] += t;
-              }
-            }
-            if (needDx) {
-              be.gemm(true, false, CK, N, cout, W!.data, ds, dcols.data, false);
-              for (let c = 0; c < cin; c++)
-                for (let j = 0; j < K; j++) {
-                  const row = (c * K + j) * N, xo = (s * cin + c) * N;
-                  for (let q = 0; q < N; q++) dx.data[xo + src[j * N + q]!] += dcols.data[row + q]!;
-                }
-            }
-          }
-          return dx;
-        },
-      };
-    },
+    ...convForwards(() => self, geometry, () => geometry, cout),
   });
   return self;
 }

@@ -3,12 +3,10 @@ import { mse } from '../../nn/loss.js';
 import { makeCtx } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
 import { parseSpec } from '../../spec/index.js';
-import { reparam } from '../../para/structure.js';
-import type { ParamMap } from '../../para/structure.js';
+import { cubicReparam, linearReparam } from '../../para/param-maps.js';
 import { NaturalGradient, SGD } from '../../optim/index.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { inverse, mat, matmul } from '../../linalg/matrix.js';
-import type { Mat } from '../../linalg/matrix.js';
 
 /**
  * Seed 001, "Learning dynamics as fibration": parameters φ sit over functions f_θ through
@@ -16,48 +14,6 @@ import type { Mat } from '../../linalg/matrix.js';
  * T commutes with it (T∘h = h∘T): after one natural-gradient step the function is the same
  * in either coordinate system; a plain gradient step depends on the coordinates.
  */
-
-/** θ = h(φ) for a single flat parameter φ [P], split into f's parameter shapes. */
-function flatReparam(f: Para, name: string, h: (phi: Float64Array) => Float64Array, hT: (phi: Float64Array, dTheta: Float64Array) => Float64Array): ParamMap {
-  const P = f.params.reduce((n, p) => n + p.shape.reduce((a, b) => a * b, 1), 0);
-  return {
-    name,
-    params: [{ name: 'phi', shape: [P], init: (rng, out) => { for (let i = 0; i < out.length; i++) out[i] = rng.normal() * 0.5; } }],
-    map(q, ctx) {
-      const th = h(Float64Array.from(q[0]!.data));
-      let o = 0;
-      const p = f.params.map((s) => {
-        const t = ctx.alloc(s.shape, q[0]!.dtype);
-        t.data.set(th.subarray(o, o + t.size));
-        o += t.size;
-        return t;
-      });
-      return {
-        p,
-        pullback(dp, dq) {
-          const flat = new Float64Array(P);
-          let k = 0;
-          for (const d of dp) { flat.set(d.data, k); k += d.size; }
-          const g = hT(Float64Array.from(q[0]!.data), flat);
-          for (let i = 0; i < P; i++) dq[0]!.data[i] += g[i]!;
-        },
-      };
-    },
-  };
-}
-
-/** θ = Mφ (M invertible P×P). */
-export function linearReparam(f: Para, M: Mat): Para {
-  const apply = (A: Mat, v: Float64Array): Float64Array => matmul(A, mat(v.length, 1, v)).data;
-  const Mt = mat(M.cols, M.rows);
-  for (let i = 0; i < M.rows; i++) for (let j = 0; j < M.cols; j++) Mt.data[j * M.rows + i] = M.data[i * M.cols + j]!;
-  return reparam(f, flatReparam(f, 'linear', (phi) => apply(M, phi), (_phi, d) => apply(Mt, d)));
-}
-
-/** θ = φ + c·φ³ elementwise (a nonlinear, invertible change of coordinates). */
-export function cubicReparam(f: Para, c = 0.5): Para {
-  return reparam(f, flatReparam(f, 'cubic', (phi) => phi.map((v) => v + c * v ** 3), (phi, d) => d.map((v, i) => v * (1 + 3 * c * phi[i]! ** 2))));
-}
 
 export interface ReparamDemo {
   /** max |f_after(direct) − f_after(reparameterised)| for θ = Mφ. */
