@@ -11,7 +11,7 @@ export function isTextData(name: string): boolean {
 }
 
 /** The raw text of a text data set (`dataDir` overrides where fortunes looks). */
-export function readTextData(name: string, dataDir?: string): string {
+function readTextData(name: string, dataDir?: string): string {
   if (name === 'fortunes') return readFortunes(dataDir);
   const path = name.slice('text:'.length);
   if (!path) throw new UsageError('--data text:PATH needs a path, e.g. --data text:book.txt');

@@ -11,7 +11,7 @@ import { fmt, Progress } from './progress.js';
 import { loadTextData } from './text-data.js';
 
 /** The windows per step when --batch is 0 (the whole set means nothing for a text). */
-export const DEFAULT_TEXT_BATCH = 32;
+const DEFAULT_TEXT_BATCH = 32;
 
 /**
  * `paralens train` on a text data set (text:PATH, fortunes): a next-character model trained

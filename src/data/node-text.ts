@@ -10,7 +10,7 @@ import { DataError } from '../errors.js';
 export const FORTUNES_DIR = '/usr/share/games/fortunes';
 
 /** Text files larger than this are refused before they are read (a string of them would take twice as many bytes). */
-export const MAX_TEXT_BYTES = 256 * 2 ** 20;
+const MAX_TEXT_BYTES = 256 * 2 ** 20;
 
 /** A UTF-8 file as a string; a DataError naming the path when it is missing, too large or not UTF-8. */
 export function readTextFile(path: string): string {

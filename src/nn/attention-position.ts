@@ -18,7 +18,7 @@ export type Position =
   | { readonly kind: 'none' };
 
 /** The clipping distance of `relative` when none is given. */
-export const DEFAULT_MAX_DISTANCE = 32;
+const DEFAULT_MAX_DISTANCE = 32;
 
 const POSITION = /^(rope|none|relative|absolute)(?:\((\d+)\))?$/;
 

@@ -73,6 +73,14 @@ const headsOf = (data: Data, rows: number, g: Geometry): MatrixBatch => ({ data,
 /** [count, heads, Tq, Tk] scores as a batch of per-head [Tq, Tk] matrices. */
 const blocksOf = (data: Data, Tq: number, Tk: number, g: Geometry): MatrixBatch => ({ data, ld: Tk, outer: g.heads * Tq * Tk, inner: Tq * Tk });
 
+/** x·Wᵀ over every row of x ([…, d] rows, W [d, d]). */
+function project(x: Tensor, W: Tensor, ctx: Ctx): Data {
+  const d = W.shape[1]!, rows = x.size / d;
+  const t = ctx.alloc([rows, d], x.dtype, true).data;
+  backend().gemm(false, true, rows, d, d, x.data, W.data, t, false);
+  return t;
+}
+
 /** Positions from … from+T−1 exist: absolute(Tmax) has a table row for each of 0 … Tmax−1 only. */
 function checkPositions(position: Position, from: number, T: number, where: string): void {
   if (position.kind === 'absolute' && from + T > position.tmax) {
@@ -96,12 +104,7 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
   checkPositions(position, offset, T, where);
   const [Wq, Wk, Wv, Wo, extra] = theta as Tensor[];
   const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, T, d, offset, ctx) : x;
-  const proj = (input: Tensor, W: Tensor): Data => {
-    const t = ctx.alloc([BT, d], dt, true).data;
-    be.gemm(false, true, BT, d, d, input.data, W.data, t, false);
-    return t;
-  };
-  const Q = proj(xq, Wq!), K = proj(xq, Wk!), V = proj(x, Wv!);
+  const Q = project(xq, Wq!, ctx), K = project(xq, Wk!, ctx), V = project(x, Wv!, ctx);
   if (position.kind === 'rope') {
     ropeRotate(Q, B, T, d, heads, offset);
     ropeRotate(K, B, T, d, heads, offset);
@@ -196,12 +199,7 @@ function attentionStepper(g: Geometry, theta: readonly Tensor[], ctx: Ctx, where
       const L = x.shape[1]!, BL = B * L, dt = x.dtype, from = seen + offset;
       checkPositions(position, from, L, where);
       const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, L, d, from, ctx) : x;
-      const proj = (input: Tensor, W: Tensor): Data => {
-        const t = ctx.alloc([BL, d], dt, true).data;
-        be.gemm(false, true, BL, d, d, input.data, W.data, t, false);
-        return t;
-      };
-      const Q = proj(xq, Wq!), Kn = proj(xq, Wk!), Vn = proj(x, Wv!);
+      const Q = project(xq, Wq!, ctx), Kn = project(xq, Wk!, ctx), Vn = project(x, Wv!, ctx);
       if (position.kind === 'rope') {
         ropeRotate(Q, B, L, d, heads, from);
         ropeRotate(Kn, B, L, d, heads, from);

@@ -25,16 +25,7 @@ export function ropeFrequencies(d: number, opts: RopeOptions = {}): Float64Array
 
 /** Rotates x (T×d at positions offset … offset+T−1) in place by ρ(m), or by ρ(m)ᵀ when `inverse`. */
 export function applyRope(x: Data, T: number, d: number, omega: Float64Array, offset = 0, inverse = false): void {
-  const sgn = inverse ? -1 : 1;
-  for (let t = 0; t < T; t++) {
-    const m = t + offset;
-    for (let i = 0; i < d / 2; i++) {
-      const th = m * omega[i]!, c = Math.cos(th), s = sgn * Math.sin(th);
-      const a = x[t * d + 2 * i]!, b = x[t * d + 2 * i + 1]!;
-      x[t * d + 2 * i] = a * c - b * s;
-      x[t * d + 2 * i + 1] = a * s + b * c;
-    }
-  }
+  rotateRows(x, 1, T * d, d, rotaryTable(T, omega, offset), 1, inverse);
 }
 
 /**

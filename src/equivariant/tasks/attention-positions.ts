@@ -17,7 +17,7 @@ import { bitsPerChar, shiftDefect } from '../../train/text-metrics.js';
  */
 
 /** The position mechanisms compared, the last the non-equivariant baseline. */
-export const POSITIONS = ['rope', 'relative', 'none', 'absolute'] as const;
+const POSITIONS = ['rope', 'relative', 'none', 'absolute'] as const;
 
 const relDiff = (a: Tensor, b: Tensor): number => {
   let num = 0, den = 0;
