@@ -5,8 +5,8 @@ import type { Data } from './tensor.js';
 import type { Window } from './window.js';
 import { KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
-import { coreCount, ThreadPool } from './wasm/threads.js';
-import type { SharedGemm } from './wasm/threads.js';
+import { BATCH, coreCount, ThreadPool } from './wasm/threads.js';
+import type { SharedBatch, SharedGemm } from './wasm/threads.js';
 
 /** Op codes of the AssemblyScript kernels (src/tensor/wasm/assembly/elementwise.ts), by position. */
 const OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
@@ -175,7 +175,18 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
       return jsBackend.gemmBatched(transA, transB, m, n, kk, a, b, c, count, accumulate);
     }
     const aP = input(A, A.length), bP = input(B, B.length), cP = output(C, C.length, accumulate || !coversAll(c, m, n, count));
-    k.gemmBatched(transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], 0, total, accumulate, inst.work(0));
+    if (pool && total > 1 && m * n * kk * total >= minParallel) {
+      // whole products handed out one at a time: the bits do not depend on which thread ran which
+      const job: SharedBatch = [transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], total, accumulate, pool.counter];
+      pool.post(job, BATCH);
+      const mine = k.gemmBatchedShare(transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], total, accumulate, inst.work(0), pool.counter);
+      const theirs = pool.finish();
+      stats.sharedProducts++;
+      stats.chunks += mine + theirs;
+      stats.chunksByWorkers += theirs;
+    } else {
+      k.gemmBatched(transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], 0, total, accumulate, inst.work(0));
+    }
     collect(cP, C.length, C);
   }
 

@@ -34,3 +34,27 @@ describe('a transformer language model on the wasm backend', () => {
     }
   });
 });
+
+describe('the heads of attention on two threads', () => {
+  it('are shared out whole products at a time, and give the same bits as one thread', async () => {
+    const two = await createWasmBackend({ threads: 2, minParallelVolume: 0 });
+    const one = await createWasmBackend({ threads: 1 });
+    try {
+      const rng = new Rng(4);
+      const B = 16, H = 4, T = 24, dh = 8, d = H * dh;
+      const q = two.alloc!(B * T * d)!, k = two.alloc!(B * T * d)!;
+      for (let i = 0; i < q.length; i++) { q[i] = rng.normal(); k[i] = rng.normal(); }
+      const heads = (data: Float32Array) => ({ data, ld: d, outer: T * d, inner: dh });
+      const run = (be: typeof two, out: Float32Array): void => be.gemmBatched(false, true, T, T, dh, heads(q), heads(k), { data: out, ld: T, outer: H * T * T, inner: T * T }, [B, H], false);
+      const before = two.threadStats().sharedProducts;
+      const s2 = two.alloc!(B * H * T * T)!, s1 = new Float32Array(B * H * T * T);
+      run(two, s2);
+      run(one, s1);
+      expect(two.threadStats().sharedProducts).toBe(before + 1);
+      expect(Array.from(s2)).toEqual(Array.from(s1));
+    } finally {
+      two.dispose();
+      one.dispose();
+    }
+  });
+});

@@ -2,7 +2,7 @@
 // attentionSoftmaxBackward in src/tensor/backend.ts; the reference is
 // src/tensor/attention-kernels.ts): a batch of strided products run inside the module, one
 // call for all heads of all sequences, and the masked, scaled softmax four lanes at a time.
-import { gemm } from './gemm';
+import { claim, gemm } from './gemm';
 import { vexp } from './vmath';
 
 /**
@@ -22,6 +22,25 @@ export function gemmBatched(transA: bool, transB: bool, m: i32, n: i32, k: i32,
     const cp = c + ((<usize>o * cOuter + <usize>i * cInner) << 2);
     gemm(transA, transB, m, n, k, ap, lda, bp, ldb, cp, ldc, accumulate, work);
   }
+}
+
+/**
+ * gemmBatched shared by threads: every thread calls this with the same arguments and its own
+ * `work`, and takes products one at a time from the counter at `counter` until none are left
+ * (each product is computed whole by one thread, so the bits do not depend on the split).
+ * Returns how many it ran.
+ */
+export function gemmBatchedShare(transA: bool, transB: bool, m: i32, n: i32, k: i32,
+  a: usize, lda: i32, aOuter: i32, aInner: i32,
+  b: usize, ldb: i32, bOuter: i32, bInner: i32,
+  c: usize, ldc: i32, cOuter: i32, cInner: i32,
+  inner: i32, total: i32, accumulate: bool, work: usize, counter: usize): i32 {
+  let taken = 0;
+  for (let q = claim(counter, 1); q < total; q = claim(counter, 1)) {
+    gemmBatched(transA, transB, m, n, k, a, lda, aOuter, aInner, b, ldb, bOuter, bInner, c, ldc, cOuter, cInner, inner, q, q + 1, accumulate, work);
+    taken++;
+  }
+  return taken;
 }
 
 /**
