@@ -16,6 +16,8 @@ export interface BenchConfig {
   conv: { batch: number; steps: number; lr: number };
   /** Seed 000's XOR: 2-4-4-1 sigmoid, MSE, full-batch SGD. */
   xor: { epochs: number; lr: number };
+  /** The Fashion-MNIST MLP 784-256-256-10 epoch (60 000 images, SGD): by the Trainer in this process and by the `paralens train` command. */
+  fashion: { epochs: number; batch: number; lr: number };
   /**
    * A character-level transformer: embedding(vocab,d) >> transformer(d,heads,ff,pos) × blocks >>
    * layernorm(d) >> dense(d,vocab), Adam, `batch` windows of `context` token ids per step
@@ -58,6 +60,7 @@ export function benchConfig(quick: boolean): BenchConfig {
         mlp: { dims: [784, 256, 256, 10], lr: 0.01, runs: [{ batch: 128, steps: 5 }, { batch: 1, steps: 100 }] },
         conv: { batch: 64, steps: 3, lr: 0.01 },
         xor: { epochs: 1000, lr: 0.5 },
+        fashion: { epochs: 1, batch: 128, lr: 0.05 },
         charTransformer: { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: 3, lr: 0.003 },
       }
     : {
@@ -67,6 +70,7 @@ export function benchConfig(quick: boolean): BenchConfig {
         mlp: { dims: [784, 256, 256, 10], lr: 0.01, runs: [{ batch: 128, steps: 20 }, { batch: 1, steps: 300 }] },
         conv: { batch: 64, steps: 5, lr: 0.01 },
         xor: { epochs: 6000, lr: 0.5 },
+        fashion: { epochs: 3, batch: 128, lr: 0.05 },
         charTransformer: { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: 10, lr: 0.003 },
       };
 }
@@ -104,6 +108,8 @@ export const names = {
   mlp: (batch: number) => `MLP 784-256-256-10 train, batch ${batch}`,
   conv: (batch: number) => `CNN (2 conv) train, batch ${batch}`,
   xor: (epochs: number) => `XOR 2-4-4-1, ${epochs} epochs`,
+  fashionEpoch: (batch: number) => `Fashion-MNIST MLP 784-256-256-10 epoch, batch ${batch}`,
+  cliProcess: (epochs: number, what: 'wall' | 'CPU') => `paralens train process, ${epochs} Fashion-MNIST epoch${epochs === 1 ? '' : 's'}: ${what} time`,
   charTransformer: (c: CharTransformerConfig) => `char transformer train (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
 };
 

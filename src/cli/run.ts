@@ -64,7 +64,8 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
     io.out(helpText(cmd.usage, cmd.description, cmd.flags));
     return 0;
   }
-  const flags = parseFlags(argv, cmd.flags, path);
+  const args = cmd.positional && argv[0] !== undefined && !argv[0].startsWith('-') ? [`--${cmd.positional}`, ...argv] : argv;
+  const flags = parseFlags(args, cmd.flags, path);
   // a command that computes starts its kernels (and their threads) before its first step
   if (Object.keys(runtimeFlags).every((k) => k in cmd.flags)) await startRuntime(flags, opts.env ?? {}, opts.startBackend ?? false);
   return cmd.run(flags, io);

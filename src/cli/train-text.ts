@@ -1,5 +1,6 @@
 import { vocabSize } from '../data/text.js';
 import { checkSavePath, saveModel } from '../io/node.js';
+import { scheduleByName } from '../optim/schedule.js';
 import { parseSpec } from '../spec/index.js';
 import { backendInfo, backendLabel } from '../tensor/init.js';
 import { backend } from '../tensor/registry.js';
@@ -7,7 +8,7 @@ import { trainLanguageModel } from '../train/language-model.js';
 import { UsageError } from './args.js';
 import type { ParsedFlags } from './args.js';
 import type { CliIO } from './command.js';
-import { fmt, Progress } from './progress.js';
+import { fmt, isSilent, Progress } from './progress.js';
 import { loadTextData } from './text-data.js';
 
 /** The windows per step when --batch is 0 (the whole set means nothing for a text). */
@@ -22,19 +23,24 @@ const DEFAULT_TEXT_BATCH = 32;
  */
 export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number> {
   if (flags.checkpoint || flags.resume) throw new UsageError('train: --checkpoint and --resume are not supported for text data yet; use --save');
+  for (const f of ['init', 'target', 'task', 'val-fraction']) {
+    if (flags[f] !== undefined) throw new UsageError(`train: --${f} does not apply to text data (its split is fixed: the first 90 % of the characters train, the last 10 % validate)`);
+  }
   if (flags.loss !== undefined && flags.loss !== 'token-cross-entropy') throw new UsageError(`train: text data trains with the token-cross-entropy loss, not ${String(flags.loss)}`);
   const json = Boolean(flags.json);
+  const silent = isSilent(flags);
   const context = flags.context as number, batch = (flags.batch as number) || DEFAULT_TEXT_BATCH;
   if (flags.save) await checkSavePath(flags.save as string);
   const corpus = loadTextData(flags.data as string, { dataDir: flags['data-dir'] as string | undefined, context });
   const V = vocabSize(corpus.vocabulary);
   const model = parseSpec(flags.model as string, { constants: { vocab: V } });
   const steps = (flags.steps as number | undefined) ?? (flags.epochs as number) * Math.ceil(corpus.train.length / (batch * context));
-  const progress = new Progress(io, 'train', json);
+  const progress = new Progress(io, 'train', silent);
   const r = trainLanguageModel(model, corpus, {
     context, batch, steps,
     lr: flags.lr as number,
     optimizer: flags.optimizer as string,
+    ...(flags.schedule !== undefined && flags.schedule !== 'constant' ? { optimizerOptions: { schedule: scheduleByName(flags.schedule as string, steps) } } : {}),
     seed: flags.seed as number,
     onStep: (s, n, bits) => progress.update(s, n, `bits/char ${fmt(bits)}`),
   });
@@ -59,7 +65,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
   };
   if (flags.save) {
     out.file_bytes = await saveModel(flags.save as string, r.model, r.theta, {
-      data: corpus.name, loss: 'token-cross-entropy', optimizer: flags.optimizer, lr: flags.lr, batch, steps: r.steps, seed: flags.seed,
+      data: corpus.name, loss: 'token-cross-entropy', optimizer: flags.optimizer, lr: flags.lr, ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}), batch, steps: r.steps, seed: flags.seed,
       context, vocabulary: corpus.vocabulary.join(''), bits_per_char: r.bitsPerChar, val_bits_per_char: r.valBitsPerChar,
     });
     out.saved = flags.save;

@@ -84,7 +84,7 @@ export function fusable(op: string): FusableOp | undefined {
 }
 
 /** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
-const MAX_PARAM_ELEMENTS = 2 ** 27;
+export const MAX_PARAM_ELEMENTS = 2 ** 27;
 
 class Primitive extends Morphism {
   readonly kind: string;

@@ -6,6 +6,7 @@ import { optimizer as makeOptimizer } from '../optim/by-name.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optimizer.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';
+import { lossForData } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
 import { readsLogits } from '../nn/link.js';
 import { accuracy, predictClasses } from './metrics.js';
@@ -13,7 +14,8 @@ import { checkFinite } from '../data/dataset.js';
 import { allFinite, diagnoseNonFinite } from './diagnose.js';
 
 export interface TrainOptions {
-  loss: Loss;
+  /** Default: the one that fits the data (lossForData): softmax cross-entropy for several classes, bce for one output, mse for regression. */
+  loss?: Loss;
   /** An optimiser, or its name with `lr` (and OptimizerOptions). */
   optimizer?: Optimizer | string;
   lr?: number;
@@ -82,10 +84,11 @@ export class Trainer {
     if (shapeString(dom) !== shapeString(data.x.shape.slice(1))) {
       throw new ShapeError(`${this.model} expects inputs [*,${dom.join(',')}] but ${data.name} has inputs ${shapeString(data.x.shape)}`);
     }
+    this.loss = opts.loss ?? lossForData(data);
     const cod = this.model.cod;
-    const want = cod && (opts.loss.targetShape ? opts.loss.targetShape(cod) : cod);
+    const want = cod && (this.loss.targetShape ? this.loss.targetShape(cod) : cod);
     if (want && want.reduce((a, b) => a * b, 1) !== data.y.size / N) {
-      throw new ShapeError(`${this.model} outputs [*,${cod!.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}${want !== cod ? ` (${opts.loss.name} needs [*,${want.join(',')}])` : ''}`);
+      throw new ShapeError(`${this.model} outputs [*,${cod!.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}${want !== cod ? ` (${this.loss.name} needs [*,${want.join(',')}])` : ''}`);
     }
     const seed = opts.seed ?? 0;
     this.rng = new Rng(seed);
@@ -93,8 +96,7 @@ export class Trainer {
     // copies per call); parameters passed in are trained in place where they are
     this.theta = opts.theta ?? residentCopies(this.model.init(this.rng.split()));
     this.grads = this.theta.map((t) => new Tensor(residentData(t.dtype, t.size), t.shape));
-    this.loss = opts.loss;
-    this.logits = readsLogits(opts.loss.link);
+    this.logits = readsLogits(this.loss.link);
     const batch = opts.batch ?? N;
     if (!(Number.isInteger(batch) && batch > 0)) throw new RangeArgError(`batch size must be a positive integer, got ${batch}`);
     this.batch = Math.min(batch, N);
@@ -114,11 +116,11 @@ export class Trainer {
   }
 
   /**
-   * One pass over the data in minibatches — cut short once `stepLimit` optimiser steps have
-   * been taken in all (its statistics then cover the rows it saw). Throws NonFiniteError when
-   * the loss turns NaN or infinite.
+   * One pass over the data in minibatches (`onBatch` after each step, with the rows done so
+   * far) — cut short once `stepLimit` optimiser steps have been taken in all; its statistics
+   * then cover the rows it saw. Throws NonFiniteError when the loss turns NaN or infinite.
    */
-  runEpoch(stepLimit = Infinity): EpochStats {
+  runEpoch(onBatch?: (rows: number) => void, stepLimit = Infinity): EpochStats {
     const { data, order, batch } = this;
     const N = data.x.batch;
     if (this.shuffle) this.rng.shuffle(order);
@@ -139,6 +141,7 @@ export class Trainer {
         const p = predictClasses(y, this.logits);
         for (let i = 0; i < B; i++) if (p[i] === data.labels[order[start + i]!]) correct++;
       }
+      onBatch?.(start + B);
     }
     this.epoch++;
     return { epoch: this.epoch, loss: lossSum / rows, accuracy: data.labels ? correct / rows : undefined };

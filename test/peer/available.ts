@@ -132,3 +132,7 @@ export function itWith(peers: Peer | readonly Peer[], title: string, fn: () => u
   console.warn(`skipped "${title}": ${why(gone)}`);
   it.skip(title, fn);
 }
+
+/** scikit-learn's bundled CSV files (sklearn/datasets/data/*.csv): real files with their own header formats. */
+export const SKLEARN_DATA = '/usr/lib/python3/dist-packages/sklearn/datasets/data';
+export const sklearnData = once(() => filePeer('sklearn', "scikit-learn's bundled data (python3-sklearn)", `${SKLEARN_DATA}/wine_data.csv`, 'apt-get install -y python3-sklearn'));

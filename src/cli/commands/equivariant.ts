@@ -5,7 +5,7 @@ import { o5Task } from '../../equivariant/tasks/o5-invariant.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { fmt, table } from '../progress.js';
+import { fmt, isSilent, table } from '../progress.js';
 import { trainingFlags } from '../training.js';
 
 const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task };
@@ -38,7 +38,7 @@ under random group elements.`,
     const rows = benchmarkExperiment(task, {
       sizes, steps: flags.steps as number, lr: flags.lr as number, seed: flags.seed as number,
       onRow: (r: BenchmarkRow) => {
-        if (!json) io.err(`  n=${r.n} ${r.model}: test MSE ${fmt(r.testMSE)} (${fmt(r.seconds, 3)} s)\n`);
+        if (!isSilent(flags)) io.err(`  n=${r.n} ${r.model}: test MSE ${fmt(r.testMSE)} (${fmt(r.seconds, 3)} s)\n`);
       },
     });
     if (json) {

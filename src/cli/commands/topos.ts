@@ -1,4 +1,3 @@
-import { builtInDataNames } from '../../data/registry.js';
 import { parseSpec } from '../../spec/index.js';
 import { layerInformation } from '../../topos/network/information.js';
 import { networkGraphOfModel, parseEdges } from '../../topos/network/graph.js';
@@ -9,8 +8,9 @@ import { train } from '../../train/train.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { loadData } from '../data.js';
-import { fmt, Progress, table } from '../progress.js';
+import { dataFlags, dataForms, inputsOf, loadData } from '../data.js';
+import type { Task } from '../../data/task.js';
+import { fmt, isSilent, table, trainingProgress } from '../progress.js';
 import { trainingFlags, trainRunOptions } from '../training.js';
 
 const site: Command = {
@@ -91,13 +91,13 @@ const info: Command = {
 runs it on the data set, discretises the output of every parameter-free layer (activations, add) into --bins
 equal-width bins per unit, and reports (Baudot–Bennequin information cohomology, Belfiore–Bennequin §3.3) the
 entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 4) and the largest defect of the
-1-cocycle identity H(XY) = H(X) + X.H(Y). Data sets: ${builtInDataNames().join(', ')}.`,
+1-cocycle identity H(XY) = H(X) + X.H(Y). Data: a built-in set or your own files (paralens train --help).`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
-    data: { type: 'string', help: 'data set name' },
+    ...dataFlags(),
     ...runtimeFlags,
     // seed 000's XOR recipe: per-sample SGD on mse
-    ...trainingFlags(undefined, {
+    ...trainingFlags(['epochs', 'batch', 'lr', 'optimizer', 'loss', 'seed', 'schedule'], {
       epochs: { default: 6000, range: 'nonnegative', help: 'training epochs (0: no training, the initial weights)' },
       lr: { default: 0.5 },
       batch: { default: 1 },
@@ -107,23 +107,18 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
   },
   async run(flags, io) {
     if (!flags.model) throw new UsageError('topos info: --model SPEC is required');
-    if (!flags.data) throw new UsageError(`topos info: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
+    if (!flags.data) throw new UsageError(`topos info: --data NAME is required (${dataForms()})`);
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const model = parseSpec(flags.model as string);
-    const data = await loadData(flags.data as string, { seed, model });
+    const data = inputsOf(await loadData(flags.data as string, { seed, model, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
     const epochs = flags.epochs as number;
     let theta = model.init(seed);
     let accuracy: number | undefined;
     let finalLoss: number | undefined;
     if (epochs > 0) {
-      const progress = new Progress(io, 'train', json);
-      const r = train(model, data, {
-        ...trainRunOptions(flags, data),
-        onEvent: (e) => {
-          if (e.type === 'epoch') progress.update(e.epoch, e.epochs, `loss ${fmt(e.loss)}`);
-        },
-      });
+      const progress = trainingProgress(io, isSilent(flags));
+      const r = train(model, data, { ...trainRunOptions(flags, data), onEvent: progress.onEvent });
       progress.done();
       theta = r.theta;
       accuracy = r.accuracy;
