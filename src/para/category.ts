@@ -61,7 +61,7 @@ export interface PrimitiveDef {
   /** Set when this morphism IS the elementwise map `activation` (so a preceding layer's forwardThen may stand for both). */
   activation?: FusableOp;
   /**
-   * It acts on each position of a sequence separately (dense, norms, activations, copy, add):
+   * It acts on each position of a sequence separately (dense, norms, activations, embedding, id):
    * fixed to a vector domain, `at` also takes [..., dom] (through def.at), and decoding runs it
    * on each new stretch of positions as it is.
    */
