@@ -4,6 +4,7 @@ import { Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
 import { residentCopies, residentData } from '../para/para.js';
 import type { Para } from '../para/para.js';
+import type { Loss } from '../nn/loss.js';
 
 /**
  * An optimiser is a lens on parameter space: given (θ, dθ) its update is an endomorphism
@@ -22,9 +23,10 @@ export interface Optimizer {
   /**
    * For optimisers that need the model itself (natural gradient: its Fisher; K-FAC: its
    * layers' Kronecker factors): called once by the Trainer with the model and the training
-   * inputs and parameters; returns the model to train (the same function, possibly instrumented).
+   * inputs, parameters and loss (natural gradient reads the output distribution off the loss);
+   * returns the model to train (the same function, possibly instrumented).
    */
-  prepare?(model: Para, x: Tensor, theta: readonly Tensor[]): Para;
+  prepare?(model: Para, x: Tensor, theta: readonly Tensor[], loss?: Loss): Para;
   state(): OptimizerState;
   loadState(s: OptimizerState): void;
 }

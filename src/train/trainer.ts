@@ -107,7 +107,7 @@ export class Trainer {
         ? opts.optimizer
         : makeOptimizer(opts.optimizer ?? 'sgd', { lr: opts.lr ?? 0.1, ...opts.optimizerOptions });
     // optimisers that need to see the model (natural gradient, K-FAC) attach to it here
-    if (this.optimizer.prepare) this.model = this.optimizer.prepare(this.model, data.x, this.theta);
+    if (this.optimizer.prepare) this.model = this.optimizer.prepare(this.model, data.x, this.theta, this.loss);
   }
 
   /** Optimiser steps in one full epoch. */

@@ -21,8 +21,10 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   copy: { spec: 'copy(3)', dom: [3] },
   dense: { spec: 'dense(3,4)', dom: [3] },
   discard: { spec: 'discard(3) @ id(2)', dom: [5] },
+  displace: { spec: 'displace(3)', dom: [3, 6] },
   dropout: { spec: 'dropout(0.3)', dom: [6], training: true },
   embedding: { spec: 'embedding(5,3)', dom: [4], ids: 5 },
+  e3_conv: { spec: 'e3_conv(3,1x0e+1x1o,2x0e+1x1o,1x0e+1x1o,1)', dom: [3, 7] },
   emlp: { spec: 'emlp(SO(2),V,2V,T(0),1)', dom: [2] },
   equivariant: { spec: 'equivariant(S(4),V,V)', dom: [4] },
   flatten: { spec: 'flatten', dom: [2, 3, 3] },
@@ -31,6 +33,9 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   globalavgpool: { spec: 'globalavgpool', dom: [3, 4, 4] },
   id: { spec: 'id(3)', dom: [3] },
   layernorm: { spec: 'layernorm(4)', dom: [3, 4] },
+  irreps_gate: { spec: 'irreps_gate(2x0e,1x1o)', dom: [6] },
+  irreps_linear: { spec: 'irreps_linear(2x0e+1x1o,1x0e+2x1o)', dom: [5] },
+  irreps_norm: { spec: 'irreps_norm(1x0e+1x1o)', dom: [4] },
   leaky_relu: { spec: 'leaky_relu(0.1)', dom: [5] },
   map: { spec: 'map(dense(2,3) >> tanh,4)', dom: [4, 2] },
   masked_map: { spec: 'masked_map(dense(2,3),4)', dom: [4, 3] },
@@ -48,6 +53,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   rmsnorm: { spec: 'rmsnorm(4)', dom: [4] },
   rope_attention: { spec: 'rope_attention(4,4)', dom: [4, 4] },
   set_equivariant: { spec: 'set_equivariant(4,2,3)', dom: [4, 2] },
+  sh_embedding: { spec: 'sh_embedding(3,2,2,2.5)', dom: [3, 3] },
   sigmoid: { spec: 'sigmoid', dom: [5] },
   softmax: { spec: 'softmax', dom: [4] },
   softplus: { spec: 'softplus', dom: [5] },
@@ -55,6 +61,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   tanh: { spec: 'tanh', dom: [5] },
   tied: { spec: 'tied(embedding(5,4) >> transformer(4,2,6,relative) >> dense(4,5))', dom: [3], ids: 5 },
   transformer: { spec: 'transformer(4,2,6,absolute(5))', dom: [5, 4] },
+  tensor_product: { spec: 'tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)', dom: [7] },
 };
 
 describe('every layer that spec strings can name', () => {

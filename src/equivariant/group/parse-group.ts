@@ -1,6 +1,7 @@
 import { RangeArgError } from '../../errors.js';
 import { ExpressionError } from './errors.js';
-import { cyclic, dihedral, lorentz, O, permutationGroup, product, SO, symmetric, translations1d, translations2d } from './group.js';
+import { cyclic, dihedral, directProduct, lorentz, O, permutationGroup, product, properLorentz, SO, symmetric, translations1d, translations2d } from './group.js';
+import { rubiksCube } from './rubik.js';
 import type { Group } from './group.js';
 
 /** The largest number of points a permutation or translation group may act on. */
@@ -9,13 +10,16 @@ const MAX_POINTS = 4096;
 const MAX_LIE_DIM = 64;
 
 /** The group names `parseGroup` knows, as written. */
-export const GROUP_FORMS = ['S(n)', 'Z(n)', 'D(n)', 'Trans(n)', 'Trans(h,w)', 'SO(n)', 'O(n)', 'O(1,3)', 'Perm((…),(…))', 'GxH'];
+export const GROUP_FORMS = ['S(n)', 'Z(n)', 'D(n)', 'Trans(n)', 'Trans(h,w)', 'SO(n)', 'O(n)', 'O(1,3)', 'SO+(1,3)', 'Perm((…),(…))', 'RubiksCube()', 'DirectProduct(G,H)', 'DirectSum(G,H)', 'G*H', 'GxH'];
 
 /**
  * Parses a group expression: `S(4)`, `Z(8)`, `D(6)`, `Trans(16)`, `Trans(8,8)`, `SO(3)`,
- * `O(5)`, `O(1,3)` (Lorentz), `Perm((1,2,3,0),(3,2,1,0))` (the permutation group of a
- * graph's automorphisms given by generators in one-line notation) and products `S(3)xZ(2)`.
- * Errors are ExpressionErrors naming the column and what was expected.
+ * `O(5)`, `O(1,3)` (Lorentz), `SO+(1,3)` (its identity component), `Perm((1,2,3,0),(3,2,1,0))`
+ * (the permutation group of a graph's automorphisms given by generators in one-line
+ * notation), `RubiksCube()` (48 facelets, six face turns) and direct products, under names that
+ * say which representation they act on: `DirectProduct(G,H)` or `G*H` (EMLP's: on V_G ⊗ V_H)
+ * and `DirectSum(G,H)` or `GxH` (on V_G ⊕ V_H). Errors are ExpressionErrors naming the column
+ * and what was expected.
  */
 export function parseGroup(src: string): Group {
   let i = 0;
@@ -58,9 +62,24 @@ export function parseGroup(src: string): Group {
     const start = i;
     const m = /^[A-Za-z]+/.exec(src.slice(i));
     if (!m) fail(`a group (${GROUP_FORMS.join(', ')})`);
-    const name = m![0];
+    let name = m![0];
     i += name.length;
+    if (name === 'SO' && src[i] === '+') {
+      name = 'SO+';
+      i++;
+    }
     expect('(');
+    if (name === 'DirectProduct' || name === 'DirectSum') {
+      const a = expr();
+      expect(',');
+      const b = expr();
+      expect(')');
+      return name === 'DirectProduct' ? tensorProductOf(a, b) : product(a, b);
+    }
+    if (name === 'RubiksCube') {
+      expect(')');
+      return rubiksCube();
+    }
     const wrap = (f: () => Group): Group => {
       try {
         return f();
@@ -102,6 +121,10 @@ export function parseGroup(src: string): Group {
       case 'Z': arity(1); g = wrap(() => cyclic(args[0]!)); break;
       case 'D': arity(1); g = wrap(() => dihedral(args[0]!)); break;
       case 'SO': arity(1); g = wrap(() => SO(args[0]!)); break;
+      case 'SO+':
+        if (args.length !== 2 || args[0] !== 1 || args[1] !== 3) fail('SO+(1,3) (the proper orthochronous Lorentz group)', start);
+        g = properLorentz();
+        break;
       case 'O':
         if (args.length === 2) {
           if (args[0] !== 1 || args[1] !== 3) fail('O(1,3) (the Lorentz group) or O(n)', start);
@@ -123,13 +146,24 @@ export function parseGroup(src: string): Group {
     }
     return g;
   };
-  let g = factor();
-  ws();
-  while (src[i] === 'x' || src[i] === '×') {
-    i++;
-    g = product(g, factor());
-    ws();
+  function tensorProductOf(a: Group, b: Group): Group {
+    if (a.d * b.d > MAX_POINTS) throw new RangeArgError(`group '${src}': DirectProduct acts on V_G ⊗ V_H of dimension ${a.d}·${b.d} = ${a.d * b.d}; at most ${MAX_POINTS}`);
+    return directProduct(a, b);
   }
-  if (i < src.length) fail("'x' (a product) or the end");
+  // products, left to right: 'x' acts on V_G ⊕ V_H, '*' on V_G ⊗ V_H
+  function expr(): Group {
+    let g = factor();
+    ws();
+    while (src[i] === 'x' || src[i] === '×' || src[i] === '*') {
+      const tensor = src[i] === '*';
+      i++;
+      const h = factor();
+      g = tensor ? tensorProductOf(g, h) : product(g, h);
+      ws();
+    }
+    return g;
+  }
+  const g = expr();
+  if (i < src.length) fail("'x' or '*' (a product) or the end");
   return g;
 }

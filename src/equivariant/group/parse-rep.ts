@@ -1,9 +1,8 @@
 import { ExpressionError } from './errors.js';
-import { dual, sum, T, tensorRep, times, V } from './rep.js';
+import { dual, MAX_MULTIPLICITY, sum, T, tensorRep, times, V } from './rep.js';
 import type { Rep } from './rep.js';
 
-/** The largest multiplicity or tensor power an expression may write (3V, T(k)). */
-const MAX_INT = 64;
+const MAX_INT = MAX_MULTIPLICITY;
 
 /**
  * Parses a representation expression (DESIGN.md, `paralens derive`):

@@ -25,6 +25,9 @@ export const times = (k: number, r: Rep): Rep => sum(...Array.from({ length: k }
 /** T(p,q) = V^⊗p ⊗ (V*)^⊗q; T(0) is the trivial representation. */
 export const T = (p: number, q = 0): Rep => tensorRep(...Array.from({ length: p }, () => V), ...Array.from({ length: q }, () => dual(V)));
 
+/** The largest multiplicity or tensor power a representation expression may write (3V, T(k)): larger ones describe spaces no machine holds. */
+export const MAX_MULTIPLICITY = 64;
+
 /**
  * An irreducible-or-not building block after distributing ⊗ over ⊕: a tensor product of
  * copies of V (+1) and V* (−1) — the empty product is the trivial representation — and
@@ -166,7 +169,11 @@ export function repToString(r: Rep, compact = false): string {
           while (j < parts.length && go(parts[j]!) === s) j++;
           const k = j - i;
           const body = k > 1 && /[+*]|^\d/.test(s) ? `(${s})` : s;
-          out.push(k > 1 ? `${k}${body}` : s);
+          // a run longer than the grammar's largest multiplicity is written in pieces (64V+17V)
+          for (let left = k; left > 0; left -= MAX_MULTIPLICITY) {
+            const m = Math.min(left, MAX_MULTIPLICITY);
+            out.push(m > 1 ? `${m}${body}` : s);
+          }
           i = j;
         }
         return out.join('+');

@@ -9,10 +9,10 @@ import { backend } from '../../tensor/index.js';
 import type { Data } from '../../tensor/tensor.js';
 
 export { applyRope, ropeFrequencies } from '../group/rotary.js';
-export type { RopeOptions } from '../group/rotary.js';
+export type { RopeLayout, RopeOptions } from '../group/rotary.js';
 
 /**
- * rope_attention(T, d[, P]): single-head self-attention with RoPE on q and k,
+ * rope_attention(T, d[, P][, layout]): single-head self-attention with RoPE on q and k,
  * Y = softmax(R(XW_qᵀ)·R(XW_kᵀ)ᵀ/√d)·XW_vᵀ·W_oᵀ. Per-sample shape [T, d] → [T, d].
  * `offset` shifts every absolute position (the output must not change: only relative
  * positions enter).
@@ -20,12 +20,13 @@ export type { RopeOptions } from '../group/rotary.js';
 export function ropeAttention(T: number, d: number, opts: RopeOptions & { offset?: number } = {}): Para {
   if (!(Number.isInteger(T) && T > 0)) throw new RangeArgError(`rope_attention(T,d) needs a positive sequence length, got ${T}`);
   const omega = ropeFrequencies(d, opts);
-  const offset = opts.offset ?? 0;
+  const offset = opts.offset ?? 0, layout = opts.layout ?? 'interleaved';
+  if (layout !== 'interleaved' && layout !== 'half') throw new RangeArgError(`rope_attention: layout must be 'interleaved' or 'half', got '${String(layout)}'`);
   const scale = 1 / Math.sqrt(d);
   const names = ['wq', 'wk', 'wv', 'wo'];
   const self: Para = primitive({
     kind: 'rope_attention',
-    args: opts.period ? [T, d, opts.period] : [T, d],
+    args: [T, d, ...(opts.period ? [opts.period] : []), ...(layout === 'half' ? ['half'] : [])],
     dom: [T, d],
     cod: [T, d],
     params: names.map((name) => ({ name, shape: [d, d], init: glorotUniform(d, d) })),
@@ -40,8 +41,8 @@ export function ropeAttention(T: number, d: number, opts: RopeOptions & { offset
       };
       const Q = proj(Wq!.data), K = proj(Wk!.data), Vv = proj(Wv!.data);
       for (let s = 0; s < B; s++) {
-        applyRope(Q.subarray(s * TD, (s + 1) * TD), T, d, omega, offset);
-        applyRope(K.subarray(s * TD, (s + 1) * TD), T, d, omega, offset);
+        applyRope(Q.subarray(s * TD, (s + 1) * TD), T, d, omega, offset, false, layout);
+        applyRope(K.subarray(s * TD, (s + 1) * TD), T, d, omega, offset, false, layout);
       }
       const A = ctx.alloc([B, T, T], dt).data;
       const H = ctx.alloc([BT, d], dt).data;
@@ -79,8 +80,8 @@ export function ropeAttention(T: number, d: number, opts: RopeOptions & { offset
             }
             be.gemm(false, false, T, d, T, dA, sl(K), sl(dQ), false);
             be.gemm(true, false, T, d, T, dA, sl(Q), sl(dK), false);
-            applyRope(sl(dQ), T, d, omega, offset, true);
-            applyRope(sl(dK), T, d, omega, offset, true);
+            applyRope(sl(dQ), T, d, omega, offset, true, layout);
+            applyRope(sl(dK), T, d, omega, offset, true, layout);
           }
           const pairs: [Data, Data, number][] = [[dQ, Wq!.data, 0], [dK, Wk!.data, 1], [dV, Wv!.data, 2]];
           const dx = ctx.alloc([B, T, d], dt);

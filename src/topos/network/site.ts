@@ -41,13 +41,23 @@ export interface SiteGenerator {
  * the forked graph with arrows running against the flow of data (a single-input vertex v
  * reading u gives an arrow v → u, so a presheaf restricts forward, X(u) → X(v)); the forks;
  * the Grothendieck topology J whose only non-trivial covering sieve is the sieve of tines at
- * each A★ (so a sheaf has X(A★) = ∏ X(a′ᵢ)); and the reduced poset C_X, the reachability
- * order of C (a ≤ b iff there is an arrow a → b).
+ * each A★ (so a sheaf has X(A★) = ∏ X(a′ᵢ)); and two posets:
+ *  - `reachability`: the reachability order of all of C, A★ kept (a ≤ b iff there is an arrow
+ *    a → b) — the poset reflection of C, whose down-sets are the global truth values of PSh(C);
+ *  - `posetCX`: Belfiore–Bennequin's C_X, the same order with the objects A★ removed. It is the
+ *    poset for which Sh(C, J) ≃ PSh(C_X) (§1.5): a sheaf's value at A★ is determined by its
+ *    inputs, so A★ carries no information of its own.
  *
  * The paper asserts that C is a poset. It is not when two inputs of one fork are joined by a
  * path (x → y, and c reads y and x — every residual block): then y → x → C★ and the tine
  * y → C★ are two different arrows. C stays the free category (`thin` is false and
- * `parallelArrows` is the witness); C_X is its poset reflection.
+ * `parallelArrows` is the witness); `reachability` is its poset reflection.
+ *
+ * Minimal and maximal points (the same in both posets: A★ is never either). Arrows run
+ * against the flow, so the outputs are minimal, and so is every vertex read only by vertices
+ * with several inputs (its arrows leave as tines). The maximal points are the objects A(v) and
+ * the inputs of the network that feed no fork. In Belfiore–Bennequin's Theorem 1.2 the inputs
+ * are maximal; an input that feeds a fork (x1, x2 in "x1>h, x2>h") is minimal instead.
  */
 export interface NetworkSite {
   readonly graph: NetworkGraph;
@@ -58,11 +68,13 @@ export interface NetworkSite {
   /** The object of C for each vertex of the graph. */
   readonly objectOf: readonly number[];
   readonly topology: GrothendieckTopology;
-  /** C_X: the reachability order of C as a poset category. */
-  readonly poset: FiniteCategory;
+  /** The reachability order of all of C (A★ kept), as a poset category. */
+  readonly reachability: FiniteCategory;
+  /** Belfiore–Bennequin's C_X: the reachability order without the objects A★; Sh(C, J) ≃ PSh(C_X). */
+  readonly posetCX: FiniteCategory;
   readonly thin: boolean;
   readonly parallelArrows?: readonly [string, string];
-  /** Minimal and maximal points of C_X. */
+  /** Minimal and maximal points of the reachability order (the same as those of C_X). */
   readonly minimal: readonly string[];
   readonly maximal: readonly string[];
 }
@@ -104,10 +116,14 @@ export function networkSite(graph: NetworkGraph): NetworkSite {
   const covers: Sieve[][] = objects.map((_, c) => [maximalSieve(C, c)]);
   for (const f of forks) covers[f.star]!.unshift(sieveGeneratedBy(C, f.star, f.tines));
   const topology = grothendieckTopology(C, covers);
-  const poset = categoryFromPoset(objects, (a, b) => C.hom(a, b).length > 0);
+  const reachable = (a: number, b: number): boolean => C.hom(a, b).length > 0;
+  const reachability = categoryFromPoset(objects, reachable);
+  const stars = new Set(forks.map((f) => f.star));
+  const kept = objects.map((_, c) => c).filter((c) => !stars.has(c));
+  const posetCX = categoryFromPoset(kept.map((c) => objects[c]!), (a, b) => reachable(kept[a]!, kept[b]!));
   const pair = C.parallelPair();
-  const below = (c: number): boolean => poset.arrowsInto(c).some((f) => poset.arrows[f]!.dom !== c);
-  const above = (c: number): boolean => poset.arrowsFrom(c).some((f) => poset.arrows[f]!.cod !== c);
+  const below = (c: number): boolean => reachability.arrowsInto(c).some((f) => reachability.arrows[f]!.dom !== c);
+  const above = (c: number): boolean => reachability.arrowsFrom(c).some((f) => reachability.arrows[f]!.cod !== c);
   return {
     graph,
     category: C,
@@ -115,12 +131,23 @@ export function networkSite(graph: NetworkGraph): NetworkSite {
     generators,
     objectOf: graph.vertices.map((_, i) => i),
     topology,
-    poset,
+    reachability,
+    posetCX,
     thin: pair === undefined,
     parallelArrows: pair && [C.arrows[pair[0]]!.name, C.arrows[pair[1]]!.name],
     minimal: objects.filter((_, c) => !below(c)),
     maximal: objects.filter((_, c) => !above(c)),
   };
+}
+
+/**
+ * The number of global truth values of the sheaf topos Sh(C, J) (the global sections of Ω_J,
+ * the J-closed subterminals): the down-sets of Belfiore–Bennequin's C_X, since Sh(C, J) ≃
+ * PSh(C_X). A J-closed down-set of C holds A★ exactly when it holds all the inputs of its fork,
+ * so dropping A★ is a bijection onto the down-sets of C_X.
+ */
+export function countSheafTruthValues(site: NetworkSite): number {
+  return countGlobalTruthValues(site.posetCX);
 }
 
 /**
