@@ -23,7 +23,8 @@ import type { KernelInstance } from './instance.js';
  * ran of the last job it took. The counters are the three words at CTRL_BASE.
  */
 const SEQ = 0, STATE = 1, KIND = 2, ARGS = 3, RAN = 31, WORDS = CTRL_BYTES / 4;
-export const GEMM = 0, BATCH = 1;
+const GEMM = 0;
+export const BATCH = 1;
 const IDLE = 0, POSTED = 1, TAKEN = 2;
 /** How long a thread spins on a control word before it blocks (milliseconds). */
 const SPIN_MS = 0.25;
