@@ -27,8 +27,10 @@ const quick = argv.includes('--quick');
 const json = argv.includes('--json');
 const skipAt = argv.indexOf('--skip');
 const skip = new Set(skipAt >= 0 ? (argv[skipAt + 1] ?? '').split(',') : []);
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 if (argv.includes('--help')) {
-  process.stdout.write('usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,webgpu,tfjs-cpu,tfjs-wasm,jaxjs,torch]\n');
+  process.stdout.write('usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,webgpu,tfjs-cpu,tfjs-wasm,jaxjs,torch] [--only WORKLOAD-SUBSTRING]\n');
   process.exit(0);
 }
 const log = (s: string): void => void process.stderr.write(s + '\n');
@@ -40,7 +42,7 @@ const log = (s: string): void => void process.stderr.write(s + '\n');
 const settle = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 async function main(): Promise<void> {
-  const cfg = benchConfig(quick);
+  const cfg = { ...benchConfig(quick), only };
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, relaxedSimdFlag: process.execArgv.includes('--experimental-wasm-relaxed-simd') };
   log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}${quick ? ' (quick)' : ''}`);
   const systems: Record<string, string> = {};

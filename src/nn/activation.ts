@@ -21,6 +21,7 @@ export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape, infer
     dom,
     cod: dom,
     activation: fusable(op),
+    positionwise: true,
     at: (d) => elementwise(op, d, true),
     forward: (_t, x, ctx) => {
       const y = ctx.alloc(x.shape, x.dtype);

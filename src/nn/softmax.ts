@@ -28,6 +28,7 @@ export function softmax(dom?: Shape, inferred = false): Para {
     dom,
     cod: dom,
     at: (d) => softmax(d, true),
+    positionwise: true,
     forward: (_t, x, ctx) => {
       const n = x.shape[x.rank - 1]!;
       const rows = x.size / n;

@@ -4,8 +4,8 @@ import type { SwapOp } from '../tensor/backend.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';
-import { checkDom, describeShape, makeCtx } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec } from './para.js';
+import { checkDom, describeShape, makeCtx, perPosition } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
 
 /** Shared behaviour of every morphism: composition methods, initialisation, printing. */
 export abstract class Morphism implements Para {
@@ -34,6 +34,9 @@ export abstract class Morphism implements Para {
   }
   run(theta: readonly Tensor[], x: Tensor, ctx: Partial<Ctx> = {}): Tensor {
     return this.forward(theta, x, makeCtx(ctx)).y;
+  }
+  stepper(_theta: readonly Tensor[], _ctx: Ctx): Stepper | undefined {
+    return undefined;
   }
   toString(): string {
     return this.args.length ? `${this.kind}(${this.args.join(',')})` : this.kind;
@@ -64,6 +67,14 @@ export interface PrimitiveDef {
    * a device included (hostOnlyParts in ./structure.ts).
    */
   kernelsOnly?: boolean;
+  /**
+   * It acts on each position of a sequence separately (dense, norms, activations, embedding, id):
+   * fixed to a vector domain, `at` also takes [..., dom] (through def.at), and decoding runs it
+   * on each new stretch of positions as it is.
+   */
+  positionwise?: boolean;
+  /** For a morphism that looks back along a sequence (attention): its Stepper (Para.stepper). */
+  stepper?(theta: readonly Tensor[], ctx: Ctx): Stepper;
 }
 
 /**
@@ -108,12 +119,19 @@ export class Primitive extends Morphism {
     }
   }
   at(dom: Shape): Para {
-    if (this.dom) return checkDom(this, dom);
+    if (this.dom && !(this.def.positionwise && this.def.at && perPosition(this.dom, dom))) return checkDom(this, dom);
     if (!this.def.at) throw new ShapeError(`${this} cannot be fixed to domain ${describeShape(dom)}`);
     return this.def.at(dom);
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     return this.def.forward(theta, x, ctx);
+  }
+  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    if (this.def.stepper) return this.def.stepper(theta, ctx);
+    if (!this.def.positionwise) return undefined;
+    // the same layer on this stretch's shape (a different length than the one it was fixed to)
+    const on = (s: Shape): Para => (this.def.at && !(this.dom && shapesMatch(this.dom, s)) ? this.def.at(s) : this);
+    return { step: (x) => on(x.shape.slice(1)).forward(theta, x, ctx).y };
   }
   /** The fused forward of this >> g, where g is an activation this layer can apply itself; undefined otherwise. */
   forwardThen(g: Para, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens | undefined {
@@ -157,9 +175,14 @@ export class Seq extends Morphism {
     return this.children[this.children.length - 1]!.cod;
   }
   at(dom: Shape): Para {
-    if (this.dom) return checkDom(this, dom);
+    if (this.dom && !perPosition(this.dom, dom)) return checkDom(this, dom);
     const [first, ...rest] = this.children;
     return seq(first!.at(dom), ...rest);
+  }
+  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    const steppers = this.children.map((c, i) => c.stepper(theta.slice(this.offsets[i], this.offsets[i + 1]), ctx));
+    if (steppers.some((s) => !s)) return undefined;
+    return { step: (x) => steppers.reduce((y, s) => s!.step(y), x) };
   }
   /**
    * Backprop: the forward runs the children in order, the pullback composes their pullbacks
@@ -205,7 +228,15 @@ function then2(f: Para, g: Para): Para {
   if (f.cod) {
     if (g.dom) {
       if (!shapesMatch(f.cod, g.dom)) {
-        throw new ShapeError(`${g} expects ${describeShape(g.dom)} but got ${describeShape(f.cod)} from ${f}`);
+        const mismatch = new ShapeError(`${g} expects ${describeShape(g.dom)} but got ${describeShape(f.cod)} from ${f}`);
+        if (!perPosition(g.dom, f.cod)) throw mismatch;
+        // a layer on vectors after a layer on sequences of them: it acts per position, if it can
+        try {
+          g2 = g.at(f.cod);
+        } catch (e) {
+          if (e instanceof ShapeError) throw mismatch;
+          throw e;
+        }
       }
     } else {
       g2 = g.at(f.cod);

@@ -18,6 +18,12 @@ export interface Ctx {
    * caller writes every element before it reads any (an arena then skips zeroing it).
    */
   alloc(shape: Shape, dtype: DType, overwrite?: boolean): Tensor;
+  /**
+   * Where the sequences of this pass start: layers that see absolute position (attention's
+   * position mechanisms) place position t at t + positionOffset (default 0). The shift group
+   * acts here: a translation-equivariant model gives the same output for every offset.
+   */
+  readonly positionOffset?: number;
 }
 
 /**
@@ -30,6 +36,17 @@ export interface Ctx {
 export interface Lens {
   readonly y: Tensor;
   pullback(dy: Tensor, dTheta: readonly Tensor[] | null, needDx?: boolean): Tensor;
+}
+
+/**
+ * A morphism on sequences run a stretch of positions at a time (autoregressive decoding):
+ * `step(x)` takes the next L ≥ 1 positions [B, L, …] and returns the outputs at them — the
+ * same rows a forward over every position stepped so far would give, for a causal morphism.
+ * Layers that look back along the sequence (attention) keep what they need (a key/value
+ * cache) inside, so each step costs what the new positions cost, not a full pass.
+ */
+export interface Stepper {
+  step(x: Tensor): Tensor;
 }
 
 /** Fills a freshly allocated parameter tensor; fan-in and fan-out are known to the layer. */
@@ -69,6 +86,11 @@ export interface Para {
   tensor(g: Para): Para;
   /** Fresh parameters drawn from the initialisers with a seeded generator. */
   init(seed?: number | Rng, dtype?: DType): Tensor[];
+  /**
+   * A fresh Stepper of this morphism at θ (evaluation mode), or undefined when it cannot be
+   * run position by position (it is not causal, or not made of layers that know how).
+   */
+  stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined;
   /** Forward only, in evaluation mode. */
   run(theta: readonly Tensor[], x: Tensor, ctx?: Partial<Ctx>): Tensor;
   toString(): string;
@@ -81,7 +103,7 @@ export function freshAlloc(shape: Shape, dtype: DType): Tensor {
 
 /** A context for evaluation or one-off computations: fresh memory, a fixed seed. */
 export function makeCtx(opts: Partial<Ctx> = {}): Ctx {
-  return { training: opts.training ?? false, rng: opts.rng ?? new Rng(0), alloc: opts.alloc ?? freshAlloc };
+  return { training: opts.training ?? false, rng: opts.rng ?? new Rng(0), alloc: opts.alloc ?? freshAlloc, positionOffset: opts.positionOffset ?? 0 };
 }
 
 /**
@@ -142,6 +164,14 @@ export function zerosLike(theta: readonly Tensor[]): Tensor[] {
 
 export function describeShape(s: Shape | undefined): string {
   return s ? `[*,${s.join(',')}]` : '[*,…]';
+}
+
+/**
+ * Whether a morphism on per-sample shape `own` is asked, by `dom`, to act on each position of
+ * a sequence of such: dom has more axes and ends in `own` (dense(64,V) on [T,64]).
+ */
+export function perPosition(own: Shape, dom: Shape): boolean {
+  return dom.length > own.length && shapesMatch(dom.slice(dom.length - own.length), own);
 }
 
 /** Checks that `f` can take domain `dom`; returns f unchanged. */

@@ -2,8 +2,8 @@ import { ShapeError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
 import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './category.js';
-import { checkDom, describeShape } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec } from './para.js';
+import { checkDom, describeShape, perPosition } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
 
 const sized = (dom: Shape | undefined): readonly number[] => (dom && dom.length === 1 ? [dom[0]!] : []);
 
@@ -16,6 +16,7 @@ export function id(n?: number | Shape): Para {
     args: sized(dom),
     dom,
     cod: dom,
+    positionwise: true,
     at: (d) => id(d),
     forward: (_t, x) => ({ y: x, pullback: (dy) => dy }),
   });
@@ -86,14 +87,16 @@ export function add(n?: number | Shape): Para {
 }
 
 /**
- * The skip connection x ↦ x + f(x), built as copy >> (f @ id) >> add. It prints as
- * `residual(f)`; its children are [f].
+ * The skip connection x ↦ x + f(x), defined as copy >> (f @ id) >> add (`composite`). It
+ * prints as `residual(f)`; its children are [f]. Its lens is that composite's, computed
+ * directly — y = x + f(x), dx = dy + f*(dy) — without the copies the three pieces make.
  */
 export class Residual extends Morphism {
   readonly kind = 'residual';
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
-  private readonly body: Para | undefined;
+  /** copy >> (f @ id) >> add, once f's domain is known. */
+  readonly composite: Para | undefined;
   constructor(readonly f: Para) {
     super();
     this.children = [f];
@@ -102,7 +105,7 @@ export class Residual extends Morphism {
       if (!f.cod || f.cod.join(',') !== f.dom.join(',')) {
         throw new ShapeError(`residual(${f}) needs f: A → A, but f maps ${describeShape(f.dom)} to ${describeShape(f.cod)}`);
       }
-      this.body = seq(copy(f.dom), par(f, id(f.dom)), add(f.dom.length === 1 ? f.dom[0] : [2 * f.dom[0]!, ...f.dom.slice(1)]));
+      this.composite = seq(copy(f.dom), par(f, id(f.dom)), add(f.dom.length === 1 ? f.dom[0] : [2 * f.dom[0]!, ...f.dom.slice(1)]));
     }
   }
   get dom(): Shape | undefined {
@@ -112,11 +115,39 @@ export class Residual extends Morphism {
     return this.f.dom;
   }
   at(dom: Shape): Para {
-    return this.dom ? checkDom(this, dom) : residual(this.f.at(dom));
+    return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : residual(this.f.at(dom));
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
-    const body = this.body ?? (this.at(x.shape.slice(1)) as Residual).body!;
-    return body.forward(theta, x, ctx);
+    const f = this.f.dom ? this.f : this.f.at(x.shape.slice(1));
+    const lens = f.forward(theta, x, ctx);
+    const be = backend();
+    const plus = (a: Tensor, b: Tensor): Tensor => {
+      const out = ctx.alloc(a.shape, a.dtype, true);
+      out.data.set(a.data);
+      be.axpy(1, b.data, out.data);
+      return out;
+    };
+    return {
+      y: plus(x, lens.y),
+      pullback: (dy, dTheta, needDx = true) => {
+        const df = lens.pullback(dy, dTheta, needDx);
+        return needDx ? plus(dy, df) : df;
+      },
+    };
+  }
+  /** Decoding x ↦ x + f(x): f's stepper, plus its input. */
+  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    const inner = this.f.stepper(theta, ctx);
+    if (!inner) return undefined;
+    return {
+      step: (x) => {
+        const fx = inner.step(x);
+        const y = ctx.alloc(x.shape, x.dtype, true);
+        y.data.set(x.data);
+        backend().axpy(1, fx.data, y.data);
+        return y;
+      },
+    };
   }
   override toString(): string {
     return `residual(${this.f})`;
@@ -145,7 +176,7 @@ export interface ParamMap {
  * It prints as `reparam(f, r)`; its children are [f] and its one argument is r's name.
  */
 export class Reparam extends Morphism {
-  readonly kind = 'reparam';
+  readonly kind: string = 'reparam';
   override readonly args: readonly string[];
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
@@ -162,7 +193,10 @@ export class Reparam extends Morphism {
     return this.f.cod;
   }
   at(dom: Shape): Para {
-    return this.dom ? checkDom(this, dom) : new Reparam(this.f.at(dom), this.r);
+    return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : new Reparam(this.f.at(dom), this.r);
+  }
+  override stepper(q: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    return this.f.stepper(this.r.map(q, ctx).p, ctx);
   }
   forward(q: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const { p, pullback: rBack } = this.r.map(q, ctx);

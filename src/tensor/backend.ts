@@ -14,6 +14,19 @@ export interface AdamStep {
   shrink: number;
 }
 
+/**
+ * Matrices side by side in one array, for Backend.gemmBatched: matrix (o, i) of an
+ * outer × inner batch starts at element o·outer + i·inner, and its rows are `ld` apart. The
+ * heads of a multi-head attention are such a batch over [B, T, d] activations (outer T·d per
+ * sequence, inner d/heads per head, ld d): no head is copied out.
+ */
+export interface MatrixBatch {
+  readonly data: Data;
+  readonly ld: number;
+  readonly outer: number;
+  readonly inner: number;
+}
+
 /** The activations Backend.swapAxes applies (those a layer can fuse: FusableOp in src/para/category.ts). */
 export type SwapOp = 'identity' | 'relu' | 'sigmoid' | 'tanh' | 'exp';
 
@@ -37,6 +50,34 @@ export interface Backend {
    * would apply it (a dense layer's forward in one call; a device backend fuses it into the product).
    */
   gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean, bias?: Data, op?: UnaryOp): void;
+  /**
+   * For every (o, i) of a count[0] × count[1] batch: C(o,i) (m×n) = op(A(o,i))·op(B(o,i)),
+   * plus its old value when `accumulate` (the transposes and sizes as in gemm).
+   */
+  gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void;
+  /**
+   * Attention weights, in place over `blocks` consecutive [Tq, Tk] blocks of scores s: each
+   * row becomes softmax(scale·s + bias) where bias (if given, [heads, Tq, Tk]) is block b's
+   * head's (b mod heads). With `causal`, query row i sees keys j ≤ i + qOffset only (the
+   * others get weight exactly 0); a row that sees none is all zeros.
+   */
+  attentionSoftmax(s: Data, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias?: Data, heads?: number): void;
+  /**
+   * The pullback of attentionSoftmax to the raw scores, in place over dp: per row of n,
+   * dp ← scale·p ⊙ (dp − ⟨dp, p⟩). (The gradient of the bias is dp/scale, summed over blocks.)
+   */
+  attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void;
+  /**
+   * Normalisation of `rows` rows of d features: x̂ = (x − μ)·r with r = 1/√(σ² + eps) (layernorm),
+   * or, when not `centre`, x̂ = x·r with r = 1/√(mean(x²) + eps) (rmsnorm); y = g ⊙ x̂ (+ b when
+   * given). Writes y, x̂ and r (one per row) for the pullback.
+   */
+  layerNorm(x: Data, rows: number, d: number, g: Data, b: Data | undefined, eps: number, centre: boolean, y: Data, xhat: Data, r: Data): void;
+  /**
+   * Its pullback, with ĝ = dy ⊙ g: dx = (ĝ − mean(ĝ) − x̂·mean(ĝ ⊙ x̂))·r (no mean(ĝ) when not
+   * `centre`), dg += Σ_rows dy ⊙ x̂, db += Σ_rows dy; each output skipped when absent.
+   */
+  layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d: number, g: Data, centre: boolean, dx: Data | undefined, dg: Data | undefined, db: Data | undefined): void;
   /** out[i] = f(x[i]). `out` may be `x`. */
   unary(op: UnaryOp, x: Data, out: Data): void;
   /**

@@ -93,11 +93,11 @@ export class DeviceTrainer {
    * One pass over the data in minibatches (as Trainer.runEpoch; `onBatch(rows)` after each step
    * is queued); throws NonFiniteError naming the first step whose loss or gradient was not finite.
    */
-  async runEpoch(onBatch?: (rows: number) => void): Promise<EpochStats> {
+  async runEpoch(onBatch?: (rows: number) => void, stepLimit = Infinity): Promise<EpochStats> {
     const t = this.host, { data, order, batch } = t, dev = this.device, be = backend();
-    const N = data.x.batch, steps = Math.ceil(N / batch);
+    const N = data.x.batch, steps = Math.min(Math.ceil(N / batch), stepLimit - t.step), seen = Math.min(N, steps * batch);
     if (t.shuffle) t.rng.shuffle(order);
-    const stepLoss = dev.alloc(steps), finite = dev.alloc(steps), classes = data.labels ? dev.alloc(N) : undefined;
+    const stepLoss = dev.alloc(steps), finite = dev.alloc(steps), classes = data.labels ? dev.alloc(seen) : undefined;
     be.fill(finite, 1);
     const ctx = makeCtx({ training: true, rng: t.rng, alloc: this.arena.alloc });
     const pending: Promise<void>[] = [];
@@ -125,10 +125,15 @@ export class DeviceTrainer {
       lossSum += losses[s]! * Math.min(batch, N - s * batch);
     }
     let correct = 0;
-    if (predicted && data.labels) for (let i = 0; i < N; i++) if (predicted[i] === data.labels[order[i]!]) correct++;
+    if (predicted && data.labels) for (let i = 0; i < seen; i++) if (predicted[i] === data.labels[order[i]!]) correct++;
     t.step += steps;
     t.epoch++;
-    return { epoch: t.epoch, loss: lossSum / N, accuracy: data.labels ? correct / N : undefined };
+    return { epoch: t.epoch, loss: lossSum / seen, accuracy: data.labels ? correct / seen : undefined };
+  }
+
+  /** Optimiser steps in one full epoch. */
+  get stepsPerEpoch(): number {
+    return this.host.stepsPerEpoch;
   }
 
   /** Loss and accuracy of the current parameters on a data set (evaluation mode), computed on the device. */

@@ -29,6 +29,8 @@ export interface EpochRecord extends EpochStats {
 
 export interface TrainRunOptions extends TrainOptions {
   epochs: number;
+  /** Stop after this many optimiser steps instead (epochs is then ⌈steps / steps per epoch⌉, the last one partial). */
+  steps?: number;
   test?: Dataset;
   /** Held out from training and evaluated like `test` (the CLI's --val-fraction): its metrics are in each evaluated epoch's event and record. */
   validation?: Dataset;
@@ -68,7 +70,8 @@ interface EpochRunner {
   readonly model: Para;
   readonly theta: readonly Tensor[];
   readonly epoch: number;
-  runEpoch(onBatch?: (rows: number) => void): EpochStats | Promise<EpochStats>;
+  readonly stepsPerEpoch: number;
+  runEpoch(onBatch?: (rows: number) => void, stepLimit?: number): EpochStats | Promise<EpochStats>;
   evaluate(ds: Dataset): Eval | Promise<Eval>;
 }
 type Eval = { loss: number; accuracy?: number };
@@ -82,22 +85,25 @@ function* trainingRun(trainer: EpochRunner, data: Dataset, opts: TrainRunOptions
   const parameters = countParameters(trainer.theta);
   const { onEvent } = opts;
   const N = data.x.batch;
-  onEvent?.({ type: 'start', epochs: opts.epochs, parameters, rows: N, startEpoch: trainer.epoch });
+  // --steps N: as many epochs as N optimiser steps need, the last one cut short
+  const epochs = opts.steps === undefined ? opts.epochs : Math.ceil(opts.steps / trainer.stepsPerEpoch);
+  const stepLimit = opts.steps ?? Infinity;
+  onEvent?.({ type: 'start', epochs, parameters, rows: N, startEpoch: trainer.epoch });
   const history: EpochRecord[] = [];
   let test: Eval | undefined;
   let validation: Eval | undefined;
-  for (let e = trainer.epoch; e < opts.epochs; e++) {
+  for (let e = trainer.epoch; e < epochs; e++) {
     const te = performance.now();
-    const stats = (yield trainer.runEpoch(onEvent && ((rows) => onEvent({ type: 'batch', epoch: e + 1, epochs: opts.epochs, rows, epochRows: N })))) as EpochStats;
+    const stats = (yield trainer.runEpoch(onEvent && ((rows) => onEvent({ type: 'batch', epoch: e + 1, epochs, rows, epochRows: N })), stepLimit)) as EpochStats;
     const epochSeconds = (performance.now() - te) / 1000;
-    const last = e === opts.epochs - 1 || (opts.targetLoss !== undefined && stats.loss < opts.targetLoss);
+    const last = e === epochs - 1 || (opts.targetLoss !== undefined && stats.loss < opts.targetLoss);
     const evaluated = last || (e + 1) % (opts.evalEvery ?? 1) === 0;
     if (opts.test && evaluated) test = (yield trainer.evaluate(opts.test)) as Eval;
     const v = opts.validation && evaluated ? ((yield trainer.evaluate(opts.validation)) as Eval) : undefined;
     if (v) validation = v;
     const record: EpochRecord = { ...stats, seconds: epochSeconds, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) };
     history.push(record);
-    onEvent?.({ type: 'epoch', epochs: opts.epochs, seconds: (performance.now() - t0) / 1000, epochSeconds, ...stats, testAccuracy: test?.accuracy, testLoss: test?.loss, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) });
+    onEvent?.({ type: 'epoch', epochs, seconds: (performance.now() - t0) / 1000, epochSeconds, ...stats, testAccuracy: test?.accuracy, testLoss: test?.loss, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) });
     afterEpoch();
     if (last) break;
   }
@@ -128,6 +134,7 @@ function* trainingRun(trainer: EpochRunner, data: Dataset, opts: TrainRunOptions
 
 function checkEpochs(opts: TrainRunOptions): void {
   if (!(Number.isInteger(opts.epochs) && opts.epochs > 0)) throw new RangeArgError(`epochs must be a positive integer, got ${opts.epochs}`);
+  if (opts.steps !== undefined && !(Number.isInteger(opts.steps) && opts.steps > 0)) throw new RangeArgError(`steps must be a positive integer, got ${opts.steps}`);
 }
 
 /** Trains `model` on `data` for `epochs` epochs (see Trainer; the loss defaults to the one that fits the data) and reports the result. */

@@ -52,6 +52,11 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     return false;
   }
 
+  /** Throws unless every array is a host array (a kernel without a device path). */
+  function onHost(where: string, ...arrays: (Data | undefined)[]): void {
+    if (arrays.some((x) => x && on(x))) throw new ParalensError('E_BACKEND', `webgpu: ${where} has no device path yet; train this model with --backend wasm`, false);
+  }
+
   const run1d = (k: Kernel, consts: Record<string, number | boolean>, arrays: Data[], n: number, scalars: number[] = [n]): void =>
     q.run(k, consts, arrays, scalars, groups1d(n, K.WG));
 
@@ -76,6 +81,29 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     gemm(tA, tB, m, n, k, a, b, c, acc, bias, op: UnaryOp = 'identity') {
       if (!onDevice('gemm', c, a, b, bias)) return host.gemm(tA, tB, m, n, k, a, b, c, acc, bias, op);
       q.run(K.gemm, { TA: tA, TB: tB, ACC: acc, BIAS: bias !== undefined, OP: opCode(op) }, [a, b, c, bias ?? c], [m, n, k], [Math.ceil(n / K.TILE), Math.ceil(m / K.TILE)]);
+    },
+    // the sequence kernels (attention products and softmax, layer norms) have no device path
+    // yet: the layers that use them are not kernelsOnly and are refused before a device run
+    // (hostOnlyParts); here they serve host arrays, and name themselves if handed device ones
+    gemmBatched(tA, tB, m, n, k, a, b, c, count, acc) {
+      onHost('gemmBatched', c.data, a.data, b.data);
+      host.gemmBatched(tA, tB, m, n, k, a, b, c, count, acc);
+    },
+    attentionSoftmax(sc, blocks, Tq, Tk, scale, causal, qOffset, bias, heads) {
+      onHost('attentionSoftmax', sc, bias);
+      host.attentionSoftmax(sc, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
+    },
+    attentionSoftmaxBackward(p, dp, rows, n, scale) {
+      onHost('attentionSoftmaxBackward', p, dp);
+      host.attentionSoftmaxBackward(p, dp, rows, n, scale);
+    },
+    layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r) {
+      onHost('layerNorm', x, g, b, y, xhat, r);
+      host.layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r);
+    },
+    layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db) {
+      onHost('layerNormBackward', dy, xhat, r, g, dx, dg, db);
+      host.layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db);
     },
     unary(op, x, out) {
       if (!onDevice('unary', out, x)) return host.unary(op, x, out);
