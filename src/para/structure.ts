@@ -120,18 +120,11 @@ export class Residual extends Morphism {
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const f = this.f.dom ? this.f : this.f.at(x.shape.slice(1));
     const lens = f.forward(theta, x, ctx);
-    const be = backend();
-    const plus = (a: Tensor, b: Tensor): Tensor => {
-      const out = ctx.alloc(a.shape, a.dtype, true);
-      out.data.set(a.data);
-      be.axpy(1, b.data, out.data);
-      return out;
-    };
     return {
-      y: plus(x, lens.y),
+      y: sum(x, lens.y, ctx),
       pullback: (dy, dTheta, needDx = true) => {
         const df = lens.pullback(dy, dTheta, needDx);
-        return needDx ? plus(dy, df) : df;
+        return needDx ? sum(dy, df, ctx) : df;
       },
     };
   }
@@ -141,17 +134,21 @@ export class Residual extends Morphism {
     if (!inner) return undefined;
     return {
       step: (x) => {
-        const fx = inner.step(x);
-        const y = ctx.alloc(x.shape, x.dtype, true);
-        y.data.set(x.data);
-        backend().axpy(1, fx.data, y.data);
-        return y;
+        return sum(x, inner.step(x), ctx);
       },
     };
   }
   override toString(): string {
     return `residual(${this.f})`;
   }
+}
+
+/** a + b in a fresh tensor, by kernels only (so it runs where the backend's arrays live, a device included). */
+function sum(a: Tensor, b: Tensor, ctx: Ctx): Tensor {
+  const out = ctx.alloc(a.shape, a.dtype, true), be = backend();
+  be.copyRows(1, a.size, a.data, a.size, out.data, a.size);
+  be.axpy(1, b.data, out.data);
+  return out;
 }
 
 export function residual(f: Para): Para {
