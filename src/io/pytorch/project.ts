@@ -63,6 +63,8 @@ export function buildPytorchProject(model: Para, theta: readonly Tensor[], opts:
     ...names.params.map((name, i) => ({ name, tensor: theta[i]! })),
     ...names.buffers.map((name, i) => ({ name, tensor: t.buffers[i]!.tensor })),
   ];
+  const byState = new Map(weights.map((w) => [w.name, w.tensor]));
+  weights.push(...names.aliases.map((a) => ({ name: a.name, tensor: byState.get(a.of)! })));
   const files: Record<string, string | Uint8Array> = {
     'model.py': modelPy(m, t),
     'weights.safetensors': encodeSafetensors(weights, { spec: String(m) }),
