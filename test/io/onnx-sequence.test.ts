@@ -1,15 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { exportOnnx, parseSpec, Rng, Tensor } from '../../src/index.js';
-import { requirePeer } from '../peer/require-peer.js';
+import { describeWith, onnxRuntime } from '../peer/available.js';
 
-type Ort = typeof import('onnxruntime-node');
-let ort: Ort | undefined;
-try {
-  ort = await import('onnxruntime-node');
-} catch {
-  ort = undefined;
-}
-requirePeer(ort !== undefined, 'the ONNX export of the sequence layers, run in ONNX Runtime', 'npm ci (onnxruntime-node is a devDependency)');
+const { peer: runtime, value: ort } = await onnxRuntime();
 
 /** ONNX Runtime's output and paralens's on the same token ids and random weights. */
 async function compare(spec: string, T: number, V: number, seed: number): Promise<number> {
@@ -27,7 +20,7 @@ async function compare(spec: string, T: number, V: number, seed: number): Promis
   return d;
 }
 
-describe.skipIf(!ort)('ONNX export of text models, run in ONNX Runtime', () => {
+describeWith(runtime, 'ONNX export of text models, run in ONNX Runtime', () => {
   const lm = (pos: string, norm = 'layernorm'): string => `embedding(11,8) >> transformer(8,2,16,${pos}) >> transformer(8,4,16,${pos}) >> ${norm}(8) >> dense(8,11)`;
   it.each(['rope', 'relative', 'relative(3)', 'absolute(12)', 'none'])('a two-block %s language model gives paralens\'s logits', async (pos) => {
     for (const seed of [1, 2]) expect(await compare(lm(pos), 9, 11, seed)).toBeLessThan(1e-5);

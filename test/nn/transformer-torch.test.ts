@@ -1,13 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeCtx, parseSpec, Rng, Tensor } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
-import { requirePeer } from '../peer/require-peer.js';
+import { describeWith, PYTHON as PY, pytorch } from '../peer/available.js';
 
-const PY = '/usr/bin/python3';
-const hasTorch = spawnSync(PY, ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
-requirePeer(hasTorch, 'the transformer cross-check against PyTorch', 'apt-get install -y python3-torch');
 
 /** Spec, per-sample input shape, and whether the input is token ids (with their range). */
 const cases: [string, number[], number?][] = [
@@ -27,7 +24,7 @@ const cases: [string, number[], number?][] = [
 /** The morphism as the tree the PyTorch side interprets. */
 const tree = (f: Para): unknown => ({ kind: f.kind, args: f.args, children: f.children.map(tree) });
 
-describe.skipIf(!hasTorch)('the text-model layers agree with PyTorch (float64)', () => {
+describeWith(pytorch(), 'the text-model layers agree with PyTorch (float64)', () => {
   it('outputs, input gradients and every parameter gradient at 1e-6, on random weights', () => {
     const rng = new Rng(17);
     const randn = (shape: readonly number[]): Tensor => Tensor.of(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), shape, 'float64');
