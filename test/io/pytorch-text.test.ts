@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { decodeModel } from '../../src/index.js';
 import { cli } from '../cli/helpers.js';
-import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
+import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 
 /**
  * A transformer language model out to PyTorch and back: trained a few steps in paralens on a
@@ -13,7 +13,6 @@ import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
  * same steps), and the model file it writes back evaluated by `paralens eval` to PyTorch's
  * validation bits per character.
  */
-const hasTorch = requirePeer('PyTorch (python3-torch)', pythonHas('torch'), 'apt-get install -y python3-torch');
 const dir = mkdtempSync(join(tmpdir(), 'paralens-pytorch-text-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -23,7 +22,7 @@ function python(args: string[]): any {
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
-describe.runIf(hasTorch)('train.py on text: a transformer to DDP and back', () => {
+describeWith(pytorch(), 'train.py on text: a transformer to DDP and back', () => {
   it('2 processes take the steps of 1; paralens eval gives the bits per character PyTorch measured', async () => {
     const text = join(dir, 'text.txt');
     const words = ['lens', 'para', 'pull', 'back', 'forward', 'morphism', 'the', 'a', 'of', 'category'];

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPytorchProject } from '../../src/io/pytorch/project.js';
 import { constantLr, cosine, decodeSafetensors, defineLayer, encodeSafetensors, ExportError, makeCtx, parseSpec, primitive, Rng, stepDecay, Tensor, warmup, zerosLike } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
-import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
+import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 
 /**
  * The PyTorch export as a round trip: every exportable family of layers, built in paralens
@@ -15,7 +15,6 @@ import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
  * input gradients and parameter gradients of ⟨y, r⟩ (r a random cotangent) agree with
  * paralens's forward and pullback to 1e-5 relative, float32.
  */
-const hasTorch = requirePeer('PyTorch (python3-torch)', pythonHas('torch'), 'apt-get install -y python3-torch');
 const DRIVER = fileURLToPath(new URL('./pytorch_roundtrip.py', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'paralens-pytorch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -115,7 +114,7 @@ function prepare(c: Case, i: number): Prepared {
   return { c, m, y: lens.y, dx, grads, out: join(project, 'out.safetensors') };
 }
 
-describe.runIf(hasTorch)('export --format pytorch: the torch module is the Para composite', () => {
+describeWith(pytorch(), 'export --format pytorch: the torch module is the Para composite', () => {
   beforeAll(() => {
     CASES.forEach((c, i) => prepared.push(prepare(c, i)));
     const list = prepared.map((p, i) => ({ dir: join(dir, `case${i}`), inputs: join(dir, `case${i}`, 'inputs.safetensors'), out: p.out, training: Boolean(p.c.training) }));
@@ -152,7 +151,7 @@ print(json.dumps([float((y == 0).float().mean()), sorted(set(round(v, 5) for v i
   });
 });
 
-describe.runIf(hasTorch)('train.py keeps paralens conventions', () => {
+describeWith(pytorch(), 'train.py keeps paralens conventions', () => {
   it("its learning-rate schedules are src/optim/schedule.ts's, step by step", () => {
     const project = join(dir, 'schedules');
     mkdirSync(project);

@@ -82,6 +82,7 @@ const once = <T>(f: () => T): (() => T) => {
 };
 
 export const pytorch = once(() => pythonPeer('pytorch', 'PyTorch (python3-torch)', ['torch'], 'apt-get install -y python3-torch'));
+export const torchOnnx = once(() => pythonPeer('pytorch', 'PyTorch with ONNX export (python3-torch, python3-onnx)', ['torch', 'onnx'], 'apt-get install -y python3-torch python3-onnx'));
 export const numpy = once(() => pythonPeer('numpy', 'NumPy (python3-numpy)', ['numpy'], 'apt-get install -y python3-numpy'));
 export const python = once(() => pythonPeer('python', 'python3 with struct and json', ['struct', 'json'], 'apt-get install -y python3'));
 export const chromium = once(() => filePeer('chromium', 'Chromium', CHROMIUM, 'apt-get install -y chromium'));
