@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: paralens (every registered backend) side by side with TensorFlow.js (cpu,
- * wasm) and PyTorch (1 and 2 threads) in ONE run, on the same workloads (bench/workloads.ts):
- * matmul 128–1024, MLP 784-256-256-10 training at batch 128 and 1, a small CNN, seed 000's XOR.
+ * wasm), jax-js (wasm) and PyTorch (1 and 2 threads) in ONE run, on the same workloads
+ * (bench/workloads.ts): matmul 128–1024, MLP 784-256-256-10 training at batch 128 and 1, a
+ * small CNN, seed 000's XOR; and the Fashion-MNIST MLP epoch by the Trainer and by the
+ * `paralens train` command (bench/cli-epoch.ts).
  * Every measurement has a warm-up and is the median of repeats. Peers that are missing are
  * skipped with a message, never faked.
  *
@@ -9,8 +11,10 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { availableParallelism } from 'node:os';
-import { backendNames, registerBackend } from '../src/tensor/registry.js';
+import { backend, backendNames, registerBackend, setBackend } from '../src/tensor/registry.js';
 import '../src/tensor/js-backend.js';
+import { benchCliEpoch, cliSummary } from './cli-epoch.js';
+import { benchJaxjs, loadJaxjs } from './jaxjs.js';
 import { benchParalens } from './paralens.js';
 import { markdownTable, ratios, ratioTable } from './report.js';
 import { benchTfjs, loadTfjs } from './tfjs.js';
@@ -23,8 +27,10 @@ const quick = argv.includes('--quick');
 const json = argv.includes('--json');
 const skipAt = argv.indexOf('--skip');
 const skip = new Set(skipAt >= 0 ? (argv[skipAt + 1] ?? '').split(',') : []);
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 if (argv.includes('--help')) {
-  process.stdout.write('usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,tfjs-cpu,tfjs-wasm,torch]\n');
+  process.stdout.write('usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,webgpu,tfjs-cpu,tfjs-wasm,jaxjs,torch] [--only WORKLOAD-SUBSTRING]\n');
   process.exit(0);
 }
 const log = (s: string): void => void process.stderr.write(s + '\n');
@@ -36,7 +42,7 @@ const log = (s: string): void => void process.stderr.write(s + '\n');
 const settle = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 async function main(): Promise<void> {
-  const cfg = benchConfig(quick);
+  const cfg = { ...benchConfig(quick), only };
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, relaxedSimdFlag: process.execArgv.includes('--experimental-wasm-relaxed-simd') };
   log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}${quick ? ' (quick)' : ''}`);
   const systems: Record<string, string> = {};
@@ -71,6 +77,31 @@ async function main(): Promise<void> {
     log(`paralens on backend '${name}'`);
     results.push(...benchParalens(name, `paralens ${name}`, cfg, skipped, log));
   }
+  if (!skip.has('cli') && backendNames().includes('wasm')) {
+    settle();
+    log(`paralens: the Trainer's Fashion-MNIST epoch and the paralens train command's`);
+    const previous = backend();
+    setBackend('wasm');
+    try {
+      results.push(...benchCliEpoch(cfg, skipped, log));
+    } finally {
+      setBackend(previous);
+    }
+    systems['paralens CLI'] = `paralens train --json in a process of its own, no Node flags (node dist/src/cli/main.js train … --epochs ${cfg.fashion.epochs}); its seconds_per_epoch, and the process's wall and CPU time from /usr/bin/time`;
+  }
+  // the webgpu backend, at sizes an emulated device (SwiftShader) finishes in seconds
+  if (!skip.has('webgpu')) {
+    const { benchWebGpu, gpuSystem, startWebGpu } = await import('./webgpu.js');
+    const gpu = await startWebGpu(note);
+    if (gpu) {
+      systems.webgpu = `${gpuSystem(gpu)}: ${gpu.device.label}${gpu.device.emulated ? '; these rows check that it runs, and are left out of the speed-ups' : ''}`;
+      log(`paralens on backend 'webgpu'`);
+      const w = gpu.device.emulated || quick
+        ? { matmulSizes: [128, 256], mlp: { batch: 128, steps: 4 }, cnn: { batch: 32, steps: 2 }, repeats: 3 }
+        : { matmulSizes: cfg.matmulSizes, mlp: { batch: 128, steps: 20 }, cnn: { batch: cfg.conv.batch, steps: cfg.conv.steps }, repeats: cfg.repeats };
+      results.push(...(await benchWebGpu(gpu, w, skipped, log)));
+    }
+  }
   for (const be of ['cpu', 'wasm'] as const) {
     if (skip.has(`tfjs-${be}`)) continue;
     const t = await loadTfjs(be);
@@ -82,6 +113,16 @@ async function main(): Promise<void> {
     settle();
     log(`TensorFlow.js ${be}`);
     results.push(...benchTfjs(t.tf, `TF.js ${be}`, cfg, skipped, log));
+  }
+  if (!skip.has('jaxjs')) {
+    const j = await loadJaxjs();
+    if ('error' in j) note(j.error);
+    else {
+      systems.jaxjs = j.note;
+      settle();
+      log('jax-js wasm');
+      results.push(...benchJaxjs(j.jax, 'jax-js wasm', cfg, skipped, log));
+    }
   }
   if (!skip.has('torch')) {
     const v = torchVersion();
@@ -98,10 +139,12 @@ async function main(): Promise<void> {
   for (const d of dispose) d();
 
   const rs = ratios(results);
+  const cli = cliSummary(results, cfg);
   if (json) {
-    process.stdout.write(JSON.stringify({ machine, quick, config: cfg, systems, skipped, results, ratios: rs }) + '\n');
+    process.stdout.write(JSON.stringify({ machine, quick, config: cfg, systems, skipped, results, ratios: rs, ...(cli ? { cli } : {}) }) + '\n');
   } else {
     process.stdout.write(`\n${markdownTable(results)}\n\nSpeed-ups (paralens ÷ peer; > 1 means paralens is faster):\n\n${ratioTable(rs)}\n`);
+    if (cli) process.stdout.write(`\n${cli}\n`);
     for (const [k, v] of Object.entries(systems)) process.stdout.write(`\n- ${k}: ${v}`);
     process.stdout.write('\n');
   }

@@ -15,7 +15,7 @@ const ROOMS: readonly (readonly [string, number])[] = [
   ['linalg', 2],
   ['category', 3], ['data', 3], ['equivariant/group', 3],
   ['equivariant/solve', 4], ['para', 4],
-  ['nn', 5],
+  ['nn', 5], ['equivariant/irreps', 5],
   ['markov/layers', 6], ['colimit/layers', 6], ['natural/layers', 6], ['equivariant/layers', 6],
   ['spec', 7],
   ['io', 8], ['optim', 8], ['draw', 8],

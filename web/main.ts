@@ -130,8 +130,9 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   lossEpochs.push(m.epoch);
   if (losses.length === 1) $('status').dataset.firstLoss = String(m.loss);
   const status = $('status');
-  status.textContent = `epoch ${m.epoch}/${m.epochs}  loss ${m.loss.toPrecision(4)}${m.accuracy !== undefined ? `  accuracy ${m.accuracy.toFixed(3)}` : ''}${m.done ? '  (done)' : ''}  · ${m.backend}`;
+  status.textContent = `epoch ${m.epoch}/${m.epochs}  loss ${m.loss.toPrecision(4)}${m.accuracy !== undefined ? `  accuracy ${m.accuracy.toFixed(3)}` : ''}${m.done ? '  (done)' : ''}  · ${m.backend}${m.note ? ` (${m.note})` : ''}`;
   status.dataset.backend = m.backend;
+  if (m.note) status.dataset.backendNote = m.note;
   status.dataset.epoch = String(m.epoch);
   status.dataset.loss = String(m.loss);
   status.dataset.done = String(m.done);

@@ -35,6 +35,7 @@ export type ParsedFlags = Record<string, string | number | boolean | undefined>;
 /** Flags every command takes. */
 export const commonFlags: Flags = {
   json: { type: 'boolean', help: 'print exactly one JSON object on stdout; progress and logs go to stderr' },
+  quiet: { type: 'boolean', help: 'no progress line and no logs on stderr (errors still go there)' },
   help: { type: 'boolean', help: 'show this help' },
 };
 

@@ -22,6 +22,8 @@ export interface Command {
   /** A paragraph for `paralens NAME --help`. */
   readonly description: string;
   readonly flags: Flags;
+  /** The string flag a leading positional argument fills (`paralens import FILE.onnx` is `--onnx FILE.onnx`). */
+  readonly positional?: string;
   /** Subcommands (e.g. `topos site`); when present, the first positional argument picks one. */
   readonly subcommands?: readonly Command[];
   run(flags: ParsedFlags, io: CliIO): Promise<number>;

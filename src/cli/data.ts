@@ -1,30 +1,51 @@
+import { arraysDataset, withImageLayout } from '../data/arrays.js';
+import type { ImageLayout } from '../data/arrays.js';
 import type { Dataset } from '../data/dataset.js';
-import type { ImageLayout } from '../data/idx.js';
-import { loadFashionMnist } from '../data/node.js';
-import { builtInData } from '../data/registry.js';
-import { ShapeError } from '../errors.js';
+import { readFashionMnist, readIdxDirectory, readNpyFile, readNpzFile, readTableFile } from '../data/node.js';
+import type { NdArray } from '../data/npy.js';
+import { modelInputs } from '../data/preprocessing.js';
+import type { Preprocessing } from '../data/preprocessing.js';
+import { builtInData, builtInDataNames } from '../data/registry.js';
+import { encodeTable, tablePreprocessing } from '../data/tabular.js';
+import type { Task } from '../data/task.js';
+import { DataError, ShapeError, UnknownNameError } from '../errors.js';
 import type { Para } from '../para/para.js';
+import type { Flags } from './args.js';
 
-/** What a CLI data loader is told: the seed, the --data-dir flag, and the model it will feed (to choose a layout). */
+/** What a command asks of its data. */
 export interface CliDataOptions {
   seed: number;
+  /** --data-dir: where fashion-mnist's IDX files are. */
   dataDir?: string;
+  /** The model the data will feed: it decides the image layout and whether two classes are one output or two. */
   model?: Para;
+  /** --target: the target column of a table, or the .npy file of targets. */
+  target?: string;
+  /** --task: classification or regression (default: inferred from the target). */
+  task?: Task;
+  /** For k-means: no target unless named, or the last column of a table holds class names. */
+  optionalTarget?: boolean;
+  /** For predict: read the file as the model was trained — its columns, categories and classes. */
+  preprocessing?: Preprocessing;
 }
 
 /**
- * Resolves a data set name for the CLI. Built-in sets come from src/data; Node-only
- * loaders (Fashion-MNIST, …) are registered below, by `registerCliData`.
+ * A data set as a source gives it. For a file, `data` holds raw inputs (numbers as written,
+ * categories one-hot, pixels 0…255) and `preprocessing` says how they become model inputs
+ * (fitted on the training rows by the command); built-in sets are model inputs already.
+ * `test` is a fixed test split where the source has one (Fashion-MNIST's 10 000 images).
  */
-const extra = new Map<string, (opts: CliDataOptions) => Promise<Dataset>>();
-
-function registerCliData(name: string, load: (opts: CliDataOptions) => Promise<Dataset>): void {
-  extra.set(name, load);
+export interface LoadedData {
+  data: Dataset;
+  test?: Dataset;
+  preprocessing?: Preprocessing;
 }
 
-export async function loadData(name: string, opts: CliDataOptions): Promise<Dataset> {
-  const l = extra.get(name);
-  return l ? l(opts) : builtInData(name, opts.seed);
+/** A kind of --data value: how --help names it, which values it takes, and how it loads them. */
+interface DataSource {
+  readonly form: string;
+  matches(spec: string): boolean;
+  load(spec: string, opts: CliDataOptions): Promise<LoadedData>;
 }
 
 /**
@@ -43,8 +64,116 @@ export function layoutFor(model: Para | undefined, flat: number): ImageLayout {
   }
 }
 
-/** Fashion-MNIST's 60 000 training rows, with the 10 000 test rows as its `test` field (the train command evaluates on it). */
-registerCliData('fashion-mnist', async ({ dataDir, model }) => {
-  const { train, test } = loadFashionMnist({ dataDir, layout: layoutFor(model, 784) });
-  return { ...train, test } as Dataset;
-});
+/** Whether the model has exactly one output (then two classes are one logit, trained with bce). */
+function oneOutput(model: Para | undefined): boolean {
+  return model?.cod !== undefined && model.cod.reduce((a, b) => a * b, 1) === 1;
+}
+
+/** [N,H,W] images in the layout the model takes. */
+function laidOut(ds: Dataset, model: Para | undefined): Dataset {
+  return ds.x.rank === 3 ? withImageLayout(ds, layoutFor(model, ds.x.shape[1]! * ds.x.shape[2]!)) : ds;
+}
+
+function fromArrays(x: NdArray, y: NdArray | undefined, name: string, opts: CliDataOptions): LoadedData {
+  const saved = opts.preprocessing;
+  const classes = saved?.target?.task === 'classify' ? saved.target.classes : undefined;
+  const { data, preprocessing } = arraysDataset(x, y, { name, task: opts.task ?? saved?.target?.task, classes, binaryAsOneColumn: oneOutput(opts.model) });
+  return { data: laidOut(data, opts.model), preprocessing: saved ?? preprocessing };
+}
+
+const TABLE = /\.(csv|tsv|tab|txt|dat)(\.gz)?$/i;
+
+/** A delimited text file as data: its columns encoded (a saved preprocessing's, or fitted here: target, task, numeric and categorical features). */
+export function loadTable(path: string, opts: CliDataOptions): LoadedData {
+  const table = readTableFile(path);
+  const saved = opts.preprocessing;
+  if (saved && saved.input !== 'table') throw new DataError(`${path}: the model was trained on arrays (NumPy or IDX files), not on a table; give --data PATH.npz or --input rows`);
+  const p = saved ?? tablePreprocessing(table, { target: opts.target, task: opts.task, optionalTarget: opts.optionalTarget });
+  return { data: encodeTable(table, p, { binaryAsOneColumn: oneOutput(opts.model) }), preprocessing: p };
+}
+
+/**
+ * Every kind of --data value, in the order they are tried. A new kind (a `text:` prefix, a
+ * named set) is one entry here.
+ */
+const SOURCES: readonly DataSource[] = [
+  {
+    form: builtInDataNames().join(', '),
+    matches: (s) => builtInDataNames().includes(s),
+    load: async (s, { seed }) => ({ data: builtInData(s, seed) }),
+  },
+  {
+    form: 'fashion-mnist',
+    matches: (s) => s === 'fashion-mnist',
+    load: async (_, { dataDir, model }) => {
+      const { train, test } = readFashionMnist({ dataDir });
+      return { data: laidOut(train.data, model), test: laidOut(test.data, model), preprocessing: train.preprocessing };
+    },
+  },
+  { form: 'PATH.csv (also .tsv, .txt, .gz)', matches: (s) => TABLE.test(s), load: async (path, opts) => loadTable(path, opts) },
+  {
+    form: 'PATH.npz (arrays x and y)',
+    matches: (s) => /\.npz$/i.test(s),
+    load: async (path, opts) => {
+      const arrays = readNpzFile(path);
+      const get = (n: string): NdArray | undefined => arrays.get(n) ?? arrays.get(n.toUpperCase());
+      const x = get('x');
+      if (!x) throw new DataError(`${path}: no array named x (features); it holds ${[...arrays.keys()].join(', ') || 'nothing'}. Save with np.savez(path, x=features, y=targets)`);
+      return fromArrays(x, get('y'), path, opts);
+    },
+  },
+  {
+    form: 'PATH.npy (with --target Y.npy)',
+    matches: (s) => /\.npy$/i.test(s),
+    load: async (path, opts) => {
+      if (opts.target !== undefined && !/\.npy$/i.test(opts.target)) throw new DataError(`${path}: --target for a .npy file is the .npy file of targets, got '${opts.target}'`);
+      return fromArrays(readNpyFile(path), opts.target !== undefined ? readNpyFile(opts.target) : undefined, path, opts);
+    },
+  },
+  {
+    form: 'idx:DIR (IDX image/label files)',
+    matches: (s) => s.startsWith('idx:'),
+    load: async (s, { model, preprocessing }) => {
+      const saved = preprocessing?.target?.task === 'classify' ? preprocessing.target.classes : undefined;
+      const { train, test } = readIdxDirectory(s.slice(4), { classes: saved });
+      return { data: laidOut(train.data, model), ...(test ? { test: laidOut(test.data, model) } : {}), preprocessing: preprocessing ?? train.preprocessing };
+    },
+  },
+];
+
+/** The kinds of --data value, for help texts: "xor, moons, …, fashion-mnist, PATH.csv, …". */
+export function dataForms(): string {
+  return SOURCES.map((s) => s.form).join('; ');
+}
+
+/** Loads a --data value: a built-in set, fashion-mnist, a CSV, NumPy or IDX file. */
+export async function loadData(spec: string, opts: CliDataOptions): Promise<LoadedData> {
+  const source = SOURCES.find((s) => s.matches(spec));
+  if (!source) throw new UnknownNameError('data set', spec, [...builtInDataNames(), 'fashion-mnist', 'PATH.csv', 'PATH.npy', 'PATH.npz', 'idx:DIR']);
+  return source.load(spec, opts);
+}
+
+/**
+ * The data as a command that splits and standardises for itself takes it (uncertainty,
+ * sheaf, distill, k-means, topos info): arrays scaled (pixels to [0,1]), tables encoded
+ * (categories one-hot); nothing standardised; the fixed test split as `test`.
+ */
+export function inputsOf(l: LoadedData): Dataset & { test?: Dataset } {
+  const p = l.preprocessing;
+  const ready = (d: Dataset): Dataset => {
+    if (p?.input !== 'array') return d;
+    const x = modelInputs({ ...p, standardize: false }, d.x);
+    return { ...d, x, ...(d.y === d.x ? { y: x } : {}) };
+  };
+  return { ...ready(l.data), ...(l.test ? { test: ready(l.test) } : {}) };
+}
+
+/** The data flags of every command that takes --data. */
+export function dataFlags(opts: { help?: string; default?: string } = {}): Flags {
+  return {
+    data: { type: 'string', help: `${opts.help ?? 'data set'}: ${dataForms()}`, ...(opts.default !== undefined ? { default: opts.default } : {}) },
+    target: { type: 'string', help: 'the target column of a table (default: the last), or the .npy file of targets' },
+    task: { type: 'string', choices: ['classify', 'regress'], help: 'classification or regression (default: from the target: text or few integers are classes)' },
+    'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
+  };
+}

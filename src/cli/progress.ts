@@ -1,16 +1,34 @@
+import type { TrainEvent } from '../train/train.js';
+import type { ParsedFlags } from './args.js';
 import type { CliIO } from './command.js';
 
+/** Whether a command must keep stderr free of progress and logs: --json (stdout is one object, stderr may be read by a machine too) or --quiet. */
+export function isSilent(flags: ParsedFlags): boolean {
+  return Boolean(flags.json) || Boolean(flags.quiet);
+}
+
+/** "4s", "2m05s", "1h03m". */
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
 /**
- * A progress bar on stderr, drawn only when stderr is a terminal and --json is off;
- * otherwise silent. `update(done, total, note)`; `done()` clears the line.
+ * A progress bar on stderr, drawn only when stderr is a terminal and the command is not
+ * silent (--json, --quiet); otherwise nothing. `update(done, total, note, count)` redraws at
+ * most every 80 ms: the bar, `count` (default done/total), the note, and the time left
+ * estimated from the rate so far; `done()` clears the line.
  */
 export class Progress {
   private last = 0;
-  private readonly active: boolean;
-  constructor(private readonly io: CliIO, private readonly label: string, json: boolean) {
-    this.active = io.errIsTTY && !json;
+  private readonly start = Date.now();
+  readonly active: boolean;
+  constructor(private readonly io: CliIO, private readonly label: string, silent: boolean) {
+    this.active = io.errIsTTY && !silent;
   }
-  update(done: number, total: number, note = ''): void {
+  update(done: number, total: number, note = '', count = `${done}/${total}`): void {
     if (!this.active) return;
     const now = Date.now();
     if (now - this.last < 80 && done < total) return;
@@ -18,11 +36,55 @@ export class Progress {
     const w = 28;
     const f = Math.max(0, Math.min(1, total ? done / total : 0));
     const bar = '█'.repeat(Math.round(f * w)).padEnd(w, '░');
-    this.io.err(`\r${this.label} ${bar} ${done}/${total} ${note}`.slice(0, 120).padEnd(100));
+    const elapsed = (now - this.start) / 1000;
+    const eta = done > 0 && done < total && elapsed > 0.5 ? ` · ETA ${duration((elapsed * (total - done)) / done)}` : '';
+    this.io.err(`\r${this.label} ${bar} ${count} ${note}${eta}`.slice(0, 140).padEnd(110));
+  }
+  /** Print a line above the bar (a log line that stays). */
+  log(line: string): void {
+    this.clear();
+    this.io.err(line + '\n');
   }
   done(): void {
-    if (this.active) this.io.err('\r'.padEnd(101) + '\r');
+    this.clear();
   }
+  private clear(): void {
+    if (this.active) this.io.err('\r'.padEnd(111) + '\r');
+  }
+}
+
+/**
+ * The progress of a training run, from train()'s events: a line with the epoch, samples per
+ * second, the time left and the last losses, redrawn after optimiser steps on a terminal;
+ * and, unless silent, one log line per evaluated epoch when there is a validation set.
+ */
+export function trainingProgress(io: CliIO, silent: boolean, label = 'train'): { onEvent(e: TrainEvent): void; done(): void } {
+  const bar = new Progress(io, label, silent);
+  let rows = 0, startEpoch = 0, t0 = 0, lastLoss = '', lastVal = '';
+  const rate = (done: number): string => `${Math.round(done / Math.max(1e-9, (performance.now() - t0) / 1000)).toLocaleString('en-US')} samples/s`;
+  return {
+    onEvent(e) {
+      if (e.type === 'start') {
+        rows = e.rows;
+        startEpoch = e.startEpoch;
+        t0 = performance.now();
+      } else if (e.type === 'batch') {
+        if (!bar.active) return;
+        const done = (e.epoch - 1 - startEpoch) * rows + e.rows;
+        bar.update(done, (e.epochs - startEpoch) * rows, `epochs · ${rate(done)}${lastLoss}`, `${e.epoch}/${e.epochs}`);
+      } else if (e.type === 'epoch') {
+        if (e.validationLoss !== undefined) lastVal = ` · val ${fmt(e.validationLoss)}`;
+        lastLoss = ` · loss ${fmt(e.loss)}${lastVal}`;
+        if (e.validationLoss !== undefined && !silent) {
+          const acc = (a: number | undefined, what: string): string => (a === undefined ? '' : `  ${what} ${fmt(a)}`);
+          bar.log(`epoch ${e.epoch}/${e.epochs}  loss ${fmt(e.loss)}${acc(e.accuracy, 'accuracy')}  val_loss ${fmt(e.validationLoss)}${acc(e.validationAccuracy, 'val_accuracy')}  (${fmt(e.epochSeconds, 3)} s)`);
+        }
+        const done = (e.epoch - startEpoch) * rows;
+        bar.update(done, (e.epochs - startEpoch) * rows, `epochs · ${rate(done)}${lastLoss}`, `${e.epoch}/${e.epochs}`);
+      }
+    },
+    done: () => bar.done(),
+  };
 }
 
 /** A number printed with `digits` significant digits, for tables. */

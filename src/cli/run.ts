@@ -66,7 +66,8 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
     io.out(helpText(cmd.usage, cmd.description, flagSpecs));
     return 0;
   }
-  const flags = parseFlags(argv, flagSpecs, path);
+  const args = cmd.positional && argv[0] !== undefined && !argv[0].startsWith('-') ? [`--${cmd.positional}`, ...argv] : argv;
+  const flags = parseFlags(args, flagSpecs, path);
   // every file the command will write is probed before any work (src/io/node-fs.ts)
   for (const [name, spec] of Object.entries(flagSpecs)) {
     const value = flags[name];

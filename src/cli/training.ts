@@ -1,5 +1,6 @@
 import { lossByName, lossForData, lossNames } from '../nn/loss.js';
 import { optimizerNames } from '../optim/by-name.js';
+import { scheduleByName, scheduleNames } from '../optim/schedule.js';
 import type { Dataset } from '../data/dataset.js';
 import type { TrainRunOptions } from '../train/train.js';
 import type { FlagSpec, Flags, ParsedFlags } from './args.js';
@@ -17,6 +18,8 @@ const TRAINING_FLAGS = {
   optimizer: { type: 'string', help: `optimiser: ${optimizerNames().join(', ')}`, default: 'sgd' },
   loss: { type: 'string', help: `loss: ${lossNames().join(', ')} (default: bce for one output, softmax-cross-entropy for several classes, mse for regression)` },
   seed: { type: 'int', help: 'random seed (initialisation, shuffling, splits)', default: 0 },
+  schedule: { type: 'string', choices: scheduleNames(), default: 'constant', help: 'learning-rate schedule over the run: constant; cosine (to 0); step (×0.1 after each third); warmup (linear over the first 5 %, then cosine)' },
+  'val-fraction': { type: 'number', range: 'unit-open', help: 'hold out this fraction of the training rows (stratified, seeded) and report validation loss and accuracy during training' },
 } as const satisfies Flags;
 
 export type TrainingFlag = keyof typeof TRAINING_FLAGS;
@@ -28,15 +31,22 @@ export function trainingFlags(names: readonly TrainingFlag[] = Object.keys(TRAIN
 
 /**
  * What `train` needs from the parsed training flags: the loss (named, or the one that fits the
- * data), the optimiser and its rate, the minibatch size (0: the whole set) and the seed.
+ * data), the optimiser, its rate and schedule (over all the steps of the run), the minibatch
+ * size (0: the whole set) and the seed.
  */
 export function trainRunOptions(flags: ParsedFlags, data: Dataset): TrainRunOptions {
+  const epochs = flags.epochs as number;
+  const batch = (flags.batch as number) || undefined;
+  // a command with --steps (train) runs that many; the others run whole epochs
+  const steps = (flags.steps as number | undefined) ?? epochs * Math.ceil(data.x.batch / Math.min(batch ?? data.x.batch, data.x.batch));
+  const schedule = flags.schedule !== undefined && flags.schedule !== 'constant' ? scheduleByName(flags.schedule as string, steps) : undefined;
   return {
     loss: flags.loss !== undefined ? lossByName(flags.loss as string) : lossForData(data),
-    epochs: flags.epochs as number,
-    batch: (flags.batch as number) || undefined,
+    epochs,
+    batch,
     lr: flags.lr as number,
     optimizer: (flags.optimizer as string | undefined) ?? 'sgd',
+    ...(schedule ? { optimizerOptions: { schedule } } : {}),
     seed: flags.seed as number,
   };
 }

@@ -21,6 +21,8 @@ export interface KMeansOptions {
   /** Convergence when Σ_c ‖Δμ_c‖² ≤ tol · (mean per-feature variance), scikit-learn's rule. Default 1e-4. */
   tol?: number;
   seed?: number | Rng;
+  /** Told after every Lloyd iteration: the restart (1-based), the restarts in all, the iteration (for a progress line). */
+  onIteration?: (restart: number, restarts: number, iteration: number) => void;
 }
 
 export interface KMeansResult {
@@ -137,7 +139,7 @@ export function kMeansPlusPlus(p: Float64Array, N: number, d: number, k: number,
 }
 
 /** Lloyd's iteration from given centres (updated in place). */
-export function lloyd(p: Float64Array, N: number, d: number, k: number, centres: Float64Array, maxIter: number, tolAbs: number) {
+export function lloyd(p: Float64Array, N: number, d: number, k: number, centres: Float64Array, maxIter: number, tolAbs: number, onIteration?: (iteration: number) => void) {
   const labels = new Int32Array(N), dist = new Float64Array(N);
   const prev = new Float64Array(centres.length);
   let iterations = 0, converged = false;
@@ -146,6 +148,7 @@ export function lloyd(p: Float64Array, N: number, d: number, k: number, centres:
     prev.set(centres);
     updateCentres(p, N, d, labels, dist, k, centres);
     iterations++;
+    onIteration?.(iterations);
     let shift = 0;
     for (let i = 0; i < centres.length; i++) shift += (centres[i]! - prev[i]!) ** 2;
     if (shift <= tolAbs) {
@@ -182,7 +185,7 @@ export function kMeans(x: Tensor, opts: KMeansOptions): KMeansResult {
   const restartInertias: number[] = [];
   for (let r = 0; r < restarts; r++) {
     const centres = kMeansPlusPlus(p, N, d, k, rng.split());
-    const run = lloyd(p, N, d, k, centres, maxIter, tol * meanVar);
+    const run = lloyd(p, N, d, k, centres, maxIter, tol * meanVar, opts.onIteration && ((i) => opts.onIteration!(r + 1, restarts, i)));
     restartInertias.push(run.inertia);
     if (!best || run.inertia < best.inertia) best = { ...run, centres };
   }

@@ -1,6 +1,9 @@
 import { DataError } from '../errors.js';
-import { Tensor } from '../tensor/tensor.js';
-import { oneHot } from './dataset.js';
+import { arraysDataset, withImageLayout } from './arrays.js';
+import type { ImageLayout } from './arrays.js';
+import type { NdArray } from './npy.js';
+import { applyPreprocessing } from './preprocessing.js';
+import type { Preprocessing } from './preprocessing.js';
 import type { Dataset } from './dataset.js';
 
 /**
@@ -122,8 +125,7 @@ export const FASHION_MNIST_CLASSES: readonly string[] = [
   'T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot',
 ];
 
-/** How image samples are laid out: flat vectors [N, H·W] or channel-first images [N, 1, H, W]. */
-export type ImageLayout = 'flat' | 'image';
+export type { ImageLayout } from './arrays.js';
 
 export interface IdxDatasetOptions {
   name: string;
@@ -134,10 +136,10 @@ export interface IdxDatasetOptions {
 }
 
 /**
- * A classification Dataset from an IDX image array [N, H, W] (uint8, scaled to [0,1]) and
- * an IDX label array [N] (uint8 class indices): x [N, H·W] or [N, 1, H, W], one-hot y [N, K].
+ * An IDX image array [N, H, W] (uint8) and an IDX label array [N] (uint8 class indices) as raw
+ * arrays (pixels 0…255, x [N, H, W]) with their preprocessing: scale 1/255, the classes.
  */
-export function idxDataset(images: IdxArray, labels: IdxArray, opts: IdxDatasetOptions): Dataset {
+export function idxArrays(images: IdxArray, labels: IdxArray, opts: Omit<IdxDatasetOptions, 'layout'>): { data: Dataset; preprocessing: Preprocessing } {
   const { name, classes } = opts;
   if (images.type !== 'uint8' || images.dims.length !== 3) {
     throw new DataError(`${name}: expected images as uint8 [N,H,W] but got ${images.type} [${images.dims.join(',')}]`);
@@ -148,13 +150,16 @@ export function idxDataset(images: IdxArray, labels: IdxArray, opts: IdxDatasetO
   const [n0, H, W] = images.dims as [number, number, number];
   if (labels.dims[0] !== n0) throw new DataError(`${name}: ${n0} images but ${labels.dims[0]} labels`);
   const N = opts.limit === undefined ? n0 : Math.min(n0, opts.limit);
-  const lab = new Int32Array(N);
-  for (let i = 0; i < N; i++) {
-    const c = labels.data[i]!;
-    if (c >= classes.length) throw new DataError(`${name}: label ${c} at row ${i + 1} is not a class index below ${classes.length}`);
-    lab[i] = c;
-  }
-  const x = Tensor.zeros(opts.layout === 'image' ? [N, 1, H, W] : [N, H * W]);
-  for (let i = 0; i < N * H * W; i++) x.data[i] = images.data[i]! / 255;
-  return { name, x, y: oneHot(lab, classes.length), labels: lab, classes };
+  const x: NdArray = { shape: [N, H, W], kind: 'uint8', data: (images.data as Uint8Array).subarray(0, N * H * W) };
+  const y: NdArray = { shape: [N], kind: 'uint8', data: (labels.data as Uint8Array).subarray(0, N) };
+  return arraysDataset(x, y, { name, classes, task: 'classify' });
+}
+
+/**
+ * A classification Dataset from an IDX image array [N, H, W] (uint8, scaled to [0,1]) and
+ * an IDX label array [N] (uint8 class indices): x [N, H·W] or [N, 1, H, W], one-hot y [N, K].
+ */
+export function idxDataset(images: IdxArray, labels: IdxArray, opts: IdxDatasetOptions): Dataset {
+  const { data, preprocessing } = idxArrays(images, labels, opts);
+  return withImageLayout(applyPreprocessing(preprocessing, data, { inPlace: true }), opts.layout ?? 'flat');
 }

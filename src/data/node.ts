@@ -1,30 +1,65 @@
 /**
- * Node-only data loading (reads files, gunzips with node:zlib). Not exported from
- * src/index.ts: import it from 'paralens/dist/src/data/node.js' or use the CLI.
+ * Node-only data loading (reads files, gunzips and inflates with node:zlib). Not exported from
+ * src/index.ts: import it from 'paralens/dist/src/data/node.js' or use the CLI. Every reader
+ * checks a file's size before reading it and bounds what decompression may produce.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { constants, gunzipSync } from 'node:zlib';
+import { constants, gunzipSync, inflateRawSync } from 'node:zlib';
 import { DataError, formatBytes, TooLargeError } from '../errors.js';
 import type { Dataset } from './dataset.js';
-import { FASHION_MNIST_CLASSES, idxDataset, idxDeclaredBytes, isGzip, parseIdx } from './idx.js';
-import type { IdxArray, ImageLayout } from './idx.js';
+import { FASHION_MNIST_CLASSES, idxArrays, idxDeclaredBytes, isGzip, parseIdx } from './idx.js';
+import type { IdxArray } from './idx.js';
+import { withImageLayout } from './arrays.js';
+import type { ImageLayout } from './arrays.js';
+import { parseNpy } from './npy.js';
+import type { NdArray } from './npy.js';
+import { parseNpz } from './npz.js';
+import { applyPreprocessing } from './preprocessing.js';
+import type { Preprocessing } from './preprocessing.js';
+import { readTable } from './table.js';
+import type { ReadTableOptions, Table } from './table.js';
 
 /** Where the Debian package `dataset-fashion-mnist` puts the files. */
 export const FASHION_MNIST_DIR = '/usr/share/datasets/fashion-mnist';
 
+/** Binary data files (and what decompressing one may produce) larger than this are refused. */
+const MAX_DATA_BYTES = 2 ** 31 - 1;
+/** Text tables larger than this (after gunzip) are refused: they are read into one string. */
+const MAX_TABLE_BYTES = 256 * 2 ** 20;
+
+/** The bytes of a file no larger than `max`, checked before reading; DataErrors name the file. */
+function readBounded(path: string, max: number): Uint8Array {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new DataError(`cannot read ${path}: it is a directory`);
+    size = st.size;
+  } catch (e) {
+    if (e instanceof DataError) throw e;
+    throw new DataError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (size > max) throw new DataError(`${path}: ${size} bytes, more than the ${max} bytes paralens reads`);
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new DataError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Gunzips when the bytes start with the gzip magic, producing at most `max` bytes. */
+function maybeGunzip(bytes: Uint8Array, path: string, max: number): Uint8Array {
+  if (!isGzip(bytes)) return bytes;
+  try {
+    return gunzipSync(bytes, { maxOutputLength: max });
+  } catch (e) {
+    throw new DataError(`${path}: cannot gunzip: ${(e as Error).message} (truncated or corrupt .gz file, or more than ${max} bytes inside)`);
+  }
+}
+
 /** Reads an IDX file, gunzipping it when it starts with the gzip magic. */
 export function readIdxFile(path: string): IdxArray {
-  let bytes: Uint8Array;
-  try {
-    const size = statSync(path).size;
-    if (size > MAX_INFLATED_BYTES) throw new TooLargeError(`${path}: ${formatBytes(size)}; an IDX file may have at most ${formatBytes(MAX_INFLATED_BYTES)}`, { bytes: size });
-    bytes = readFileSync(path);
-  } catch (e) {
-    if (e instanceof TooLargeError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new DataError(`cannot read ${path}: ${code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`);
-  }
+  const bytes = readBounded(path, MAX_INFLATED_BYTES);
   return parseIdx(isGzip(bytes) ? gunzipIdx(bytes, path) : bytes, path);
 }
 
@@ -60,11 +95,95 @@ function gunzipIdx(bytes: Uint8Array, path: string): Uint8Array {
   }
 }
 
+/** Reads a delimited text file (CSV, TSV, …; gzipped too) into a Table (readTable). */
+export function readTableFile(path: string, opts: Omit<ReadTableOptions, 'name'> = {}): Table {
+  const bytes = maybeGunzip(readBounded(path, MAX_TABLE_BYTES), path, MAX_TABLE_BYTES);
+  if (bytes.length > MAX_TABLE_BYTES) throw new DataError(`${path}: ${bytes.length} bytes of text, more than the ${MAX_TABLE_BYTES} paralens reads into a table`);
+  return readTable(new TextDecoder().decode(bytes), { ...opts, name: path });
+}
+
+/** Reads a .npy file. */
+export function readNpyFile(path: string): NdArray {
+  return parseNpy(readBounded(path, MAX_DATA_BYTES), path);
+}
+
+/** Reads the arrays of an .npz file (stored or deflated entries), by name. */
+export function readNpzFile(path: string): Map<string, NdArray> {
+  return parseNpz(readBounded(path, MAX_DATA_BYTES), path, (data, maxBytes) => inflateRawSync(data, { maxOutputLength: Math.max(1, maxBytes) }));
+}
+
+/** An image file and its label file in an IDX directory, and whether they are the training or the test split. */
+interface IdxPair {
+  images: string;
+  labels: string;
+  split: 'train' | 'test' | undefined;
+}
+
+/**
+ * The image/label pairs of a directory of IDX files: `X-images-idx3-ubyte[.gz]` with
+ * `X-labels-idx1-ubyte[.gz]` (MNIST's and Fashion-MNIST's names); a prefix with 'train' is
+ * the training split, with 't10k' or 'test' the test split.
+ */
+function idxPairs(dir: string): IdxPair[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch (e) {
+    throw new DataError(`idx:${dir}: cannot read the directory: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const pairs: IdxPair[] = [];
+  for (const f of files.filter((f) => /images/i.test(f)).sort()) {
+    const want = f.replace(/images/i, 'labels').replace(/idx3/i, 'idx1');
+    const labels = files.find((g) => g === want) ?? files.find((g) => g.replace(/\.gz$/, '') === want.replace(/\.gz$/, ''));
+    if (!labels) continue;
+    const split = /train/i.test(f) ? 'train' : /t10k|test/i.test(f) ? 'test' : undefined;
+    pairs.push({ images: join(dir, f), labels: join(dir, labels), split });
+  }
+  return pairs;
+}
+
+/** Raw arrays (pixels 0…255) of an IDX directory's splits, with their preprocessing (scale 1/255, the classes). */
+export interface IdxSplits {
+  train: { data: Dataset; preprocessing: Preprocessing };
+  test?: { data: Dataset; preprocessing: Preprocessing };
+}
+
+/**
+ * The training (and, where there is one, the test) split of a directory of IDX image/label
+ * files. Classes are `classes` (Fashion-MNIST's names), else the label values 0 … K−1 of
+ * both splits. A directory without such a pair, or with several and no train/test naming,
+ * is a DataError listing what it holds.
+ */
+export function readIdxDirectory(dir: string, opts: { name?: string; classes?: readonly string[]; limit?: number } = {}): IdxSplits {
+  const name = opts.name ?? `idx:${dir}`;
+  const pairs = idxPairs(dir);
+  const train = pairs.length === 1 ? pairs[0] : pairs.find((p) => p.split === 'train');
+  const test = pairs.length === 1 ? undefined : pairs.find((p) => p.split === 'test');
+  if (!train) {
+    const found = pairs.length ? `pairs ${pairs.map((p) => p.images).join(', ')} but none named train` : 'no image/label pairs';
+    throw new DataError(`${name}: ${found}; expected X-images-idx3-ubyte[.gz] with X-labels-idx1-ubyte[.gz] (train-… and t10k-… or test-… for two splits)`);
+  }
+  const read = (p: IdxPair): [IdxArray, IdxArray] => [readIdxFile(p.images), readIdxFile(p.labels)];
+  const tr = read(train), te = test && read(test);
+  let classes = opts.classes;
+  if (!classes) {
+    let top = 0;
+    for (const l of [tr[1], ...(te ? [te[1]] : [])]) for (const c of l.data) top = Math.max(top, c);
+    classes = Array.from({ length: top + 1 }, (_, c) => String(c));
+  }
+  return {
+    train: idxArrays(tr[0], tr[1], { name, classes, limit: opts.limit }),
+    ...(te ? { test: idxArrays(te[0], te[1], { name: `${name}/test`, classes, limit: opts.limit }) } : {}),
+  };
+}
+
 /** `dir/name.gz` if it exists, else `dir/name`; a DataError naming the package and --data-dir when neither does. */
-function findIdx(dir: string, name: string): string {
-  for (const p of [join(dir, `${name}.gz`), join(dir, name)]) if (existsSync(p)) return p;
-  const where = dir === FASHION_MNIST_DIR ? 'install the Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist)' : 'check the directory, or install the Debian package dataset-fashion-mnist';
-  throw new DataError(`fashion-mnist: ${join(dir, name)}(.gz) not found: ${where}, or point --data-dir at a directory holding {train,t10k}-{images-idx3,labels-idx1}-ubyte[.gz]`);
+function requireFashionMnist(dir: string): void {
+  for (const name of ['train-images-idx3-ubyte', 'train-labels-idx1-ubyte', 't10k-images-idx3-ubyte', 't10k-labels-idx1-ubyte']) {
+    if ([join(dir, `${name}.gz`), join(dir, name)].some((p) => existsSync(p))) continue;
+    const where = dir === FASHION_MNIST_DIR ? 'install the Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist)' : 'check the directory, or install the Debian package dataset-fashion-mnist';
+    throw new DataError(`fashion-mnist: ${join(dir, name)}(.gz) not found: ${where}, or point --data-dir at a directory holding {train,t10k}-{images-idx3,labels-idx1}-ubyte[.gz]`);
+  }
 }
 
 export interface FashionMnistOptions {
@@ -76,16 +195,20 @@ export interface FashionMnistOptions {
   layout?: ImageLayout;
 }
 
+/** Fashion-MNIST's splits as raw arrays with their preprocessing (what the CLI trains on and saves with a model). */
+export function readFashionMnist(opts: Omit<FashionMnistOptions, 'layout'> = {}): IdxSplits & { test: IdxSplits['train'] } {
+  const dir = opts.dataDir ?? FASHION_MNIST_DIR;
+  requireFashionMnist(dir);
+  const s = readIdxDirectory(dir, { name: 'fashion-mnist', classes: FASHION_MNIST_CLASSES, limit: opts.limit });
+  return { train: s.train, test: s.test! };
+}
+
 /**
  * Fashion-MNIST (Xiao, Rasul & Vollgraf 2017): 60 000 training and 10 000 test images of
  * 28×28 grey levels scaled to [0,1], one-hot targets over ten clothing classes.
  */
 export function loadFashionMnist(opts: FashionMnistOptions = {}): { train: Dataset; test: Dataset } {
-  const dir = opts.dataDir ?? FASHION_MNIST_DIR;
-  const split = (prefix: string, name: string): Dataset => {
-    const images = readIdxFile(findIdx(dir, `${prefix}-images-idx3-ubyte`));
-    const labels = readIdxFile(findIdx(dir, `${prefix}-labels-idx1-ubyte`));
-    return idxDataset(images, labels, { name, classes: FASHION_MNIST_CLASSES, layout: opts.layout, limit: opts.limit });
-  };
-  return { train: split('train', 'fashion-mnist'), test: split('t10k', 'fashion-mnist/test') };
+  const s = readFashionMnist(opts);
+  const ready = (p: IdxSplits['train']): Dataset => withImageLayout(applyPreprocessing(p.preprocessing, p.data, { inPlace: true }), opts.layout ?? 'flat');
+  return { train: ready(s.train), test: ready(s.test) };
 }

@@ -19,3 +19,11 @@ export class ExportError extends ParalensError {
     this.name = 'ExportError';
   }
 }
+
+/** An ONNX graph import cannot turn into a Para composite: operators it has no rule for (each named with its node), or a supported operator in a form paralens lacks. CLI exit 2. */
+export class ImportError extends ParalensError {
+  constructor(message: string) {
+    super('E_IMPORT', message);
+    this.name = 'ImportError';
+  }
+}

@@ -1,3 +1,5 @@
+import { parsePreprocessing } from '../data/preprocessing.js';
+import type { Preprocessing } from '../data/preprocessing.js';
 import { clip, ParalensError, quote, ShapeError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import { printSpec } from '../para/spec.js';
@@ -20,8 +22,12 @@ import type { SafetensorsHeader } from './safetensors.js';
  *                     has one: a spec like `conv2d(1,4,3) >> flatten` takes any image size
  *   paralens_version  the version that wrote it
  *   training          the training settings as a JSON string (epochs, lr, loss, classes, …)
+ *   preprocessing     for a model trained on a file (CSV, NumPy, IDX): how the file's values
+ *                     become the model's inputs and targets, as JSON (src/data/preprocessing.ts,
+ *                     docs/files.md) — column names, standardisation, one-hot categories,
+ *                     classes, pixel scaling
  */
-export const METADATA_KEYS = { format: 'format', spec: 'spec', inputShape: 'input_shape', version: 'paralens_version', training: 'training' } as const;
+export const METADATA_KEYS = { format: 'format', spec: 'spec', inputShape: 'input_shape', version: 'paralens_version', training: 'training', preprocessing: 'preprocessing' } as const;
 
 /** Training settings recorded with a model (free-form JSON values). */
 export type TrainingSettings = Record<string, unknown>;
@@ -33,6 +39,13 @@ export interface ModelFile {
   readonly metadata: Record<string, string>;
   /** `metadata.training` parsed ({} when absent). */
   readonly settings: TrainingSettings;
+  /** `metadata.preprocessing` parsed and checked (absent for models trained on built-in data). */
+  readonly preprocessing?: Preprocessing;
+}
+
+/** What a model file keeps besides the spec and the training settings. */
+export interface ModelExtras {
+  preprocessing?: Preprocessing;
 }
 
 /** Checks that θ fits the morphism: one tensor per parameter, shapes equal, names unique. */
@@ -55,7 +68,7 @@ export function checkTheta(model: Para, theta: readonly Tensor[]): void {
  * The bytes of a model file. The spec must parse back to a morphism with the same
  * parameters (so the file can be loaded); otherwise nothing is written.
  */
-export function encodeModel(model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}): Uint8Array {
+export function encodeModel(model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}, extras: ModelExtras = {}): Uint8Array {
   checkTheta(model, theta);
   let spec: string;
   try {
@@ -77,6 +90,7 @@ export function encodeModel(model: Para, theta: readonly Tensor[], settings: Tra
     ...(model.dom ? { [METADATA_KEYS.inputShape]: JSON.stringify(model.dom) } : {}),
     [METADATA_KEYS.version]: VERSION,
     [METADATA_KEYS.training]: JSON.stringify(settings),
+    ...(extras.preprocessing ? { [METADATA_KEYS.preprocessing]: JSON.stringify(extras.preprocessing) } : {}),
   };
   return encodeSafetensors(model.params.map((p, i) => ({ name: p.name, tensor: theta[i]! })), metadata);
 }
@@ -86,7 +100,7 @@ export function encodeModel(model: Para, theta: readonly Tensor[], settings: Tra
  * the spec in `__metadata__` parses (or `model` is given), the tensor names are exactly the
  * parameter names, and every shape is the parameter's shape.
  */
-export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model: Para; settings: TrainingSettings } {
+export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model: Para; settings: TrainingSettings; preprocessing?: Preprocessing } {
   const spec = header.metadata[METADATA_KEYS.spec];
   let m = model;
   if (!m) {
@@ -124,7 +138,17 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
       throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.training} is not a JSON object (${(e as Error).message})`);
     }
   }
-  return { model: m, settings };
+  const pre = header.metadata[METADATA_KEYS.preprocessing];
+  let preprocessing: Preprocessing | undefined;
+  if (pre !== undefined) {
+    try {
+      preprocessing = parsePreprocessing(pre);
+    } catch (e) {
+      if (!(e instanceof ParalensError)) throw e;
+      throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.preprocessing}: ${e.message}`);
+    }
+  }
+  return { model: m, settings, ...(preprocessing ? { preprocessing } : {}) };
 }
 
 /** The morphism fixed to the recorded input shape (unchanged when none is recorded or it already has one). */
@@ -162,7 +186,7 @@ export function thetaOfData(header: SafetensorsHeader, model: Para, data: Uint8A
 /** Decodes a model file held in memory: header validated, checked against the spec, then θ read. */
 export function decodeModel(bytes: Uint8Array, opts: { model?: Para } = {}): ModelFile {
   const header = readSafetensorsHeader(bytes);
-  const { model, settings } = modelOfHeader(header, opts.model);
+  const { model, settings, preprocessing } = modelOfHeader(header, opts.model);
   const theta = thetaOfData(header, model, bytes.subarray(header.dataStart));
-  return { model, theta, metadata: { ...header.metadata }, settings };
+  return { model, theta, metadata: { ...header.metadata }, settings, ...(preprocessing ? { preprocessing } : {}) };
 }

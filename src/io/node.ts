@@ -6,7 +6,7 @@ import type { Tensor } from '../tensor/tensor.js';
 import { DataError } from '../errors.js';
 import { FileFormatError } from './errors.js';
 import { encodeModel, modelOfHeader, thetaOfData } from './model-file.js';
-import type { ModelFile, TrainingSettings } from './model-file.js';
+import type { ModelExtras, ModelFile, TrainingSettings } from './model-file.js';
 import { parseHeader, readHeaderLength } from './safetensors.js';
 
 /**
@@ -19,8 +19,8 @@ import { parseHeader, readHeaderLength } from './safetensors.js';
  * to a temporary file beside `path` and renamed over it. If anything fails, an existing
  * file at `path` is left as it was. Returns the number of bytes written.
  */
-export async function saveModel(path: string, model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}, opts: WriteOptions = {}): Promise<number> {
-  const bytes = encodeModel(model, theta, settings);
+export async function saveModel(path: string, model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}, extras: ModelExtras = {}, opts: WriteOptions = {}): Promise<number> {
+  const bytes = encodeModel(model, theta, settings, extras);
   await writeFileAtomic(path, bytes, opts);
   return bytes.length;
 }
@@ -50,9 +50,9 @@ export async function loadModel(path: string, opts: { model?: Para } = {}): Prom
     try {
       const n = readHeaderLength(await read(0, Math.min(8, size)), size);
       const header = parseHeader(await read(8, n), 8 + n, size - 8 - n);
-      const { model, settings } = modelOfHeader(header, opts.model);
+      const { model, settings, preprocessing } = modelOfHeader(header, opts.model);
       const theta = thetaOfData(header, model, await read(header.dataStart, header.dataLength));
-      return { model, theta, metadata: { ...header.metadata }, settings };
+      return { model, theta, metadata: { ...header.metadata }, settings, ...(preprocessing ? { preprocessing } : {}) };
     } catch (e) {
       if (e instanceof FileFormatError) throw new FileFormatError(`${path}: ${e.message}`);
       throw e;

@@ -2,9 +2,11 @@ import protobuf from 'protobufjs';
 
 /**
  * The subset of ONNX's protobuf schema (onnx/onnx.proto, proto2) that an inference graph
- * of dense, convolution and pooling layers needs. Message and field names and numbers are
- * those of onnx.proto; fields paralens never writes are left out (protobuf readers skip
- * absent fields, so the bytes are a valid ModelProto).
+ * of dense, convolution and pooling layers needs, written and read. Message and field names
+ * and numbers are those of onnx.proto; fields paralens never uses are left out (protobuf
+ * readers skip unknown fields, so the bytes are a valid ModelProto, and a model with more
+ * fields decodes). Import also reads what it must refuse: tensors stored outside the file
+ * (data_location, external_data), sparse initializers and subgraph attributes.
  */
 const ONNX_PROTO = `
 syntax = "proto2";
@@ -22,6 +24,7 @@ message AttributeProto {
   optional int64 i = 3;
   optional bytes s = 4;
   optional TensorProto t = 5;
+  optional GraphProto g = 6;
   repeated float floats = 7;
   repeated int64 ints = 8;
   repeated bytes strings = 9;
@@ -68,6 +71,13 @@ message GraphProto {
   repeated ValueInfoProto input = 11;
   repeated ValueInfoProto output = 12;
   repeated ValueInfoProto value_info = 13;
+  repeated SparseTensorProto sparse_initializer = 15;
+}
+
+message SparseTensorProto {
+  optional TensorProto values = 1;
+  optional TensorProto indices = 2;
+  repeated int64 dims = 3;
 }
 
 message TensorProto {
@@ -84,6 +94,8 @@ message TensorProto {
   optional string doc_string = 12;
   optional bytes raw_data = 9;
   repeated double double_data = 10 [packed = true];
+  repeated StringStringEntryProto external_data = 13;
+  optional int32 data_location = 14;
 }
 
 message TensorShapeProto {
@@ -127,3 +139,6 @@ export const ONNX_FLOAT = 1;
 export const ONNX_INT64 = 7;
 /** AttributeProto.AttributeType values used here. */
 export const ATTR = { FLOAT: 1, INT: 2, STRING: 3, INTS: 7 } as const;
+/** TensorProto.DataType values import reads, with their sizes in bytes. */
+export const ONNX_DOUBLE = 11;
+export const ONNX_INT32 = 6;

@@ -34,6 +34,8 @@ export interface UncertaintyFitOptions {
   sigma0?: number;
   /** Regression: the Gaussian likelihood's noise σ in the ELBO. Default 0.1. */
   noiseSigma?: number;
+  /** Told after each training epoch (for a progress line). */
+  onEpoch?: (epoch: number, epochs: number) => void;
 }
 
 /** A fitted model: the spec it was built from, its parameters, and its predictive distribution. */
@@ -76,10 +78,14 @@ export function fitMethod(method: UncertaintyMethod, data: Dataset, opts: Uncert
   const epochs = opts.epochs ?? 300, lr = opts.lr ?? 0.01, seed = opts.seed ?? 0, batch = opts.batch ?? 32;
   let theta: Tensor[];
   if (method === 'bayes') {
-    theta = trainElbo(model, data, { loss, epochs, lr, batch, seed, priorSigma: opts.priorSigma, klWeight: opts.klWeight, noiseSigma: opts.noiseSigma ?? 0.1 }).theta;
+    const onEpoch = opts.onEpoch && ((e: { epoch: number }) => opts.onEpoch!(e.epoch, epochs));
+    theta = trainElbo(model, data, { loss, epochs, lr, batch, seed, priorSigma: opts.priorSigma, klWeight: opts.klWeight, noiseSigma: opts.noiseSigma ?? 0.1, onEpoch }).theta;
   } else {
     const t = new Trainer(model, data, { loss, lr, batch, seed, optimizer: 'adam' });
-    for (let e = 0; e < epochs; e++) t.runEpoch();
+    for (let e = 0; e < epochs; e++) {
+      t.runEpoch();
+      opts.onEpoch?.(e + 1, epochs);
+    }
     theta = t.theta;
   }
   return {

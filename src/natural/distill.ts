@@ -31,7 +31,8 @@ export interface DistillOptions {
   batch?: number;
   /** Component η of the hint (student features → teacher features); default adapter(p_S, p_T). */
   eta?: string;
-  onSeed?: (done: number, total: number) => void;
+  /** Told after every epoch of every model: epochs done and in all (four models per seed: the teacher and the three students). */
+  onProgress?: (done: number, total: number) => void;
   /**
    * Training rows per seed: a seeded random subset of this size (default: all). With a
    * data set that carries its own `test` split (Fashion-MNIST), that split is the held-out
@@ -156,26 +157,26 @@ export function distill(data: Dataset, opts: DistillOptions = {}): DistillReport
     const stats = featureStats(split.train.x);
     const tr = standardize(split.train, stats), te = standardize(split.test, stats);
     const y = oneHot(tr.labels!, C);
-    const fit = { epochs, lr, batch, seed };
+    // the j-th of this seed's four fits reports its epochs as a share of all of them
+    const fit = (j: number) => ({ epochs, lr, batch, seed, onEpoch: opts.onProgress && ((e: number) => opts.onProgress!((4 * k + j) * epochs + e, 4 * n * epochs)) });
     const acc = (m: Para, th: Tensor[]): number => accuracy(m.run(th, te.x), te.labels!, true);
     const thT = teacher.init(seed + 7919);
-    fitWithLoss(teacher, thT, tr.x, y, softmaxCrossEntropy, fit);
+    fitWithLoss(teacher, thT, tr.x, y, softmaxCrossEntropy, fit(0));
     const tLogits = teacher.run(thT, tr.x);
     const tHidden = ts.body.run(thT.slice(0, ts.body.params.length), tr.x);
     const target = distillationTarget(y, tLogits);
     const th0 = student.init(seed);
     const thA = th0.map((t) => t.clone()), thB = th0.map((t) => t.clone()), thC = th0.map((t) => t.clone());
-    fitWithLoss(student, thA, tr.x, y, softmaxCrossEntropy, fit);
-    fitWithLoss(student, thB, tr.x, target, loss, fit);
+    fitWithLoss(student, thA, tr.x, y, softmaxCrossEntropy, fit(1));
+    fitWithLoss(student, thB, tr.x, target, loss, fit(2));
     const etaTheta = eta.init(seed + 1);
-    fitWithLoss(student, thC, tr.x, target, loss, { ...fit, hint: { ...ss, eta, etaTheta, teacherHidden: tHidden, beta } });
+    fitWithLoss(student, thC, tr.x, target, loss, { ...fit(3), hint: { ...ss, eta, etaTheta, teacherHidden: tHidden, beta } });
     last = {
       teacherBody: ts.body, teacherTheta: thT.slice(0, ts.body.params.length),
       studentBody: ss.body, studentTheta: thC.slice(0, ss.body.params.length),
       eta, etaTheta, x: standardize(subset(data, Array.from({ length: Math.min(data.x.batch, 2000) }, (_, i) => i)), stats).x,
     };
     runs.push({ seed, teacher: acc(teacher, thT), alone: acc(student, thA), distilled: acc(student, thB), hinted: acc(student, thC) });
-    opts.onSeed?.(k + 1, n);
   }
   const col = (key: keyof Omit<DistillRun, 'seed'>): MeanSpread => meanSpread(runs.map((r) => r[key]));
   return {

@@ -29,6 +29,8 @@ export interface FitOptions {
   batch: number;
   seed: number;
   hint?: Hint;
+  /** Told after each epoch (for a progress line). */
+  onEpoch?: (epoch: number) => void;
 }
 
 function gather(t: Tensor, rows: Int32Array, start: number, B: number, out: Tensor): Tensor {
@@ -87,6 +89,7 @@ export function fitWithLoss(model: Para, theta: Tensor[], x: Tensor, target: Ten
       sum += value * B;
     }
     last = sum / N;
+    opts.onEpoch?.(e + 1);
   }
   return last;
 }

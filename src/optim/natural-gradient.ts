@@ -1,11 +1,10 @@
 import { RangeArgError } from '../errors.js';
-import { primitive, seq, par } from '../para/category.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
-import { Rng } from '../random/rng.js';
-import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
+import type { Link } from '../nn/link.js';
+import type { Loss } from '../nn/loss.js';
 import { checkFiniteValues, checkLr, checkSlots, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js';
 
@@ -14,8 +13,12 @@ import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js
  * "cartesian" for the fibration π: parameters → functions of seed 001 — they move the
  * function, not the coordinates, so they commute with reparameterisations θ = Mφ.
  *
- * Δθ = −η (F + λI)⁻¹ ∇L, with F the Fisher information. For a Gaussian likelihood (MSE) the
- * Fisher is the Gauss–Newton matrix F = (1/N) Σ_i J_iᵀJ_i, J_i = ∂f(x_i)/∂θ.
+ * Δθ = −η (F + λI)⁻¹ ∇L, with F the Fisher information of the model's own output
+ * distribution: F = (1/N) Σ_i J_iᵀ M_i J_i with J_i = ∂f(x_i)/∂θ and M_i the Fisher of the
+ * likelihood in the output (Martens 2020, "New insights and perspectives on the natural
+ * gradient method", §9.2): for MSE a Gaussian, M = I (the Gauss–Newton matrix); for `bce`
+ * on logits a Bernoulli, M = diag(σ(z)(1 − σ(z))); for `softmax-cross-entropy` a categorical,
+ * M = diag(p) − ppᵀ with p = softmax(z).
  */
 
 const flatten = (ts: readonly Tensor[]): Float64Array => {
@@ -29,10 +32,41 @@ const flatten = (ts: readonly Tensor[]): Float64Array => {
 };
 
 /**
- * The exact Gauss–Newton Fisher F = (1/N) Σ_i J_iᵀJ_i of `model` at θ on the inputs x, in
- * float64: one pullback per (sample, output) pair. Size P×P; for small models.
+ * M = the Fisher of the output distribution at one sample's output z (K values), K×K
+ * row-major, read off the loss's link (see the file comment): identity → Gaussian (M = I),
+ * sigmoid → Bernoulli, softmax → categorical. Without a loss, M = I (Gauss–Newton).
  */
-export function gaussNewtonFisher(model: Para, theta: readonly Tensor[], x: Tensor): Float64Array {
+export function outputFisherBlock(link: Link | undefined, z: ArrayLike<number>): Float64Array {
+  const K = z.length;
+  const M = new Float64Array(K * K);
+  switch (link) {
+    case 'sigmoid':
+      for (let k = 0; k < K; k++) {
+        const p = 1 / (1 + Math.exp(-z[k]!));
+        M[k * K + k] = p * (1 - p);
+      }
+      return M;
+    case 'softmax': {
+      let zmax = -Infinity;
+      for (let k = 0; k < K; k++) zmax = Math.max(zmax, z[k]!);
+      const p = Float64Array.from({ length: K }, (_, k) => Math.exp(z[k]! - zmax));
+      const sum = p.reduce((a, v) => a + v, 0);
+      for (let k = 0; k < K; k++) p[k]! /= sum;
+      for (let k = 0; k < K; k++) for (let l = 0; l < K; l++) M[k * K + l] = (k === l ? p[k]! : 0) - p[k]! * p[l]!;
+      return M;
+    }
+    default:
+      for (let k = 0; k < K; k++) M[k * K + k] = 1;
+      return M;
+  }
+}
+
+/**
+ * The exact Fisher F = (1/N) Σ_i J_iᵀ M_i J_i of `model` at θ on the inputs x for the output
+ * distribution of `loss` (outputFisherBlock of its link), in float64: one pullback per (sample, output)
+ * pair. Size P×P; for small models.
+ */
+export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, loss?: Pick<Loss, 'link'>): Float64Array {
   const th = theta.map((t) => t.to('float64'));
   const P = th.reduce((n, t) => n + t.size, 0);
   const F = new Float64Array(P * P);
@@ -41,20 +75,33 @@ export function gaussNewtonFisher(model: Para, theta: readonly Tensor[], x: Tens
     const xi = Tensor.of(x.data.subarray(i * per, (i + 1) * per), [1, ...x.shape.slice(1)], 'float64');
     const lens = model.forward(th, xi, makeCtx());
     const K = lens.y.size;
+    const M = outputFisherBlock(loss?.link, lens.y.data);
+    const J: Float64Array[] = [];
     for (let k = 0; k < K; k++) {
       const e = Tensor.zeros(lens.y.shape, 'float64');
       e.data[k] = 1;
       const d = th.map((t) => Tensor.zeros(t.shape, 'float64'));
       lens.pullback(e, d, false);
-      const j = flatten(d);
-      for (let a = 0; a < P; a++) {
-        const ja = j[a]!;
-        if (ja === 0) continue;
-        for (let b = 0; b < P; b++) F[a * P + b] += (ja * j[b]!) / N;
-      }
+      J.push(flatten(d));
     }
+    for (let k = 0; k < K; k++)
+      for (let l = 0; l < K; l++) {
+        const m = M[k * K + l]! / N;
+        if (m === 0) continue;
+        const jk = J[k]!, jl = J[l]!;
+        for (let a = 0; a < P; a++) {
+          const ja = m * jk[a]!;
+          if (ja === 0) continue;
+          for (let b = 0; b < P; b++) F[a * P + b] += ja * jl[b]!;
+        }
+      }
   }
   return F;
+}
+
+/** The Gauss–Newton Fisher F = (1/N) Σ_i J_iᵀJ_i (the Fisher of a Gaussian likelihood, as for MSE). */
+export function gaussNewtonFisher(model: Para, theta: readonly Tensor[], x: Tensor): Float64Array {
+  return outputFisher(model, theta, x);
 }
 
 export interface NaturalOptions extends OptimizerOptions {
@@ -65,27 +112,29 @@ export interface NaturalOptions extends OptimizerOptions {
 }
 
 /**
- * The natural-gradient optimiser. Bound to a model and inputs (`bind`), it uses the exact
- * Gauss–Newton Fisher at the current θ every step; unbound (e.g. `--optimizer natural`), it
- * falls back to the empirical Fisher, an exponential average of g gᵀ over steps.
+ * The natural-gradient optimiser. Bound to a model, inputs and the loss (`bind`), it uses the
+ * exact Fisher of the model's output distribution at the current θ every step (Gaussian for
+ * MSE, Bernoulli for bce, categorical for softmax-cross-entropy); unbound (e.g. `--optimizer
+ * natural` outside the Trainer), it falls back to the empirical Fisher, an exponential
+ * average of g gᵀ over steps.
  * Parameters are flattened; models up to 4096 parameters.
  */
 export class NaturalGradient implements Optimizer {
   readonly name = 'natural';
   t = 0;
   private F?: Float64Array;
-  private bound?: { model: Para; x: Tensor };
+  private bound?: { model: Para; x: Tensor; loss?: Pick<Loss, 'link'> };
   constructor(private readonly opts: NaturalOptions) {
     checkLr(opts.lr);
   }
-  /** Use the exact Fisher of `model` on inputs `x` (recomputed at every step). */
-  bind(model: Para, x: Tensor): this {
-    this.bound = { model, x };
+  /** Use the exact Fisher of `model` on inputs `x` for the output distribution of `loss` (default: Gaussian, as for MSE), recomputed at every step. */
+  bind(model: Para, x: Tensor, loss?: Pick<Loss, 'link'>): this {
+    this.bound = { model, x, loss };
     return this;
   }
-  /** The Trainer's hook: bind to the model and (up to 256 of) the training inputs. */
-  prepare(model: Para, x: Tensor): Para {
-    this.bind(model, x.batch > 256 ? x.rows(0, 256) : x);
+  /** The Trainer's hook: bind to the model, (up to 256 of) the training inputs and the loss. */
+  prepare(model: Para, x: Tensor, _theta?: readonly Tensor[], loss?: Pick<Loss, 'link'>): Para {
+    this.bind(model, x.batch > 256 ? x.rows(0, 256) : x, loss);
     return model;
   }
   lr(): number {
@@ -96,7 +145,7 @@ export class NaturalGradient implements Optimizer {
     const P = g.length;
     if (P > 4096) throw new RangeArgError(`natural gradient: ${P} parameters is too many for a dense Fisher (limit 4096); use K-FAC`);
     let F: Float64Array;
-    if (this.bound) F = gaussNewtonFisher(this.bound.model, theta, this.bound.x);
+    if (this.bound) F = outputFisher(this.bound.model, theta, this.bound.x, this.bound.loss);
     else {
       const beta = this.opts.decay ?? 0.95;
       this.F ??= new Float64Array(P * P);

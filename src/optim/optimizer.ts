@@ -2,8 +2,9 @@ import { RangeArgError, ShapeError, UnknownNameError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import { shapeString, Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
-import { residentCopies, residentData } from '../para/para.js';
+import { residentCopies, zerosBeside } from '../para/para.js';
 import type { Para } from '../para/para.js';
+import type { Loss } from '../nn/loss.js';
 
 /**
  * An optimiser is a lens on parameter space: given (θ, dθ) its update is an endomorphism
@@ -15,6 +16,8 @@ export interface Optimizer {
   readonly name: string;
   /** Number of steps taken so far. */
   readonly t: number;
+  /** Set when `step` touches θ, dθ and its state only through Backend kernels (so it runs on a device). */
+  readonly kernelsOnly?: boolean;
   /** Applies one update θ ← u(θ, dθ) in place. */
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void;
   /** The learning rate the next step will use. */
@@ -22,9 +25,10 @@ export interface Optimizer {
   /**
    * For optimisers that need the model itself (natural gradient: its Fisher; K-FAC: its
    * layers' Kronecker factors): called once by the Trainer with the model and the training
-   * inputs and parameters; returns the model to train (the same function, possibly instrumented).
+   * inputs, parameters and loss (natural gradient reads the output distribution off the loss);
+   * returns the model to train (the same function, possibly instrumented).
    */
-  prepare?(model: Para, x: Tensor, theta: readonly Tensor[]): Para;
+  prepare?(model: Para, x: Tensor, theta: readonly Tensor[], loss?: Loss): Para;
   state(): OptimizerState;
   loadState(s: OptimizerState): void;
   /**
@@ -99,8 +103,8 @@ export abstract class BaseOptimizer implements Optimizer {
   }
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void {
     if (this.slotNames.length && !this.slots[this.slotNames[0]!]) {
-      // resident where the backend computes, like the parameters (no copies per step)
-      for (const s of this.slotNames) this.slots[s] = theta.map((p) => new Tensor(residentData(p.dtype, p.size), p.shape));
+      // resident where the parameters are (the backend's memory, or a device): no copies per step
+      for (const s of this.slotNames) this.slots[s] = theta.map(zerosBeside);
     }
     const lr = this.lr();
     this.t++;
@@ -126,6 +130,7 @@ export abstract class BaseOptimizer implements Optimizer {
 /** Plain gradient descent: θ ← θ − η·dθ. */
 export class SGD extends BaseOptimizer {
   readonly name = 'sgd';
+  readonly kernelsOnly = true;
   constructor(opts: OptimizerOptions) {
     super(opts, []);
   }
@@ -160,6 +165,7 @@ export class Momentum extends BaseOptimizer {
  */
 export class Adam extends BaseOptimizer {
   readonly name: string;
+  readonly kernelsOnly = true;
   constructor(opts: OptimizerOptions, private readonly decoupled = false) {
     super(opts, ['m', 'v']);
     this.name = decoupled ? 'adamw' : 'adam';

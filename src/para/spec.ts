@@ -32,6 +32,15 @@ export interface LayerDef {
  */
 export const SPEC_LIMITS = { chars: 2 ** 20, depth: 64, bytes: 2 ** 30, parameters: 2 ** 28 } as const;
 
+/**
+ * Options of the spec parser. `constants` names sizes that may stand in for a number
+ * argument: `{ vocab: 96 }` makes `embedding(vocab,64)` read as `embedding(96,64)` (the
+ * train command binds `vocab` to the text data's vocabulary size). Nothing is global.
+ */
+export interface SpecOptions {
+  readonly constants?: Readonly<Record<string, number>>;
+}
+
 /** Looks up a layer by its name in spec strings (a catalogue: src/spec/catalogue.ts). */
 export interface LayerLookup {
   get(name: string): LayerDef | undefined;
@@ -74,7 +83,8 @@ function tokenize(src: string): Token[] {
  * nesting, then each layer's `cost` estimate before it is made, summed over the spec, and the
  * parameters of the whole morphism; over a limit is a TooLargeError (E_TOO_LARGE).
  */
-export function parseSpecWith(layers: LayerLookup, src: string): Para {
+export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOptions = {}): Para {
+  const constants = opts.constants ?? {};
   if (typeof src !== 'string' || src.trim() === '') throw new SpecError('spec: empty model spec; expected e.g. dense(2,4) >> sigmoid');
   if (src.length > SPEC_LIMITS.chars) throw new TooLargeError(`spec: ${formatCount(src.length)} characters; a model spec takes at most ${formatCount(SPEC_LIMITS.chars)}`, { elements: src.length });
   const tokens = tokenize(src);
@@ -178,6 +188,15 @@ export function parseSpecWith(layers: LayerLookup, src: string): Para {
         return m;
       }
       if (kind === 'string') return text;
+      if (end - start === 1 && /^[A-Za-z_]/.test(text)) {
+        if (!Object.hasOwn(constants, text)) {
+          const bound = Object.keys(constants);
+          fail(`${def.name} expects a number as argument ${i + 1} but got ${quote(text)} (no size named ${quote(text)} is bound here${bound.length ? `; bound: ${bound.join(', ')}` : '; vocab is bound to the vocabulary size by text data'})`, tok);
+        }
+        const c = constants[text]!;
+        if (kind === 'int' && !Number.isInteger(c)) fail(`${def.name} expects an integer as argument ${i + 1} but ${text} = ${c}`, tok);
+        return c;
+      }
       const v = Number(text);
       if (end - start !== 1 || !Number.isFinite(v)) fail(`${def.name} expects a number as argument ${i + 1} but got ${quote(text)}`, tok);
       if (kind === 'int' && !Number.isInteger(v)) fail(`${def.name} expects an integer as argument ${i + 1} but got ${quote(text)}`, tok);

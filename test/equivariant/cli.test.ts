@@ -1,6 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { cli } from '../cli/helpers.js';
 
+describe('paralens derive --decompose / --symmetry', () => {
+  it("--group 'SO(3)' --decompose 'T(2)' prints 0 ⊕ 1 ⊕ 2; --json gives one object with the decomposition in e3nn's notation", async () => {
+    const t = await cli('derive', '--group', 'SO(3)', '--decompose', 'T(2)');
+    expect(t.code).toBe(0);
+    expect(t.out).toContain('T(2) under SO(3): 0 ⊕ 1 ⊕ 2');
+    const j = JSON.parse((await cli('derive', '--group', 'SO(3)', '--decompose', 'T(2)', '--json')).out);
+    expect(j).toMatchObject({ group: 'SO(3)', rep: 'T(2)', decomposition: '1x0+1x1+1x2', dim: 9, symmetry: null });
+    const o = JSON.parse((await cli('derive', '--group', 'O(3)', '--decompose', 'T(2)', '--json')).out);
+    expect(o.decomposition).toBe('1x0e+1x1e+1x2e');
+    expect(o.irreps[1]).toEqual({ mul: 1, l: 1, parity: 'e', dim: 3 });
+    const t3 = await cli('derive', '--group', 'SO(3)', '--decompose', 'T(3)');
+    expect(t3.out).toContain('0 ⊕ 3·1 ⊕ 2·2 ⊕ 3');
+  });
+  it("--symmetry restricts T(k): 'ijkl=jikl=klij' is 21-dimensional, 'ij=-ji' is 1x1e; huge multiplicities stay exact", async () => {
+    const e = JSON.parse((await cli('derive', '--group', 'O(3)', '--decompose', 'T(4)', '--symmetry', 'ijkl=jikl=klij', '--json')).out);
+    expect([e.dim, e.decomposition, e.symmetry]).toEqual([21, '2x0e+2x2e+1x4e', 'ijkl=jikl=klij']);
+    const a = JSON.parse((await cli('derive', '--group', 'O(3)', '--symmetry', 'ij=-ji', '--json')).out);
+    expect([a.dim, a.decomposition, a.rep]).toEqual([3, '1x1e', 'T(2)']);
+    const big = JSON.parse((await cli('derive', '--group', 'SO(3)', '--decompose', 'T(40)', '--json')).out);
+    expect(big.dim).toBe((3n ** 40n).toString());
+  });
+  it('bad input exits 2 with one line naming what was wrong', async () => {
+    const g = await cli('derive', '--group', 'S(3)', '--decompose', 'V');
+    expect(g.code).toBe(2);
+    expect(g.err).toMatch(/known for SO\(2\), SO\(3\) and O\(3\); got S\(3\)/);
+    const k = await cli('derive', '--group', 'SO(3)', '--decompose', 'T(3)', '--symmetry', 'ij=ji');
+    expect(k.code).toBe(2);
+    expect(k.err).toMatch(/restricts T\(2\)/);
+    const f = await cli('derive', '--group', 'SO(3)', '--symmetry', 'ij=jk');
+    expect(f.code).toBe(2);
+    const both = await cli('derive', '--group', 'SO(3)', '--decompose', 'V', '--in', 'V');
+    expect(both.code).toBe(2);
+  });
+});
+
 describe('paralens derive', () => {
   it('--json prints exactly one object with the documented fields', async () => {
     const r = await cli('derive', '--group', 'S(4)', '--in', 'V', '--out', 'V', '--json');

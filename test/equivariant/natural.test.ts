@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { reparameterisationDemo } from '../../src/equivariant/tasks/fibration.js';
 import { linearReparam } from '../../src/para/param-maps.js';
 import { dampedSolve } from '../../src/linalg/cholesky.js';
-import { gaussNewtonFisher, NaturalGradient } from '../../src/optim/natural-gradient.js';
+import { gaussNewtonFisher, NaturalGradient, outputFisher } from '../../src/optim/natural-gradient.js';
 import { KFAC, kfacModel } from '../../src/optim/kfac.js';
 import { optimizer } from '../../src/optim/by-name.js';
 import { parseSpec } from '../../src/spec/index.js';
 import { gradcheck } from '../../src/para/gradcheck.js';
-import { mse } from '../../src/nn/loss.js';
+import { bce, mse, softmaxCrossEntropy } from '../../src/nn/loss.js';
 import { Trainer } from '../../src/train/trainer.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { Rng } from '../../src/random/rng.js';
@@ -34,6 +34,85 @@ describe('natural gradient: reparameterisation invariance (seed 001, fibrations)
     const M = eye(13);
     M.data[1] = 0.5;
     expect(gradcheck(linearReparam(f, M)).ok).toBe(true);
+  });
+});
+
+describe('natural gradient with the Fisher of the output distribution (bce: Bernoulli, softmax: categorical)', () => {
+  const rng = new Rng(3);
+  const N = 40, d = 3;
+  const x = Tensor.zeros([N, d], 'float64');
+  for (let i = 0; i < x.size; i++) x.data[i] = rng.normal();
+  const feats = (i: number): number[] => [...x.data.subarray(i * d, (i + 1) * d), 1]; // ã = [x, 1]
+  const flatGrad = (f: ReturnType<typeof parseSpec>, th: Tensor[], y: Tensor, loss: typeof bce): Float64Array => {
+    const lens = f.forward(th, x, { training: false, rng, alloc: (s, dt) => Tensor.zeros(s, dt) });
+    const g = th.map((t) => Tensor.zeros(t.shape, 'float64'));
+    lens.pullback(loss.apply(lens.y, y).pullback(), g, false);
+    return Float64Array.from(g.flatMap((t) => [...t.data]));
+  };
+
+  it('logistic regression: F is the Bernoulli Fisher XᵀΛX/N = the Hessian, so one natural step with η = 1 is a Newton step', () => {
+    const f = parseSpec('dense(3,1)');
+    const th = f.init(1, 'float64');
+    const y = Tensor.zeros([N, 1], 'float64');
+    for (let i = 0; i < N; i++) y.data[i] = rng.uniform() < 0.5 ? 1 : 0;
+    const F = outputFisher(f, th, x, bce);
+    // the Hessian of the mean bce loss of a linear model: (1/N) Σ p(1−p) ã ãᵀ (W then b, as the parameters are laid out)
+    const z = f.run(th, x).data;
+    const H = new Float64Array(16);
+    for (let i = 0; i < N; i++) {
+      const p = 1 / (1 + Math.exp(-z[i]!)), a = feats(i);
+      for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) H[r * 4 + c] += (p * (1 - p) * a[r]! * a[c]!) / N;
+    }
+    for (let k = 0; k < 16; k++) expect(F[k]).toBeCloseTo(H[k]!, 12);
+    // the Gauss–Newton (Gaussian) Fisher is a different matrix here
+    expect(Math.abs(gaussNewtonFisher(f, th, x)[0]! - H[0]!)).toBeGreaterThan(0.1);
+    // one step through the Trainer (which hands the optimiser the loss) is θ − H⁻¹g
+    const g = flatGrad(f, th, y, bce);
+    const newton = dampedSolve(H, 4, g, 0);
+    const t = new Trainer(f, { name: 'logistic', x, y }, { loss: bce, optimizer: new NaturalGradient({ lr: 1, damping: 1e-12 }), batch: N, shuffle: false, theta: th.map((u) => u.clone()) });
+    t.runEpoch();
+    const after = t.theta.flatMap((u) => [...u.data]);
+    const before = th.flatMap((u) => [...u.data]);
+    after.forEach((v, k) => expect(v).toBeCloseTo(before[k]! - newton[k]!, 8));
+  });
+
+  it('softmax regression: F = (1/N) Σ (diag p − ppᵀ) ⊗ ããᵀ, the categorical Fisher', () => {
+    const K = 3;
+    const f = parseSpec('dense(3,3)');
+    const th = f.init(2, 'float64');
+    const F = outputFisher(f, th, x, softmaxCrossEntropy);
+    const P = K * d + K;
+    const z = f.run(th, x).data;
+    // parameter index of W[k][j] is k·d + j, of b[k] is K·d + k
+    const idx = (k: number, j: number): number => (j < d ? k * d + j : K * d + k);
+    const want = new Float64Array(P * P);
+    for (let i = 0; i < N; i++) {
+      const zi = z.subarray(i * K, (i + 1) * K), m = Math.max(...zi);
+      const e = Array.from(zi, (v) => Math.exp(v - m)), s = e.reduce((a, b) => a + b, 0), p = e.map((v) => v / s);
+      const a = feats(i);
+      for (let k = 0; k < K; k++) for (let l = 0; l < K; l++) for (let j = 0; j <= d; j++) for (let c = 0; c <= d; c++) {
+        want[idx(k, j) * P + idx(l, c)] += (((k === l ? p[k]! : 0) - p[k]! * p[l]!) * a[j]! * a[c]!) / N;
+      }
+    }
+    for (let k = 0; k < P * P; k++) expect(F[k]).toBeCloseTo(want[k]!, 12);
+  });
+
+  it('reparameterisation invariance with cross-entropy models (θ = Mφ): the natural step changes the predicted distribution identically', () => {
+    const oneHot = (z: Tensor): Tensor => {
+      const K = z.size / z.batch, t = Tensor.zeros(z.shape, 'float64');
+      for (let i = 0; i < z.batch; i++) {
+        let best = 0;
+        for (let k = 1; k < K; k++) if (z.data[i * K + k]! > z.data[i * K + best]!) best = k;
+        t.data[i * K + best] = 1;
+      }
+      return t;
+    };
+    const probs = (z: Tensor): Tensor => parseSpec('softmax').run([], z);
+    const ce = reparameterisationDemo(4, [0.1], 'dense(3,3)', { loss: softmaxCrossEntropy, targets: oneHot, readout: probs, damping: 1e-12 });
+    expect(ce.linear.natural).toBeLessThan(1e-10);
+    expect(ce.linear.gradientDescent).toBeGreaterThan(1e-4);
+    const b = reparameterisationDemo(5, [0.1], 'dense(3,2) >> tanh >> dense(2,1)', { loss: bce, targets: (z) => Tensor.of(Float64Array.from(z.data, (v) => (v > 0 ? 1 : 0)), z.shape, 'float64') });
+    expect(b.linear.natural).toBeLessThan(1e-10);
   });
 });
 

@@ -37,6 +37,12 @@ describe('representation grammar', () => {
     expect(errorOf(() => parseRep('Q')).message).toMatch(/V, T\(k\)/);
     expect(errorOf(() => parseRep('0V')).message).toMatch(/multiplicity/);
   });
+  it('a run of more than 64 equal summands (nested sums flattened) prints in pieces that parse back', () => {
+    const r = tensorRep(V, sum(...Array.from({ length: 3 }, () => sum(...Array.from({ length: 3 }, () => times(9, V))))));
+    expect(repToString(r)).toBe('V*(64V+17V)');
+    expect(repSize(parseRep(repToString(r)), 3)).toBe(repSize(r, 3));
+  });
+
   it('printing parses back to a representation of the same layout (property)', () => {
     const leaf = fc.constantFrom<Rep>(V, trivial, T(2), dual(V), T(1, 1));
     const rep: fc.Arbitrary<Rep> = fc.letrec<{ r: Rep }>((tie) => ({

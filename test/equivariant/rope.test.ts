@@ -67,3 +67,46 @@ describe('rope_attention', () => {
     expect(String(parseSpec('rope_attention(6,4)'))).toBe('rope_attention(6,4)');
   });
 });
+
+describe('RoPE (half-split layout, GPT-NeoX)', () => {
+  const rotateHalf = (v: number[], m: number, omega: Float64Array): number[] => {
+    const x = Float64Array.from(v);
+    applyRope(x, 1, v.length, omega, m, false, 'half');
+    return Array.from(x);
+  };
+  it("pins the layout: x·cos + rotate_half(x)·sin with rotate_half([x₁, x₂]) = [−x₂, x₁] (Hugging Face's formula)", () => {
+    const d = 8, omega = ropeFrequencies(d), m = 5;
+    const x = [0.3, -1, 2, 0.5, 1, -0.2, 0.7, 1.4];
+    const h = d / 2, rot = [...x.slice(h).map((v) => -v), ...x.slice(0, h)];
+    const cos = [...omega, ...omega].map((w) => Math.cos(m * w)), sin = [...omega, ...omega].map((w) => Math.sin(m * w));
+    const want = x.map((v, i) => v * cos[i]! + rot[i]! * sin[i]!);
+    rotateHalf(x, m, omega).forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 14));
+  });
+  it('is the interleaved RoPE conjugated by the permutation i ↦ 2i, i + d/2 ↦ 2i + 1', () => {
+    const d = 6, omega = ropeFrequencies(d);
+    const vec = fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: d, maxLength: d });
+    fc.assert(fc.property(vec, fc.integer({ min: -100, max: 100 }), (x, m) => {
+      const toInterleaved = (v: number[]): number[] => {
+        const out = new Array<number>(d);
+        for (let i = 0; i < d / 2; i++) { out[2 * i] = v[i]!; out[2 * i + 1] = v[i + d / 2]!; }
+        return out;
+      };
+      const a = toInterleaved(rotateHalf(x, m, omega)), b = rotateAt(toInterleaved(x), m, omega);
+      return a.every((v, i) => Math.abs(v - b[i]!) < 1e-12);
+    }), { numRuns: 100 });
+  });
+  it('keeps the relative-position property, and the attention layer with it gradchecks and parses back', () => {
+    const omega = ropeFrequencies(4), q = [1, 2, -1, 0.5], k = [0.3, -0.2, 1, 2];
+    expect(dot(rotateHalf(q, 7, omega), rotateHalf(k, 3, omega))).toBeCloseTo(dot(rotateHalf(q, 104, omega), rotateHalf(k, 100, omega)), 10);
+    const f = ropeAttention(5, 4, { layout: 'half' });
+    expect(gradcheck(f).ok).toBe(true);
+    expect(String(f)).toBe('rope_attention(5,4,half)');
+    expect(String(parseSpec('rope_attention(5,4,8,half)'))).toBe('rope_attention(5,4,8,half)');
+    expect(String(parseSpec('rope_attention(5,4,8)'))).toBe('rope_attention(5,4,8)');
+    expect(() => parseSpec('rope_attention(5,4,sideways)')).toThrow(/period \(a number\) or a layout/);
+    // the two layouts differ as layers with the same weights (the features are paired differently)
+    const x = randn([2, 5, 4], 3, 'float64');
+    const g = ropeAttention(5, 4), th = g.init(1, 'float64');
+    expect(relErr(f.run(th, x), g.run(th, x))).toBeGreaterThan(1e-3);
+  });
+});

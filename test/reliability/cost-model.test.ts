@@ -96,7 +96,7 @@ describe('representation expressions are measured, not built', () => {
     expect(() => equivariantBasis(parseGroup('S(3)'), parseRep('T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)'), parseRep('64(64(64(V+T(0))))'))).toThrow(/blocks/);
   });
   it('a product of matrix groups whose generators would not fit is refused before they are built', () => {
-    expect(() => parseGroup('O(64)xO(64)xO(64)xO(64)')).toThrow(/generators as 256×256 matrices need about/);
+    expect(() => parseGroup('O(64)xO(64)xO(64)xO(64)')).toThrow(/generators as \d+×\d+ matrices need about/);
     expect(parseGroup('S(4096)').d).toBe(4096); // permutations only: no 4096×4096 matrices made
   });
 });

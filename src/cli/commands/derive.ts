@@ -1,8 +1,15 @@
 import { basisMatrix, equivarianceError, equivariantBasis } from '../../equivariant/solve/solver.js';
 import { GROUP_FORMS, parseGroup } from '../../equivariant/group/parse-group.js';
 import { parseRep } from '../../equivariant/group/parse-rep.js';
+import { decompose, decomposeSymmetric, decompositionString } from '../../equivariant/irreps/decompose.js';
+import type { Decomposition } from '../../equivariant/irreps/decompose.js';
+import { parseIndexSymmetry } from '../../equivariant/irreps/index-symmetry.js';
+import { irrepDim, irrepGroupOf, irrepName } from '../../equivariant/irreps/irrep.js';
+import { repToString } from '../../equivariant/group/rep.js';
+import type { Rep } from '../../equivariant/group/rep.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import type { CliIO, Command } from '../command.js';
+import type { ParsedFlags } from '../args.js';
 import { fmt, table } from '../progress.js';
 
 /** A matrix as aligned text rows (for small bases). */
@@ -18,12 +25,18 @@ export function matrixLines(m: { rows: number; cols: number; data: Float64Array 
 export const command: Command = {
   name: 'derive',
   summary: 'derive the equivariant basis Hom_G(in, out) — the end over a symmetry group',
-  usage: 'paralens derive --group G --in REP --out REP [--json] [--basis]',
+  usage: "paralens derive --group G --in REP --out REP [--json] [--basis]\n       paralens derive --group 'SO(2)|SO(3)|O(3)' --decompose REP [--symmetry 'ij=-ji'] [--json]",
   description: `Solves ρ_out(g)·W = W·ρ_in(g) for all g in G (the end ∫_g Hom(ρ_in, ρ_out)) and prints
 the dimension, the measured equivariance error and the time; small bases are shown.
 Groups: ${GROUP_FORMS.join(', ')}.
 Representations: V, T(k), T(p,q), dual(R), A+B, A*B, 3V, T(0) (trivial).
-Example: paralens derive --group 'S(4)' --in V --out V  (DeepSets: span{I, 11ᵀ}).`,
+Example: paralens derive --group 'S(4)' --in V --out V  (DeepSets: span{I, 11ᵀ}).
+
+--decompose REP splits a representation of SO(2), SO(3) or O(3) into irreducibles with
+multiplicities, in e3nn's notation (O(3): parity e/o, V is 1o; SO(2): ψ_k written k), e.g.
+--group 'SO(3)' --decompose 'T(2)' gives 0 ⊕ 1 ⊕ 2 (1x0+1x1+1x2). --symmetry restricts T(k) to the
+tensors with the given index symmetries first (e3nn's formula: 'ij=ji', 'ij=-ji',
+'ijkl=jikl=klij' for an elasticity tensor) and reports the dimension of that subspace.`,
   flags: {
     group: { type: 'string', help: "symmetry group, e.g. 'S(4)', 'Trans(8)', 'SO(3)', 'O(1,3)'" },
     in: { type: 'string', help: "input representation, e.g. 'V', 'T(2)', 'V+T(0)'" },
@@ -32,8 +45,11 @@ Example: paralens derive --group 'S(4)' --in V --out V  (DeepSets: span{I, 11ᵀ
     'dense-limit': { type: 'int', help: 'unknowns per block up to which the dense solver is used', default: 1200, range: 'positive' },
     'max-memory': { type: 'number', help: 'refuse solves estimated to need more than this many MiB', default: 1024, range: 'positive' },
     seed: { type: 'int', help: 'seed for random group elements and the iterative solver', default: 0 },
+    decompose: { type: 'string', help: "decompose this representation into irreducibles (SO(2), SO(3), O(3)), e.g. 'T(2)'" },
+    symmetry: { type: 'string', help: "with --decompose T(k): only the tensors with these index symmetries, e.g. 'ij=-ji', 'ijkl=jikl=klij'" },
   },
   async run(flags, io) {
+    if (flags.decompose !== undefined || flags.symmetry !== undefined) return runDecompose(flags, io);
     for (const k of ['group', 'in', 'out'] as const) {
       if (!flags[k]) throw new UsageError(`derive: --${k} is required, e.g. paralens derive --group 'S(4)' --in V --out V`);
     }
@@ -73,3 +89,50 @@ Example: paralens derive --group 'S(4)' --in V --out V  (DeepSets: span{I, 11ᵀ
     return 0;
   },
 };
+
+/** k when r is T(k) = V^⊗k exactly. */
+function tensorPower(r: Rep): number | undefined {
+  if (r.kind === 'V') return 1;
+  if (r.kind === 'trivial') return 0;
+  return r.kind === 'tensor' && r.factors.every((f) => f.kind === 'V') ? r.factors.length : undefined;
+}
+
+/** Multiplicities as JSON numbers where they are exact, as strings beyond 2^53. */
+const jsonCount = (x: bigint): number | string => (x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x.toString());
+
+/** 0 ⊕ 3·1 ⊕ 2·2: the decomposition as one writes it by hand. */
+function sumNotation(d: Decomposition): string {
+  return d.terms.length ? d.terms.map((t) => `${t.mul === 1n ? '' : `${t.mul}·`}${irrepName(t.ir)}`).join(' ⊕ ') : '0';
+}
+
+async function runDecompose(flags: ParsedFlags, io: CliIO): Promise<number> {
+  if (!flags.group) throw new UsageError("derive --decompose: --group is required, e.g. --group 'SO(3)' --decompose 'T(2)'");
+  if (flags.in !== undefined || flags.out !== undefined) throw new UsageError('derive: give either --in and --out (a basis of Hom_G) or --decompose (irreducibles), not both');
+  const G = parseGroup(flags.group as string);
+  const group = irrepGroupOf(G.name);
+  if (!group) throw new UsageError(`derive --decompose: irreducible decompositions are known for SO(2), SO(3) and O(3); got ${G.name}`);
+  const sym = flags.symmetry !== undefined ? parseIndexSymmetry(flags.symmetry as string) : undefined;
+  const rep = parseRep((flags.decompose as string | undefined) ?? `T(${sym!.order})`);
+  if (sym) {
+    const k = tensorPower(rep);
+    if (k !== sym.order) throw new UsageError(`derive --symmetry '${sym.formula}' has ${sym.order} indices, so it restricts T(${sym.order}); got --decompose '${flags.decompose as string}'`);
+  }
+  const t0 = performance.now();
+  const d = sym ? decomposeSymmetric(group, sym) : decompose(group, rep);
+  const seconds = (performance.now() - t0) / 1000;
+  const what = `${repToString(rep)}${sym ? ` with ${sym.formula}` : ''}`;
+  if (flags.json) {
+    io.out(JSON.stringify({
+      group: G.name, rep: repToString(rep), symmetry: sym?.formula ?? null, consistent: sym?.consistent ?? true,
+      decomposition: decompositionString(d), dim: jsonCount(d.dim),
+      irreps: d.terms.map((t) => ({ mul: jsonCount(t.mul), l: t.ir.l, parity: t.ir.p === 1 ? 'e' : t.ir.p === -1 ? 'o' : null, dim: irrepDim(group, t.ir) })),
+      seconds,
+    }) + '\n');
+    return 0;
+  }
+  io.out(`${what} under ${G.name}: ${sumNotation(d)}\n`);
+  io.out(`e3nn notation  ${decompositionString(d)}\n`);
+  io.out(`dimension      ${d.dim}${sym && !sym.consistent ? ` (the relations force T = −T)` : ''}\n`);
+  if (d.terms.length) io.out(table(['irrep', 'multiplicity', 'dim'], d.terms.map((t) => [irrepName(t.ir), t.mul.toString(), irrepDim(group, t.ir)])) + '\n');
+  return 0;
+}

@@ -1,11 +1,11 @@
-import { builtInDataNames } from '../../data/registry.js';
 import { distill, verdicts } from '../../natural/distill.js';
 import type { MeanSpread } from '../../natural/distill.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { loadData } from '../data.js';
-import { fmt, Progress, table } from '../progress.js';
+import { dataFlags, dataForms, inputsOf, loadData } from '../data.js';
+import type { Task } from '../../data/task.js';
+import { fmt, isSilent, Progress, table } from '../progress.js';
 import { trainingFlags } from '../training.js';
 
 const ms = (m: MeanSpread): string => `${fmt(m.mean, 3)} ± ${fmt(m.std, 2)}`;
@@ -22,9 +22,9 @@ hidden features to the teacher's. With fashion-mnist the 10 000 test images are 
 --limit picks a seeded subset of the training rows per seed. Reports held-out accuracy, mean ±
 standard deviation over seeds, and whether (b) and (c) helped (mean paired difference beyond two
 standard errors). The hidden layer of a model is the output of everything before its last morphism.
-Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
+Data: a built-in set, fashion-mnist, or your own CSV, NumPy or IDX files (see paralens train --help).`,
   flags: {
-    data: { type: 'string', help: 'data set name (classification)' },
+    ...dataFlags({ help: 'classification data set' }),
     teacher: { type: 'string', help: 'teacher spec (default dense(d,64) >> relu >> dense(64,64) >> relu >> dense(64,C))' },
     student: { type: 'string', help: 'student spec (default dense(d,4) >> relu >> dense(4,C))' },
     temperature: { type: 'number', help: 'softmax temperature T of the soft targets', default: 4, range: 'positive' },
@@ -41,13 +41,12 @@ Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
     }),
     limit: { type: 'int', help: 'training rows per seed, a seeded random subset (default: all)', range: 'positive' },
     'test-limit': { type: 'int', help: 'held-out rows taken from a fixed test split such as fashion-mnist\'s (default: all)', range: 'positive' },
-    'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
   },
   async run(flags, io) {
-    if (!flags.data) throw new UsageError(`distill: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
+    if (!flags.data) throw new UsageError(`distill: --data NAME is required (${dataForms()})`);
     const json = Boolean(flags.json);
-    const data = await loadData(String(flags.data), { seed: flags.seed as number, dataDir: flags['data-dir'] as string | undefined });
-    const progress = new Progress(io, 'distill', json);
+    const data = inputsOf(await loadData(String(flags.data), { seed: flags.seed as number, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
+    const progress = new Progress(io, 'distill', isSilent(flags));
     const r = distill(data, {
       teacher: flags.teacher as string | undefined,
       student: flags.student as string | undefined,
@@ -62,7 +61,7 @@ Data sets: ${builtInDataNames().join(', ')}, fashion-mnist.`,
       batch: flags.batch as number,
       limit: flags.limit as number | undefined,
       testLimit: flags['test-limit'] as number | undefined,
-      onSeed: (done, total) => progress.update(done, total, 'seeds'),
+      onProgress: (done, total) => progress.update(done, total, `epochs of ${4 * (flags.seeds as number)} models`),
     });
     progress.done();
     const v = verdicts(r);

@@ -5,8 +5,10 @@ import { buildOnnx, ONNX_OPSET } from '../../io/onnx.js';
 import { loadModel } from '../../io/node.js';
 import { checkWithOnnxRuntime } from '../../io/node-onnx-check.js';
 import { parseDecimal, UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import type { CliIO, Command } from '../command.js';
+import type { ParsedFlags } from '../args.js';
 import { fmt } from '../progress.js';
+import { exportPytorch } from './export-pytorch.js';
 
 /** Parses '1,28,28' into a shape. */
 function parseShape(text: string, flag: string): number[] {
@@ -19,9 +21,18 @@ function parseShape(text: string, flag: string): number[] {
 
 export const command: Command = {
   name: 'export',
-  summary: 'export a saved model to ONNX (checked in ONNX Runtime with --check)',
-  usage: 'paralens export --load FILE.safetensors --onnx OUT.onnx [--input-shape C,H,W] [--check]',
-  description: `Writes the model saved in FILE (paralens train ... --save FILE) as an ONNX model (opset ${ONNX_OPSET}):
+  summary: 'export a saved model to ONNX (checked in ONNX Runtime with --check) or as a PyTorch project',
+  usage: 'paralens export --load FILE.safetensors --onnx OUT.onnx [--input-shape C,H,W] [--check]\n       paralens export --format pytorch --load FILE.safetensors --out DIR [--input-shape C,H,W]',
+  description: `--format pytorch writes DIR/model.py (class Model(torch.nn.Module), one submodule per layer, and
+load(path)), DIR/weights.safetensors (the parameters under Model's state_dict names, with the fixed
+bases of equivariant layers) and DIR/train.py, which continues training with the loss, optimiser,
+schedule and data the model file records, on one process or as DistributedDataParallel
+(python3 DIR/train.py --processes 2), and writes DIR/trained.safetensors, a paralens model file.
+Built-in data sets are written into DIR/data.safetensors (the very rows of the paralens run);
+Fashion-MNIST is read from its IDX files. Layers without a PyTorch rule are refused with exit 2,
+each named. See docs/scale.md.
+
+--format onnx (the default) writes the model saved in FILE (paralens train ... --save FILE) as an ONNX model (opset ${ONNX_OPSET}):
 input 'input' [batch, ...], output 'output' [batch, ...], parameters as float32 initializers named
 as in the model file. Dense, activations, softmax, convolution, pooling, flatten, dropout (identity),
 residual (Add) and parallel structure (Split + Concat) are exported; any other layer is refused
@@ -29,12 +40,15 @@ with exit 2, naming it. --check runs the written model in onnxruntime-node on ra
 reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
   flags: {
     load: { type: 'string', help: 'model file written by paralens train --save' },
+    format: { type: 'string', help: 'onnx or pytorch', default: 'onnx', choices: ['onnx', 'pytorch'] },
     onnx: { type: 'string', help: 'where to write the ONNX model', output: true },
+    out: { type: 'string', help: 'with --format pytorch: the directory to write the project into (created if missing)' },
     'input-shape': { type: 'string', help: 'per-sample input shape, for a model file that does not record one (e.g. 1,28,28)' },
     check: { type: 'boolean', help: 'run the exported model in ONNX Runtime and compare with paralens on 64 random inputs' },
   },
   async run(flags, io) {
     if (!flags.load) throw new UsageError('export: --load FILE is required (a model saved with paralens train --save FILE)');
+    if (flags.format === 'pytorch') return runPytorch(flags, io);
     if (!flags.onnx) throw new UsageError('export: --onnx OUT.onnx is required');
     if (resolve(flags.onnx as string) === resolve(flags.load as string)) throw new UsageError('export: --onnx must not be the model file given to --load');
     const json = Boolean(flags.json);
@@ -64,3 +78,22 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
     return check && !(check.maxAbsDiff <= 1e-4) ? 1 : 0;
   },
 };
+
+/** export --format pytorch. */
+async function runPytorch(flags: ParsedFlags, io: CliIO): Promise<number> {
+  if (!flags.out) throw new UsageError('export: --format pytorch needs --out DIR (the directory for model.py, weights.safetensors and train.py)');
+  if (flags.onnx || flags.check) throw new UsageError('export: --onnx and --check belong to --format onnx, not --format pytorch');
+  const file = await loadModel(flags.load as string);
+  const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'] as string, 'input-shape') : undefined;
+  const result = await exportPytorch(file, flags.out as string, inputShape, { force: Boolean(flags.force) });
+  if (flags.json) io.out(JSON.stringify(result) + '\n');
+  else {
+    const files = result.files as Record<string, number>;
+    io.out(`wrote       ${Object.entries(files).map(([n, b]) => `${n} (${b} bytes)`).join(', ')} into ${result.out}\n`);
+    io.out(`model       ${result.model}\n`);
+    const data = result.data as { kind: string; path?: string; dir?: string };
+    io.out(`data        ${data.kind === 'file' ? `${data.path} (the rows of the paralens run)` : data.kind === 'idx' ? `IDX files in ${data.dir}` : 'none recorded: give train.py --data FILE.safetensors'}\n`);
+    io.out(`train       ${result.train}\n`);
+  }
+  return 0;
+}

@@ -1,24 +1,11 @@
 import { kMeans } from '../../colimit/kmeans.js';
-import { parseCsv } from '../../data/csv.js';
-import { readTextFile } from '../../io/node-fs.js';
-import type { Dataset } from '../../data/dataset.js';
 import { builtInDataNames } from '../../data/registry.js';
+import type { Task } from '../../data/task.js';
 import { DataError } from '../../errors.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { loadData } from '../data.js';
-import { fmt, table } from '../progress.js';
-
-/** Reads a CSV of points: the last column is taken as a class label when it is not numeric. */
-async function readPoints(file: string): Promise<Dataset> {
-  const text = await readTextFile(file, 'kmeans --csv');
-  const rows = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  if (rows.length === 0) throw new DataError(`kmeans: ${file} has no rows (empty data)`);
-  const lastField = (r: string): string => r.split(',').at(-1)!.trim();
-  // a non-numeric last field in the last row (never a header) marks a label column
-  const labelled = !/^[-+]?(\d|\.\d|nan|inf)/i.test(lastField(rows.at(-1)!));
-  return parseCsv(text, { name: file, label: labelled ? undefined : null });
-}
+import { dataFlags, inputsOf, loadData, loadTable } from '../data.js';
+import { fmt, isSilent, Progress, table } from '../progress.js';
 
 /** How well clusters match known classes: the fraction of points in their cluster's majority class. */
 function purity(assign: Int32Array, labels: Int32Array, k: number): number {
@@ -34,15 +21,17 @@ function purity(assign: Int32Array, labels: Int32Array, k: number): number {
 export const command: Command = {
   name: 'kmeans',
   summary: 'k-means clustering: centroids as colimits of their clusters',
-  usage: 'paralens kmeans --data NAME|--csv FILE --k N [--restarts N] [--seed N] [--max-iter N] [--tol X]',
+  usage: 'paralens kmeans --data NAME|PATH|--csv FILE --k N [--target COLUMN] [--restarts N] [--seed N] [--max-iter N] [--tol X]',
   description: `Lloyd's k-means (seed 000, §Colimits): the assignment of each point to its nearest centre is the
 universal morphism, each centre the mean (colimit) of its cluster. Greedy k-means++ seeding, the
 lowest inertia of --restarts seedings, empty clusters repaired, float64 throughout. Uses the feature
-columns of a built-in data set (${builtInDataNames().join(', ')}) or of a CSV file (a non-numeric last
-column is read as class labels and used only to report purity).`,
+columns of a built-in data set (${builtInDataNames().join(', ')}), of fashion-mnist, or of your own
+files: a CSV (--csv FILE, or --data FILE.csv; a text last column, or the column --target names, is
+read as class labels and used only to report purity; other text columns are one-hot encoded), NumPy
+(.npz with x and an optional y, or .npy) or idx:DIR. Features are used as they are (not standardised).`,
   flags: {
-    data: { type: 'string', help: 'built-in data set name' },
-    csv: { type: 'string', help: 'CSV file of points (one row per point)' },
+    ...dataFlags({ help: 'points' }),
+    csv: { type: 'string', help: 'CSV file of points (one row per point), whatever its name' },
     k: { type: 'int', help: 'number of clusters', range: 'positive' },
     restarts: { type: 'int', help: 'independent k-means++ seedings (the lowest inertia wins)', default: 10, range: 'positive' },
     seed: { type: 'int', help: 'random seed (data generation and seeding)', default: 0 },
@@ -53,10 +42,14 @@ column is read as class labels and used only to report purity).`,
     if (Boolean(flags.data) === Boolean(flags.csv)) throw new UsageError('kmeans: give exactly one of --data NAME or --csv FILE');
     if (flags.k === undefined) throw new UsageError('kmeans: --k N is required (the number of clusters)');
     const seed = flags.seed as number;
-    const ds = flags.csv ? await readPoints(String(flags.csv)) : await loadData(String(flags.data), { seed });
+    const request = { seed, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined, optionalTarget: true };
+    const ds = inputsOf(flags.csv ? loadTable(String(flags.csv), request) : await loadData(String(flags.data), request));
     if (ds.x.rank !== 2) throw new DataError(`kmeans: expects points [N,d] but ${ds.name} has inputs of rank ${ds.x.rank - 1}`);
     const k = flags.k as number;
-    const r = kMeans(ds.x, { k, restarts: flags.restarts as number, seed, maxIter: flags['max-iter'] as number, tol: flags.tol as number });
+    const progress = new Progress(io, 'kmeans', isSilent(flags));
+    const onIteration = (r: number, n: number, i: number): void => progress.update(r - 1, n, `restart ${r}/${n} · iteration ${i}`);
+    const r = kMeans(ds.x, { k, restarts: flags.restarts as number, seed, maxIter: flags['max-iter'] as number, tol: flags.tol as number, onIteration });
+    progress.done();
     const out = {
       data: ds.name,
       points: ds.x.batch,

@@ -1,7 +1,11 @@
-import { parseCsv } from '../../data/csv.js';
+import { readTableFile } from '../../data/node.js';
+import { applyPreprocessing, modelInputs, targetValues } from '../../data/preprocessing.js';
+import type { Preprocessing } from '../../data/preprocessing.js';
+import type { Table } from '../../data/table.js';
+import { requireNumbers } from '../../data/tabular.js';
+import type { Para } from '../../para/para.js';
 import { DataError, quote } from '../../errors.js';
 import { loadModel } from '../../io/node.js';
-import { readTextFile } from '../../io/node-fs.js';
 import type { TrainingSettings } from '../../io/model-file.js';
 import { readsLogits } from '../../nn/link.js';
 import type { Link } from '../../nn/link.js';
@@ -13,9 +17,11 @@ import type { Shape } from '../../tensor/tensor.js';
 import { predictClasses } from '../../train/metrics.js';
 import { predict } from '../../train/trainer.js';
 import { parseDecimal, UsageError } from '../args.js';
+import type { ParsedFlags } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { fmt, Progress, table } from '../progress.js';
+import { dataFlags, dataForms, inputsOf, loadData, loadTable } from '../data.js';
+import { fmt, isSilent, Progress, table } from '../progress.js';
 
 /** Rows 'x1,x2;x1,x2' as a [B, ...dom] tensor; every row must hold prod(dom) numbers. */
 function parseInputRows(text: string, dom: Shape): Tensor {
@@ -38,18 +44,65 @@ function parseInputRows(text: string, dom: Shape): Tensor {
   return x;
 }
 
-/** A CSV of features (and optionally a last label column) as inputs [B, ...dom] and labels. */
-function readCsvInputs(text: string, name: string, dom: Shape): { x: Tensor; labels?: string[] } {
-  const d = sizeOf(dom);
-  const first = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
-  const width = first === undefined ? 0 : first.split(',').length;
-  if (width === d) {
-    const plain = parseCsv(text, { name, label: null });
-    return { x: plain.x.reshape([plain.x.batch, ...dom]) };
+/**
+ * A table of features (and optionally a last label column) as inputs [B, ...dom] and labels,
+ * for a model trained without a preprocessing (on a built-in set): the columns in order.
+ */
+function tableInputs(t: Table, dom: Shape): { x: Tensor; labels?: string[] } {
+  const d = sizeOf(dom), width = t.columns.length;
+  if (width !== d && width !== d + 1) throw new DataError(`predict: ${t.name} has ${width} columns, the model expects ${d} features (or ${d} and a label column)`);
+  const features = t.columns.slice(0, d);
+  requireNumbers(t, features.map((c) => c.name));
+  const x = Tensor.zeros([t.rows, ...dom]);
+  features.forEach((c, j) => {
+    for (let i = 0; i < t.rows; i++) x.data[i * d + j] = c.numbers[i]!;
+  });
+  const l = width > d ? t.columns[d]! : undefined;
+  return { x, ...(l ? { labels: Array.from({ length: t.rows }, (_, i) => l.texts?.[i] ?? String(l.numbers[i])) } : {}) };
+}
+
+/**
+ * Inputs a model with a preprocessing takes from --input rows: the raw values of its numeric
+ * columns (a table's) or arrays, mapped as in training (standardised, or scaled).
+ */
+function inlineInputs(pre: Preprocessing, text: string, dom: Shape): Tensor {
+  if (pre.input === 'table') {
+    const cat = pre.features.find((f) => f.type === 'categorical');
+    if (cat) throw new DataError(`predict: the model takes the categorical column '${cat.name}'; give the rows in a CSV file (--csv FILE) with a header naming the columns`);
   }
-  if (width !== d + 1) throw new DataError(`predict: ${name} has ${width} columns, the model expects ${d} features (or ${d} and a label column)`);
-  const ds = parseCsv(text, { name });
-  return { x: ds.x.reshape([ds.x.batch, ...dom]), labels: Array.from(ds.labels!, (l) => ds.classes![l]!) };
+  return modelInputs(pre, parseInputRows(text, dom));
+}
+
+/** What the rows to predict are: model inputs, and where the file has the target, the class names or the values in the target's units. */
+interface Rows {
+  x: Tensor;
+  labels?: string[];
+  values?: Tensor;
+}
+
+/** Rows from a file (--csv, --data) for a model trained with a preprocessing: read and mapped exactly as its training data was. */
+async function preprocessedRows(pre: Preprocessing, flags: ParsedFlags, model: Para): Promise<Rows> {
+  const opts = { seed: 0, model, preprocessing: pre, dataDir: flags['data-dir'] as string | undefined };
+  if (flags.csv !== undefined && pre.input === 'array') {
+    // a CSV of raw values for a model trained on arrays: the columns in order, scaled as in training
+    const r = tableInputs(readTableFile(flags.csv as string), model.dom!);
+    return { ...r, x: modelInputs(pre, r.x) };
+  }
+  const l = flags.csv !== undefined ? loadTable(flags.csv as string, opts) : await loadData(flags.data as string, opts);
+  const raw = l.test ?? l.data;
+  const ds = applyPreprocessing(pre, raw);
+  const x = ds.x.reshape([ds.x.batch, ...model.dom!]);
+  if (ds.y === ds.x) return { x };
+  if (pre.target?.task === 'regress') return { x, values: raw.y };
+  return { x, ...(ds.labels && ds.classes ? { labels: Array.from(ds.labels, (c) => ds.classes![c]!) } : {}) };
+}
+
+/** Rows for a model trained on a built-in set (no preprocessing): a CSV's columns in order, or a --data set as it is. */
+async function plainRows(flags: ParsedFlags, model: Para): Promise<Rows> {
+  if (flags.csv !== undefined) return tableInputs(readTableFile(flags.csv as string), model.dom!);
+  const d = inputsOf(await loadData(flags.data as string, { seed: 0, model, dataDir: flags['data-dir'] as string | undefined }));
+  const ds = d.test ?? d;
+  return { x: ds.x.reshape([ds.x.batch, ...model.dom!]), ...(ds.labels && ds.classes ? { labels: Array.from(ds.labels, (c) => ds.classes![c]!) } : {}) };
 }
 
 /**
@@ -89,56 +142,71 @@ function linkOfSettings(settings: TrainingSettings): Link {
 
 export const command: Command = {
   name: 'predict',
-  summary: 'run a saved model on inputs given inline or in a CSV file',
-  usage: 'paralens predict --load FILE.safetensors (--input "x1,x2;x1,x2" | --csv FILE) [--json]',
+  summary: 'run a saved model on inputs given inline, in a CSV file or a data set',
+  usage: 'paralens predict --load FILE.safetensors (--input "x1,x2;x1,x2" | --csv FILE | --data NAME|PATH) [--json]',
   description: `Loads a model saved by paralens train --save FILE (the file is validated before use) and prints its
-outputs for each input row. For a model trained on a labelled data set the predicted class is printed
-too; a CSV with one more column than the model's inputs is read as features and a label, and the
-accuracy is reported.`,
+outputs for each input row. A model trained on your own file keeps the file's preprocessing: its
+columns are found by name in --csv / --data (in any order; the target column may be missing),
+numeric ones standardised with the training statistics, categories one-hot encoded, pixels scaled;
+--input rows are raw values of its numeric columns, in training order. For a classifier the predicted
+class and its probability are printed, for a regression the prediction in the target's units; when
+the rows carry the target, accuracy (or RMSE) is reported. A model trained on a built-in set reads a
+CSV's columns in order, one more column being a label. --data with a test split of its own
+(fashion-mnist, idx:DIR with train and test files) predicts the test rows.`,
   flags: {
     ...runtimeFlags,
     load: { type: 'string', help: 'model file written by paralens train --save' },
     input: { type: 'string', help: 'input rows: numbers separated by commas, rows by semicolons' },
-    csv: { type: 'string', help: 'CSV file of input rows (optional header; an extra last column is a label)' },
+    csv: { type: 'string', help: 'CSV file of input rows (header naming the columns for a model trained on a CSV)' },
+    data: { type: 'string', help: `data to predict: ${dataForms()}` },
+    'data-dir': dataFlags()['data-dir']!,
   },
   async run(flags, io) {
     if (!flags.load) throw new UsageError('predict: --load FILE is required (a model saved with paralens train --save FILE)');
-    if ((flags.input === undefined) === (flags.csv === undefined)) throw new UsageError('predict: give exactly one of --input "x1,x2;x1,x2" or --csv FILE');
-    const json = Boolean(flags.json);
-    const { model, theta, settings } = await loadModel(flags.load as string);
+    if ([flags.input, flags.csv, flags.data].filter((v) => v !== undefined).length !== 1) throw new UsageError('predict: give exactly one of --input "x1,x2;x1,x2", --csv FILE or --data NAME|PATH');
+    const { model, theta, settings, preprocessing: pre } = await loadModel(flags.load as string);
     if (!model.dom) throw new DataError(`predict: ${model} takes inputs of any shape and the file records none`);
-    let x: Tensor;
-    let labels: string[] | undefined;
-    if (flags.csv !== undefined) {
-      const text = await readTextFile(flags.csv as string, 'predict --csv');
-      ({ x, labels } = readCsvInputs(text, flags.csv as string, model.dom));
-    } else x = parseInputRows(flags.input as string, model.dom);
-    const progress = new Progress(io, 'predict', json);
+    let rows: Rows;
+    if (flags.input !== undefined) rows = { x: pre ? inlineInputs(pre, flags.input as string, model.dom) : parseInputRows(flags.input as string, model.dom) };
+    else rows = pre ? await preprocessedRows(pre, flags, model) : await plainRows(flags, model);
+    const { x, labels, values } = rows;
+    const progress = new Progress(io, 'predict', isSilent(flags));
     progress.update(0, x.batch, 'rows');
     const all = predict(model, theta, x);
     progress.update(x.batch, x.batch, 'rows');
     progress.done();
     const k = all.size / all.batch;
-    const outputs: number[][] = Array.from({ length: all.batch }, (_, b) => Array.from(all.data.subarray(b * k, (b + 1) * k)));
+    const perRow = (t: Tensor): number[][] => Array.from({ length: t.batch }, (_, b) => Array.from(t.data.subarray(b * k, (b + 1) * k)));
+    const outputs = perRow(all);
     const y = Tensor.of(all.data, [all.batch, k]);
-    const cls = classify(y, settings);
+    const regression = pre?.target?.task === 'regress';
+    const predictions = regression ? perRow(targetValues(pre, y)) : undefined;
+    const cls = regression ? undefined : classify(y, settings);
     const classes = cls?.classes, probability = cls?.probability;
     const accuracy = classes && labels ? classes.filter((c, i) => c === labels![i]).length / classes.length : undefined;
-    if (json) {
-      const extra = { ...(classes ? { classes } : {}), ...(probability ? { probability } : {}), ...(accuracy !== undefined ? { accuracy } : {}) };
+    let rmse: number | undefined;
+    if (predictions && values) {
+      let se = 0;
+      predictions.forEach((p, i) => p.forEach((v, j) => (se += (v - values.data[i * k + j]!) ** 2)));
+      rmse = Math.sqrt(se / (predictions.length * k));
+    }
+    if (flags.json) {
+      const extra = { ...(predictions ? { predictions } : {}), ...(classes ? { classes } : {}), ...(probability ? { probability } : {}), ...(accuracy !== undefined ? { accuracy } : {}), ...(rmse !== undefined ? { rmse } : {}) };
       io.out(JSON.stringify({ model: String(model), rows: outputs.length, outputs, ...extra }) + '\n');
       return 0;
     }
-    const header = ['row', 'output', ...(classes ? ['class'] : []), ...(probability ? ['p'] : []), ...(labels ? ['label'] : [])];
-    const rows = outputs.map((o, i) => [
+    const header = ['row', regression ? 'prediction' : 'output', ...(classes ? ['class'] : []), ...(probability ? ['p'] : []), ...(labels ? ['label'] : []), ...(values ? ['target'] : [])];
+    const lines = outputs.map((o, i) => [
       String(i + 1),
-      o.map((v) => fmt(v)).join(' '),
+      (predictions ? predictions[i]! : o).map((v) => fmt(v)).join(' '),
       ...(classes ? [classes[i]!] : []),
       ...(probability ? [fmt(probability[i]!, 3)] : []),
       ...(labels ? [labels[i]!] : []),
+      ...(values ? [Array.from(values.data.subarray(i * k, (i + 1) * k), (v) => fmt(v)).join(' ')] : []),
     ]);
-    io.out(`model  ${model}\n\n${table(header, rows)}\n`);
+    io.out(`model  ${model}\n\n${table(header, lines)}\n`);
     if (accuracy !== undefined) io.out(`\naccuracy ${fmt(accuracy)} (${Math.round(accuracy * outputs.length)}/${outputs.length})\n`);
+    if (rmse !== undefined) io.out(`\nRMSE ${fmt(rmse)} (${outputs.length} rows, in the target's units)\n`);
     return 0;
   },
 };

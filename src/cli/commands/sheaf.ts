@@ -1,6 +1,5 @@
 import { subset } from '../../data/dataset.js';
 import type { Dataset } from '../../data/dataset.js';
-import { builtInDataNames } from '../../data/registry.js';
 import { DataError, quote } from '../../errors.js';
 import { sheafEnsembleStudy } from '../../topos/gluing/ensemble-study.js';
 import type { GluingStudy } from '../../topos/gluing/ensemble-study.js';
@@ -11,8 +10,9 @@ import { EXERCISE3_EXPERTS, EXERCISE3_TOLERANCES, gluingTable } from '../../topo
 import { parseDecimal } from '../args.js';
 import type { CliIO, Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { loadData } from '../data.js';
-import { fmt, Progress, table } from '../progress.js';
+import { dataFlags, inputsOf, loadData } from '../data.js';
+import type { Task } from '../../data/task.js';
+import { fmt, isSilent, Progress, table } from '../progress.js';
 import { trainingFlags } from '../training.js';
 
 /** Parses `--predictions "0.7,0.3 | 0.72,0.28 | 0.3,0.7"` into sections named A, B, C, … over one shared context. */
@@ -74,9 +74,9 @@ their mean. Reports the error rate on rows that glue vs rows that do not, and th
 disagreement (the smallest ε that glues) for predicting a wrong answer, pooled over seeded splits.
 --predictions glues given prediction vectors ("0.7,0.3 | 0.72,0.28 | 0.3,0.7") and finds the maximum
 consistent subset; --exercise prints exercise 3 of seed 000 (five experts at ε = 0.05, 0.15, 0.5).
-Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')} (labelled ones).`,
+Data: a labelled built-in set, fashion-mnist, or your own CSV, NumPy or IDX files (see paralens train --help).`,
   flags: {
-    data: { type: 'string', help: 'data set name', default: 'iris' },
+    ...dataFlags({ help: 'labelled data set', default: 'iris' }),
     experts: { type: 'int', help: 'number of experts K (≥ 2)', default: 7, range: 'positive' },
     tol: { type: 'number', help: 'tolerance ε of the sheaf condition (≥ 0)', default: 0.2, range: 'nonnegative' },
     features: { type: 'int', help: 'features per expert (default min(d − 1, ⌈3d/4⌉): every two contexts overlap)', range: 'positive' },
@@ -85,7 +85,6 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')} (labelled ones
     ...trainingFlags(['epochs', 'seed'], { epochs: { default: undefined, help: 'training epochs per expert (default 100; 5 for large data)' } }),
     hidden: { type: 'int', help: 'hidden units per expert (default 16; 32 for large data)', range: 'positive' },
     limit: { type: 'int', help: 'fashion-mnist: rows of the training and of the test set to use', default: 5000, range: 'positive' },
-    'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist' },
     predictions: { type: 'string', help: 'glue these prediction vectors instead: "0.7,0.3 | 0.72,0.28 | 0.3,0.7"' },
     exercise: { type: 'boolean', help: 'print exercise 3 of seed 000' },
   },
@@ -105,10 +104,10 @@ Data sets: ${[...builtInDataNames(), 'fashion-mnist'].join(', ')} (labelled ones
       return 0;
     }
     const seed = flags.seed as number;
-    const loaded = await loadData(String(flags.data), { seed, dataDir: flags['data-dir'] as string | undefined });
-    const fixedTest = (loaded as Dataset & { test?: Dataset }).test;
+    const loaded = inputsOf(await loadData(String(flags.data), { seed, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
+    const fixedTest = loaded.test;
     const data = fixedTest ? head(loaded, flags.limit as number) : loaded;
-    const progress = new Progress(io, 'sheaf', json);
+    const progress = new Progress(io, 'sheaf', isSilent(flags));
     const r = sheafEnsembleStudy(data, {
       experts: flags.experts as number,
       tolerance: tol,

@@ -1,7 +1,7 @@
 import { writeFileAtomic } from '../../io/node-fs.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { table } from '../progress.js';
+import { table, isSilent } from '../progress.js';
 import { tourReport } from '../tour/report.js';
 import type { TourOutput, TourSection } from '../tour/section.js';
 import { sections } from '../tour/sections.js';
@@ -32,7 +32,7 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
     const summary: [string, string][] = [];
     for (const section of chosen) {
       const t0 = performance.now();
-      if (!json) io.err(`… ${section.title}\n`);
+      if (!isSilent(flags)) io.err(`… ${section.title}\n`);
       const output = await section.run({ seed: flags.seed as number, io });
       const seconds = (performance.now() - t0) / 1000;
       if (output.lines.length === 0) continue;

@@ -1,11 +1,11 @@
-import { builtInDataNames } from '../../data/registry.js';
 import { UNCERTAINTY_METHODS, CLASSIFICATION_DEFAULTS, uncertaintyReport } from '../../markov/index.js';
 import type { UncertaintyMethod } from '../../markov/index.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { loadData } from '../data.js';
-import { fmt } from '../progress.js';
+import { dataFlags, dataForms, inputsOf, loadData } from '../data.js';
+import type { Task } from '../../data/task.js';
+import { fmt, isSilent, Progress } from '../progress.js';
 import { trainingFlags } from '../training.js';
 
 const d = CLASSIFICATION_DEFAULTS;
@@ -22,9 +22,9 @@ error (15 bins), and the mean predictive standard deviation on the held-out rows
 and on 200 points at distance ≥ 1 (standardised units) from every training input (out of distribution).
 Methods: mc-dropout (ReLU network with dropout(p) after each hidden layer, kept on at prediction),
 bayes (bayes_dense layers, ELBO with KL weight --kl-weight), deterministic (the plain network, std 0).
-Data sets: ${builtInDataNames().join(', ')}.`,
+Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a progress line), or\nyour own CSV, NumPy or IDX files (see paralens train --help).`,
   flags: {
-    data: { type: 'string', help: 'classification data set name' },
+    ...dataFlags({ help: 'classification data set' }),
     method: { type: 'string', help: 'how uncertainty is modelled', choices: UNCERTAINTY_METHODS, default: 'bayes' },
     samples: { type: 'int', help: 'Monte Carlo forward passes per input (≥ 1)', default: 100, range: 'positive' },
     ...runtimeFlags,
@@ -36,15 +36,18 @@ Data sets: ${builtInDataNames().join(', ')}.`,
     'kl-weight': { type: 'number', help: 'bayes: weight of the KL term (1 = the ELBO)', default: d.klWeight as number, range: 'nonnegative' },
   },
   async run(flags, io) {
-    if (!flags.data) throw new UsageError(`uncertainty: --data NAME is required; known: ${builtInDataNames().join(', ')}`);
+    if (!flags.data) throw new UsageError(`uncertainty: --data NAME is required (${dataForms()})`);
     const samples = flags.samples as number, epochs = flags.epochs as number, hidden = flags.hidden as number;
     const p = flags.dropout as number, priorSigma = flags['prior-sigma'] as number, sigma0 = flags.sigma0 as number | undefined, klWeight = flags['kl-weight'] as number;
     const method = flags.method as UncertaintyMethod;
     const seed = flags.seed as number;
-    const data = await loadData(flags.data as string, { seed });
+    const data = inputsOf(await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
     if (!data.labels) throw new UsageError(`uncertainty: ${data.name} has no class labels; the command needs a classification data set`);
-    if (!flags.json) io.err(`fitting ${method} on ${data.name} …\n`);
-    const r = uncertaintyReport(data, method, { samples, seed, epochs, hidden, p, priorSigma, sigma0, klWeight });
+    const progress = new Progress(io, 'uncertainty', isSilent(flags));
+    if (!isSilent(flags) && !progress.active) io.err(`fitting ${method} on ${data.name} …\n`);
+    const onEpoch = (e: number, n: number): void => progress.update(e, n, `${method} · epoch ${e}/${n}`);
+    const r = uncertaintyReport(data, method, { samples, seed, epochs, hidden, p, priorSigma, sigma0, klWeight, onEpoch });
+    progress.done();
     if (flags.json) {
       io.out(JSON.stringify({ data: r.data, method: r.method, model: r.model, samples: r.samples, train_rows: r.trainRows, test_rows: r.testRows, accuracy: r.accuracy, nll: r.nll, ece: r.ece, std_in: r.stdIn, std_out: r.stdOut, out_points: r.outRows, seconds: r.seconds }) + '\n');
       return 0;

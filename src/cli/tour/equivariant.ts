@@ -9,6 +9,12 @@ import { linePlot, matrixGallery } from '../../draw/plot.js';
 import { matrixLines } from '../commands/derive.js';
 import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';
+import { clebschGordan } from '../../equivariant/irreps/clebsch-gordan.js';
+import { decompose, decomposeSymmetric, decompositionString } from '../../equivariant/irreps/decompose.js';
+import { parseIndexSymmetry } from '../../equivariant/irreps/index-symmetry.js';
+import { sphericalHarmonics } from '../../equivariant/irreps/spherical-harmonics.js';
+import { wignerD } from '../../equivariant/irreps/wigner.js';
+import { Rng } from '../../random/rng.js';
 
 const derive = (g: string, i: string, o: string): EquivariantBasis => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o));
 const row = (b: EquivariantBasis, what: string): (string | number)[] => [b.group, `${b.in} → ${b.out}`, b.dim, fmt(equivarianceError(b), 2), fmt(b.seconds * 1000, 3), what];
@@ -45,6 +51,30 @@ export const section: TourSection = {
     lines.push(...matrixLines(basisMatrix(sets, 0)), '', ...matrixLines(basisMatrix(sets, 1)));
     lines.push('SO(3): T(2) → V, the cross product (rows k, columns i·3 + j):');
     lines.push(...matrixLines(basisMatrix(cross, 0)));
+
+    // irreducibles: decompositions, a Clebsch–Gordan map from the end solver, Wigner D against the harmonics
+    const irreps = [
+      ['SO(3)', 'T(2)', decompositionString(decompose('SO(3)', parseRep('T(2)')))],
+      ['O(3)', 'T(2)', decompositionString(decompose('O(3)', parseRep('T(2)')))],
+      ['O(3)', "T(4), 'ijkl=jikl=klij'", decompositionString(decomposeSymmetric('O(3)', parseIndexSymmetry('ijkl=jikl=klij')))],
+    ];
+    const c111 = clebschGordan(1, 1, 1);
+    let offEps = 0, onEps = 0;
+    c111.forEach((v, t) => {
+      const [i, j, k] = [Math.floor(t / 9), Math.floor(t / 3) % 3, t % 3];
+      if (i !== j && j !== k && i !== k) onEps = Math.max(onEps, Math.abs(v));
+      else offEps = Math.max(offEps, Math.abs(v));
+    });
+    const R = parseGroup('SO(3)').sample(new Rng(seed)), x = [0.6, -0.8, 0.5];
+    const Rx = [0, 1, 2].map((i) => R.data[3 * i]! * x[0]! + R.data[3 * i + 1]! * x[1]! + R.data[3 * i + 2]! * x[2]!);
+    const y = sphericalHarmonics(3, x, 1), yR = sphericalHarmonics(3, Rx, 1), D3 = wignerD(3, R);
+    let shDev = 0;
+    for (let m = 0; m < 7; m++) shDev = Math.max(shDev, Math.abs(yR[9 + m]! - D3.data.slice(m * 7, m * 7 + 7).reduce((a, v, k) => a + v * y[9 + k]!, 0)));
+    lines.push('');
+    lines.push('Irreducible representations (e3nn notation; V is 1o for O(3)):');
+    lines.push(table(['group', 'representation', 'decomposition'], irreps));
+    lines.push(`Clebsch–Gordan 1 ⊗ 1 → 1 from the end Hom_SO(3)(1⊗1, 1): |C| = ${fmt(onEps, 4)} on ε's entries (1/√6 = ${fmt(1 / Math.sqrt(6), 4)}), ${fmt(offEps, 2)} elsewhere`);
+    lines.push(`Y₃(Rx) − D³(R)Y₃(x) for a random rotation: max ${fmt(shDev, 2)}`);
 
     // RoPE: relative position only
     const omega = ropeFrequencies(8);
@@ -90,6 +120,8 @@ export const section: TourSection = {
       data: {
         derivations: [conv, sets, so2, so2k, cross, crossO3, leg, lorentz].map((b) => ({ group: b.group, in: b.in, out: b.out, dim: b.dim, equivariance_error: equivarianceError(b), seconds: b.seconds })),
         rope_max_deviation: ropeDev,
+        irreps: irreps.map(([group, rep, decomposition]) => ({ group, rep, decomposition })),
+        wigner_deviation: shDev,
         reparameterisation: demo,
         inertia: rows,
       },
@@ -98,6 +130,7 @@ export const section: TourSection = {
         ['convolution = end over translations', 'conv1dPeriodic / conv2dPeriodic'],
         ['DeepSets = end over S(n); message passing = its restriction to a graph', 'deepsetsLayer, messagePassing'],
         ['RoPE / SO(2) and SO(3) kernels', 'ropeAttention, equivariantBasis(SO(n), …)'],
+        ['irreducibles: spherical harmonics, Wigner D, Clebsch–Gordan, decompositions', 'src/equivariant/irreps; derive --decompose'],
         ['cartesian (natural) update on the fibration', 'NaturalGradient, KFAC — src/optim/natural-gradient.ts'],
       ],
     };

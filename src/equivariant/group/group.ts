@@ -1,6 +1,6 @@
 import { RangeArgError } from '../../errors.js';
 import type { Rng } from '../../random/rng.js';
-import { directSum, expm, eye, mat, matmul, permMatrix, scale } from '../../linalg/matrix.js';
+import { directSum, expm, eye, kron, mat, matmul, permMatrix, scale } from '../../linalg/matrix.js';
 import type { Mat } from '../../linalg/matrix.js';
 
 /**
@@ -187,6 +187,21 @@ export function O(n: number): Group {
  * reversal T = diag(−1,1,1,1). Its representation V is not orthogonal, so V* ≠ V.
  */
 export function lorentz(): Group {
+  const { lie, P, T } = lorentzGenerators();
+  return lieGroup('O(1,3)', 4, lie, [P, T], 0.4);
+}
+
+/**
+ * The proper orthochronous Lorentz group SO⁺(1,3), the identity component of O(1,3): the same
+ * Lie algebra (rotations and boosts) without parity and time reversal. Its invariants differ:
+ * Hom(T(4,0), T(0)) is 4-dimensional (the three pairings η⊗η and the Levi-Civita ε) where
+ * O(1,3) has 3 (ε changes sign under P).
+ */
+export function properLorentz(): Group {
+  return lieGroup('SO+(1,3)', 4, lorentzGenerators().lie, [], 0.4);
+}
+
+function lorentzGenerators(): { lie: Mat[]; P: Mat; T: Mat } {
   const lie: Mat[] = [];
   for (const L of soGenerators(3)) {
     const m = mat(4, 4);
@@ -202,10 +217,32 @@ export function lorentz(): Group {
   const P = eye(4), T = eye(4);
   for (let i = 1; i < 4; i++) P.data[i * 5] = -1;
   T.data[0] = -1;
-  return lieGroup('O(1,3)', 4, lie, [P, T], 0.4);
+  return { lie, P, T };
 }
 
-/** The direct product G×H acting on V_G ⊕ V_H (each factor on its own summand). */
+/**
+ * EMLP's DirectProduct(G, H): the direct product acting on V_G ⊗ V_H (index i·d_H + j), with
+ * generators h ⊗ I and I ⊗ h′ (Lie: A ⊗ I and I ⊗ B, whose sum is the Kronecker sum). So
+ * Z(3)×Z(3) on V is its regular representation on 9 points and Hom(V, V) is 9-dimensional.
+ */
+export function directProduct(g: Group, h: Group): Group {
+  const d = g.d * h.d;
+  const name = `DirectProduct(${g.name},${h.name})`;
+  const lie = [...g.lie.map((A) => kron(A, eye(h.d))), ...h.lie.map((B) => kron(eye(g.d), B))];
+  const discrete = (): Mat[] => [...g.discrete.map((m) => kron(m, eye(h.d))), ...h.discrete.map((m) => kron(eye(g.d), m))];
+  if (g.perms && h.perms && g.samplePerm && h.samplePerm) {
+    const pair = (a: Int32Array, b: Int32Array): Int32Array => Int32Array.from({ length: d }, (_, x) => a[Math.floor(x / h.d)]! * h.d + b[x % h.d]!);
+    const idG = Int32Array.from({ length: g.d }, (_, i) => i), idH = Int32Array.from({ length: h.d }, (_, i) => i);
+    const perms = [...g.perms.map((p) => pair(p, idH)), ...h.perms.map((p) => pair(idG, p))];
+    const samplePerm = (rng: Rng): Int32Array => pair(g.samplePerm!(rng), h.samplePerm!(rng));
+    // on permutations the action on V_G ⊗ V_H is faithful: |G×H| = |G|·|H|
+    const order = g.order !== undefined && h.order !== undefined ? g.order * h.order : undefined;
+    return withLazyMatrices({ name, d, lie, order, perms, samplePerm, sample: (rng: Rng) => permMatrix(samplePerm(rng)) }, discrete);
+  }
+  return withLazyMatrices({ name, d, lie, sample: (rng: Rng) => kron(g.sample(rng), h.sample(rng)) }, discrete);
+}
+
+/** The direct product G×H acting on V_G ⊕ V_H (each factor on its own summand): `GxH` and `DirectSum(G,H)`. */
 export function product(g: Group, h: Group): Group {
   const d = g.d + h.d;
   const left = (m: Mat): Mat => directSum([m, eye(h.d)]);

@@ -1,9 +1,9 @@
 import { ExpressionError } from './errors.js';
-import { dual, sum, T, tensorRep, times, V } from './rep.js';
+import { dual, MAX_MULTIPLICITY, sum, T, tensorRep, times, V } from './rep.js';
 import type { Rep } from './rep.js';
 
 /** The largest multiplicity or tensor power an expression may write (3V, T(k)). */
-const MAX_INT = 64;
+const MAX_INT = MAX_MULTIPLICITY;
 /** The deepest nesting of parentheses, dual(…), sum(…) and tensor(…) an expression may write. */
 const MAX_REP_DEPTH = 32;
 

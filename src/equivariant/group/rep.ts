@@ -25,6 +25,9 @@ export const times = (k: number, r: Rep): Rep => sum(...Array.from({ length: k }
 /** T(p,q) = V^⊗p ⊗ (V*)^⊗q; T(0) is the trivial representation. */
 export const T = (p: number, q = 0): Rep => tensorRep(...Array.from({ length: p }, () => V), ...Array.from({ length: q }, () => dual(V)));
 
+/** The largest multiplicity or tensor power a representation expression may write (3V, T(k)): larger ones describe spaces no machine holds. */
+export const MAX_MULTIPLICITY = 64;
+
 /**
  * An irreducible-or-not building block after distributing ⊗ over ⊕: a tensor product of
  * copies of V (+1) and V* (−1) — the empty product is the trivial representation — and
@@ -156,9 +159,6 @@ export function repMatrix(r: Rep, g: Mat): Mat {
   }
   return out;
 }
-
-/** The largest multiplicity the grammar reads (parse-rep's MAX_INT): longer runs print as several terms. */
-const MAX_MULTIPLICITY = 64;
 
 /**
  * The terms of a direct sum as (text, multiplicity), adjacent equal texts merged: nested sums

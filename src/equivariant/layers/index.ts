@@ -1,4 +1,4 @@
-import { addCosts, TooLargeError } from '../../errors.js';
+import { addCosts, RangeArgError, TooLargeError } from '../../errors.js';
 import type { CostEstimate } from '../../errors.js';
 import type { Para } from '../../para/para.js';
 import type { LayerDef } from '../../para/spec.js';
@@ -14,6 +14,14 @@ import { equivariantLinear } from './linear.js';
 import { messagePassing } from './message-passing.js';
 import { normGated } from './norm.js';
 import { ropeAttention } from './rope.js';
+import type { RopeOptions } from './rope.js';
+import { displace } from './displace.js';
+import { e3Conv } from './e3-conv.js';
+import type { Aggregation } from './e3-conv.js';
+import { irrepsGate } from './irreps-gate.js';
+import { irrepsNorm } from './irreps-norm.js';
+import { shEmbedding } from './sh-embedding.js';
+import { irrepsLinear, tensorProduct } from './tensor-product.js';
 
 const defs: LayerDef[] = [];
 
@@ -44,7 +52,30 @@ defs.push({ name: 'set_equivariant', args: ['int', 'int', 'int'], doc: 'set_equi
 defs.push({ name: 'message_passing', args: ['string', 'int', 'int'], doc: 'message_passing(graph,cin,cout): graph = cycle(n) | path(n) | complete(n) | star(n) | (0-1,1-2,…)', cost: (g) => { const k = parseGraph(s(g)).n; return pointsCost('message_passing', k, () => symmetric(k), 4); }, make: (g, a, b) => messagePassing(s(g), n(a), n(b)) });
 defs.push({ name: 'conv1d_periodic', args: ['int', 'int', 'int', 'int'], doc: 'conv1d_periodic(n,cin,cout,k): [cin,n] → [cout,n], derived from Trans(n)', cost: (a) => pointsCost('conv1d_periodic', n(a), () => translations1d(n(a)), 0), make: (a, b, c, d) => conv1dPeriodic(n(a), n(b), n(c), n(d)) });
 defs.push({ name: 'conv2d_periodic', args: ['int', 'int', 'int', 'int', 'int'], doc: 'conv2d_periodic(h,w,cin,cout,k): [cin,h,w] → [cout,h,w], derived from Trans(h,w)', cost: (a, b) => pointsCost('conv2d_periodic', n(a) * n(b), () => translations2d(n(a), n(b)), 0), make: (a, b, c, d, e) => conv2dPeriodic(n(a), n(b), n(c), n(d), n(e)) });
-defs.push({ name: 'rope_attention', args: ['int', 'int', 'number?'], doc: 'rope_attention(T,d,P): self-attention with interleaved RoPE (period P optional)', make: (t, d, p) => ropeAttention(n(t), n(d), p === undefined ? {} : { period: n(p) }) });
+defs.push({
+  name: 'rope_attention',
+  args: ['int', 'int', 'string?', 'string?'],
+  doc: 'rope_attention(T,d[,P][,layout]): self-attention with RoPE, period P optional, layout interleaved (default) or half (GPT-NeoX)',
+  make: (t, d, a, b) => {
+    const opts: RopeOptions = {};
+    for (const v of [a, b]) {
+      if (v === undefined) continue;
+      if (v === 'half' || v === 'interleaved') opts.layout = v;
+      else if (/^\d+(\.\d+)?$/.test(s(v))) opts.period = Number(v);
+      else throw new RangeArgError(`rope_attention: expected a period (a number) or a layout (interleaved, half), got '${s(v)}'`);
+    }
+    return ropeAttention(n(t), n(d), opts);
+  },
+});
+
+const opt = (v: unknown): number | undefined => (v === undefined ? undefined : (v as number));
+defs.push({ name: 'tensor_product', args: ['string', 'string', 'string', 'int?'], doc: 'tensor_product(in1,in2,out[,n]): [x1|x2] → out, learned weights per path l1⊗l2→l3, e.g. tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)', make: (a, b, c, k) => tensorProduct(s(a), s(b), s(c), opt(k)) });
+defs.push({ name: 'irreps_linear', args: ['string', 'string', 'int?'], doc: 'irreps_linear(in,out[,n]): equivariant linear map between irreps (per-ℓ weights, bias on 0e)', make: (a, b, k) => irrepsLinear(s(a), s(b), opt(k)) });
+defs.push({ name: 'irreps_gate', args: ['string', 'string', 'int?'], doc: 'irreps_gate(scalars,gated[,n]): [scalars|gates|gated] → [swish(scalars)|σ(gate)·gated]', make: (a, b, k) => irrepsGate(s(a), s(b), opt(k)) });
+defs.push({ name: 'irreps_norm', args: ['string', 'int?'], doc: 'irreps_norm(irreps[,n]): v ↦ v·σ(‖v‖+b) per irrep copy, swish on 0e', make: (a, k) => irrepsNorm(s(a), opt(k)) });
+defs.push({ name: 'sh_embedding', args: ['int', 'int', 'int', 'number'], doc: 'sh_embedding(n,lmax,nbasis,rmax): points [n,3] → pairs [n(n−1), R_k(|r|)·Y_l(r̂)]', make: (a, b, c, d) => shEmbedding(n(a), n(b), n(c), n(d)) });
+defs.push({ name: 'e3_conv', args: ['int', 'string', 'string', 'string', 'int', 'string?'], doc: 'e3_conv(n,in,hidden,out,lmax[,attention]): E(3)-equivariant message passing on [n,3+in] → [n,3+out] (SEGNN)', make: (a, b, c, d, e, f) => e3Conv(n(a), s(b), s(c), s(d), n(e), f === undefined ? 'sum' : (s(f) as Aggregation)) });
+defs.push({ name: 'displace', args: ['int'], doc: 'displace(n): [n,3+3] positions and a vector → [n,3] moved positions', make: (a) => displace(n(a)) });
 
 /** The layers of this module that spec strings can name (listed in src/spec/catalogue.ts). */
 export const equivariantLayers: readonly LayerDef[] = defs;

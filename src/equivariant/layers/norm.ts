@@ -21,51 +21,63 @@ export function normGated(group: GroupLike, rep: RepLike): Para {
   checkLayerRep(G, r, 'norm_gated');
   if (!isOrthogonal(G)) throw new RangeArgError(`norm_gated: ${G.name} does not preserve norms (its V is not orthogonal); use gated(${G.name},…)`);
   const as = atoms(r, G.d);
-  const n = repSize(r, G.d);
-  const vec = as.filter((a) => a.factors.length > 0);
+  const blocks = as.filter((a) => a.factors.length > 0).map((a) => a.pos);
   const scalars = as.filter((a) => a.factors.length === 0).map((a) => a.pos[0]!);
+  return normNonlinearity('norm_gated', [G.name, repToString(r, true)], [repSize(r, G.d)], scalars, blocks);
+}
+
+/**
+ * The norm nonlinearity on a feature vector of n coordinates per row: swish on the
+ * coordinates `scalars`, v ↦ v·σ(‖v‖ + b_k) on each block k of coordinates (one learned
+ * bias per block). Rows are every leading axis but the last of `dom`.
+ */
+export function normNonlinearity(kind: string, args: readonly (string | number)[], dom: readonly number[], scalars: readonly number[], blocks: readonly ArrayLike<number>[]): Para {
+  const n = dom[dom.length - 1]!, per = dom.reduce((a, b) => a * b, 1);
+  const nb = blocks.length;
   const self: Para = primitive({
-    kind: 'norm_gated',
-    args: [G.name, repToString(r, true)],
-    dom: [n],
-    cod: [n],
-    params: vec.length ? [{ name: 'bias', shape: [vec.length], init: zeros }] : [],
+    kind,
+    args,
+    dom: [...dom],
+    cod: [...dom],
+    params: nb ? [{ name: 'bias', shape: [nb], init: zeros }] : [],
     forward: (theta, x, ctx) => {
       checkInput(self, x);
-      const B = x.batch, X = x.data, bias = theta[0]?.data;
-      const y = ctx.alloc([B, n], x.dtype), Y = y.data;
-      const norms = new Float64Array(B * vec.length);
-      for (let b = 0; b < B; b++) {
+      const R = (x.batch * per) / n, X = x.data, bias = theta[0]?.data;
+      const y = ctx.alloc(x.shape, x.dtype), Y = y.data;
+      const norms = new Float64Array(R * nb);
+      for (let b = 0; b < R; b++) {
         const o = b * n;
         for (const s of scalars) Y[o + s] = X[o + s]! * sigmoid(X[o + s]!);
-        vec.forEach((a, k) => {
+        for (let k = 0; k < nb; k++) {
+          const pos = blocks[k]!;
           let q = 0;
-          for (const p of a.pos) q += X[o + p]! ** 2;
-          const nv = (norms[b * vec.length + k] = Math.sqrt(q));
+          for (let j = 0; j < pos.length; j++) q += X[o + pos[j]!]! ** 2;
+          const nv = (norms[b * nb + k] = Math.sqrt(q));
           const g = sigmoid(nv + bias![k]!);
-          for (const p of a.pos) Y[o + p] = X[o + p]! * g;
-        });
+          for (let j = 0; j < pos.length; j++) Y[o + pos[j]!] = X[o + pos[j]!]! * g;
+        }
       }
       return {
         y,
         pullback: (dy, dTheta, needDx = true) => {
-          const dx = ctx.alloc([B, n], x.dtype);
+          const dx = ctx.alloc(x.shape, x.dtype);
           const D = dy.data, DX = dx.data;
-          for (let b = 0; b < B; b++) {
+          for (let b = 0; b < R; b++) {
             const o = b * n;
             for (const s of scalars) {
               const z = X[o + s]!, sg = sigmoid(z);
               DX[o + s] = D[o + s]! * (sg + z * sg * (1 - sg));
             }
-            vec.forEach((a, k) => {
-              const nv = norms[b * vec.length + k]!, g = sigmoid(nv + bias![k]!), dg = g * (1 - g);
+            for (let k = 0; k < nb; k++) {
+              const pos = blocks[k]!;
+              const nv = norms[b * nb + k]!, g = sigmoid(nv + bias![k]!), dg = g * (1 - g);
               let dv = 0; // ⟨dy, v⟩
-              for (const p of a.pos) dv += D[o + p]! * X[o + p]!;
+              for (let j = 0; j < pos.length; j++) dv += D[o + pos[j]!]! * X[o + pos[j]!]!;
               if (dTheta) dTheta[0]!.data[k] += dv * dg;
               // y = v·σ(‖v‖ + b): dv_i = dy_i·g + ⟨dy, v⟩·g′·v_i/‖v‖
               const c = nv > 0 ? (dv * dg) / nv : 0;
-              for (const p of a.pos) DX[o + p] = D[o + p]! * g + c * X[o + p]!;
-            });
+              for (let j = 0; j < pos.length; j++) DX[o + pos[j]!] = D[o + pos[j]!]! * g + c * X[o + pos[j]!]!;
+            }
           }
           if (!needDx) DX.fill(0);
           return dx;

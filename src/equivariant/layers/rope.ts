@@ -1,4 +1,6 @@
 import { RangeArgError } from '../../errors.js';
+import { applyRope, ropeFrequencies } from '../group/rotary.js';
+import type { RopeOptions } from '../group/rotary.js';
 import { primitive } from '../../para/category.js';
 import { checkInput } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
@@ -6,42 +8,11 @@ import { glorotUniform } from '../../nn/init.js';
 import { backend } from '../../tensor/index.js';
 import type { Data } from '../../tensor/tensor.js';
 
-/**
- * Rotary position embedding (Su et al. 2021), layout pinned: INTERLEAVED pairs. Feature
- * pair (2i, 2i+1) of the vector at position m is rotated by the angle m·ω_i:
- *   [x_{2i}, x_{2i+1}] ↦ [x_{2i}cos θ − x_{2i+1}sin θ, x_{2i}sin θ + x_{2i+1}cos θ],  θ = m·ω_i,
- * with ω_i = base^{−2i/d} (base 10000), or ω_i = 2π(i+1)/P when a period P is given (then
- * R_{m+P} = R_m and RoPE attention commutes with cyclic shifts of a length-P sequence).
- * Each R_m is an element of SO(2)^{d/2}; since R_mᵀR_n = R_{n−m}, ⟨R_{m+s}q, R_{n+s}k⟩ =
- * ⟨R_m q, R_n k⟩: the score depends on relative position only — the SO(2) end of seed 001.
- */
-export interface RopeOptions {
-  base?: number;
-  period?: number;
-}
-
-export function ropeFrequencies(d: number, opts: RopeOptions = {}): Float64Array {
-  if (!(Number.isInteger(d) && d > 0 && d % 2 === 0)) throw new RangeArgError(`RoPE needs an even feature size, got ${d}`);
-  const base = opts.base ?? 10000;
-  return Float64Array.from({ length: d / 2 }, (_, i) => (opts.period ? (2 * Math.PI * (i + 1)) / opts.period : Math.pow(base, (-2 * i) / d)));
-}
-
-/** Rotates x (T×d at positions offset … offset+T−1) in place by R_m, or by R_mᵀ when `inverse`. */
-export function applyRope(x: Data, T: number, d: number, omega: Float64Array, offset = 0, inverse = false): void {
-  const sgn = inverse ? -1 : 1;
-  for (let t = 0; t < T; t++) {
-    const m = t + offset;
-    for (let i = 0; i < d / 2; i++) {
-      const th = m * omega[i]!, c = Math.cos(th), s = sgn * Math.sin(th);
-      const a = x[t * d + 2 * i]!, b = x[t * d + 2 * i + 1]!;
-      x[t * d + 2 * i] = a * c - b * s;
-      x[t * d + 2 * i + 1] = a * s + b * c;
-    }
-  }
-}
+export { applyRope, ropeFrequencies } from '../group/rotary.js';
+export type { RopeLayout, RopeOptions } from '../group/rotary.js';
 
 /**
- * rope_attention(T, d[, P]): single-head self-attention with RoPE on q and k,
+ * rope_attention(T, d[, P][, layout]): single-head self-attention with RoPE on q and k,
  * Y = softmax(R(XW_qᵀ)·R(XW_kᵀ)ᵀ/√d)·XW_vᵀ·W_oᵀ. Per-sample shape [T, d] → [T, d].
  * `offset` shifts every absolute position (the output must not change: only relative
  * positions enter).
@@ -49,12 +20,13 @@ export function applyRope(x: Data, T: number, d: number, omega: Float64Array, of
 export function ropeAttention(T: number, d: number, opts: RopeOptions & { offset?: number } = {}): Para {
   if (!(Number.isInteger(T) && T > 0)) throw new RangeArgError(`rope_attention(T,d) needs a positive sequence length, got ${T}`);
   const omega = ropeFrequencies(d, opts);
-  const offset = opts.offset ?? 0;
+  const offset = opts.offset ?? 0, layout = opts.layout ?? 'interleaved';
+  if (layout !== 'interleaved' && layout !== 'half') throw new RangeArgError(`rope_attention: layout must be 'interleaved' or 'half', got '${String(layout)}'`);
   const scale = 1 / Math.sqrt(d);
   const names = ['wq', 'wk', 'wv', 'wo'];
   const self: Para = primitive({
     kind: 'rope_attention',
-    args: opts.period ? [T, d, opts.period] : [T, d],
+    args: [T, d, ...(opts.period ? [opts.period] : []), ...(layout === 'half' ? ['half'] : [])],
     dom: [T, d],
     cod: [T, d],
     params: names.map((name) => ({ name, shape: [d, d], init: glorotUniform(d, d) })),
@@ -69,8 +41,8 @@ export function ropeAttention(T: number, d: number, opts: RopeOptions & { offset
       };
       const Q = proj(Wq!.data), K = proj(Wk!.data), Vv = proj(Wv!.data);
       for (let s = 0; s < B; s++) {
-        applyRope(Q.subarray(s * TD, (s + 1) * TD), T, d, omega, offset);
-        applyRope(K.subarray(s * TD, (s + 1) * TD), T, d, omega, offset);
+        applyRope(Q.subarray(s * TD, (s + 1) * TD), T, d, omega, offset, false, layout);
+        applyRope(K.subarray(s * TD, (s + 1) * TD), T, d, omega, offset, false, layout);
       }
       const A = ctx.alloc([B, T, T], dt).data;
       const H = ctx.alloc([BT, d], dt).data;
@@ -108,8 +80,8 @@ export function ropeAttention(T: number, d: number, opts: RopeOptions & { offset
             }
             be.gemm(false, false, T, d, T, dA, sl(K), sl(dQ), false);
             be.gemm(true, false, T, d, T, dA, sl(Q), sl(dK), false);
-            applyRope(sl(dQ), T, d, omega, offset, true);
-            applyRope(sl(dK), T, d, omega, offset, true);
+            applyRope(sl(dQ), T, d, omega, offset, true, layout);
+            applyRope(sl(dK), T, d, omega, offset, true, layout);
           }
           const pairs: [Data, Data, number][] = [[dQ, Wq!.data, 0], [dK, Wk!.data, 1], [dV, Wv!.data, 2]];
           const dx = ctx.alloc([B, T, d], dt);

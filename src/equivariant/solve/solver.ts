@@ -76,7 +76,7 @@ interface BlockResult {
 const DEFAULTS = { denseLimit: 1200, maxBytes: 2 ** 30, maxDim: 512, samples: 3 };
 
 /** The generator pairs of a block: for each discrete generator (ρ_out(h), ρ_in(h)), for each Lie generator (dρ_out(A), dρ_in(A)). */
-function blockGenerators(G: Group, ao: Atom, ai: Atom): { out: Sparse; in: Sparse }[] {
+function blockGenerators(G: Group, ao: Atom, ai: Atom): GeneratorPair[] {
   return [
     ...G.discrete.map((h) => ({ out: atomDiscrete(ao.factors, h), in: atomDiscrete(ai.factors, h) })),
     ...G.lie.map((A) => ({ out: atomLie(ao.factors, A, G.d), in: atomLie(ai.factors, A, G.d) })),
@@ -84,7 +84,7 @@ function blockGenerators(G: Group, ao: Atom, ai: Atom): { out: Sparse; in: Spars
 }
 
 /** C_h = ρ_out(h)⊗I − I⊗ρ_in(h)ᵀ on row-major vec(W) (the issue's stacked constraints). */
-function constraintMatrix(g: { out: Sparse; in: Sparse }): Sparse {
+function constraintMatrix(g: GeneratorPair): Sparse {
   return sparseLinComb([
     { s: 1, m: sparseKron(g.out, sparseEye(g.in.rows)) },
     { s: -1, m: sparseKron(sparseEye(g.out.rows), sparseTranspose(g.in)) },
@@ -92,7 +92,7 @@ function constraintMatrix(g: { out: Sparse; in: Sparse }): Sparse {
 }
 
 /** The stacked constraint as a matrix-free operator: w ↦ [ρ_out(h)W − Wρ_in(h)]_h. */
-function constraintOperator(gens: { out: Sparse; in: Sparse }[], no: number, ni: number): LinearOperator {
+function constraintOperator(gens: GeneratorPair[], no: number, ni: number): LinearOperator {
   const n = no * ni;
   const outT = gens.map((g) => sparseTranspose(g.out)), inT = gens.map((g) => sparseTranspose(g.in));
   return {
@@ -157,21 +157,37 @@ export function estimateBlockBytes(G: Group, ao: Atom, ai: Atom, opts: { denseLi
   return { bytes: 8 * n * (Math.min(opts.maxDim, n) + 2 + 2 * gens), method: 'iterative' };
 }
 
-function solveBlock(G: Group, ao: Atom, ai: Atom, o: Required<Pick<SolveOptions, 'denseLimit' | 'maxDim'>>, rng: Rng): BlockResult {
-  const t0 = performance.now();
-  const no = ao.pos.length, ni = ai.pos.length;
-  if (G.perms) {
-    const gens = G.perms.map((s) => ({ out: atomPerm(ao.factors, s), in: atomPerm(ai.factors, s) }));
-    const orb = pairOrbits(no, ni, gens);
-    return { label: orb.label, sizes: orb.sizes, dim: orb.count, method: 'orbits', residual: 0, residuals: new Float64Array(orb.count), seconds: (performance.now() - t0) / 1000 };
-  }
-  const gens = blockGenerators(G, ao, ai);
-  const op = constraintOperator(gens, no, ni);
-  let rows: Float64Array, dim: number, method: BlockSolve['method'];
+/** A generator's images on the two sides of Hom(ρ_in, ρ_out): ρ_out(h), ρ_in(h) (or dρ_out(A), dρ_in(A)). */
+export interface GeneratorPair {
+  readonly out: Sparse;
+  readonly in: Sparse;
+}
+
+/** An orthonormal basis of the end (rows of a dim × (no·ni) array), how it was found, and its generator residuals. */
+export interface EndSolve {
+  readonly rows: Float64Array;
+  readonly dim: number;
+  readonly method: 'dense' | 'iterative';
+  /** max over basis elements of ‖[ρ_out(h)W − Wρ_in(h)]_h‖. */
+  readonly residual: number;
+  readonly residuals: Float64Array;
+}
+
+/**
+ * The end for representations given by the images of the group's generators (no·ni unknowns):
+ * an orthonormal basis of {W : ρ_out(h)W = Wρ_in(h) for every pair}. The dense nullspace up to
+ * `denseLimit` unknowns, the matrix-free iterative solver beyond. This is what every block of
+ * equivariantBasis runs, and what the irreducible representations (Clebsch–Gordan
+ * coefficients, decompositions) call with their own generator images.
+ */
+export function solveEnd(gens: readonly GeneratorPair[], no: number, ni: number, options: Pick<SolveOptions, 'denseLimit' | 'maxDim' | 'seed'> & { rng?: Rng } = {}): EndSolve {
+  const o = { ...DEFAULTS, ...options };
+  const rng = options.rng ?? new Rng(options.seed ?? 0);
+  const op = constraintOperator([...gens], no, ni);
+  let rows: Float64Array, dim: number, method: EndSolve['method'];
   if (gens.length === 0) {
-    const eye = new Float64Array(no * ni * no * ni);
-    for (let i = 0; i < no * ni; i++) eye[i * no * ni + i] = 1;
-    rows = eye;
+    rows = new Float64Array(no * ni * no * ni);
+    for (let i = 0; i < no * ni; i++) rows[i * no * ni + i] = 1;
     dim = no * ni;
     method = 'dense';
   } else if (no * ni <= o.denseLimit) {
@@ -195,7 +211,19 @@ function solveBlock(G: Group, ao: Atom, ai: Atom, o: Required<Pick<SolveOptions,
       residuals[b] = Math.sqrt(y.reduce((a, v) => a + v * v, 0));
       residual = Math.max(residual, residuals[b]!);
     }
-  return { rows, dim, method, residual, residuals, seconds: (performance.now() - t0) / 1000 };
+  return { rows, dim, method, residual, residuals };
+}
+
+function solveBlock(G: Group, ao: Atom, ai: Atom, o: Required<Pick<SolveOptions, 'denseLimit' | 'maxDim'>>, rng: Rng): BlockResult {
+  const t0 = performance.now();
+  const no = ao.pos.length, ni = ai.pos.length;
+  if (G.perms) {
+    const gens = G.perms.map((s) => ({ out: atomPerm(ao.factors, s), in: atomPerm(ai.factors, s) }));
+    const orb = pairOrbits(no, ni, gens);
+    return { label: orb.label, sizes: orb.sizes, dim: orb.count, method: 'orbits', residual: 0, residuals: new Float64Array(orb.count), seconds: (performance.now() - t0) / 1000 };
+  }
+  const r = solveEnd(blockGenerators(G, ao, ai), no, ni, { ...o, rng });
+  return { ...r, seconds: (performance.now() - t0) / 1000 };
 }
 
 /** A solve before any block is solved: the atoms, the distinct blocks, and its estimated memory. */

@@ -1,5 +1,6 @@
 import { Rng } from '../../random/rng.js';
 import { mse } from '../../nn/loss.js';
+import type { Loss } from '../../nn/loss.js';
 import { makeCtx } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
 import { parseSpec } from '../../spec/index.js';
@@ -30,30 +31,44 @@ const flat = (ts: readonly Tensor[]): Float64Array => {
 };
 
 /** One step of `kind` on model g at params q (float64), returning the new params. */
-function oneStep(g: Para, q: Tensor[], x: Tensor, y: Tensor, eta: number, kind: 'natural' | 'sgd'): Tensor[] {
+function oneStep(g: Para, q: Tensor[], x: Tensor, y: Tensor, eta: number, kind: 'natural' | 'sgd', loss: Loss, damping: number): Tensor[] {
   const lens = g.forward(q, x, makeCtx());
-  const L = mse.apply(lens.y, y);
+  const L = loss.apply(lens.y, y);
   const grads = q.map((t) => Tensor.zeros(t.shape, 'float64'));
   lens.pullback(L.pullback(), grads, false);
   const next = q.map((t) => t.clone());
-  const opt = kind === 'natural' ? new NaturalGradient({ lr: eta, damping: 0 }).bind(g, x) : new SGD({ lr: eta });
+  const opt = kind === 'natural' ? new NaturalGradient({ lr: eta, damping }).bind(g, x, loss) : new SGD({ lr: eta });
   opt.step(next, grads);
   return next;
 }
 
 /**
+ * The loss of the demo, how the teacher's outputs become targets (default: the outputs
+ * themselves), how two models are compared (default: their outputs; a softmax model is
+ * compared by its probabilities, which a shift of all logits leaves alone) and the damping of
+ * the natural step (default 0; a softmax Fisher is singular along that shift).
+ */
+export interface ReparamTask {
+  readonly loss: Loss;
+  readonly targets?: (teacherOutput: Tensor) => Tensor;
+  readonly readout?: (output: Tensor) => Tensor;
+  readonly damping?: number;
+}
+
+/**
  * Runs the demo on a small nonlinear model (default dense(3,2) >> tanh, 8 parameters) fitting a random
  * teacher on 64 points: one step in θ coordinates and one step in φ coordinates, compared
- * as functions on the inputs.
+ * as functions on the inputs. With a cross-entropy task the natural step uses the Fisher of
+ * that loss's output distribution.
  */
-export function reparameterisationDemo(seed = 0, etas = [0.1, 0.05, 0.025, 0.0125], spec = 'dense(3,2) >> tanh'): ReparamDemo {
+export function reparameterisationDemo(seed = 0, etas = [0.1, 0.05, 0.025, 0.0125], spec = 'dense(3,2) >> tanh', task: ReparamTask = { loss: mse }): ReparamDemo {
   const rng = new Rng(seed);
   const f = parseSpec(spec);
   const N = 64;
-  const x = Tensor.zeros([N, 3], 'float64'), y = Tensor.zeros([N, 2], 'float64');
+  const x = Tensor.zeros([N, f.dom![0]!], 'float64');
   for (let i = 0; i < x.size; i++) x.data[i] = rng.normal();
   const teacher = f.init(rng.split(), 'float64');
-  y.data.set(f.run(teacher, x).data);
+  const y = (task.targets ?? ((t: Tensor) => t))(f.run(teacher, x));
   const theta0 = f.init(rng.split(), 'float64');
   const P = flat(theta0).length;
   const M = mat(P, P);
@@ -62,11 +77,12 @@ export function reparameterisationDemo(seed = 0, etas = [0.1, 0.05, 0.025, 0.012
     let o = 0;
     return theta0.map((t) => { const u = Tensor.of(v.subarray(o, o + t.size), t.shape, 'float64'); o += t.size; return u; });
   };
-  const fOut = (th: Tensor[]): Float64Array => Float64Array.from(f.run(th, x).data);
+  const readout = task.readout ?? ((t: Tensor) => t);
+  const fOut = (th: Tensor[]): Float64Array => Float64Array.from(readout(f.run(th, x)).data);
   const maxDiff = (a: Float64Array, b: Float64Array): number => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
   const compare = (g: Para, phi0: Float64Array, toTheta: (phi: Float64Array) => Float64Array, eta: number, kind: 'natural' | 'sgd'): number => {
-    const direct = fOut(oneStep(f, theta0.map((t) => t.clone()), x, y, eta, kind));
-    const phi1 = oneStep(g, [Tensor.of(phi0, [P], 'float64')], x, y, eta, kind);
+    const direct = fOut(oneStep(f, theta0.map((t) => t.clone()), x, y, eta, kind, task.loss, task.damping ?? 0));
+    const phi1 = oneStep(g, [Tensor.of(phi0, [P], 'float64')], x, y, eta, kind, task.loss, task.damping ?? 0);
     return maxDiff(direct, fOut(unflat(toTheta(Float64Array.from(phi1[0]!.data)))));
   };
   // linear: φ₀ = M⁻¹θ₀

@@ -1,5 +1,5 @@
 import type { FiniteCategory } from '../../category/finite.js';
-import { countGlobalTruthValues } from './site.js';
+import { countGlobalTruthValues, countSheafTruthValues } from './site.js';
 import type { NetworkSite } from './site.js';
 import { showSieve, sieveEquals, sieveMeter, sieveNegate, sieves } from '../presheaf/sieve.js';
 import type { WorkMeter } from '../../errors.js';
@@ -16,9 +16,17 @@ export interface SiteReport {
   readonly forks: readonly { vertex: string; star: string; tank: string; tines: string[]; tang: string; handle: string }[];
   readonly thin: boolean;
   readonly parallelArrows?: readonly [string, string];
+  /** Sieves on each object of C: |Ω(c)| in PSh(C). */
   readonly sievesPerObject: Readonly<Record<string, number>>;
+  /** Sieves on each object of Belfiore–Bennequin's C_X (no A★): |Ω(c)| in PSh(C_X) ≃ Sh(C, J). */
+  readonly sievesPerObjectCX: Readonly<Record<string, number>>;
   readonly coveringSieves: Readonly<Record<string, string[]>>;
+  /** Global truth values of the presheaf topos PSh(C) (down-sets of the reachability order, A★ kept). */
   readonly globalTruthValues: number;
+  /** Global truth values of the sheaf topos Sh(C, J) ≃ PSh(C_X) (down-sets of C_X). */
+  readonly sheafGlobalTruthValues: number;
+  /** The objects of C_X (those of C without the A★). */
+  readonly objectsCX: readonly string[];
   readonly minimal: readonly string[];
   readonly maximal: readonly string[];
 }
@@ -27,6 +35,8 @@ export function siteReport(site: NetworkSite, meter = sieveMeter('the sieves of 
   const { graph, category: C } = site;
   const name = (f: number): string => C.arrows[f]!.name;
   const sievesPerObject: Record<string, number> = {};
+  const sievesPerObjectCX: Record<string, number> = {};
+  site.posetCX.objects.forEach((o, c) => (sievesPerObjectCX[o] = sieves(site.posetCX, c).length));
   const coveringSieves: Record<string, string[]> = {};
   C.objects.forEach((o, c) => {
     sievesPerObject[o] = sieves(C, c, undefined, meter).length;
@@ -43,8 +53,11 @@ export function siteReport(site: NetworkSite, meter = sieveMeter('the sieves of 
     thin: site.thin,
     parallelArrows: site.parallelArrows,
     sievesPerObject,
+    sievesPerObjectCX,
     coveringSieves,
     globalTruthValues: countGlobalTruthValues(C),
+    sheafGlobalTruthValues: countSheafTruthValues(site),
+    objectsCX: site.posetCX.objects,
     minimal: site.minimal,
     maximal: site.maximal,
   };

@@ -42,13 +42,23 @@ export interface SiteGenerator {
  * the forked graph with arrows running against the flow of data (a single-input vertex v
  * reading u gives an arrow v → u, so a presheaf restricts forward, X(u) → X(v)); the forks;
  * the Grothendieck topology J whose only non-trivial covering sieve is the sieve of tines at
- * each A★ (so a sheaf has X(A★) = ∏ X(a′ᵢ)); and the reduced poset C_X, the reachability
- * order of C (a ≤ b iff there is an arrow a → b).
+ * each A★ (so a sheaf has X(A★) = ∏ X(a′ᵢ)); and two posets:
+ *  - `reachability`: the reachability order of all of C, A★ kept (a ≤ b iff there is an arrow
+ *    a → b) — the poset reflection of C, whose down-sets are the global truth values of PSh(C);
+ *  - `posetCX`: Belfiore–Bennequin's C_X, the same order with the objects A★ removed. It is the
+ *    poset for which Sh(C, J) ≃ PSh(C_X) (§1.5): a sheaf's value at A★ is determined by its
+ *    inputs, so A★ carries no information of its own.
  *
  * The paper asserts that C is a poset. It is not when two inputs of one fork are joined by a
  * path (x → y, and c reads y and x — every residual block): then y → x → C★ and the tine
  * y → C★ are two different arrows. C stays the free category (`thin` is false and
- * `parallelArrows` is the witness); C_X is its poset reflection.
+ * `parallelArrows` is the witness); `reachability` is its poset reflection.
+ *
+ * Minimal and maximal points (the same in both posets: A★ is never either). Arrows run
+ * against the flow, so the outputs are minimal, and so is every vertex read only by vertices
+ * with several inputs (its arrows leave as tines). The maximal points are the objects A(v) and
+ * the inputs of the network that feed no fork. In Belfiore–Bennequin's Theorem 1.2 the inputs
+ * are maximal; an input that feeds a fork (x1, x2 in "x1>h, x2>h") is minimal instead.
  */
 export interface NetworkSite {
   readonly graph: NetworkGraph;
@@ -59,11 +69,13 @@ export interface NetworkSite {
   /** The object of C for each vertex of the graph. */
   readonly objectOf: readonly number[];
   readonly topology: GrothendieckTopology;
-  /** C_X: the reachability order of C as a poset category. */
-  readonly poset: FiniteCategory;
+  /** The reachability order of all of C (A★ kept), as a poset category. */
+  readonly reachability: FiniteCategory;
+  /** Belfiore–Bennequin's C_X: the reachability order without the objects A★; Sh(C, J) ≃ PSh(C_X). */
+  readonly posetCX: FiniteCategory;
   readonly thin: boolean;
   readonly parallelArrows?: readonly [string, string];
-  /** Minimal and maximal points of C_X. */
+  /** Minimal and maximal points of the reachability order (the same as those of C_X). */
   readonly minimal: readonly string[];
   readonly maximal: readonly string[];
 }
@@ -105,11 +117,16 @@ export function networkSite(graph: NetworkGraph, meter?: WorkMeter): NetworkSite
   const covers: Sieve[][] = objects.map((_, c) => [maximalSieve(C, c)]);
   for (const f of forks) covers[f.star]!.unshift(sieveGeneratedBy(C, f.star, f.tines));
   const topology = grothendieckTopology(C, covers, meter ?? sieveMeter('the site of the network', C));
-  const reach = reachability(C);
-  const poset = posetCategory('C_X', objects, (a, b) => reach[a * objects.length + b] === 1);
+  // hom sets are closed under composition, so reachability is transitive: a poset as it is
+  const reach = reachMatrix(C), n = objects.length;
+  const reachable = (a: number, b: number): boolean => reach[a * n + b] === 1;
+  const reachability = posetCategory('the reachability order of the site', objects, reachable);
+  const stars = new Set(forks.map((f) => f.star));
+  const kept = objects.map((_, c) => c).filter((c) => !stars.has(c));
+  const posetCX = posetCategory('C_X', kept.map((c) => objects[c]!), (a, b) => reachable(kept[a]!, kept[b]!));
   const pair = C.parallelPair();
-  const below = (c: number): boolean => poset.arrowsInto(c).some((f) => poset.arrows[f]!.dom !== c);
-  const above = (c: number): boolean => poset.arrowsFrom(c).some((f) => poset.arrows[f]!.cod !== c);
+  const below = (c: number): boolean => reachability.arrowsInto(c).some((f) => reachability.arrows[f]!.dom !== c);
+  const above = (c: number): boolean => reachability.arrowsFrom(c).some((f) => reachability.arrows[f]!.cod !== c);
   return {
     graph,
     category: C,
@@ -117,7 +134,8 @@ export function networkSite(graph: NetworkGraph, meter?: WorkMeter): NetworkSite
     generators,
     objectOf: graph.vertices.map((_, i) => i),
     topology,
-    poset,
+    reachability,
+    posetCX,
     thin: pair === undefined,
     parallelArrows: pair && [C.arrows[pair[0]]!.name, C.arrows[pair[1]]!.name],
     minimal: objects.filter((_, c) => !below(c)),
@@ -126,7 +144,7 @@ export function networkSite(graph: NetworkGraph, meter?: WorkMeter): NetworkSite
 }
 
 /** reach[a·n + b] = 1 when there is an arrow a → b (hom sets are closed under composition, so this is transitive). */
-export function reachability(C: FiniteCategory): Uint8Array {
+function reachMatrix(C: FiniteCategory): Uint8Array {
   const n = C.objects.length;
   const reach = new Uint8Array(n * n);
   for (const a of C.arrows) reach[a.dom * n + a.cod] = 1;
@@ -137,13 +155,23 @@ export function reachability(C: FiniteCategory): Uint8Array {
 export const MAX_TRUTH_VALUE_WORK = 5e7;
 
 /**
+ * The number of global truth values of the sheaf topos Sh(C, J) (the global sections of Ω_J,
+ * the J-closed subterminals): the down-sets of Belfiore–Bennequin's C_X, since Sh(C, J) ≃
+ * PSh(C_X). A J-closed down-set of C holds A★ exactly when it holds all the inputs of its fork,
+ * so dropping A★ is a bijection onto the down-sets of C_X.
+ */
+export function countSheafTruthValues(site: NetworkSite): number {
+  return countGlobalTruthValues(site.posetCX);
+}
+
+/**
  * The number of global truth values Γ(Ω) = Hom(1, Ω) of the presheaf topos on C: the
  * subterminal presheaves, i.e. the sets of objects closed downwards along arrows, counted as
  * the down-sets of the reachability order (recursively: a maximal m is out, or ↓m is in).
  */
 export function countGlobalTruthValues(C: FiniteCategory, meter = new WorkMeter('counting the global truth values', MAX_TRUTH_VALUE_WORK)): number {
   const n = C.objects.length;
-  const reach = reachability(C);
+  const reach = reachMatrix(C);
   const memo = new Map<string, number>();
   const count = (set: readonly number[]): number => {
     if (!set.length) return 1;

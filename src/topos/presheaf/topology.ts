@@ -201,3 +201,17 @@ export function sheafConditionFailure(P: Presheaf, J: GrothendieckTopology): She
 export function isSheaf(P: Presheaf, J: GrothendieckTopology): boolean {
   return sheafConditionFailure(P, J) === undefined;
 }
+
+/**
+ * The J-closed sieves on c (Mac Lane–Moerdijk §V.1–V.2): S such that every f: d → c whose
+ * pullback f*S covers d already lies in S. They are Ω_J(c), the subobject classifier of the
+ * sheaf topos Sh(C, J).
+ */
+export function closedSieves(J: GrothendieckTopology, c: number, limit = 100000): Sieve[] {
+  const C = J.category;
+  const covering = J.covers.map((ss) => new Set(ss.map(sieveKey)));
+  return sieves(C, c, limit).filter((S) => {
+    const inS = new Set(S.arrows);
+    return C.arrowsInto(c).every((f) => inS.has(f) || !covering[C.arrows[f]!.dom]!.has(sieveKey(pullbackSieve(C, S, f))));
+  });
+}

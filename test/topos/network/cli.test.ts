@@ -7,11 +7,15 @@ describe('paralens topos', () => {
     const t = await cli('topos', 'site', '--edges', 'x1>h, x2>h, h>y');
     expect(t.code).toBe(0);
     expect(t.out).toContain('at h: tines x1→A★(h), x2→A★(h); tang A★(h)→A(h); handle h→A(h)');
-    expect(t.out).toContain('global truth values  16');
+    expect(t.out).toContain('global truth values  16 in PSh(C), 13 in Sh(C,J) ≃ PSh(C_X)');
     const j = await cli('topos', 'site', '--edges', 'x1>h, x2>h, h>y', '--json');
     const r = JSON.parse(j.out);
     expect(r.objects).toEqual(['x1', 'h', 'x2', 'y', 'A★(h)', 'A(h)']);
     expect(r.sievesPerObject['A★(h)']).toBe(5);
+    expect(r.sievesPerObject['A(h)']).toBe(16);
+    expect(r.sievesPerObjectCX['A(h)']).toBe(13);
+    expect(r.objectsCX).toEqual(['x1', 'h', 'x2', 'y', 'A(h)']);
+    expect(r.sheafGlobalTruthValues).toBe(13);
     expect(r.coveringSieves['A★(h)']).toEqual(['{x1→A★(h), x2→A★(h)}']);
     expect(r.minimal).toEqual(['x1', 'x2', 'y']);
     expect(r.maximal).toEqual(['A(h)']);

@@ -5,7 +5,7 @@ import { xor } from '../../../src/data/generated.js';
 import { mse } from '../../../src/nn/loss.js';
 import { parseSpec } from '../../../src/spec/index.js';
 import { train } from '../../../src/train/train.js';
-import { conditionalAction, cocycleDefect, conditionTheory, contentCBH, empiricalDistribution, shannonEntropy, informationCBH, layerInformation, mutualInformationK, semanticPhi, semanticMutualInformation, sieveAlgebra, stateAlgebra, theoryOf, conditionDistribution } from '../../../src/topos/index.js';
+import { conditionalAction, cocycleDefect, conditionTheory, contentCounting, contentNormalised, empiricalDistribution, shannonEntropy, informationCBH, layerInformation, mutualInformationK, semanticPhi, semanticMutualInformation, sieveAlgebra, stateAlgebra, stateMeasure, theoryOf, conditionDistribution, ToposError } from '../../../src/topos/index.js';
 import type { Sieve } from '../../../src/topos/index.js';
 
 describe('semantic information (Carnap–Bar-Hillel, conditioning, φ^Q)', () => {
@@ -13,28 +13,30 @@ describe('semantic information (Carnap–Bar-Hillel, conditioning, φ^Q)', () =>
   const p = [0.1, 0.2, 0.3, 0.4];
 
   it('content and information of propositions, by hand', () => {
-    expect(contentCBH(p, 0b0011)).toBeCloseTo(0.7, 12); // m = 0.3
-    expect(informationCBH(p, 0b0011)).toBeCloseTo(-Math.log2(0.3), 12);
-    expect(informationCBH(p, 0b1111)).toBe(0); // a tautology says nothing
-    expect(informationCBH(p, 0)).toBe(Infinity); // a contradiction
+    expect(contentNormalised(p, 0b0011n)).toBeCloseTo(0.7, 12); // m = 0.3
+    expect(contentNormalised(p, 0b0011)).toBeCloseTo(0.7, 12); // a number bitmask reads the same
+    expect(contentCounting(4, 0b0011n)).toBe(2); // two of the four states excluded
+    expect(informationCBH(p, 0b0011n)).toBeCloseTo(-Math.log2(0.3), 12);
+    expect(informationCBH(p, 0b1111n)).toBe(0); // a tautology says nothing
+    expect(informationCBH(p, 0n)).toBe(Infinity); // a contradiction
     // a theory is the conjunction of its axioms
-    expect(theoryOf(L, [0b0111, 0b1110])).toBe(0b0110);
+    expect(theoryOf(L, [0b0111n, 0b1110n])).toBe(0b0110n);
   });
 
   it('T|Q = Q ⇒ T; φ^Q(T) = ψ(T|Q) − ψ(T) by hand', () => {
-    const T = 0b0001;
-    const Q = 0b0011;
-    expect(conditionTheory(L, T, Q)).toBe(0b1101); // ¬Q ∨ T = {0, 2, 3}
-    const psi = (t: number): number => informationCBH(p, t);
+    const T = 0b0001n;
+    const Q = 0b0011n;
+    expect(conditionTheory(L, T, Q)).toBe(0b1101n); // ¬Q ∨ T = {0, 2, 3}
+    const psi = (t: bigint): number => informationCBH(p, t);
     expect(semanticPhi(L, psi, Q, T)).toBeCloseTo(-Math.log2(0.8) + Math.log2(0.1), 12);
   });
 
   it('φ is a 1-cocycle and I(Q1;Q2) is symmetric and equals φ^{Q1}(T) − φ^{Q1}(T|Q2) (random propositions)', () => {
-    const prop = fc.integer({ min: 1, max: 15 });
+    const prop = fc.bigInt({ min: 1n, max: 15n });
     fc.assert(fc.property(prop, prop, prop, fc.array(fc.double({ min: 0.05, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }), (Q1, Q2, T, w) => {
       const z = w.reduce((a, b) => a + b, 0);
       const q = w.map((x) => x / z);
-      const psi = (t: number): number => contentCBH(q, t);
+      const psi = (t: bigint): number => contentNormalised(q, t);
       expect(semanticPhi(L, psi, L.meet(Q1, Q2), T)).toBeCloseTo(semanticPhi(L, psi, Q2, T) + semanticPhi(L, psi, Q1, conditionTheory(L, T, Q2)), 12);
       const I12 = semanticMutualInformation(L, psi, Q1, Q2, T);
       expect(I12).toBeCloseTo(semanticMutualInformation(L, psi, Q2, Q1, T), 12);
@@ -52,6 +54,41 @@ describe('semantic information (Carnap–Bar-Hillel, conditioning, φ^Q)', () =>
     // T|Q for T = ∅ and Q = m (the middle value) is ¬m = ∅, not the complement: the logic is not Boolean
     const [bot, m] = O.elements();
     expect(conditionTheory(O, bot!, m!).arrows).toEqual([]);
+  });
+});
+
+describe('state sets without a width limit, probabilities checked', () => {
+  it('64 states: the set of states 0 … 31 has measure 1/2 under the uniform law (1 << s wrapped at 32)', () => {
+    expect(stateMeasure(Array(64).fill(1 / 64), 2 ** 32 - 1)).toBe(0.5);
+    expect(stateMeasure(Array(64).fill(1 / 64), (1n << 32n) - 1n)).toBe(0.5);
+    expect(stateMeasure(Array(40).fill(1 / 40), 1n << 39n)).toBe(1 / 40);
+  });
+
+  it("Belfiore–Bennequin's L²₃: 2 predicates, 3 individuals, 64 states; a simple proposition has content 32", () => {
+    // a state is an assignment of P and Q to a, b, c: bit 2·i + k says whether individual i has predicate k
+    const holds = (i: number, k: number): bigint => {
+      let A = 0n;
+      for (let s = 0; s < 64; s++) if ((s >> (2 * i + k)) & 1) A |= 1n << BigInt(s);
+      return A;
+    };
+    const Pa = holds(0, 0), Qb = holds(1, 1);
+    const L = stateAlgebra(64);
+    expect(contentCounting(64, Pa)).toBe(32);
+    expect(contentCounting(64, L.meet(Pa, Qb))).toBe(48); // "Pa and Qb" holds in 16 states
+    expect(contentCounting(64, L.join(Pa, Qb))).toBe(16);
+    expect(contentCounting(64, L.top)).toBe(0);
+    expect(contentNormalised(Array(64).fill(1 / 64), Pa)).toBe(0.5);
+    expect(() => L.elements()).toThrow(/listed only up to 20 states/);
+  });
+
+  it('refuses p that is not a probability vector and sets naming states that do not exist', () => {
+    expect(() => stateMeasure([-1, 2], 1)).toThrow(ToposError);
+    expect(() => stateMeasure([-1, 2], 1)).toThrow(/p\[0\] = -1/);
+    expect(() => contentNormalised([1, 1, 1, 1], 1)).toThrow(/sum to 4, not 1/);
+    expect(() => informationCBH([0.5, Number.NaN, 0.5], 1)).toThrow(/p\[1\] = NaN/);
+    expect(() => stateMeasure([0.5, 0.5], 0b100)).toThrow(/names state 2 but there are only 2 states/);
+    expect(() => stateMeasure([0.5, 0.5], -1)).toThrow(/non-negative/);
+    expect(() => stateMeasure([0.5, 0.5], 2 ** 60)).toThrow(/non-negative integer bitmask/);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToposError } from '../../../src/category/index.js';
 import fc from 'fast-check';
 import { parseSpec } from '../../../src/spec/index.js';
-import { countGlobalTruthValues, globalTruthValues, networkGraphOfModel, networkSite, parseEdges, sieves, subobjectClassifier, topologyGeneratedBy, sieveGeneratedBy, showSieve, topologyAxiomFailure } from '../../../src/topos/index.js';
+import { closedSieves, countGlobalTruthValues, countSheafTruthValues, globalTruthValues, siteReport, networkGraphOfModel, networkSite, parseEdges, sieves, subobjectClassifier, topologyGeneratedBy, sieveGeneratedBy, showSieve, topologyAxiomFailure } from '../../../src/topos/index.js';
 
 describe('the site of a network', () => {
   it('a chain x > h > y: arrows run against the flow, no forks, C_X is the chain y ≤ h ≤ x', () => {
@@ -57,8 +57,8 @@ describe('the site of a network', () => {
     const ys = C.hom(C.object('y'), C.object('A★(c)')).map((f) => C.arrows[f]!.name).sort();
     expect(ys).toEqual(['y→A★(c)', 'y→x.x→A★(c)']);
     expect(S.parallelArrows).toBeDefined();
-    // C_X (reachability) is still a poset, with one arrow y ≤ A★(c)
-    expect(S.poset.hom(S.poset.object('y'), S.poset.object('A★(c)')).length).toBe(1);
+    // the reachability order is still a poset, with one arrow y ≤ A★(c)
+    expect(S.reachability.hom(S.reachability.object('y'), S.reachability.object('A★(c)')).length).toBe(1);
   });
 
   it('a cycle is rejected, naming it', () => {
@@ -81,6 +81,55 @@ describe('the site of a network', () => {
     const p = networkGraphOfModel(parseSpec('copy(2) >> (dense(2,3) @ dense(2,1)) >> relu'));
     expect(p.inputs[p.vertices.indexOf('4:relu')]).toEqual([2, 3]);
     expect(p.unsupported).toBeUndefined();
+  });
+});
+
+/** J-closed down-sets of C by brute force: a set U of objects closed under arrows into it, holding each A★ whose inputs it holds. */
+function closedDownSets(S: ReturnType<typeof networkSite>): number {
+  const C = S.category, n = C.objects.length;
+  let count = 0;
+  for (let m = 0; m < 1 << n; m++) {
+    const inU = (c: number): boolean => ((m >> c) & 1) === 1;
+    const down = C.arrows.every((a) => !inU(a.cod) || inU(a.dom));
+    const closed = S.forks.every((f) => inU(f.star) || !f.tines.every((t) => inU(C.arrows[t]!.dom)));
+    if (down && closed) count++;
+  }
+  return count;
+}
+
+describe("Belfiore–Bennequin's C_X (no A★) beside the reachability poset of C", () => {
+  it('the fork "x1>h, x2>h, h>y": 16 sieves on A(h) in C, 13 in C_X = the J-closed sieves; 16 truth values in PSh(C), 13 in Sh(C,J)', () => {
+    const S = networkSite(parseEdges('x1>h, x2>h, h>y'));
+    const C = S.category, A = C.object('A(h)');
+    expect(S.posetCX.objects).toEqual(['x1', 'h', 'x2', 'y', 'A(h)']);
+    expect(sieves(C, A).length).toBe(16);
+    expect(sieves(S.posetCX, S.posetCX.object('A(h)')).length).toBe(13);
+    expect(closedSieves(S.topology, A).length).toBe(13);
+    expect(countGlobalTruthValues(C)).toBe(16);
+    expect(countSheafTruthValues(S)).toBe(13);
+    const r = siteReport(S);
+    expect([r.globalTruthValues, r.sheafGlobalTruthValues]).toEqual([16, 13]);
+    expect(r.sievesPerObjectCX['A(h)']).toBe(13);
+    expect(r.sievesPerObjectCX['A★(h)']).toBeUndefined();
+  });
+
+  it('a residual block (not thin): 30 truth values in PSh(C), 21 in Sh(C,J), both by brute force too', () => {
+    const S = networkSite(networkGraphOfModel(parseSpec('dense(2,4) >> residual(dense(4,4) >> relu) >> dense(4,1)')));
+    expect(S.thin).toBe(false);
+    expect(countGlobalTruthValues(S.category)).toBe(30);
+    expect(countSheafTruthValues(S)).toBe(21);
+    expect(closedDownSets(S)).toBe(21);
+  });
+
+  it('minimal and maximal points: inputs feeding a single layer are maximal (Theorem 1.2), inputs feeding a fork minimal', () => {
+    const chain = networkSite(parseEdges('x>h, h>y'));
+    expect([chain.minimal, chain.maximal]).toEqual([['y'], ['x']]);
+    const fork = networkSite(parseEdges('x1>h, x2>h, h>y'));
+    expect([...fork.minimal].sort()).toEqual(['x1', 'x2', 'y']);
+    // x1 also feeds z (one input): z → x1 arrives at x1, so x1 is no longer minimal, and it is not maximal (x1 → A★)
+    const mixed = networkSite(parseEdges('x1>h, x2>h, h>y, x1>z'));
+    expect([...mixed.minimal].sort()).toEqual(['x2', 'y', 'z']);
+    expect(mixed.maximal).toEqual(['A(h)']);
   });
 });
 
@@ -112,7 +161,12 @@ describe('random DAGs (property tests)', () => {
       const indeg = new Map<string, number>();
       for (const e of edges) indeg.set(e.split('>')[1]!, (indeg.get(e.split('>')[1]!) ?? 0) + 1);
       expect(S.forks.length).toBe([...indeg.values()].filter((d) => d >= 2).length);
-      expect(S.poset.objects.length).toBe(C.objects.length);
+      expect(S.reachability.objects.length).toBe(C.objects.length);
+      // C_X drops exactly the A★; Sh(C, J) ≃ PSh(C_X): the J-closed down-sets of C, counted by
+      // brute force over all sets of objects, are as many as the down-sets of C_X
+      expect(S.posetCX.objects.length).toBe(C.objects.length - S.forks.length);
+      expect(countSheafTruthValues(S)).toBe(closedDownSets(S));
+      if (S.thin) for (const o of S.posetCX.objects) expect(closedSieves(S.topology, C.object(o)).length).toBe(sieves(S.posetCX, S.posetCX.object(o)).length);
     }), { numRuns: 60 });
   });
 });
@@ -123,5 +177,20 @@ describe('models with parallel products', () => {
     expect(g.unsupported).toMatch(/splits one input among its factors/);
     // its site still exists: both factors read the dense vertex
     expect(networkSite(g).category.objects.length).toBe(4);
+  });
+});
+
+describe('the site of a transformer', () => {
+  it('opens the block up (residual copies and adds) and makes attention a fork with its q, k, v tines', () => {
+    const g = networkGraphOfModel(parseSpec('embedding(9,8) >> transformer(8,2,16,rope) >> dense(8,9)'));
+    expect(g.vertices).toEqual(['x', '1:embedding(9,8)', '2:copy', '3:layernorm(8)', '4:q = x·W_qᵀ', '5:k = x·W_kᵀ', '6:v = x·W_vᵀ', '7:attention(8,2,rope)', '8:add', '9:copy', '10:layernorm(8)', '11:dense(8,16)', '12:gelu', '13:dense(16,8)', '14:add', '15:dense(8,9)']);
+    const site = networkSite(g);
+    const att = site.forks.find((f) => f.vertex === '7:attention(8,2,rope)')!;
+    expect(att.inputs).toEqual(['4:q = x·W_qᵀ', '5:k = x·W_kᵀ', '6:v = x·W_vᵀ']);
+    expect(att.tines).toHaveLength(3);
+    expect(site.forks.map((f) => f.vertex)).toEqual(['7:attention(8,2,rope)', '8:add', '14:add']);
+    // the attention vertex carries the layer's parameters; q, k, v none of their own
+    expect(g.ops![7]!.params.map((p) => p.name)).toEqual(['wq', 'wk', 'wv', 'wo']);
+    expect(g.paramOffsets![7]).toBe(3);
   });
 });

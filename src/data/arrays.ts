@@ -1,0 +1,93 @@
+import { DataError } from '../errors.js';
+import { Tensor } from '../tensor/tensor.js';
+import { oneHot } from './dataset.js';
+import type { Dataset } from './dataset.js';
+import type { NdArray } from './npy.js';
+import type { Preprocessing, Target } from './preprocessing.js';
+import { classesOf, requireTwoClasses, taskOfNumbers } from './task.js';
+import type { Task } from './task.js';
+
+/** Arrays a Python user already has — features x [N, …] and a target y — as a data set (NumPy files, IDX images). */
+
+/** How image samples are laid out: flat vectors [N, H·W] or channel-first images [N, 1, H, W]. */
+export type ImageLayout = 'flat' | 'image';
+
+export interface ArrayRequest {
+  name: string;
+  /** Classification or regression (default: inferred from y, taskOfNumbers; text and integer labels are classes). */
+  task?: Task;
+  /** Names of the integer class codes 0 … K−1 (Fashion-MNIST's, or shared by a train and a test file). */
+  classes?: readonly string[];
+  /** Two classes as one target column [N,1] (for a model with one output) instead of one-hot. */
+  binaryAsOneColumn?: boolean;
+}
+
+/**
+ * x as raw model inputs (values as stored; 8-bit pixels 0…255, which the preprocessing's
+ * scale 1/255 maps to [0,1]; other numbers it standardises, once fitted on the training rows)
+ * and y as class labels or regression targets, with the
+ * preprocessing (not yet fitted) that a model file keeps. A 1-d x is one feature per row.
+ * DataErrors name the array: text features, row counts that differ, a target of the wrong
+ * shape, one class.
+ */
+export function arraysDataset(x: NdArray, y: NdArray | undefined, req: ArrayRequest): { data: Dataset; preprocessing: Preprocessing } {
+  const { name } = req;
+  if (x.kind === 'text') throw new DataError(`${name}: x holds strings; features must be numbers`);
+  if (x.shape.length === 0) throw new DataError(`${name}: x is a scalar; expected an array [N, …] with one row per sample`);
+  const N = x.shape[0]!;
+  const sample = x.shape.length === 1 ? [1] : x.shape.slice(1);
+  const xs = Tensor.zeros([N, ...sample]);
+  xs.data.set(x.data);
+  // 8-bit arrays are pixels: scaled to [0,1]; other numbers are standardised like a table's columns
+  const scale = x.kind === 'uint8' ? 1 / 255 : 1;
+  const standardize = x.kind !== 'uint8' && x.kind !== 'bool';
+  const base = { name, x: xs, ...(sample.length === 1 ? { featureNames: Array.from({ length: sample[0]! }, (_, j) => `x${j + 1}`) } : {}) };
+  if (!y) return { data: { ...base, y: xs }, preprocessing: { version: 1, input: 'array', scale, standardize } };
+  if (y.shape[0] !== N) throw new DataError(`${name}: x has ${N} rows but y has ${y.shape[0] ?? 0}`);
+  const k = y.shape.length === 1 ? 1 : y.shape.slice(1).reduce((a, b) => a * b, 1);
+  const labelsLike = y.kind === 'text' || y.kind === 'bool' || y.kind === 'int' || y.kind === 'uint8';
+  const task = req.task ?? (labelsLike ? 'classify' : k === 1 ? taskOfNumbers(y.data) : 'regress');
+  let target: Target;
+  let data: Dataset;
+  if (task === 'regress') {
+    if (y.kind === 'text') throw new DataError(`${name}: y holds strings, which cannot be regressed (--task regress)`);
+    const ys = Tensor.zeros([N, k]);
+    ys.data.set(y.data);
+    target = { task: 'regress' };
+    data = { ...base, y: ys };
+  } else {
+    if (k !== 1) throw new DataError(`${name}: y has shape (${y.shape.join(', ')}); class labels are one per row, y (N,) or (N, 1)`);
+    let classes: string[], labels: Int32Array;
+    if (req.classes) {
+      // integer codes into the given names, or the names themselves
+      classes = [...req.classes];
+      labels = new Int32Array(N);
+      const byName = new Map(classes.map((c, j) => [c, j]));
+      for (let i = 0; i < N; i++) {
+        if (y.kind === 'text') {
+          const c = byName.get(y.text![i]!);
+          if (c === undefined) throw new DataError(`${name}: label '${y.text![i]}' at row ${i + 1} is not one of the classes ${classes.slice(0, 10).join(', ')}${classes.length > 10 ? ', …' : ''}`);
+          labels[i] = c;
+          continue;
+        }
+        const c = y.data[i]!;
+        if (!(Number.isInteger(c) && c >= 0 && c < classes.length)) throw new DataError(`${name}: label ${c} at row ${i + 1} is not a class index below ${classes.length}`);
+        labels[i] = c;
+      }
+    } else {
+      ({ classes, labels } = classesOf(y.kind === 'text' ? y.text! : y.data, `${name}: y`, y.kind === 'bool' ? ['False', 'True'] : undefined));
+      requireTwoClasses(labels, classes, `${name}: y`);
+    }
+    target = { task: 'classify', classes };
+    data = { ...base, y: req.binaryAsOneColumn && classes.length === 2 ? Tensor.of(labels, [N, 1]) : oneHot(labels, classes.length), labels, classes };
+  }
+  return { data, preprocessing: { version: 1, input: 'array', scale, standardize, target } };
+}
+
+/** A set of per-sample [H, W] images laid out flat [N, H·W] or channel-first [N, 1, H, W] (other shapes unchanged). */
+export function withImageLayout(ds: Dataset, layout: ImageLayout): Dataset {
+  const s = ds.x.shape;
+  if (s.length !== 3) return ds;
+  const x = ds.x.reshape(layout === 'image' ? [s[0]!, 1, s[1]!, s[2]!] : [s[0]!, s[1]! * s[2]!]);
+  return { ...ds, x, ...(ds.y === ds.x ? { y: x } : {}) };
+}

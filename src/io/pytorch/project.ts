@@ -1,0 +1,93 @@
+import type { Dataset } from '../../data/dataset.js';
+import { ParalensError } from '../../errors.js';
+import type { Para } from '../../para/para.js';
+import { Tensor } from '../../tensor/tensor.js';
+import type { Shape } from '../../tensor/tensor.js';
+import { ExportError } from '../errors.js';
+import { checkTheta } from '../model-file.js';
+import type { TrainingSettings } from '../model-file.js';
+import { encodeSafetensors } from '../safetensors.js';
+import type { NamedTensor } from '../safetensors.js';
+import { modelPy, stateNames } from './model-py.js';
+import { torchModule } from './rules.js';
+import { trainPy } from './train-py.js';
+import type { TorchDataSource } from './train-py.js';
+
+/** The data train.py trains on: the rows themselves (written into the project), or IDX files read by path. */
+export type TorchData =
+  | { readonly rows: { readonly train: Dataset; readonly test?: Dataset } }
+  | { readonly text: { readonly name: string; readonly train: Float32Array; readonly val: Float32Array } }
+  | { readonly idx: { readonly dir: string; readonly layout: 'flat' | 'image'; readonly classes: number } };
+
+export interface PytorchExportOptions {
+  /** The per-sample input shape, for a morphism that takes any shape. */
+  inputShape?: Shape;
+  /** The training settings of the paralens run (the model file's `training` metadata). */
+  settings?: TrainingSettings;
+  data?: TorchData;
+}
+
+/** A generated project: file name → contents, and what went into it. */
+export interface PytorchProject {
+  readonly model: Para;
+  readonly files: Readonly<Record<string, string | Uint8Array>>;
+  /** state_dict names of the trained parameters and of the fixed buffers. */
+  readonly stateParams: readonly string[];
+  readonly stateBuffers: readonly string[];
+  readonly data: TorchDataSource;
+}
+
+const DATA_FILE = 'data.safetensors';
+
+/** The morphism at its input shape (refusing one that takes any shape when none is given). */
+function fixed(model: Para, inputShape: Shape | undefined): Para {
+  if (model.dom) return model;
+  if (!inputShape) throw new ExportError(`cannot export ${model} to PyTorch: it takes inputs of any shape; give the per-sample input shape (--input-shape, e.g. 1,28,28)`);
+  try {
+    return model.at(inputShape);
+  } catch (e) {
+    if (!(e instanceof ParalensError)) throw e;
+    throw new ExportError(`cannot export ${model} to PyTorch at input shape [${inputShape.join(',')}]: ${e.message}`);
+  }
+}
+
+/**
+ * model.py, weights.safetensors (the parameters under the module's state_dict names, with
+ * the fixed bases) and train.py for a morphism with parameters θ; with rows of data, also
+ * data.safetensors. Throws an ExportError naming every layer that has no PyTorch rule.
+ */
+export function buildPytorchProject(model: Para, theta: readonly Tensor[], opts: PytorchExportOptions = {}): PytorchProject {
+  const m = fixed(model, opts.inputShape);
+  checkTheta(m, theta);
+  const t = torchModule(m);
+  const names = stateNames(m, t);
+  const weights: NamedTensor[] = [
+    ...names.params.map((name, i) => ({ name, tensor: theta[i]! })),
+    ...names.buffers.map((name, i) => ({ name, tensor: t.buffers[i]!.tensor })),
+  ];
+  const byState = new Map(weights.map((w) => [w.name, w.tensor]));
+  weights.push(...names.aliases.map((a) => ({ name: a.name, tensor: byState.get(a.of)! })));
+  const files: Record<string, string | Uint8Array> = {
+    'model.py': modelPy(m, t),
+    'weights.safetensors': encodeSafetensors(weights, { spec: String(m) }),
+  };
+  let source: TorchDataSource = { kind: 'none' };
+  const d = opts.data;
+  if (d && 'rows' in d) {
+    const rows: NamedTensor[] = [{ name: 'x_train', tensor: d.rows.train.x }, { name: 'y_train', tensor: d.rows.train.y }];
+    if (d.rows.test) rows.push({ name: 'x_test', tensor: d.rows.test.x }, { name: 'y_test', tensor: d.rows.test.y });
+    files[DATA_FILE] = encodeSafetensors(rows, { data: d.rows.train.name });
+    source = { kind: 'file', path: DATA_FILE };
+  } else if (d && 'text' in d) {
+    // the character ids of the training and validation text, as paralens encoded them
+    files[DATA_FILE] = encodeSafetensors([
+      { name: 'text_train', tensor: new Tensor(d.text.train, [d.text.train.length]) },
+      { name: 'text_val', tensor: new Tensor(d.text.val, [d.text.val.length]) },
+    ], { data: d.text.name });
+    source = { kind: 'text', path: DATA_FILE };
+  } else if (d) {
+    source = { kind: 'idx', ...d.idx };
+  }
+  files['train.py'] = trainPy(opts.settings ?? {}, source);
+  return { model: m, files, stateParams: names.params, stateBuffers: names.buffers, data: source };
+}
