@@ -8,7 +8,7 @@ import { encodeModel } from '../../src/io/model-file.js';
 import { parseSpec } from '../../src/spec/index.js';
 import { fuzzCli } from './budget.js';
 import type { Case } from './budget.js';
-import { edgesExpr, FUZZ_CASES, FUZZ_SEED, groupExpr, posetExpr, rawText, repExpr, sample, specExpr } from './generators.js';
+import { edgesExpr, FUZZ_CASES, FUZZ_SEED, groupExpr, posetExpr, rawText, repExpr, sample, specExpr, textFile } from './generators.js';
 
 const TIMEOUT = 600_000 + 1000 * FUZZ_CASES;
 
@@ -37,7 +37,7 @@ describe('budgeted fuzzing of expressions (child processes)', () => {
     expect(t.cases).toBe(FUZZ_CASES);
   }, TIMEOUT);
 
-  it('free text in flags: --input rows, --predictions, --input-shape, numbers, unknown flags', async () => {
+  it('text: text data files (train --data text:PATH) and free text in flags (--input rows, --predictions, --input-shape, numbers, unknown flags)', async () => {
     const m = parseSpec('dense(2,4) >> tanh >> dense(4,1)');
     const model = encodeModel(m, m.init(1), { classes: ['a', 'b'], loss: 'bce' });
     const number = fc.oneof(fc.double().map(String), fc.constantFrom('1e39', '-3e38', '0x10', '0b11', 'Infinity', 'NaN', '', ' ', '1_0', '١'), rawText);
@@ -50,6 +50,8 @@ describe('budgeted fuzzing of expressions (child processes)', () => {
       fc.tuple(fc.constantFrom('--lr', '--batch', '--seed', '--every', '--threads', '--nope', '--loss', '--optimizer'), fc.oneof(number, rawText)).map(([f, v]): Case => ({ argv: ['train', '--model', 'dense(2,1)', '--data', 'xor', '--epochs', '1', f, v] })),
       fc.oneof(rawText, fc.constantFrom('0x10', '-1', '1.5', '1e999', '9'.repeat(30))).map((v): Case => ({ argv: ['train', '--model', 'dense(2,1)', '--data', 'xor', '--epochs', v] })),
       rawText.map((t): Case => ({ argv: [t, '--json'] })),
+      // a character-level corpus: any bytes (invalid UTF-8 too), long, or with many distinct characters
+      { weight: 3, arbitrary: textFile.map((t): Case => ({ argv: ['train', '--model', 'embedding(vocab,4) >> dense(4,vocab)', '--data', 'text:{dir}/t.txt', '--steps', '2', '--context', '4', '--batch', '2', '--json'], files: { 't.txt': t } })) },
     );
     const t = await fuzzCli('text', sample(cmd, FUZZ_CASES, 4), FUZZ_SEED);
     expect(t.cases).toBe(FUZZ_CASES);

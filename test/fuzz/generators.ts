@@ -39,7 +39,7 @@ function repeated(open: string, middle: string, close: string): fc.Arbitrary<str
 export const rawText = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('a\nb', '\u0000', '😀)', '\ud800', '\r\n', ' '.repeat(10)));
 
 export const REP_VALID = ['V', 'T(2)', 'V+T(0)', '3V', 'T(1,1)', 'T2', 'T1_1', 'dual(V)*V', '(V+T(0))*V', 'sum(V,T(0))', 'tensor(V,V)', '2(V+T0)'];
-export const GROUP_VALID = ['S(4)', 'Z(8)', 'D(6)', 'Trans(16)', 'Trans(8,8)', 'SO(3)', 'O(5)', 'O(1,3)', 'Perm((1,2,3,0),(3,2,1,0))', 'S(3)xZ(2)', 'O(1)'];
+export const GROUP_VALID = ['S(4)', 'Z(8)', 'D(6)', 'Trans(16)', 'Trans(8,8)', 'SO(3)', 'O(5)', 'O(1,3)', 'SO+(1,3)', 'Perm((1,2,3,0),(3,2,1,0))', 'S(3)xZ(2)', 'O(1)', 'Z(3)*Z(3)', 'DirectProduct(S(3),Z(2))', 'DirectSum(SO(2),Z(3))', 'RubiksCube()'];
 
 export const repExpr = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...REP_VALID) },
@@ -54,16 +54,19 @@ export const repExpr = fc.oneof(
 
 export const groupExpr = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...GROUP_VALID) },
-  soup(['S', 'Z', 'D', 'SO', 'O', 'Trans', 'Perm', '(', ')', ',', 'x', ' ', '(1,0)', '(0,1,2)'], 14),
+  soup(['S', 'Z', 'D', 'SO', 'SO+', 'O', 'Trans', 'Perm', 'DirectProduct(', 'DirectSum(', 'RubiksCube()', '(', ')', ',', 'x', '*', ' ', '(1,0)', '(0,1,2)'], 14),
   mutated(GROUP_VALID),
   fc.tuple(fc.constantFrom('S', 'Z', 'D', 'SO', 'O', 'Trans'), num).map(([g, n]) => `${g}(${n})`),
-  fc.array(fc.constantFrom('O(64)', 'SO(40)', 'S(4096)', 'Z(3)'), { minLength: 2, maxLength: 6 }).map((fs) => fs.join('x')),
+  fc.tuple(fc.array(fc.constantFrom('O(64)', 'SO(40)', 'S(4096)', 'Z(3)', 'S(64)', 'RubiksCube()'), { minLength: 2, maxLength: 6 }), fc.constantFrom('x', '*')).map(([fs, op]) => fs.join(op)),
+  fc.integer({ min: 1, max: 40 }).map((k) => `${'DirectProduct(Z(2),'.repeat(k)}Z(2)${')'.repeat(k)}`),
   rawText,
 );
 
 const LAYERS = ['dense', 'sigmoid', 'relu', 'tanh', 'softmax', 'copy', 'add', 'id', 'discard', 'residual', 'leaky_relu', 'gelu', 'dropout', 'conv2d', 'maxpool2d', 'flatten', 'map', 'sum_pool',
-  'equivariant', 'set_equivariant', 'message_passing', 'conv1d_periodic', 'conv2d_periodic', 'gated', 'norm_gated', 'bilinear', 'emlp', 'rope_attention', 'bayes_dense', 'adapter'];
+  'equivariant', 'set_equivariant', 'message_passing', 'conv1d_periodic', 'conv2d_periodic', 'gated', 'norm_gated', 'bilinear', 'emlp', 'rope_attention', 'bayes_dense', 'adapter',
+  'embedding', 'layernorm', 'rmsnorm', 'attention', 'transformer', 'tensor_product', 'irreps_linear', 'irreps_gate', 'irreps_norm', 'sh_embedding', 'e3_conv', 'displace', 'reparam', 'tied', 'masked_map', 'max_pool'];
 export const SPEC_VALID = ['dense(2,4) >> sigmoid >> dense(4,1) >> sigmoid', 'residual(dense(3,3) >> tanh) @ copy(2)', 'copy(3) >> (dense(3,2) @ dense(3,2)) >> add(2)',
+  'embedding(32,8) >> transformer(8,2,16,rope) >> dense(8,32)', 'attention(8,2,relative)', 'irreps_linear(1x0e+1x1o,2x1o)', 'tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)', 'sh_embedding(4,2,4,2.0)', 'e3_conv(4,1x0e,2x0e+1x1o,1x1o,2)',
   'equivariant(S(4),V,V+T(0)) >> gated(S(4),V)', 'set_equivariant(5,2,3)', 'conv1d_periodic(8,1,2,3)', 'emlp(SO(3),V,V+T(0),T(0),2)', 'message_passing(cycle(6),2,2)', 'map(dense(2,2),3) >> sum_pool'];
 
 export const specExpr = fc.oneof(
@@ -73,7 +76,9 @@ export const specExpr = fc.oneof(
   repeated('(', 'relu', ')'),
   repeated('residual(', 'dense(2,2)', ')'),
   fc.tuple(fc.constantFrom('equivariant', 'gated', 'bilinear', 'norm_gated'), groupExpr, repExpr, repExpr).map(([l, g, a, b]) => (l === 'equivariant' ? `${l}(${g},${a},${b})` : `${l}(${g},${a})`)),
-  fc.tuple(fc.constantFrom('set_equivariant', 'conv1d_periodic', 'dense', 'adapter', 'emlp(S(3),V,V,V,'), num, num).map(([l, a, b]) => (l.endsWith(',') ? `${l}${a})` : `${l}(${a},${b},2,3)`)),
+  fc.tuple(fc.constantFrom('set_equivariant', 'conv1d_periodic', 'dense', 'adapter', 'emlp(S(3),V,V,V,', 'embedding', 'layernorm', 'attention', 'transformer', 'sh_embedding', 'displace', 'e3_conv'), num, num).map(([l, a, b]) => (l.endsWith(',') ? `${l}${a})` : `${l}(${a},${b},2,3)`)),
+  // e3nn irreps with every multiplicity and degree
+  fc.tuple(fc.constantFrom('irreps_linear', 'irreps_norm', 'irreps_gate', 'tensor_product'), num, num, fc.constantFrom('e', 'o', '')).map(([l, k, deg, p]) => `${l}(${k}x${deg}${p},${deg}x${k}${p}${l === 'tensor_product' ? ',1x0e' : ''})`),
   fc.integer({ min: 1, max: 20_000 }).map((k) => Array.from({ length: k }, () => 'id(2)').join(' >> ')),
   rawText,
 );
@@ -107,6 +112,16 @@ export const csvText = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 5000 }).map((w) => Array.from({ length: w }, (_, i) => String(i)).join(',') + '\n') },
   { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
   { weight: 1, arbitrary: fc.constantFrom('\ufeffa,b\n1,2\n', '', '\n\n', '#only a comment\n', 'a,b\n1,2,3\n') },
+);
+
+/** A text corpus: prose, raw Unicode, invalid UTF-8, a long or very wide alphabet, or nothing. */
+export const textFile: fc.Arbitrary<string | Uint8Array> = fc.oneof(
+  fc.string({ maxLength: 400 }),
+  fc.string({ unit: 'binary', maxLength: 400 }),
+  fc.uint8Array({ maxLength: 400 }),
+  fc.integer({ min: 0, max: 200_000 }).map((n) => 'the quick brown fox jumps over the lazy dog\n'.repeat(Math.ceil(n / 44)).slice(0, n)),
+  fc.integer({ min: 1, max: 60_000 }).map((n) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + (i % 20_000))).join('')),
+  fc.constantFrom('', 'a', '\n', 'ab'),
 );
 
 /** IDX bytes: magic 00 00 type rank, big-endian dims, then `body`. */

@@ -34,6 +34,9 @@ const linearCost = (g: unknown, i: unknown, o: unknown): CostEstimate => {
   return addCosts(basisCost(G, toRep(s(i)), rout), basisCost(G, T(0), rout));
 };
 
+/** The neighbour map a periodic convolution keeps: one index per (input channel, tap, point). */
+const unfoldingCost = (cin: number, taps: number, points: number): CostEstimate => ({ bytes: 4 * cin * taps * points });
+
 /**
  * The cost of a layer over n points whose point mixers are dense n×n matrices from a basis of
  * Hom_G(V, V): more than MAX_POINTS points is refused before a group on them is made.
@@ -50,8 +53,8 @@ defs.push({ name: 'bilinear', args: ['string', 'string'], doc: 'bilinear(G,rep):
 defs.push({ name: 'emlp', args: ['string', 'string', 'string', 'string', 'int?'], doc: 'emlp(G,in,hidden,out,depth): equivariant MLP with gated nonlinearities', cost: (g, i, h, o) => addCosts(linearCost(g, i, h), linearCost(g, h, h), linearCost(g, h, o)), make: (g, i, h, o, d) => emlp(s(g), s(i), s(h), s(o), d === undefined ? 2 : n(d)) as Para });
 defs.push({ name: 'set_equivariant', args: ['int', 'int', 'int'], doc: 'set_equivariant(n,cin,cout): DeepSets layer [n,cin] → [n,cout] from the S(n) end', cost: (a) => pointsCost('set_equivariant', n(a), () => symmetric(n(a)), 2), make: (a, b, c) => deepsetsLayer(n(a), n(b), n(c)) });
 defs.push({ name: 'message_passing', args: ['string', 'int', 'int'], doc: 'message_passing(graph,cin,cout): graph = cycle(n) | path(n) | complete(n) | star(n) | (0-1,1-2,…)', cost: (g) => { const k = parseGraph(s(g)).n; return pointsCost('message_passing', k, () => symmetric(k), 4); }, make: (g, a, b) => messagePassing(s(g), n(a), n(b)) });
-defs.push({ name: 'conv1d_periodic', args: ['int', 'int', 'int', 'int'], doc: 'conv1d_periodic(n,cin,cout,k): [cin,n] → [cout,n], derived from Trans(n)', cost: (a) => pointsCost('conv1d_periodic', n(a), () => translations1d(n(a)), 0), make: (a, b, c, d) => conv1dPeriodic(n(a), n(b), n(c), n(d)) });
-defs.push({ name: 'conv2d_periodic', args: ['int', 'int', 'int', 'int', 'int'], doc: 'conv2d_periodic(h,w,cin,cout,k): [cin,h,w] → [cout,h,w], derived from Trans(h,w)', cost: (a, b) => pointsCost('conv2d_periodic', n(a) * n(b), () => translations2d(n(a), n(b)), 0), make: (a, b, c, d, e) => conv2dPeriodic(n(a), n(b), n(c), n(d), n(e)) });
+defs.push({ name: 'conv1d_periodic', args: ['int', 'int', 'int', 'int'], doc: 'conv1d_periodic(n,cin,cout,k): [cin,n] → [cout,n], derived from Trans(n)', cost: (a, b, _c, d) => addCosts(pointsCost('conv1d_periodic', n(a), () => translations1d(n(a)), 0), unfoldingCost(n(b), n(d), n(a))), make: (a, b, c, d) => conv1dPeriodic(n(a), n(b), n(c), n(d)) });
+defs.push({ name: 'conv2d_periodic', args: ['int', 'int', 'int', 'int', 'int'], doc: 'conv2d_periodic(h,w,cin,cout,k): [cin,h,w] → [cout,h,w], derived from Trans(h,w)', cost: (a, b, c, _d, e) => addCosts(pointsCost('conv2d_periodic', n(a) * n(b), () => translations2d(n(a), n(b)), 0), unfoldingCost(n(c), n(e) * n(e), n(a) * n(b))), make: (a, b, c, d, e) => conv2dPeriodic(n(a), n(b), n(c), n(d), n(e)) });
 defs.push({
   name: 'rope_attention',
   args: ['int', 'int', 'string?', 'string?'],
