@@ -1,3 +1,4 @@
+import { formatBytes, formatCount, quote, TooLargeError } from '../errors.js';
 import { ToposError } from './errors.js';
 
 /**
@@ -25,27 +26,52 @@ export class FiniteCategory {
   readonly arrows: readonly Arrow[];
   /** identities[c] is the index of id_c. */
   readonly identities: readonly number[];
-  /** table[g·m + f] = g∘f, or −1 when cod f ≠ dom g. */
-  private readonly table: Int32Array;
+  /**
+   * Composition, stored for composable pairs only (a chain of n objects has n²/2 arrows but
+   * about n³/6 composable pairs, not n⁴/4), in one flat array: g∘f for the k-th arrow g out
+   * of cod f is composite[start[f] + k].
+   */
+  private readonly composite: Int32Array;
+  private readonly start: Float64Array;
+  /** slot[g]: the position of g among the arrows out of its domain. */
+  private readonly slot: Int32Array;
   private readonly into: number[][];
   private readonly from: number[][];
 
-  constructor(objects: readonly string[], arrows: readonly Arrow[], identities: readonly number[], table: Int32Array) {
+  /** A category from its data; `compose(g, f)` is called once for every composable pair (cod f = dom g). */
+  constructor(objects: readonly string[], arrows: readonly Arrow[], identities: readonly number[], compose: (g: number, f: number) => number) {
     this.objects = objects;
     this.arrows = arrows;
     this.identities = identities;
-    this.table = table;
     this.into = objects.map(() => []);
     this.from = objects.map(() => []);
+    this.slot = new Int32Array(arrows.length);
     arrows.forEach((a, i) => {
       this.into[a.cod]!.push(i);
-      this.from[a.dom]!.push(i);
+      this.slot[i] = this.from[a.dom]!.push(i) - 1;
     });
+    this.start = new Float64Array(arrows.length + 1);
+    arrows.forEach((a, f) => (this.start[f + 1] = this.start[f]! + this.from[a.cod]!.length));
+    this.composite = new Int32Array(this.start[arrows.length]!);
+    for (let f = 0; f < arrows.length; f++) {
+      const out = this.from[arrows[f]!.cod]!, at = this.start[f]!;
+      for (let k = 0; k < out.length; k++) this.composite[at + k] = compose(out[k]!, f);
+    }
+  }
+
+  /** The number of composable pairs (g, f), cod f = dom g: what storing the composition costs. */
+  static composablePairs(arrows: readonly Arrow[], objects: number): number {
+    const into = new Float64Array(objects), from = new Float64Array(objects);
+    for (const a of arrows) {
+      into[a.cod]!++;
+      from[a.dom]!++;
+    }
+    return into.reduce((s, k, c) => s + k * from[c]!, 0);
   }
 
   /** g∘f ("first f, then g"); throws a ToposError naming both arrows when cod f ≠ dom g. */
   compose(g: number, f: number): number {
-    const h = this.table[g * this.arrows.length + f]!;
+    const h = this.arrows[f]!.cod === this.arrows[g]!.dom ? this.composite[this.start[f]! + this.slot[g]!]! : -1;
     if (h < 0) {
       throw new ToposError(`cannot compose ${this.describe(g)} after ${this.describe(f)}: codomain ${this.objects[this.arrows[f]!.cod]} ≠ domain ${this.objects[this.arrows[g]!.dom]}`);
     }
@@ -70,14 +96,14 @@ export class FiniteCategory {
   /** The index of the object with this name (ToposError listing the objects otherwise). */
   object(name: string): number {
     const i = this.objects.indexOf(name);
-    if (i < 0) throw new ToposError(`no object '${name}'; objects: ${this.objects.join(', ')}`);
+    if (i < 0) throw new ToposError(`no object ${quote(name)}; objects: ${this.objects.join(', ')}`);
     return i;
   }
 
   /** The index of the arrow with this name. */
   arrow(name: string): number {
     const i = this.arrows.findIndex((a) => a.name === name);
-    if (i < 0) throw new ToposError(`no arrow '${name}'`);
+    if (i < 0) throw new ToposError(`no arrow ${quote(name)}`);
     return i;
   }
 
@@ -110,19 +136,12 @@ export class FiniteCategory {
 
   /** The composition table as names: row g, column f holds g∘f ('' when not composable). */
   compositionTable(): string[][] {
-    const m = this.arrows.length;
-    return this.arrows.map((_, g) => this.arrows.map((__, f) => {
-      const h = this.table[g * m + f]!;
-      return h < 0 ? '' : this.arrows[h]!.name;
-    }));
+    return this.arrows.map((a, g) => this.arrows.map((b, f) => (b.cod === a.dom ? this.arrows[this.compose(g, f)]!.name : '')));
   }
 
   /** The opposite category C^op: same arrows reversed, (f∘g)^op = g^op∘f^op. */
   opposite(): FiniteCategory {
-    const m = this.arrows.length;
-    const t = new Int32Array(m * m);
-    for (let g = 0; g < m; g++) for (let f = 0; f < m; f++) t[g * m + f] = this.table[f * m + g]!;
-    return new FiniteCategory(this.objects, this.arrows.map((a) => ({ name: a.name, dom: a.cod, cod: a.dom })), this.identities, t);
+    return new FiniteCategory(this.objects, this.arrows.map((a) => ({ name: a.name, dom: a.cod, cod: a.dom })), this.identities, (g, f) => this.compose(f, g));
   }
 }
 
@@ -133,18 +152,13 @@ export class FiniteCategory {
  */
 export function finiteCategory(objects: readonly string[], arrows: readonly Arrow[], identities: readonly number[], compose: (g: number, f: number) => number): FiniteCategory {
   const m = arrows.length;
-  const t = new Int32Array(m * m).fill(-1);
-  for (let g = 0; g < m; g++) {
-    for (let f = 0; f < m; f++) {
-      if (arrows[f]!.cod !== arrows[g]!.dom) continue;
-      const h = compose(g, f);
-      if (!(h >= 0 && h < m) || arrows[h]!.dom !== arrows[f]!.dom || arrows[h]!.cod !== arrows[g]!.cod) {
-        throw new ToposError(`composite ${arrows[g]!.name}∘${arrows[f]!.name} must be an arrow ${objects[arrows[f]!.dom]} → ${objects[arrows[g]!.cod]}, got ${h >= 0 && h < m ? arrows[h]!.name : String(h)}`);
-      }
-      t[g * m + f] = h;
+  const C = new FiniteCategory(objects, arrows, identities, (g, f) => {
+    const h = compose(g, f);
+    if (!(Number.isInteger(h) && h >= 0 && h < m) || arrows[h]!.dom !== arrows[f]!.dom || arrows[h]!.cod !== arrows[g]!.cod) {
+      throw new ToposError(`composite ${arrows[g]!.name}∘${arrows[f]!.name} must be an arrow ${objects[arrows[f]!.dom]} → ${objects[arrows[g]!.cod]}, got ${h >= 0 && h < m ? arrows[h]!.name : String(h)}`);
     }
-  }
-  const C = new FiniteCategory(objects, arrows, identities, t);
+    return h;
+  });
   checkCategory(C);
   return C;
 }
@@ -163,6 +177,8 @@ export function checkCategory(C: FiniteCategory): void {
       throw new ToposError(`identity law fails at ${C.describe(f)}`);
     }
   }
+  // in a thin category (h∘g)∘f and h∘(g∘f) are arrows with the same ends, hence equal
+  if (C.isThin()) return;
   for (let f = 0; f < arrows.length; f++) {
     for (const g of C.arrowsFrom(arrows[f]!.cod)) {
       const gf = C.compose(g, f);
@@ -192,46 +208,103 @@ export function categoryFromPoset(elements: readonly string[], leq: (a: number, 
       }
     }
   }
+  return posetCategory(`poset of ${n} elements`, elements, leq);
+}
+
+/**
+ * The category of a transitive relation `leq` on distinct elements (the caller guarantees
+ * transitivity: a closure, or reachability along arrows), checked reflexive and antisymmetric,
+ * refused (TooLargeError) when its composition would not fit, and built without re-checking
+ * the laws: a poset is a thin category, so composition is determined and associative.
+ */
+export function posetCategory(what: string, elements: readonly string[], leq: (a: number, b: number) => boolean): FiniteCategory {
+  const n = elements.length;
+  const into = new Float64Array(n), from = new Float64Array(n);
+  let m = 0;
+  for (let a = 0; a < n; a++) {
+    if (!leq(a, a)) throw new ToposError(`not reflexive: ${elements[a]} ≤ ${elements[a]} fails`);
+    for (let b = 0; b < n; b++) {
+      if (!leq(a, b)) continue;
+      if (a !== b && leq(b, a)) throw new ToposError(`not antisymmetric: ${elements[a]} ≤ ${elements[b]} and ${elements[b]} ≤ ${elements[a]} but they differ`);
+      m++;
+      from[a]!++;
+      into[b]!++;
+    }
+  }
+  checkCategorySize(what, m, into.reduce((s, k, c) => s + k * from[c]!, 0));
   const arrows: Arrow[] = [];
-  const index = new Map<number, number>();
+  const index = new Int32Array(n * n).fill(-1);
   const identities: number[] = [];
   for (let a = 0; a < n; a++) {
     for (let b = 0; b < n; b++) {
       if (!leq(a, b)) continue;
-      index.set(a * n + b, arrows.length);
+      index[a * n + b] = arrows.length;
       if (a === b) identities[a] = arrows.length;
       arrows.push({ name: a === b ? `id_${elements[a]}` : `${elements[a]}≤${elements[b]}`, dom: a, cod: b });
     }
   }
-  return finiteCategory(elements, arrows, identities, (g, f) => index.get(arrows[f]!.dom * n + arrows[g]!.cod)!);
+  return new FiniteCategory(elements, arrows, identities, (g, f) => index[arrows[f]!.dom * n + arrows[g]!.cod]!);
+}
+
+/** The most elements a poset expression may name (its closure is n³/32 word operations). */
+export const MAX_POSET_ELEMENTS = 2000;
+/**
+ * The most composable pairs a category built from an expression may have: its composition is
+ * stored pair by pair (4 bytes each; a chain of n elements has about n³/6).
+ */
+export const MAX_COMPOSABLE_PAIRS = 2 ** 24;
+
+/** The most elementary steps computing a category's composition may take (for a presented category: path concatenations). */
+export const MAX_COMPOSITION_WORK = 2 ** 24;
+
+/** Refuses a category of m arrows and p composable pairs (whose composition costs `work` steps) above the limits, with the estimate. */
+export function checkCategorySize(what: string, m: number, p: number, work = p): void {
+  const bytes = 4 * p + 160 * m;
+  if (p > MAX_COMPOSABLE_PAIRS) {
+    throw new TooLargeError(`${what} has ${formatCount(m)} arrows and ${formatCount(p)} composable pairs (about ${formatBytes(bytes)}); at most ${formatCount(MAX_COMPOSABLE_PAIRS)} pairs`, { elements: m, bytes, work });
+  }
+  if (work > MAX_COMPOSITION_WORK) {
+    throw new TooLargeError(`${what} has ${formatCount(m)} arrows whose composition takes about ${formatCount(work)} steps; at most ${formatCount(MAX_COMPOSITION_WORK)}`, { elements: m, bytes, work });
+  }
 }
 
 /**
  * Parses a poset written as generating relations, e.g. "a<b, a<c" or "0<1<2" (`<=` also
- * accepted), and returns its category: the reflexive–transitive closure of the relations.
- * A cycle such as "a<b, b<a" is not antisymmetric and throws a ToposError naming the pair.
+ * accepted), and returns its category: the reflexive–transitive closure of the relations
+ * (Warshall's algorithm on bit rows), one arrow a → b exactly when a ≤ b (`posetCategory`).
+ * A cycle such as "a<b, b<a" is not antisymmetric and throws a ToposError naming the pair; more than MAX_POSET_ELEMENTS elements or MAX_COMPOSABLE_PAIRS
+ * composable pairs are refused (TooLargeError) before the category is built.
  */
 export function parsePoset(text: string): FiniteCategory {
   const elements: string[] = [];
+  const ids = new Map<string, number>();
   const id = (s: string): number => {
     const name = s.trim();
-    if (!/^[\w★'.-]+$/u.test(name)) throw new ToposError(`poset element '${name}' must be a name (letters, digits, _ . ' -)`);
-    let i = elements.indexOf(name);
-    if (i < 0) i = elements.push(name) - 1;
+    if (!/^[\w★'.-]+$/u.test(name)) throw new ToposError(`poset element ${quote(name)} must be a name (letters, digits, _ . ' -)`);
+    let i = ids.get(name);
+    if (i === undefined) {
+      ids.set(name, (i = elements.length));
+      elements.push(name);
+    }
     return i;
   };
   const pairs: [number, number][] = [];
   for (const part of text.split(',').map((p) => p.trim()).filter((p) => p.length)) {
     const chain = part.split(/<=?/).map(id);
     for (let i = 0; i + 1 < chain.length; i++) pairs.push([chain[i]!, chain[i + 1]!]);
+    if (elements.length > MAX_POSET_ELEMENTS) throw new TooLargeError(`poset ${quote(text)} names more than ${MAX_POSET_ELEMENTS} elements (the limit)`, { elements: elements.length });
   }
-  if (!elements.length) throw new ToposError(`empty poset '${text}': write relations like "a<b, a<c"`);
-  const n = elements.length;
-  const le = new Uint8Array(n * n);
-  for (let a = 0; a < n; a++) le[a * n + a] = 1;
-  for (const [a, b] of pairs) le[a * n + b] = 1;
-  for (let k = 0; k < n; k++) for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (le[a * n + k] && le[k * n + b]) le[a * n + b] = 1;
-  return categoryFromPoset(elements, (a, b) => le[a * n + b] === 1);
+  if (!elements.length) throw new ToposError(`empty poset ${quote(text)}: write relations like "a<b, a<c"`);
+  const n = elements.length, words = Math.ceil(n / 32);
+  const rows = new Uint32Array(n * words);
+  const le = (a: number, b: number): boolean => ((rows[a * words + (b >>> 5)]! >>> (b & 31)) & 1) === 1;
+  const set = (a: number, b: number): void => void (rows[a * words + (b >>> 5)]! |= 1 << (b & 31));
+  for (let a = 0; a < n; a++) set(a, a);
+  for (const [a, b] of pairs) set(a, b);
+  for (let k = 0; k < n; k++) {
+    for (let a = 0; a < n; a++) if (le(a, k)) for (let w = 0; w < words; w++) rows[a * words + w]! |= rows[k * words + w]!;
+  }
+  return posetCategory(`poset ${quote(text)}`, elements, le);
 }
 
 /**

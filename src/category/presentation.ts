@@ -1,6 +1,11 @@
-import { finiteCategory } from './finite.js';
-import type { Arrow, FiniteCategory } from './finite.js';
+import { checkCategorySize, FiniteCategory } from './finite.js';
+import type { Arrow } from './finite.js';
 import { ToposError } from './errors.js';
+import { formatCount, quote, TooLargeError } from '../errors.js';
+
+/** The most paths (of length ≤ 2·maxLength) a presentation may enumerate, and their total length. */
+export const MAX_PATHS = 200_000;
+export const MAX_PATH_EDGES = 2 ** 23;
 
 /** A generating edge src → tgt of a graph presenting a category. */
 export interface GraphEdge {
@@ -21,29 +26,37 @@ export interface GraphEdge {
  */
 export function categoryFromGraph(vertices: readonly string[], edges: readonly GraphEdge[], relations: readonly (readonly [readonly string[], readonly string[]])[] = [], opts: { maxLength?: number } = {}): FiniteCategory {
   const L = opts.maxLength ?? vertices.length;
+  const vertexIndex = new Map(vertices.map((s, i) => [s, i]));
   const v = (s: string): number => {
-    const i = vertices.indexOf(s);
-    if (i < 0) throw new ToposError(`edge endpoint '${s}' is not a vertex; vertices: ${vertices.join(', ')}`);
+    const i = vertexIndex.get(s);
+    if (i === undefined) throw new ToposError(`edge endpoint ${quote(s)} is not a vertex; vertices: ${quote(vertices.join(', '), 200)}`);
     return i;
   };
   const E = edges.map((e) => ({ name: e.name, src: v(e.src), tgt: v(e.tgt) }));
+  const out = vertices.map((): number[] => []);
+  E.forEach((e, ei) => out[e.src]!.push(ei));
+  const tooMany = (what: string): never => {
+    throw new TooLargeError(`the graph (${vertices.length} vertices, ${edges.length} edges) presents more than ${what} of length ≤ ${2 * L}; give a smaller graph or maxLength`, { elements: paths.length, work: stored });
+  };
   // paths up to length 2L, as (start vertex, edge list)
   const paths: { start: number; end: number; edges: number[] }[] = vertices.map((_, i) => ({ start: i, end: i, edges: [] }));
   const key = (start: number, es: readonly number[]): string => `${start}:${es.join('.')}`;
   const index = new Map<string, number>(paths.map((p, i) => [key(p.start, p.edges), i]));
-  for (let len = 1, frontier = paths.slice(); len <= 2 * L; len++) {
+  let stored = 0; // edges held by all paths: the memory of the enumeration
+  for (let len = 1, frontier = paths.slice(); len <= 2 * L && frontier.length; len++) {
     const next: typeof paths = [];
     for (const p of frontier) {
-      E.forEach((e, ei) => {
-        if (e.src !== p.end) return;
-        const q = { start: p.start, end: e.tgt, edges: [...p.edges, ei] };
+      for (const ei of out[p.end]!) {
+        const q = { start: p.start, end: E[ei]!.tgt, edges: [...p.edges, ei] };
         index.set(key(q.start, q.edges), paths.length);
         paths.push(q);
         next.push(q);
-      });
+        stored += len;
+        if (paths.length > MAX_PATHS) tooMany(`${formatCount(MAX_PATHS)} paths`);
+        if (stored > MAX_PATH_EDGES) tooMany(`${formatCount(MAX_PATH_EDGES)} edges in its paths`);
+      }
     }
     frontier = next;
-    if (paths.length > 200000) throw new ToposError(`graph presents too many paths of length ≤ ${2 * L}; give a smaller maxLength`);
   }
   // union–find congruence closure
   const parent = paths.map((_, i) => i);
@@ -51,7 +64,7 @@ export function categoryFromGraph(vertices: readonly string[], edges: readonly G
   const pathOf = (names: readonly string[], start?: number): number => {
     const es = names.map((n) => {
       const i = E.findIndex((e) => e.name === n);
-      if (i < 0) throw new ToposError(`relation uses unknown edge '${n}'`);
+      if (i < 0) throw new ToposError(`relation uses unknown edge ${quote(n)}`);
       return i;
     });
     const s = es.length ? E[es[0]!]!.src : start;
@@ -122,7 +135,18 @@ export function categoryFromGraph(vertices: readonly string[], edges: readonly G
     if (!p.edges.length) identities[p.start] = arrows.length;
     arrows.push({ name: p.edges.length ? p.edges.map(n).join('.') : `id_${vertices[p.start]}`, dom: p.start, cod: p.end, path: p.edges });
   }
-  return finiteCategory(vertices, arrows, identities, (g, f) => {
+  // composition is concatenation of paths modulo the congruence: a category by construction
+  // composing f and g looks up the path f·g: the pairs, and the length of every such path
+  const nv = vertices.length, into = new Float64Array(nv), from = new Float64Array(nv), lenInto = new Float64Array(nv), lenFrom = new Float64Array(nv);
+  for (const a of arrows) {
+    into[a.cod]!++;
+    from[a.dom]!++;
+    lenInto[a.cod]! += a.path!.length;
+    lenFrom[a.dom]! += a.path!.length;
+  }
+  const work = lenInto.reduce((s, l, b) => s + l * from[b]! + into[b]! * lenFrom[b]!, 0);
+  checkCategorySize(`the category presented by the graph`, arrows.length, FiniteCategory.composablePairs(arrows, nv), work);
+  return new FiniteCategory(vertices, arrows, identities, (g, f) => {
     const pf = arrows[f]!;
     const i = index.get(key(pf.dom, [...pf.path!, ...arrows[g]!.path!]))!;
     return arrowOf.get(find(i))!;

@@ -1,4 +1,4 @@
-import { ParalensError } from '../errors.js';
+import { ParalensError, quote } from '../errors.js';
 
 /** Bad command-line usage: exit code 2, one clear line. */
 export class UsageError extends ParalensError {
@@ -22,6 +22,11 @@ export interface FlagSpec {
   readonly min?: number;
   /** A one-letter alias: `-o FILE` for `--out FILE`. */
   readonly short?: string;
+  /**
+   * A file the command writes: probed before the command runs (src/io/node-fs.ts: the directory
+   * writable, the target a regular file or absent), and the command gains `--force`.
+   */
+  readonly output?: boolean;
 }
 
 export type Flags = Record<string, FlagSpec>;
@@ -33,6 +38,24 @@ export const commonFlags: Flags = {
   quiet: { type: 'boolean', help: 'no progress line and no logs on stderr (errors still go there)' },
   help: { type: 'boolean', help: 'show this help' },
 };
+
+const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/**
+ * A number written in decimal (`3`, `-0.5`, `1e-3`), or undefined: not `0x10`, `0b11`, `0o7`,
+ * `1_000`, `Infinity`, nor an empty or padded string, all of which Number() would accept.
+ */
+export function parseDecimal(text: string): number | undefined {
+  return DECIMAL.test(text) ? Number(text) : undefined;
+}
+
+/** `--force`, which every command that writes a file takes. */
+export const forceFlag: FlagSpec = { type: 'boolean', help: 'replace an output that is a symbolic link (the link, never what it points to), a device or a read-only file' };
+
+/** A command's flags with `--force` when one of them is an output file. */
+export function withOutputFlags(flags: Flags): Flags {
+  return Object.values(flags).some((f) => f.output) ? { ...flags, force: forceFlag } : flags;
+}
 
 /**
  * Parses `--name value`, `--name=value` and boolean `--name`. Unknown flags, missing
@@ -47,7 +70,7 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     let a = argv[i]!;
     const long = shortNames.get(a);
     if (long) a = `--${long}`;
-    else if (!a.startsWith('--')) throw new UsageError(`${command}: unexpected argument '${a}' (flags are --name value)`);
+    else if (!a.startsWith('--')) throw new UsageError(`${command}: unexpected argument ${quote(a)} (flags are --name value)`);
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
     const spec = all[name];
@@ -55,7 +78,7 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     if (spec.type === 'boolean') {
       if (eq >= 0) {
         const v = a.slice(eq + 1);
-        if (v !== 'true' && v !== 'false') throw new UsageError(`${command}: --${name} takes no value or true/false, got '${v}'`);
+        if (v !== 'true' && v !== 'false') throw new UsageError(`${command}: --${name} takes no value or true/false, got ${quote(v)}`);
         out[name] = v === 'true';
       } else out[name] = true;
       continue;
@@ -75,13 +98,13 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
 function convert(command: string, name: string, spec: FlagSpec, raw: string): string | number {
   if (spec.type === 'string') {
     if (spec.choices && !spec.choices.includes(raw)) {
-      throw new UsageError(`${command}: --${name} must be one of ${spec.choices.join(', ')}; got '${raw}'`);
+      throw new UsageError(`${command}: --${name} must be one of ${spec.choices.join(', ')}; got ${quote(raw)}`);
     }
     return raw;
   }
-  const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number, got '${raw}'`);
-  if (spec.type === 'int' && !Number.isInteger(v)) throw new UsageError(`${command}: --${name} expects an integer, got '${raw}'`);
+  const v = parseDecimal(raw);
+  if (v === undefined || !Number.isFinite(v)) throw new UsageError(`${command}: --${name} expects a number written in decimal, got ${quote(raw)}`);
+  if (spec.type === 'int' && !Number.isSafeInteger(v)) throw new UsageError(`${command}: --${name} expects an integer (at most 2^53), got ${quote(raw)}`);
   if (spec.range === 'positive' && !(v > 0)) throw new UsageError(`${command}: --${name} must be > 0, got ${raw}`);
   if (spec.range === 'nonnegative' && !(v >= 0)) throw new UsageError(`${command}: --${name} must be ≥ 0, got ${raw}`);
   if (spec.range === 'unit' && !(v >= 0 && v <= 1)) throw new UsageError(`${command}: --${name} must be in [0, 1], got ${raw}`);

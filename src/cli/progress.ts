@@ -97,7 +97,8 @@ export function fmt(x: number | undefined, digits = 4): string {
 /** A plain-text table with a header row. */
 export function table(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((r) => r.map(String))];
-  const widths = header.map((_, j) => Math.max(...cells.map((r) => (r[j] ?? '').length)));
+  // a loop, not Math.max(...rows): one argument per row overflows the stack on a large table
+  const widths = header.map((_, j) => cells.reduce((w, r) => Math.max(w, (r[j] ?? '').length), 0));
   const line = (r: string[]): string => r.map((c, j) => c.padEnd(widths[j]!)).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
 }

@@ -1,6 +1,7 @@
-import { ParalensError } from '../errors.js';
+import { clip, ParalensError, quote } from '../errors.js';
 import { VERSION } from '../version.js';
-import { helpText, parseFlags, UsageError } from './args.js';
+import { checkWritableSync } from '../io/node-fs.js';
+import { helpText, parseFlags, UsageError, withOutputFlags } from './args.js';
 import type { CliIO, Command } from './command.js';
 import { commands } from './commands/index.js';
 import { runtimeFlags, startRuntime } from './runtime.js';
@@ -41,7 +42,7 @@ export async function run(argv: readonly string[], io: CliIO, opts: RunOptions =
       return 0;
     }
     const cmd = commands.find((c) => c.name === name);
-    if (!cmd) throw new UsageError(`unknown command '${name}'; known: ${commands.map((c) => c.name).join(', ')}`);
+    if (!cmd) throw new UsageError(`unknown command ${quote(name)}; known: ${commands.map((c) => c.name).join(', ')}`);
     return await dispatch(cmd, rest, io, name, opts);
   } catch (e) {
     return report(e, io, json);
@@ -57,25 +58,37 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
       return sub === undefined ? 2 : 0;
     }
     const s = cmd.subcommands.find((c) => c.name === sub);
-    if (!s) throw new UsageError(`${path}: unknown subcommand '${sub}'; known: ${cmd.subcommands.map((c) => c.name).join(', ')}`);
+    if (!s) throw new UsageError(`${path}: unknown subcommand ${quote(sub)}; known: ${cmd.subcommands.map((c) => c.name).join(', ')}`);
     return dispatch(s, rest, io, `${path} ${sub}`, opts);
   }
+  const flagSpecs = withOutputFlags(cmd.flags);
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(helpText(cmd.usage, cmd.description, cmd.flags));
+    io.out(helpText(cmd.usage, cmd.description, flagSpecs));
     return 0;
   }
   const args = cmd.positional && argv[0] !== undefined && !argv[0].startsWith('-') ? [`--${cmd.positional}`, ...argv] : argv;
-  const flags = parseFlags(args, cmd.flags, path);
+  const flags = parseFlags(args, flagSpecs, path);
+  // every file the command will write is probed before any work (src/io/node-fs.ts)
+  for (const [name, spec] of Object.entries(flagSpecs)) {
+    const value = flags[name];
+    if (!spec.output || value === undefined) continue;
+    if (value === '') throw new UsageError(`${path}: --${name} needs a file name`);
+    checkWritableSync(String(value), { force: Boolean(flags.force) });
+  }
   // a command that computes starts its kernels (and their threads) before its first step
   if (Object.keys(runtimeFlags).every((k) => k in cmd.flags)) await startRuntime(flags, opts.env ?? {}, opts.startBackend ?? false);
   return cmd.run(flags, io);
 }
 
+/** The longest error message printed (a message can quote a spec or a path of any length). */
+const MAX_MESSAGE = 2000;
+
 /** Prints an error in one line (no stack trace) and returns its exit code. */
 function report(e: unknown, io: CliIO, json: boolean): number {
   const known = e instanceof ParalensError;
   const code = known ? (e.usage ? 2 : 1) : 1;
-  const message = e instanceof Error ? e.message : String(e);
+  // one line whatever the message quotes (messages quote input through `quote`; this is the backstop)
+  const message = clip(e instanceof Error ? e.message : String(e), MAX_MESSAGE);
   if (json) io.out(JSON.stringify({ error: { code: known ? e.code : 'E_INTERNAL', message } }) + '\n');
   io.err(`paralens: ${message}\n`);
   if (!known && e instanceof Error && process.env.PARALENS_DEBUG) io.err(`${e.stack}\n`);

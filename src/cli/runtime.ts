@@ -1,5 +1,6 @@
 import { backendKinds, backendSummaries, init } from '../tensor/init.js';
 import type { InitOptions } from '../tensor/init.js';
+import { quote } from '../errors.js';
 import { UsageError } from './args.js';
 import type { Flags, ParsedFlags } from './args.js';
 
@@ -18,12 +19,12 @@ export function runtimeChoice(flags: ParsedFlags, env: Readonly<Record<string, s
   let threads = flags.threads as number | undefined;
   const envBackend = env['PARALENS_BACKEND'], envThreads = env['PARALENS_THREADS'];
   if (backend === undefined && envBackend !== undefined && envBackend !== '') {
-    if (!backendKinds().includes(envBackend)) throw new UsageError(`PARALENS_BACKEND must be one of ${backendKinds().join(', ')}; got '${envBackend}'`);
+    if (!backendKinds().includes(envBackend)) throw new UsageError(`PARALENS_BACKEND must be one of ${backendKinds().join(', ')}; got ${quote(envBackend)}`);
     backend = envBackend;
   }
   if (threads === undefined && envThreads !== undefined && envThreads !== '') {
     const n = Number(envThreads);
-    if (!(Number.isInteger(n) && n >= 1)) throw new UsageError(`PARALENS_THREADS must be a positive integer; got '${envThreads}'`);
+    if (!(Number.isInteger(n) && n >= 1)) throw new UsageError(`PARALENS_THREADS must be a positive integer; got ${quote(envThreads)}`);
     threads = n;
   }
   return { ...(backend !== undefined ? { backend } : {}), ...(threads !== undefined ? { threads } : {}) };

@@ -1,5 +1,5 @@
 import { vocabSize } from '../data/text.js';
-import { checkSavePath, saveModel } from '../io/node.js';
+import { saveModel } from '../io/node.js';
 import { scheduleByName } from '../optim/schedule.js';
 import { parseSpec } from '../spec/index.js';
 import { backendInfo, backendLabel } from '../tensor/init.js';
@@ -30,7 +30,6 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
   const json = Boolean(flags.json);
   const silent = isSilent(flags);
   const context = flags.context as number, batch = (flags.batch as number) || DEFAULT_TEXT_BATCH;
-  if (flags.save) await checkSavePath(flags.save as string);
   const corpus = loadTextData(flags.data as string, { dataDir: flags['data-dir'] as string | undefined, context });
   const V = vocabSize(corpus.vocabulary);
   const model = parseSpec(flags.model as string, { constants: { vocab: V } });
@@ -67,7 +66,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
     out.file_bytes = await saveModel(flags.save as string, r.model, r.theta, {
       data: corpus.name, loss: 'token-cross-entropy', optimizer: flags.optimizer, lr: flags.lr, ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}), batch, steps: r.steps, seed: flags.seed,
       context, vocabulary: corpus.vocabulary.join(''), bits_per_char: r.bitsPerChar, val_bits_per_char: r.valBitsPerChar,
-    });
+    }, {}, { force: Boolean(flags.force) });
     out.saved = flags.save;
   }
   if (json) io.out(JSON.stringify(out) + '\n');

@@ -63,8 +63,8 @@ export function stratifiedSplit(ds: Dataset, testFraction: number, seed: number 
   for (const c of [...groups.keys()].sort((a, b) => a - b)) {
     const idx = rng.shuffle(groups.get(c)!) as number[];
     const nTest = Math.round(idx.length * testFraction);
-    test.push(...idx.slice(0, nTest));
-    train.push(...idx.slice(nTest));
+    // loops, not push(...idx): one argument per row overflows the stack on a large class
+    idx.forEach((r, k) => (k < nTest ? test : train).push(r));
   }
   return { train: subset(ds, train, `${ds.name}/train`), test: subset(ds, test, `${ds.name}/test`) };
 }

@@ -71,6 +71,23 @@ export function parseIdx(bytes: Uint8Array, source = 'IDX data'): IdxArray {
   return { type: t.type, dims, data: readElements(view, header, count, t.type) };
 }
 
+/**
+ * The size in bytes the IDX header at the start of `prefix` declares for the whole file, or
+ * undefined when the prefix is too short to hold the header: lets a reader of a compressed file
+ * refuse or bound it before inflating it. A header beyond IDX_MAX_ELEMENTS is a DataError.
+ */
+export function idxDeclaredBytes(prefix: Uint8Array, source = 'IDX data'): number | undefined {
+  const t = TYPES[prefix[2]!];
+  if (prefix.length < 4 || !t) return undefined; // parseIdx names what is wrong
+  const header = 4 + 4 * prefix[3]!;
+  if (prefix.length < header) return undefined;
+  const view = new DataView(prefix.buffer, prefix.byteOffset, header);
+  let count = 1;
+  for (let i = 0; i < prefix[3]!; i++) count *= view.getUint32(4 + 4 * i, false);
+  if (count > IDX_MAX_ELEMENTS) throw new DataError(`${source}: IDX header claims ${count} elements, more than the limit ${IDX_MAX_ELEMENTS}; the file is corrupt or not IDX`);
+  return header + count * t.bytes;
+}
+
 function readElements(view: DataView, off: number, n: number, type: IdxType): IdxArray['data'] {
   switch (type) {
     case 'uint8':

@@ -5,10 +5,10 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync, inflateRawSync } from 'node:zlib';
-import { DataError } from '../errors.js';
+import { constants, gunzipSync, inflateRawSync } from 'node:zlib';
+import { DataError, formatBytes, TooLargeError } from '../errors.js';
 import type { Dataset } from './dataset.js';
-import { FASHION_MNIST_CLASSES, idxArrays, isGzip, parseIdx } from './idx.js';
+import { FASHION_MNIST_CLASSES, idxArrays, idxDeclaredBytes, isGzip, parseIdx } from './idx.js';
 import type { IdxArray } from './idx.js';
 import { withImageLayout } from './arrays.js';
 import type { ImageLayout } from './arrays.js';
@@ -58,8 +58,41 @@ function maybeGunzip(bytes: Uint8Array, path: string, max: number): Uint8Array {
 }
 
 /** Reads an IDX file, gunzipping it when it starts with the gzip magic. */
-function readIdxFile(path: string): IdxArray {
-  return parseIdx(maybeGunzip(readBounded(path, MAX_DATA_BYTES), path, MAX_DATA_BYTES), path);
+export function readIdxFile(path: string): IdxArray {
+  const bytes = readBounded(path, MAX_INFLATED_BYTES);
+  return parseIdx(isGzip(bytes) ? gunzipIdx(bytes, path) : bytes, path);
+}
+
+/** The most bytes an IDX file may hold, as read or as inflated (Fashion-MNIST's largest is 47 MB). */
+const MAX_INFLATED_BYTES = 2 ** 28;
+
+/**
+ * Gunzips an IDX file without trusting it: the header is read from the inflated start of the
+ * file (4 KiB of input inflate to at most ~4 MiB), checked against the limits, and the whole
+ * file is then inflated with its output capped at the size the header declares — a gzip bomb
+ * stops there, not gigabytes later.
+ */
+function gunzipIdx(bytes: Uint8Array, path: string): Uint8Array {
+  const cannot = (e: unknown): never => {
+    throw new DataError(`${path}: cannot gunzip: ${(e as Error).message} (truncated or corrupt .gz file?)`);
+  };
+  let declared: number | undefined;
+  try {
+    declared = idxDeclaredBytes(gunzipSync(bytes.subarray(0, 4096), { finishFlush: constants.Z_SYNC_FLUSH }), path);
+  } catch (e) {
+    if (e instanceof DataError) throw e;
+    cannot(e);
+  }
+  if (declared !== undefined && declared > MAX_INFLATED_BYTES) {
+    throw new TooLargeError(`${path}: its IDX header declares ${formatBytes(declared)}; a compressed IDX file may inflate to at most ${formatBytes(MAX_INFLATED_BYTES)}`, { bytes: declared });
+  }
+  const cap = declared ?? MAX_INFLATED_BYTES;
+  try {
+    return gunzipSync(bytes, { maxOutputLength: Math.max(cap, 1) });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') cannot(e);
+    throw new DataError(`${path}: inflates to more than ${cap} bytes, ${declared === undefined ? 'the limit' : 'the size its IDX header declares'}; the file is corrupt or a decompression bomb`);
+  }
 }
 
 /** Reads a delimited text file (CSV, TSV, …; gzipped too) into a Table (readTable). */

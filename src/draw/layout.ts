@@ -88,7 +88,8 @@ function sequential(parts: Para[], layouts: Diagram[]): Diagram {
 
 /** Diagrams side by side; labels[i] names the wire into the i-th (labels[0] is unused). */
 function sequentialWith(labels: string[], layouts: Diagram[]): Diagram {
-  const above = Math.max(...layouts.map((d) => d.inY));
+  // loops, not Math.max(...) or push(...): a composite of 10⁵ factors would overflow the stack
+  const above = layouts.reduce((m, d) => Math.max(m, d.inY), -Infinity);
   const nodes: Node[] = [];
   const wires: Wire[] = [];
   const frames: Frame[] = [];
@@ -97,9 +98,9 @@ function sequentialWith(labels: string[], layouts: Diagram[]): Diagram {
   let prevOut: [number, number] | undefined;
   layouts.forEach((d, i) => {
     const placed = shift(d, x, above - d.inY);
-    nodes.push(...placed.nodes);
-    wires.push(...placed.wires);
-    frames.push(...placed.frames);
+    for (const n of placed.nodes) nodes.push(n);
+    for (const w of placed.wires) wires.push(w);
+    for (const f of placed.frames) frames.push(f);
     if (prevOut) wires.push({ points: [prevOut, [x, placed.inY]], label: labels[i]! });
     prevOut = [x + d.width, placed.outY];
     x += d.width + (i < layouts.length - 1 ? GAP : 0);
@@ -110,7 +111,7 @@ function sequentialWith(labels: string[], layouts: Diagram[]): Diagram {
 
 /** Monoidal product: factors stacked, fed from a split of the input wire and joined into the output wire. */
 function parallel(layouts: Diagram[]): Diagram {
-  const inner = Math.max(...layouts.map((d) => d.width));
+  const inner = layouts.reduce((m, d) => Math.max(m, d.width), -Infinity);
   const stub = 18;
   const nodes: Node[] = [];
   const wires: Wire[] = [];
@@ -119,9 +120,9 @@ function parallel(layouts: Diagram[]): Diagram {
   const ins: number[] = [], outs: number[] = [];
   layouts.forEach((d, i) => {
     const placed = shift(d, stub, y);
-    nodes.push(...placed.nodes);
-    wires.push(...placed.wires);
-    frames.push(...placed.frames);
+    for (const n of placed.nodes) nodes.push(n);
+    for (const w of placed.wires) wires.push(w);
+    for (const f of placed.frames) frames.push(f);
     if (d.width < inner) wires.push({ points: [[stub + d.width, placed.outY], [stub + inner, placed.outY]], label: '' });
     ins.push(placed.inY);
     outs.push(placed.outY);

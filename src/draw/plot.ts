@@ -40,6 +40,10 @@ function frame(xlo: number, xhi: number, ylo: number, yhi: number, xlabel: strin
   return { sx, sy, axes };
 }
 
+/** Least and greatest of many numbers (loops: Math.min(...xs) overflows the stack on a long series). */
+const least = (xs: readonly number[], start = Infinity): number => xs.reduce((m, v) => Math.min(m, v), start);
+const greatest = (xs: readonly number[]): number => xs.reduce((m, v) => Math.max(m, v), -Infinity);
+
 function legend(series: readonly Series[]): string {
   return series.map((s, i) => `<rect x="${L + 8}" y="${T + 6 + 14 * i}" width="10" height="3" fill="${s.colour ?? PALETTE[i % PALETTE.length]}"/><text x="${L + 22}" y="${T + 11 + 14 * i}" font-size="10">${esc(s.name)}</text>`).join('');
 }
@@ -48,7 +52,7 @@ function legend(series: readonly Series[]): string {
 export function linePlot(series: readonly Series[], opts: { title?: string; xlabel?: string; ylabel?: string; log?: boolean } = {}): string {
   const xs = series.flatMap((s) => s.x ?? s.values.map((_, i) => i + 1));
   const ys = series.flatMap((s) => s.values).filter(Number.isFinite);
-  const f = frame(Math.min(...xs), Math.max(...xs), opts.log ? Math.max(1e-12, Math.min(...ys)) : Math.min(0, ...ys), Math.max(...ys), opts.xlabel ?? 'epoch', opts.ylabel ?? 'loss', opts.log);
+  const f = frame(least(xs), greatest(xs), opts.log ? Math.max(1e-12, least(ys)) : least(ys, 0), greatest(ys), opts.xlabel ?? 'epoch', opts.ylabel ?? 'loss', opts.log);
   const lines = series.map((s, i) => {
     const pts = s.values.map((v, j) => `${r(f.sx(s.x?.[j] ?? j + 1))},${r(f.sy(v))}`).join(' ');
     return `<polyline points="${pts}" fill="none" stroke="${s.colour ?? PALETTE[i % PALETTE.length]}" stroke-width="1.5"/>`;
@@ -61,7 +65,7 @@ export function bandPlot(x: readonly number[], mean: readonly number[], std: rea
   const k = opts.k ?? 2;
   const lo = mean.map((m, i) => m - k * std[i]!), hi = mean.map((m, i) => m + k * std[i]!);
   const ys = [...lo, ...hi, ...(opts.points ?? []).map((p) => p.y)];
-  const f = frame(Math.min(...x), Math.max(...x), Math.min(...ys), Math.max(...ys), opts.xlabel ?? 'x', opts.ylabel ?? 'y');
+  const f = frame(least(x), greatest(x), least(ys), greatest(ys), opts.xlabel ?? 'x', opts.ylabel ?? 'y');
   const band = [...x.map((xi, i) => `${r(f.sx(xi))},${r(f.sy(hi[i]!))}`), ...[...x].reverse().map((xi, i) => `${r(f.sx(xi))},${r(f.sy(lo[x.length - 1 - i]!))}`)].join(' ');
   const line = x.map((xi, i) => `${r(f.sx(xi))},${r(f.sy(mean[i]!))}`).join(' ');
   const pts = (opts.points ?? []).map((p) => `<circle cx="${r(f.sx(p.x))}" cy="${r(f.sy(p.y))}" r="2" fill="#a33"/>`).join('');
@@ -71,7 +75,7 @@ export function bandPlot(x: readonly number[], mean: readonly number[], std: rea
 /** Points coloured by class, with optional marked centres (k-means). */
 export function scatterPlot(points: readonly (readonly number[])[], labels: ArrayLike<number>, opts: { title?: string; centres?: readonly (readonly number[])[] } = {}): string {
   const xs = points.map((p) => p[0]!), ys = points.map((p) => p[1]!);
-  const f = frame(Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys), 'x₁', 'x₂');
+  const f = frame(least(xs), greatest(xs), least(ys), greatest(ys), 'x₁', 'x₂');
   const dots = points.map((p, i) => `<circle cx="${r(f.sx(p[0]!))}" cy="${r(f.sy(p[1]!))}" r="2.5" fill="${PALETTE[labels[i]! % PALETTE.length]}" fill-opacity="0.8"/>`).join('');
   const centres = (opts.centres ?? []).map((c) => `<path d="M${r(f.sx(c[0]!) - 6)},${r(f.sy(c[1]!))}h12M${r(f.sx(c[0]!))},${r(f.sy(c[1]!) - 6)}v12" stroke="black" stroke-width="2.5"/>`).join('');
   return svgDoc(W, H, `<text x="${W / 2}" y="16" text-anchor="middle" font-weight="bold">${esc(opts.title ?? '')}</text>${f.axes}${dots}${centres}`, opts.title);
@@ -119,8 +123,8 @@ export function matrixPlot(m: readonly (readonly number[])[], opts: { title?: st
   const c = opts.cell ?? Math.max(8, Math.min(36, 300 / Math.max(rows, cols)));
   const left = opts.rowLabels ? 60 : 8, top = 30 + (opts.colLabels ? 14 : 0);
   const vals = m.flat();
-  const lo = opts.diverging ? -Math.max(...vals.map(Math.abs)) : Math.min(...vals);
-  const hi = opts.diverging ? -lo : Math.max(...vals);
+  const lo = opts.diverging ? -greatest(vals.map(Math.abs)) : least(vals);
+  const hi = opts.diverging ? -lo : greatest(vals);
   // cells large enough carry their value as text (3 significant digits)
   const label = (v: number, x: number, y: number): string =>
     c >= 30 ? `<text x="${r(x + c / 2)}" y="${r(y + c / 2 + 4)}" text-anchor="middle" font-size="10" fill="${Math.abs(v - lo) > 0.6 * Math.abs(hi - lo) && !opts.diverging ? 'white' : 'black'}">${Number(v.toPrecision(3))}</text>` : '';

@@ -69,12 +69,8 @@ export function coverCategory(cover: Cover): CoverCategory {
   });
   const m = arrows.length;
   if (m > MAX_COVER_ARROWS) throw new FunctorError(`the cover category has ${m} arrows (${P} patches, ${cover.overlaps.length} overlaps), more than ${MAX_COVER_ARROWS}: use larger patches or a larger hop`);
-  const table = new Int32Array(m * m).fill(-1);
-  for (let f = 0; f < m; f++) {
-    table[arrows[f]!.cod * m + f] = f; // id ∘ f
-    table[f * m + arrows[f]!.dom] = f; // f ∘ id
-  }
-  const category = new FiniteCategory(elements, arrows, Array.from({ length: n }, (_, c) => c), table);
+  // the only composites are with identities: id ∘ f = f = f ∘ id (arrows 0..n−1 are the identities)
+  const category = new FiniteCategory(elements, arrows, Array.from({ length: n }, (_, c) => c), (g, f) => (g < n ? f : g));
   const pointsOf = [...cover.patches, ...cover.overlaps.map((o) => o[2])];
   return { cover, category, pointsOf };
 }

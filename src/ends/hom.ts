@@ -14,8 +14,8 @@ import type { VectDifunctor } from '../category/vect-functor.js';
  */
 export function homFunctor(C: FiniteCategory, opts: { check?: boolean } = {}): SetDifunctor {
   const n = C.objects.length;
-  const homs: number[][] = [];
-  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) homs.push(C.hom(a, b));
+  const homs: number[][] = Array.from({ length: n * n }, () => []);
+  C.arrows.forEach((a, f) => homs[a.dom * n + a.cod]!.push(f));
   const position = new Int32Array(C.arrows.length);
   for (const h of homs) h.forEach((f, i) => (position[f] = i));
   return setDifunctor({

@@ -1,5 +1,6 @@
-import type { FiniteCategory } from '../category/finite.js';
+import { FiniteCategory } from '../category/finite.js';
 import { formatBytes, SolveTooLargeError } from '../equivariant/group/errors.js';
+import { formatCount, TooLargeError } from '../errors.js';
 import type { Group } from '../equivariant/group/group.js';
 import { repSize, repToString } from '../equivariant/group/rep.js';
 import type { Rep } from '../equivariant/group/rep.js';
@@ -72,9 +73,16 @@ export interface HomCoend {
   readonly classes: readonly (readonly string[])[];
 }
 
-/** ∫^c Hom(c, c) over a finite category: endomorphisms modulo h∘f ~ f∘h. */
+/**
+ * The most work the functor laws of Hom are checked for: Hom is functorial by construction,
+ * and checking it costs (composable pairs × objects + arrows²) table comparisons.
+ */
+const MAX_HOM_CHECK_WORK = 1e5;
+
+/** ∫^c Hom(c, c) over a finite category: endomorphisms modulo h∘f ~ f∘h (the functor laws checked while that is cheap). */
 export function homCoend(C: FiniteCategory, name: string, check = true): HomCoend {
-  const Q = setCoend(homFunctor(C, { check }));
+  const m = C.arrows.length, checkWork = FiniteCategory.composablePairs(C.arrows, C.objects.length) * C.objects.length + m * m;
+  const Q = setCoend(homFunctor(C, { check: check && checkWork <= MAX_HOM_CHECK_WORK }));
   return { category: name, size: Q.size, classes: Q.classes.map((cls) => cls.map((e) => e.label)) };
 }
 
@@ -118,19 +126,26 @@ export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number
 /** The most memory the dense functors of `endOverGroup` / `coinvariants` may take (1 GiB by default). */
 const DEFAULT_MAX_BYTES = 2 ** 30;
 
+/** The most steps the dense end or coend may take: a nullspace of |G| stacked n×n constraints is about |G|·n³. */
+const MAX_DENSE_WORK = 1e9;
+
 /**
  * Refuses, before anything is allocated, an end or coend whose dense (n_in·n_out)² Kronecker
- * matrices would not fit: these constructions work with the whole functor at once (the
- * equivariance solver, `paralens derive`, splits it into blocks instead).
+ * matrices would not fit, or whose nullspace would take too long: these constructions work
+ * with the whole functor at once (the equivariance solver, `paralens derive`, splits it into
+ * blocks instead).
  */
 function checkDenseSize(what: string, G: Group, order: number, rin: Rep, rout: Rep, maxBytes = DEFAULT_MAX_BYTES): void {
   const nIn = repSize(rin, G.d), nOut = repSize(rout, G.d), n = nIn * nOut;
   // the functor keeps both of its n×n actions for every group element, besides ρ and σ themselves
   const bytes = 8 * (2 * order * n * n + order * (nIn * nIn + nOut * nOut));
+  const about = `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${n} unknowns`;
   if (!(bytes <= maxBytes)) {
-    throw new SolveTooLargeError(
-      `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${n} unknowns need about ${formatBytes(bytes)} of dense matrices but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
-      bytes,
-    );
+    throw new SolveTooLargeError(`${about} need about ${formatBytes(bytes)} of dense matrices but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`, bytes);
+  }
+  // the nullspace of the stacked constraints, and the residual of every basis map at every element
+  const work = order * n * n * (n + nIn + nOut);
+  if (!(work <= MAX_DENSE_WORK)) {
+    throw new TooLargeError(`${about} over ${order} elements take about ${formatCount(work)} steps of dense linear algebra; the limit is ${formatCount(MAX_DENSE_WORK)} (paralens derive solves Hom_G block by block)`, { bytes, work });
   }
 }

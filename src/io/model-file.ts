@@ -1,6 +1,6 @@
 import { parsePreprocessing } from '../data/preprocessing.js';
 import type { Preprocessing } from '../data/preprocessing.js';
-import { ParalensError, ShapeError } from '../errors.js';
+import { clip, ParalensError, quote, ShapeError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import { printSpec } from '../para/spec.js';
 import { parseSpec } from '../spec/index.js';
@@ -51,15 +51,15 @@ export interface ModelExtras {
 /** Checks that θ fits the morphism: one tensor per parameter, shapes equal, names unique. */
 export function checkTheta(model: Para, theta: readonly Tensor[]): void {
   if (theta.length !== model.params.length) {
-    throw new ShapeError(`${model} has ${model.params.length} parameter tensors but ${theta.length} were given`);
+    throw new ShapeError(`${clip(model)} has ${model.params.length} parameter tensors but ${theta.length} were given`);
   }
   const seen = new Set<string>();
   model.params.forEach((p, i) => {
-    if (seen.has(p.name)) throw new FileFormatError(`${model}: two parameters are named '${p.name}'; a model file needs unique names`);
+    if (seen.has(p.name)) throw new FileFormatError(`${clip(model)}: two parameters are named ${quote(p.name)}; a model file needs unique names`);
     seen.add(p.name);
     const t = theta[i]!;
     if (shapeString(t.shape) !== shapeString(p.shape)) {
-      throw new ShapeError(`parameter '${p.name}' of ${model} has shape ${shapeString(p.shape)} but the tensor given is ${shapeString(t.shape)}`);
+      throw new ShapeError(`parameter ${quote(p.name)} of ${clip(model)} has shape ${shapeString(p.shape)} but the tensor given is ${shapeString(t.shape)}`);
     }
   });
 }
@@ -104,12 +104,12 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
   const spec = header.metadata[METADATA_KEYS.spec];
   let m = model;
   if (!m) {
-    if (spec === undefined) throw new FileFormatError(`model file has no '${METADATA_KEYS.spec}' in its __metadata__, so the morphism is unknown; was it written by paralens?`);
+    if (spec === undefined) throw new FileFormatError(`model file has no ${quote(METADATA_KEYS.spec)} in its __metadata__, so the morphism is unknown; was it written by paralens?`);
     try {
       m = parseSpec(spec);
     } catch (e) {
       if (!(e instanceof ParalensError)) throw e;
-      throw new FileFormatError(`model file's spec '${spec}' does not parse: ${e.message}`);
+      throw new FileFormatError(`model file's spec ${quote(spec)} does not parse: ${e.message}`);
     }
   }
   m = atInputShape(m, header.metadata[METADATA_KEYS.inputShape]);
@@ -119,12 +119,12 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
   const extra = header.entries.filter((e) => !wanted.has(e.name)).map((e) => e.name);
   if (missing.length || extra.length) {
     const parts = [missing.length ? `missing ${missing.join(', ')}` : '', extra.length ? `unexpected ${extra.join(', ')}` : ''].filter(Boolean);
-    throw new FileFormatError(`model file's tensors do not match the parameters of ${m}: ${parts.join('; ')}`);
+    throw new FileFormatError(`model file's tensors do not match the parameters of ${clip(m)}: ${clip(parts.join('; '), 400)}`);
   }
   for (const p of m.params) {
     const e = byName.get(p.name)!;
     if (shapeString(e.shape) !== shapeString(p.shape)) {
-      throw new FileFormatError(`model file's tensor '${p.name}' has shape ${shapeString(e.shape)} but ${m} needs ${shapeString(p.shape)}`);
+      throw new FileFormatError(`model file's tensor ${quote(p.name)} has shape ${shapeString(e.shape)} but ${clip(m)} needs ${shapeString(p.shape)}`);
     }
   }
   let settings: TrainingSettings = {};
@@ -161,20 +161,26 @@ function atInputShape(m: Para, raw: string | undefined): Para {
     shape = undefined;
   }
   if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
-    throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.inputShape} must be a JSON list of sizes like [1,28,28], got '${raw}'`);
+    throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.inputShape} must be a JSON list of sizes like [1,28,28], got ${quote(raw)}`);
   }
   try {
     return m.at(shape as number[]);
   } catch (e) {
     if (!(e instanceof ParalensError)) throw e;
-    throw new FileFormatError(`model file's input_shape ${raw} does not fit ${m}: ${e.message}`);
+    throw new FileFormatError(`model file's input_shape ${quote(raw)} does not fit ${clip(m)}: ${e.message}`);
   }
 }
 
 /** θ in the order of `model.params`, read from a data section whose header was validated. */
 export function thetaOfData(header: SafetensorsHeader, model: Para, data: Uint8Array): Tensor[] {
   const byName = new Map(header.entries.map((e) => [e.name, e]));
-  return model.params.map((p) => readTensor(byName.get(p.name)!, data));
+  return model.params.map((p) => {
+    const t = readTensor(byName.get(p.name)!, data);
+    // a trained model's weights are finite: NaN or ±Infinity is a damaged file, not a model
+    const i = t.data.findIndex((v) => !Number.isFinite(v));
+    if (i >= 0) throw new FileFormatError(`model file's tensor ${quote(p.name)} holds ${t.data[i]} at index ${i}; a model's weights must be finite`);
+    return t;
+  });
 }
 
 /** Decodes a model file held in memory: header validated, checked against the spec, then θ read. */

@@ -1,7 +1,137 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DataError } from '../errors.js';
+import { DataError, formatBytes, TooLargeError } from '../errors.js';
+
+/**
+ * Safe file writing, in one place (every output of the CLI comes here: --save, --onnx,
+ * --report, draw -o, checkpoints):
+ *
+ * - a file is written to a temporary file in its own directory, fsynced, and renamed over
+ *   the target (atomic on POSIX), then the directory is fsynced: the old file or the new one,
+ *   never half of either;
+ * - the temporary file has a random name, `.NAME.<pid>.<8 hex>.tmp`, and is created
+ *   exclusively without following a symlink (O_CREAT|O_EXCL|O_NOFOLLOW): nothing planted in
+ *   the directory can redirect the bytes;
+ * - the target must be a regular file or absent: a symbolic link, a device, a FIFO, a socket
+ *   or a read-only file is refused unless `force` (rename then replaces the entry itself —
+ *   never what a link points to), a directory always;
+ * - writability and free space are probed before the work (`checkWritableSync`);
+ * - temporary files are removed on every exit path: failure, process exit, SIGINT, SIGTERM,
+ *   SIGHUP; the ones a killed run left (the pid in their name is gone) are removed by the
+ *   next write into the directory.
+ */
+export interface WriteOptions {
+  /** Replace a target that is not a writable regular file (never a directory). */
+  readonly force?: boolean;
+  /** The bytes that will be written, for the free-space probe (default: one block). */
+  readonly bytes?: number;
+}
+
+const TEMP = /^\.(.+)\.(\d+)(?:\.([0-9a-f]{8}))?(?:\.probe)?\.tmp$/;
+
+/** A fresh random temporary path beside `target`. */
+export function tempPath(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Whether a process is running (a zombie — killed, not yet reaped — counts as gone). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // field 3 of /proc/<pid>/stat, after the parenthesised command name, is the state
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true; // no /proc: trust kill(pid, 0)
+  }
+}
+
+// Temporary files this process holds: removed at exit and on the signals that end it.
+const live = new Set<string>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let exitHooked = false;
+
+function removeLive(): void {
+  for (const p of live) removeQuietly(p);
+  live.clear();
+}
+
+/**
+ * Removes the live temporary files, then lets the signal do what it would have done: the
+ * handlers are in place only while a temporary file exists, so a long computation is never
+ * kept from dying of Ctrl-C.
+ */
+function onSignal(signal: NodeJS.Signals): void {
+  removeLive();
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  process.kill(process.pid, signal);
+}
+
+function track(path: string): void {
+  if (!exitHooked) {
+    process.on('exit', removeLive);
+    exitHooked = true;
+  }
+  if (live.size === 0) for (const s of SIGNALS) process.on(s, onSignal);
+  live.add(path);
+}
+
+function untrack(path: string): void {
+  live.delete(path);
+  if (live.size === 0) for (const s of SIGNALS) process.removeListener(s, onSignal);
+}
+
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // e.g. ENOTDIR: the "directory" is a file, so there is nothing to remove
+  }
+}
+
+/**
+ * Creates a temporary file beside `target`, exclusively and without following symlinks, and
+ * tracks it for removal at exit or on a signal. `done()` stops tracking (after rename or removal).
+ */
+export function createTemp(target: string): { fd: number; path: string; done: () => void } {
+  for (let attempt = 0; ; attempt++) {
+    const path = tempPath(target);
+    try {
+      const fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o666);
+      track(path);
+      return { fd, path, done: () => untrack(path) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 8) throw e;
+    }
+  }
+}
+
+/**
+ * Removes the temporary files that runs killed before they could clean up left beside
+ * `target`: those named after it (or, with `all`, any paralens temporary file in its
+ * directory) whose pid is not a running process.
+ */
+export function removeStaleTemps(target: string, all = false): void {
+  const dir = dirname(target), base = basename(target);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = TEMP.exec(name);
+    if (!m || (!all && m[1] !== base)) continue;
+    const pid = Number(m[2]);
+    if (pid === process.pid ? !live.has(join(dir, name)) : !processAlive(pid)) removeQuietly(join(dir, name));
+  }
+}
 
 /** fsync a file or directory (flags 'r' for a directory); file systems that cannot sync a directory are let be. */
 function fsyncPath(path: string, flags: string): void {
@@ -15,31 +145,109 @@ function fsyncPath(path: string, flags: string): void {
   }
 }
 
-/**
- * Replaces the file at `path` crash-safely: the bytes go to the temporary file `tmp` in the
- * same directory, which is fsynced and renamed over `path` (atomic on POSIX), and the
- * directory is fsynced so the rename is durable. Until the rename the old file is untouched;
- * after it the new one is complete. On failure the temporary file is removed (if it can be)
- * and the file system's error is thrown.
- */
-export function replaceFileSync(path: string, data: string | Uint8Array, tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)): void {
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+/** What is at a path, for a message: 'a symbolic link', 'a FIFO', …; undefined for a regular file. */
+function oddKind(st: Stats): string | undefined {
+  if (st.isFile()) return undefined;
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** The reason a target may not be replaced, or undefined: refuses odd entries and read-only files unless `force`, directories always. */
+function targetProblem(path: string, force: boolean): string | undefined {
+  let st: Stats;
   try {
-    const fd = openSync(tmp, 'w');
+    st = lstatSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    return code === 'ENOTDIR' ? `${dirname(path)} is not a directory` : (code ?? (e as Error).message);
+  }
+  const kind = oddKind(st);
+  if (kind === 'a directory') return 'it is a directory';
+  if (force) return undefined;
+  if (kind) return `it is ${kind}; paralens replaces only regular files (--force replaces the entry itself, never what it points to)`;
+  if ((st.mode & 0o222) === 0) return 'it is read-only (--force replaces it)';
+  return undefined;
+}
+
+const why = (e: unknown, path: string): string => {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return `directory ${dirname(path)} does not exist`;
+  if (code === 'ENOTDIR') return `${dirname(path)} is not a directory`;
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'ENOSPC') return 'no space left on the device';
+  return code ?? (e as Error).message;
+};
+
+/**
+ * Fails early (before long work) when `path` could not be written: its directory is missing,
+ * not one, or not writable (a temporary file is created and removed there), the target may not
+ * be replaced (see `targetProblem`), or the file system has less free space than `bytes`.
+ * A DataError names the file and the reason (the CLI exits 2).
+ */
+export function checkWritableSync(path: string, opts: WriteOptions = {}): void {
+  const fail = (reason: string): never => {
+    throw new DataError(`cannot write ${path}: ${reason}`);
+  };
+  if (path === '') fail('the name is empty');
+  const problem = targetProblem(path, opts.force ?? false);
+  if (problem) fail(problem);
+  const dir = dirname(path);
+  let st: Stats;
+  try {
+    st = statSync(dir); // the directory may be reached through a link; only the target may not be one
+  } catch (e) {
+    return fail(why(e, path));
+  }
+  if (!st.isDirectory()) fail(`${dir} is not a directory`);
+  try {
+    const t = createTemp(path);
+    closeSync(t.fd);
+    rmSync(t.path, { force: true });
+    t.done();
+  } catch (e) {
+    fail(`the directory ${dir} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const need = opts.bytes ?? 4096;
+  let free: number;
+  try {
+    const fs = statfsSync(dir);
+    free = fs.bavail * fs.bsize;
+  } catch {
+    return; // no statfs here: the write itself will tell
+  }
+  if (free < need) fail(`not enough free space: ${formatBytes(need)} needed, ${formatBytes(free)} free on its file system`);
+}
+
+/**
+ * Replaces the file at `path` crash-safely (see the top of this file); the target is checked
+ * again first (something may have been planted since the probe). On failure the temporary file
+ * is removed and the file system's error is thrown; a refused target is a DataError.
+ */
+export function replaceFileSync(path: string, data: string | Uint8Array, opts: WriteOptions = {}): void {
+  const problem = targetProblem(path, opts.force ?? false);
+  if (problem) throw new DataError(`cannot write ${path}: ${problem}`);
+  removeStaleTemps(path);
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  const t = createTemp(path);
+  try {
     try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-      fsyncSync(fd);
+      for (let at = 0; at < bytes.length; ) at += writeSync(t.fd, bytes, at, bytes.length - at);
+      fsyncSync(t.fd);
     } finally {
-      closeSync(fd);
+      closeSync(t.fd);
     }
-    renameSync(tmp, path);
+    renameSync(t.path, path);
+    t.done();
     fsyncPath(dirname(path), 'r');
   } catch (e) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // e.g. ENOTDIR: the "directory" is a file, so no temporary file was made
-    }
+    removeQuietly(t.path);
+    t.done();
     throw e;
   }
 }
@@ -48,22 +256,58 @@ export function replaceFileSync(path: string, data: string | Uint8Array, tmp = j
  * Writes a file atomically and durably (replaceFileSync). If anything fails, an existing
  * file at `path` is left as it was and a DataError names the file (the CLI exits 2).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: WriteOptions = {}): Promise<void> {
   try {
-    replaceFileSync(path, data);
+    replaceFileSync(path, data, opts);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? `directory ${dirname(path)} does not exist` : code === 'ENOTDIR' ? `${dirname(path)} is not a directory` : code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message);
-    throw new DataError(`cannot write ${path}: ${why}`);
+    if (e instanceof DataError) throw e;
+    throw new DataError(`cannot write ${path}: ${why(e, path)}`);
   }
 }
 
-/** Fails early (before long work) when nothing could be written at `path`: its directory is missing or not one, or `path` is a directory. */
-export async function checkWritablePath(path: string): Promise<void> {
-  const dir = dirname(path);
-  const st = await fs.stat(dir).catch(() => undefined);
-  if (!st) throw new DataError(`cannot write ${path}: directory ${dir} does not exist`);
-  if (!st.isDirectory()) throw new DataError(`cannot write ${path}: ${dir} is not a directory`);
-  const target = await fs.stat(path).catch(() => undefined);
-  if (target?.isDirectory()) throw new DataError(`cannot write ${path}: it is a directory`);
+/** The largest text file (a CSV) the CLI reads whole: its string and the numbers parsed from it stay within the 1 GiB budget. */
+const MAX_TEXT_FILE_BYTES = 256 * 2 ** 20;
+
+/**
+ * Reads a text file whole, after checking its size against `maxBytes` (TooLargeError with the
+ * size): a DataError naming `what` and the file when it cannot be read.
+ */
+export async function readTextFile(path: string, what: string, maxBytes = MAX_TEXT_FILE_BYTES): Promise<string> {
+  try {
+    const st = statSync(path);
+    if (st.isFile() && st.size > maxBytes) throw new TooLargeError(`${what}: ${path} has ${formatBytes(st.size)}; a file read whole may have at most ${formatBytes(maxBytes)}`, { bytes: st.size });
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if (e instanceof TooLargeError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DataError(`${what}: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`);
+  }
+}
+
+/**
+ * Creates `path` with `text` as its whole content, atomically and only if nothing is there
+ * (a hard link from a temporary file: the name appears complete or not at all). Returns false
+ * when something already exists at `path`.
+ */
+export function createExclusive(path: string, text: string): boolean {
+  const t = createTemp(path);
+  try {
+    try {
+      writeSync(t.fd, text);
+    } finally {
+      closeSync(t.fd);
+    }
+    linkSync(t.path, path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    try {
+      unlinkSync(t.path);
+    } catch {
+      // already gone
+    }
+    t.done();
+  }
 }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
-import { checkWritablePath, writeFileAtomic } from './node-fs.js';
+import { writeFileAtomic } from './node-fs.js';
+import type { WriteOptions } from './node-fs.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { DataError } from '../errors.js';
@@ -18,9 +19,9 @@ import { parseHeader, readHeaderLength } from './safetensors.js';
  * to a temporary file beside `path` and renamed over it. If anything fails, an existing
  * file at `path` is left as it was. Returns the number of bytes written.
  */
-export async function saveModel(path: string, model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}, extras: ModelExtras = {}): Promise<number> {
+export async function saveModel(path: string, model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}, extras: ModelExtras = {}, opts: WriteOptions = {}): Promise<number> {
   const bytes = encodeModel(model, theta, settings, extras);
-  await writeFileAtomic(path, bytes);
+  await writeFileAtomic(path, bytes, opts);
   return bytes.length;
 }
 
@@ -60,6 +61,3 @@ export async function loadModel(path: string, opts: { model?: Para } = {}): Prom
     await fh.close();
   }
 }
-
-/** Fails early (before long work) when a model could not be saved at `path`. */
-export const checkSavePath = checkWritablePath;

@@ -1,3 +1,4 @@
+import { quote } from '../errors.js';
 import type { Para } from '../para/para.js';
 import { ExportError } from './errors.js';
 import type { NamedParam, OnnxGraph, Value } from './onnx-graph.js';
@@ -30,7 +31,7 @@ export function onnxKinds(): string[] {
 
 export function onnxRule(m: Para): OnnxRule {
   const r = rules.get(m.kind);
-  if (!r) throw new ExportError(`cannot export layer '${m}' to ONNX: no ONNX rule for kind '${m.kind}'; exportable: ${onnxKinds().join(', ')}`);
+  if (!r) throw new ExportError(`cannot export layer ${quote(m)} to ONNX: no ONNX rule for kind ${quote(m.kind)}; exportable: ${onnxKinds().join(', ')}`);
   return r;
 }
 
@@ -42,7 +43,7 @@ function slices(children: readonly Para[], theta: readonly NamedParam[]): (reado
 
 /** The value's name, refusing the empty value where a tensor is needed. */
 function need(v: Value, m: Para): string {
-  if (v.name === null) throw new ExportError(`cannot export layer '${m}' to ONNX: its input is empty (everything was discarded before it)`);
+  if (v.name === null) throw new ExportError(`cannot export layer ${quote(m)} to ONNX: its input is empty (everything was discarded before it)`);
   return v.name;
 }
 
@@ -67,7 +68,7 @@ function concat(g: OnnxGraph, parts: readonly Value[], shape: Value['shape']): V
 
 /** Splits axis 1 into parts of the given sizes. */
 function split(g: OnnxGraph, m: Para, x: Value, sizes: readonly number[]): string[] {
-  if (sizes.some((s) => s === 0)) throw new ExportError(`cannot export layer '${m}' to ONNX: a factor takes an empty input`);
+  if (sizes.some((s) => s === 0)) throw new ExportError(`cannot export layer ${quote(m)} to ONNX: a factor takes an empty input`);
   return g.node('Split', [need(x, m), g.int64('split', sizes)], { axis: { i: 1 } }, sizes.length);
 }
 

@@ -1,4 +1,4 @@
-import { ParalensError } from '../errors.js';
+import { ParalensError, quote } from '../errors.js';
 import type { Para } from '../para/para.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 import { VERSION } from '../version.js';
@@ -32,7 +32,7 @@ for (const [kind, rule] of Object.entries(sequenceRules)) defineOnnxRule(kind, r
 /** Exports one morphism by its rule, checking it was given its own parameters. */
 function emit(m: Para, theta: readonly NamedParam[], x: Value, g: OnnxGraph): Value {
   const rule = onnxRule(m);
-  if (theta.length !== m.params.length) throw new ExportError(`cannot export layer '${m}': it has ${m.params.length} parameters but got ${theta.length}`);
+  if (theta.length !== m.params.length) throw new ExportError(`cannot export layer ${quote(m)}: it has ${m.params.length} parameters but got ${theta.length}`);
   return rule({ m, theta, x, g, emit: (c, t, v) => emit(c, t, v, g) });
 }
 

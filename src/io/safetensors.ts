@@ -1,3 +1,4 @@
+import { clip, quote } from '../errors.js';
 import { Tensor, sizeOf } from '../tensor/tensor.js';
 import { FileFormatError } from './errors.js';
 
@@ -83,9 +84,11 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new FileFormatError(`safetensors header is not JSON (${(e as Error).message}); starts with '${text.slice(0, 40)}'`);
+    throw new FileFormatError(`safetensors header is not JSON (${clip((e as Error).message, 120)}); starts with ${quote(text, 40)}`);
   }
   if (!isRecord(raw)) throw new FileFormatError('safetensors header must be a JSON object of tensor entries');
+  const dup = duplicateKey(text);
+  if (dup !== undefined) throw new FileFormatError(`safetensors header has the duplicate key ${quote(dup)}: JSON.parse would keep the last one silently; the file is ambiguous`);
   // null-prototype records: keys such as '__proto__' or 'toString' are plain keys here
   const metadata: Record<string, string> = Object.create(null);
   const entries: TensorEntry[] = [];
@@ -93,7 +96,7 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
     if (name === '__metadata__') {
       if (!isRecord(v)) throw new FileFormatError('safetensors __metadata__ must be an object of strings');
       for (const [k, s] of Object.entries(v)) {
-        if (typeof s !== 'string') throw new FileFormatError(`safetensors __metadata__['${k}'] must be a string, got ${JSON.stringify(s)}`);
+        if (typeof s !== 'string') throw new FileFormatError(`safetensors __metadata__[${quote(k)}] must be a string, got ${JSON.stringify(s)}`);
         metadata[k] = s;
       }
       continue;
@@ -105,14 +108,44 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
   return { entries, metadata, dataStart, dataLength };
 }
 
+/**
+ * The first key that appears twice in one object of (valid) JSON text, decoded ("a\u0062" is
+ * "ab"), or undefined. A linear scan: strings, and a stack of the objects and arrays open.
+ */
+export function duplicateKey(text: string): string | undefined {
+  const stack: (Set<string> | null)[] = []; // a Set of keys per open object, null per array
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (top && expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (top.has(key)) return key;
+        top.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === '{') {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (c === '[') stack.push(null);
+    else if (c === '}' || c === ']') stack.pop();
+    else if (c === ',') expectKey = stack[stack.length - 1] instanceof Set;
+  }
+  return undefined;
+}
+
 function parseEntry(name: string, v: unknown): TensorEntry {
-  const where = `safetensors tensor '${name}'`;
+  const where = `safetensors tensor ${quote(name)}`;
   if (!isRecord(v)) throw new FileFormatError(`${where}: expected {dtype, shape, data_offsets}, got ${JSON.stringify(v)}`);
   const { dtype, shape, data_offsets: offsets } = v;
   if (typeof dtype !== 'string') throw new FileFormatError(`${where}: dtype must be a string`);
   if (!(dtype in DTYPE_BYTES)) {
     const known = OTHER_DTYPES.includes(dtype) ? 'a safetensors dtype paralens does not read' : 'not a safetensors dtype';
-    throw new FileFormatError(`${where}: dtype '${dtype}' is ${known}; expected one of ${Object.keys(DTYPE_BYTES).join(', ')}`);
+    throw new FileFormatError(`${where}: dtype ${quote(dtype)} is ${known}; expected one of ${Object.keys(DTYPE_BYTES).join(', ')}`);
   }
   if (!Array.isArray(shape) || !shape.every(isCount)) throw new FileFormatError(`${where}: shape must be a list of non-negative integers, got ${JSON.stringify(shape)}`);
   if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount)) {
@@ -132,7 +165,7 @@ function parseEntry(name: string, v: unknown): TensorEntry {
 function checkOffsets(entries: readonly TensorEntry[], dataLength: number): void {
   for (const e of entries) {
     if (e.end > dataLength) {
-      throw new FileFormatError(`safetensors tensor '${e.name}' ends at byte ${e.end} of the data section, which has only ${dataLength} bytes: the file is truncated`);
+      throw new FileFormatError(`safetensors tensor ${quote(e.name)} ends at byte ${e.end} of the data section, which has only ${dataLength} bytes: the file is truncated`);
     }
   }
   const sorted = [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);
@@ -140,9 +173,9 @@ function checkOffsets(entries: readonly TensorEntry[], dataLength: number): void
   let prev: TensorEntry | undefined;
   for (const e of sorted) {
     if (e.begin < at) {
-      throw new FileFormatError(`safetensors tensors '${prev!.name}' [${prev!.begin}, ${prev!.end}) and '${e.name}' [${e.begin}, ${e.end}) overlap`);
+      throw new FileFormatError(`safetensors tensors ${quote(prev!.name)} [${prev!.begin}, ${prev!.end}) and ${quote(e.name)} [${e.begin}, ${e.end}) overlap`);
     }
-    if (e.begin > at) throw new FileFormatError(`safetensors data bytes ${at}..${e.begin} belong to no tensor (before '${e.name}')`);
+    if (e.begin > at) throw new FileFormatError(`safetensors data bytes ${at}..${e.begin} belong to no tensor (before ${quote(e.name)})`);
     at = e.end;
     prev = e;
   }
@@ -186,7 +219,7 @@ export function encodeSafetensors(tensors: readonly NamedTensor[], metadata: Rea
   if (Object.keys(metadata).length) header.__metadata__ = { ...metadata };
   let offset = 0;
   for (const { name, tensor } of tensors) {
-    if (name === '__metadata__' || Object.hasOwn(header, name)) throw new FileFormatError(`cannot write two tensors named '${name}'`);
+    if (name === '__metadata__' || Object.hasOwn(header, name)) throw new FileFormatError(`cannot write two tensors named ${quote(name)}`);
     const dtype: SafetensorsDType = tensor.dtype === 'float64' ? 'F64' : 'F32';
     const bytes = tensor.size * DTYPE_BYTES[dtype];
     header[name] = { dtype, shape: [...tensor.shape], data_offsets: [offset, offset + bytes] };

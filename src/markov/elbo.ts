@@ -63,6 +63,7 @@ export function withKlGradient(inner: Optimizer, params: readonly GaussianParam[
     lr: () => inner.lr(),
     state: () => inner.state(),
     loadState: (s) => inner.loadState(s),
+    checkState: (s, theta) => inner.checkState(s, theta),
   };
 }
 

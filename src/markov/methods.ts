@@ -1,5 +1,5 @@
 import type { Dataset } from '../data/dataset.js';
-import { RangeArgError } from '../errors.js';
+import { quote, RangeArgError } from '../errors.js';
 import { lossForData } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
 import { parseSpec } from '../spec/index.js';
@@ -70,7 +70,7 @@ export function lossFor(data: Dataset): { loss: Loss; link: Link } {
  * (Adam, data loss only), bayes with `trainElbo` (Bayes by backprop).
  */
 export function fitMethod(method: UncertaintyMethod, data: Dataset, opts: UncertaintyFitOptions = {}): FittedMethod {
-  if (!UNCERTAINTY_METHODS.includes(method)) throw new RangeArgError(`method must be one of ${UNCERTAINTY_METHODS.join(', ')}, got '${method}'`);
+  if (!UNCERTAINTY_METHODS.includes(method)) throw new RangeArgError(`method must be one of ${UNCERTAINTY_METHODS.join(', ')}, got ${quote(method)}`);
   if (opts.p !== undefined) checkDropProbability(opts.p, 'p');
   const d = data.x.size / data.x.batch, k = data.y.size / data.y.batch;
   const { loss, link } = lossFor(data);

@@ -1,4 +1,4 @@
-import { RangeArgError } from '../errors.js';
+import { RangeArgError, ShapeError } from '../errors.js';
 import { primitive, seq, par } from '../para/category.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
@@ -6,7 +6,7 @@ import { Rng } from '../random/rng.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
-import { checkLr, scheduledLr } from './optimizer.js';
+import { checkFiniteValues, checkLr, checkSlots, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerState } from './optimizer.js';
 import type { NaturalOptions } from './natural-gradient.js';
 
@@ -164,6 +164,20 @@ export class KFAC implements Optimizer {
         updates: [Tensor.of(f.map((s) => s?.updates ?? 0), [f.length], 'float64')],
       },
     };
+  }
+  checkState(s: OptimizerState, theta: readonly Tensor[]): void {
+    if (!s.slots.A) return checkSlots(s, theta, []);
+    const { A, G, updates } = s.slots;
+    const fits = (ts: Tensor[] | undefined): boolean => ts !== undefined && ts.length === theta.length;
+    if (!fits(A) || !fits(G) || updates?.length !== 1 || updates[0]!.size !== theta.length) throw new RangeArgError(`optimiser state of K-FAC must hold factors A, G (one per parameter) and their update counts`);
+    theta.forEach((p, i) => {
+      const a = A![i]!, g = G![i]!;
+      if (a.size === 0 && g.size === 0) return;
+      const n1 = (p.shape[1] ?? 0) + 1, m = p.shape[0]!;
+      if (p.shape.length !== 2 || a.size !== n1 * n1 || g.size !== m * m) throw new ShapeError(`K-FAC factors ${i} hold ${a.size} and ${g.size} values; parameter ${i} of shape [${p.shape.join(',')}] needs ${n1 * n1} and ${m * m}`);
+      checkFiniteValues(a, `K-FAC factor A ${i}`);
+      checkFiniteValues(g, `K-FAC factor G ${i}`);
+    });
   }
   loadState(s: OptimizerState): void {
     this.t = s.t;

@@ -5,7 +5,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
 import type { Link } from '../nn/link.js';
 import type { Loss } from '../nn/loss.js';
-import { checkLr, scheduledLr } from './optimizer.js';
+import { checkFiniteValues, checkLr, checkSlots, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from './optimizer.js';
 
 /**
@@ -171,5 +171,11 @@ export class NaturalGradient implements Optimizer {
   loadState(s: OptimizerState): void {
     this.t = s.t;
     this.F = s.slots.fisher?.[0] ? Float64Array.from(s.slots.fisher[0].data) : undefined;
+  }
+  checkState(s: OptimizerState, theta: readonly Tensor[]): void {
+    if (!s.slots.fisher) return checkSlots(s, theta, []);
+    const P = theta.reduce((n, p) => n + p.size, 0), F = s.slots.fisher;
+    if (Object.keys(s.slots).length !== 1 || F.length !== 1 || F[0]!.size !== P * P) throw new RangeArgError(`optimiser state of natural gradient must be one Fisher matrix of ${P}×${P} values`);
+    checkFiniteValues(F[0]!, 'the Fisher matrix');
   }
 }

@@ -1,6 +1,6 @@
-import { RangeArgError, UnknownNameError } from '../errors.js';
+import { RangeArgError, ShapeError, UnknownNameError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
-import { Tensor } from '../tensor/tensor.js';
+import { shapeString, Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
 import { residentCopies, zerosBeside } from '../para/para.js';
 import type { Para } from '../para/para.js';
@@ -31,6 +31,12 @@ export interface Optimizer {
   prepare?(model: Para, x: Tensor, theta: readonly Tensor[], loss?: Loss): Para;
   state(): OptimizerState;
   loadState(s: OptimizerState): void;
+  /**
+   * Checks that a saved state fits this optimiser and the parameters θ it will update — its
+   * slots, their shapes, their values — before `loadState` (a checkpoint is validated like a
+   * model file). Throws a typed error naming the slot and the parameter.
+   */
+  checkState(s: OptimizerState, theta: readonly Tensor[]): void;
 }
 
 export interface OptimizerState {
@@ -48,6 +54,30 @@ export interface OptimizerOptions {
   eps?: number;
   weightDecay?: number;
   schedule?: Schedule;
+}
+
+/** Throws a RangeArgError unless every value of `t` is finite, naming `what` and the first that is not. */
+export function checkFiniteValues(t: Tensor, what: string): void {
+  const d = t.data;
+  for (let i = 0; i < d.length; i++) if (!Number.isFinite(d[i]!)) throw new RangeArgError(`${what} holds ${d[i]} at index ${i}`);
+}
+
+/**
+ * Checks the slots of a saved state: none (a state before the first step), or exactly `names`,
+ * each one finite tensor per parameter, shaped like it.
+ */
+export function checkSlots(s: OptimizerState, theta: readonly Tensor[], names: readonly string[]): void {
+  const have = Object.keys(s.slots).sort();
+  if (have.length === 0 && (s.t === 0 || names.length === 0)) return;
+  if (have.join(',') !== [...names].sort().join(',')) throw new RangeArgError(`optimiser state has slots ${have.join(', ') || 'none'}; ${s.name} keeps ${names.join(', ') || 'none'}`);
+  for (const n of names) {
+    const ts = s.slots[n]!;
+    if (ts.length !== theta.length) throw new RangeArgError(`optimiser slot '${n}' holds ${ts.length} tensors; the model has ${theta.length} parameters`);
+    ts.forEach((t, i) => {
+      if (shapeString(t.shape) !== shapeString(theta[i]!.shape)) throw new ShapeError(`optimiser slot '${n}' ${i} has shape ${shapeString(t.shape)} but parameter ${i} has ${shapeString(theta[i]!.shape)}`);
+      checkFiniteValues(t, `optimiser slot '${n}' ${i}`);
+    });
+  }
 }
 
 /** Throws a RangeArgError unless lr is a positive finite number. */
@@ -91,6 +121,9 @@ export abstract class BaseOptimizer implements Optimizer {
   loadState(s: OptimizerState): void {
     this.t = s.t;
     this.slots = Object.fromEntries(Object.entries(s.slots).map(([k, v]) => [k, residentCopies(v)]));
+  }
+  checkState(s: OptimizerState, theta: readonly Tensor[]): void {
+    checkSlots(s, theta, this.slotNames);
   }
 }
 
@@ -147,6 +180,14 @@ export class Adam extends BaseOptimizer {
     backend().adam(p, g, m, v, {
       b1, b2, step: (lr * Math.sqrt(c2)) / c1, epsHat: eps * Math.sqrt(c2),
       l2: this.decoupled ? 0 : wd, shrink: this.decoupled && wd ? 1 - lr * wd : 1,
+    });
+  }
+  override checkState(s: OptimizerState, theta: readonly Tensor[]): void {
+    super.checkState(s, theta);
+    // v is an average of squares: a negative entry would make √v NaN
+    (s.slots.v ?? []).forEach((t, i) => {
+      const j = t.data.findIndex((x) => x < 0);
+      if (j >= 0) throw new RangeArgError(`Adam's second moment v ${i} is negative (${t.data[j]} at index ${j})`);
     });
   }
 

@@ -1,4 +1,4 @@
-import { RangeArgError, ShapeError } from '../errors.js';
+import { clip, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
 import type { SwapOp } from '../tensor/backend.js';
 import { backend } from '../tensor/registry.js';
@@ -222,34 +222,40 @@ export class Seq extends Morphism {
   }
 }
 
-/** f >> g, checking that f's codomain is g's domain (and fixing g's domain when g takes any). */
-function then2(f: Para, g: Para): Para {
-  let g2 = g;
-  if (f.cod) {
-    if (g.dom) {
-      if (!shapesMatch(f.cod, g.dom)) {
-        const mismatch = new ShapeError(`${g} expects ${describeShape(g.dom)} but got ${describeShape(f.cod)} from ${f}`);
-        if (!perPosition(g.dom, f.cod)) throw mismatch;
-        // a layer on vectors after a layer on sequences of them: it acts per position, if it can
-        try {
-          g2 = g.at(f.cod);
-        } catch (e) {
-          if (e instanceof ShapeError) throw mismatch;
-          throw e;
-        }
-      }
-    } else {
-      g2 = g.at(f.cod);
-    }
+/** g made to follow a morphism with codomain `cod` (its domain checked, or fixed when g takes any); `before` names what precedes for the error. */
+function follow(cod: Shape | undefined, g: Para, before: () => Para): Para {
+  if (!cod) return g;
+  if (!g.dom) return g.at(cod);
+  if (shapesMatch(cod, g.dom)) return g;
+  const mismatch = new ShapeError(`${clip(g)} expects ${describeShape(g.dom)} but got ${describeShape(cod)} from ${clip(before())}`);
+  if (!perPosition(g.dom, cod)) throw mismatch;
+  // a layer on vectors after a layer on sequences of them: it acts per position, if it can
+  try {
+    return g.at(cod);
+  } catch (e) {
+    if (e instanceof ShapeError) throw mismatch;
+    throw e;
   }
-  const flat = (m: Para): readonly Para[] => (m.kind === 'seq' ? m.children : [m]);
-  return new Seq([...flat(f), ...flat(g2)]);
 }
 
-/** Sequential composition f₁ >> … >> fₙ; shapes are checked here, not when data first flows. */
+/**
+ * Sequential composition f₁ >> … >> fₙ; shapes are checked here, not when data first flows.
+ * One pass over the factors (nested composites flattened: composition is associative).
+ */
 export function seq(...ms: Para[]): Para {
+  return seqOf(ms);
+}
+
+/** `seq` of a list (no spread of a long list into arguments: the spec parser composes up to 10⁵ layers). */
+export function seqOf(ms: readonly Para[]): Para {
   if (ms.length === 0) throw new ShapeError('seq needs at least one morphism');
-  return ms.reduce((f, g) => then2(f, g));
+  if (ms.length === 1) return ms[0]!;
+  const parts: Para[] = [];
+  for (const m of ms) {
+    const g = parts.length ? follow(parts[parts.length - 1]!.cod, m, () => (parts.length === 1 ? parts[0]! : new Seq(parts))) : m;
+    for (const c of g.kind === 'seq' ? g.children : [g]) parts.push(c);
+  }
+  return new Seq(parts);
 }
 
 /** Concatenation of per-sample shapes along their first axis (the monoidal product on objects). */
@@ -350,6 +356,11 @@ export function joinRows(parts: readonly Tensor[], B: number, ctx: Ctx): Tensor 
 
 /** The monoidal product f₁ @ … @ fₙ (flattened: ⊗ is strictly associative on concatenated shapes). */
 export function par(...ms: Para[]): Para {
+  return parOf(ms);
+}
+
+/** `par` of a list. */
+export function parOf(ms: readonly Para[]): Para {
   if (ms.length === 0) throw new ShapeError('par needs at least one morphism');
   if (ms.length === 1) return ms[0]!;
   return new Par(ms.flatMap((m) => (m.kind === 'par' ? m.children : [m])));

@@ -1,6 +1,8 @@
-import { ParalensError, SpecError } from '../errors.js';
-import { par, seq } from './category.js';
+import { formatBytes, formatCount, ParalensError, quote, SpecError, TooLargeError } from '../errors.js';
+import type { CostEstimate } from '../errors.js';
+import { parOf, seqOf } from './category.js';
 import type { Para } from './para.js';
+import { sizeOf } from '../tensor/tensor.js';
 import { Reparam } from './structure.js';
 
 /** How a layer's argument is read: a number, an integer, a nested morphism, or raw text (e.g. a group `S(3)`). */
@@ -15,7 +17,20 @@ export interface LayerDef {
   /** One line for `--help` and the docs, e.g. 'dense(in,out): affine map x ↦ Wx + b'. */
   readonly doc: string;
   make(...args: ArgValue[]): Para;
+  /**
+   * What `make` would cost for these arguments, estimated cheaply before it runs — for layers
+   * whose construction does real work (deriving an equivariant basis, tables of n² entries).
+   * May throw a TooLargeError itself. Layers that only record shapes leave it out.
+   */
+  cost?(...args: ArgValue[]): CostEstimate;
 }
+
+/**
+ * What one spec string may ask for (docs/errors.md, E_TOO_LARGE and E_SPEC): its length, the
+ * nesting of parentheses and morphism arguments, the memory its layers take to build, and the
+ * parameters of the whole morphism (float32: 4 bytes each, before gradients and optimiser state).
+ */
+export const SPEC_LIMITS = { chars: 2 ** 20, depth: 64, bytes: 2 ** 30, parameters: 2 ** 28 } as const;
 
 /**
  * Options of the spec parser. `constants` names sizes that may stand in for a number
@@ -40,14 +55,17 @@ interface Token {
 function tokenize(src: string): Token[] {
   const tokens: Token[] = [];
   const re = /\s*(>>|@|\(|\)|,|[A-Za-z_][A-Za-z0-9_.+\-*]*|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/y;
+  const rest = /\s*$/y;
   let i = 0;
   while (i < src.length) {
-    if (/^\s*$/.test(src.slice(i))) break;
+    rest.lastIndex = i;
+    if (rest.test(src)) break;
     re.lastIndex = i;
     const m = re.exec(src);
     if (!m) {
-      const at = i + (src.slice(i).length - src.slice(i).trimStart().length);
-      throw new SpecError(`spec: unexpected '${src[at]}' at column ${at + 1} in '${src}'`, at);
+      let at = i;
+      while (/\s/.test(src[at]!)) at++;
+      throw new SpecError(`spec: unexpected ${quote(String.fromCodePoint(src.codePointAt(at)!))} at column ${at + 1} in ${quote(src)}`, at);
     }
     tokens.push({ text: m[1]!, pos: m.index + m[0].length - m[1]!.length });
     i = re.lastIndex;
@@ -61,20 +79,38 @@ function tokenize(src: string): Token[] {
  * `parseSpecWith(catalogue, 'dense(2,4) >> sigmoid >> dense(4,1) >> sigmoid')`; src/spec's
  * `parseSpec` is this grammar over the catalogue of every built-in layer.
  * Errors are SpecErrors naming the column; shape errors are ShapeErrors naming both sides.
+ * Its cost is bounded before anything large is built (SPEC_LIMITS): the text's length and
+ * nesting, then each layer's `cost` estimate before it is made, summed over the spec, and the
+ * parameters of the whole morphism; over a limit is a TooLargeError (E_TOO_LARGE).
  */
 export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOptions = {}): Para {
   const constants = opts.constants ?? {};
   if (typeof src !== 'string' || src.trim() === '') throw new SpecError('spec: empty model spec; expected e.g. dense(2,4) >> sigmoid');
+  if (src.length > SPEC_LIMITS.chars) throw new TooLargeError(`spec: ${formatCount(src.length)} characters; a model spec takes at most ${formatCount(SPEC_LIMITS.chars)}`, { elements: src.length });
   const tokens = tokenize(src);
-  let k = 0;
+  let k = 0, depth = 0, bytes = 0, parameters = 0;
   const peek = (): Token | undefined => tokens[k];
   const fail = (what: string, t: Token | undefined): never => {
     const pos = t ? t.pos : src.length;
-    throw new SpecError(`spec: ${what} at column ${pos + 1} in '${src}'`, pos);
+    throw new SpecError(`spec: ${what} at column ${pos + 1} in ${quote(src)}`, pos);
+  };
+  /** Parses a nested expression (parentheses, a morphism argument), refusing nesting deeper than SPEC_LIMITS.depth. */
+  const nested = (t: Token | undefined): Para => {
+    if (++depth > SPEC_LIMITS.depth) fail(`more than ${SPEC_LIMITS.depth} levels of nesting`, t);
+    const m = expr();
+    depth--;
+    return m;
+  };
+  /** Adds a layer's estimated cost to the spec's, refusing the spec once the total passes a limit. */
+  const spend = (name: string, c: CostEstimate, t: Token): void => {
+    bytes += c.bytes ?? 0;
+    if (bytes > SPEC_LIMITS.bytes) {
+      throw new TooLargeError(`spec: building its layers up to ${name} at column ${t.pos + 1} needs about ${formatBytes(bytes)}; the limit is ${formatBytes(SPEC_LIMITS.bytes)}`, { bytes });
+    }
   };
   const expect = (text: string): Token => {
     const t = peek();
-    if (!t || t.text !== text) fail(`expected '${text}' but found ${t ? `'${t.text}'` : 'the end'}`, t);
+    if (!t || t.text !== text) fail(`expected '${text}' but found ${t ? quote(t.text) : 'the end'}`, t);
     k++;
     return t!;
   };
@@ -85,7 +121,7 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
       k++;
       parts.push(term());
     }
-    return parts.length === 1 ? parts[0]! : seq(...parts);
+    return parts.length === 1 ? parts[0]! : seqOf(parts);
   };
   const term = (): Para => {
     const parts = [factor()];
@@ -93,22 +129,22 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
       k++;
       parts.push(factor());
     }
-    return parts.length === 1 ? parts[0]! : par(...parts);
+    return parts.length === 1 ? parts[0]! : parOf(parts);
   };
   const factor = (): Para => {
     const t = peek();
     if (!t) return fail('expected a layer but found the end', t);
     if (t.text === '(') {
       k++;
-      const e = expr();
+      const e = nested(t);
       expect(')');
       return e;
     }
-    if (!/^[A-Za-z_]/.test(t.text)) return fail(`expected a layer name but found '${t.text}'`, t);
+    if (!/^[A-Za-z_]/.test(t.text)) return fail(`expected a layer name but found ${quote(t.text)}`, t);
     k++;
     const def = layers.get(t.text);
     if (!def) {
-      throw new SpecError(`spec: unknown layer '${t.text}' at column ${t.pos + 1}; known: ${layers.names().join(', ')}`, t.pos);
+      throw new SpecError(`spec: unknown layer ${quote(t.text)} at column ${t.pos + 1}; known: ${layers.names().join(', ')}`, t.pos);
     }
     const raw: { start: number; end: number; tok: Token }[] = [];
     if (peek()?.text === '(') {
@@ -116,12 +152,12 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
       if (peek()?.text !== ')') {
         for (;;) {
           const start = k;
-          let depth = 0;
+          let open = 0; // parentheses open inside this argument
           while (k < tokens.length) {
             const x = tokens[k]!.text;
-            if (depth === 0 && (x === ',' || x === ')')) break;
-            if (x === '(') depth++;
-            if (x === ')') depth--;
+            if (open === 0 && (x === ',' || x === ')')) break;
+            if (x === '(') open++;
+            if (x === ')') open--;
             k++;
           }
           if (start === k) fail('expected an argument', peek());
@@ -146,8 +182,8 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
       if (kind === 'morphism') {
         const saved = k;
         k = start;
-        const m = expr();
-        if (k !== end) fail(`unexpected '${tokens[k]!.text}' in an argument of ${def.name}`, tokens[k]);
+        const m = nested(tok);
+        if (k !== end) fail(`unexpected ${quote(tokens[k]!.text)} in an argument of ${def.name}`, tokens[k]);
         k = saved;
         return m;
       }
@@ -155,19 +191,25 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
       if (end - start === 1 && /^[A-Za-z_]/.test(text)) {
         if (!Object.hasOwn(constants, text)) {
           const bound = Object.keys(constants);
-          fail(`${def.name} expects a number as argument ${i + 1} but got '${text}' (no size named '${text}' is bound here${bound.length ? `; bound: ${bound.join(', ')}` : '; vocab is bound to the vocabulary size by text data'})`, tok);
+          fail(`${def.name} expects a number as argument ${i + 1} but got ${quote(text)} (no size named ${quote(text)} is bound here${bound.length ? `; bound: ${bound.join(', ')}` : '; vocab is bound to the vocabulary size by text data'})`, tok);
         }
         const c = constants[text]!;
         if (kind === 'int' && !Number.isInteger(c)) fail(`${def.name} expects an integer as argument ${i + 1} but ${text} = ${c}`, tok);
         return c;
       }
       const v = Number(text);
-      if (end - start !== 1 || !Number.isFinite(v)) fail(`${def.name} expects a number as argument ${i + 1} but got '${text}'`, tok);
-      if (kind === 'int' && !Number.isInteger(v)) fail(`${def.name} expects an integer as argument ${i + 1} but got '${text}'`, tok);
+      if (end - start !== 1 || !Number.isFinite(v)) fail(`${def.name} expects a number as argument ${i + 1} but got ${quote(text)}`, tok);
+      if (kind === 'int' && !Number.isInteger(v)) fail(`${def.name} expects an integer as argument ${i + 1} but got ${quote(text)}`, tok);
       return v;
     });
     try {
-      return def.make(...values);
+      if (def.cost) spend(def.name, def.cost(...values), t);
+      const made = def.make(...values);
+      parameters += made.params.reduce((n, p) => n + sizeOf(p.shape), 0);
+      if (parameters > SPEC_LIMITS.parameters) {
+        throw new TooLargeError(`spec: the layers up to ${def.name} at column ${t.pos + 1} have ${formatCount(parameters)} parameters; at most ${formatCount(SPEC_LIMITS.parameters)}`, { elements: parameters, bytes: 4 * parameters });
+      }
+      return made;
     } catch (e) {
       if (e instanceof ParalensError) throw e;
       throw new SpecError(`spec: ${def.name}: ${(e as Error).message}`, t.pos);
@@ -175,7 +217,7 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
   };
 
   const m = expr();
-  if (k < tokens.length) fail(`unexpected '${tokens[k]!.text}'`, tokens[k]);
+  if (k < tokens.length) fail(`unexpected ${quote(tokens[k]!.text)}`, tokens[k]);
   return m;
 }
 

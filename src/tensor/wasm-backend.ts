@@ -1,3 +1,4 @@
+import { ShapeError } from '../errors.js';
 import type { AdamStep, Backend, MatrixBatch, SwapOp, UnaryOp } from './backend.js';
 import { registerBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
@@ -134,14 +135,26 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   /** Where x is in wasm memory: its own address if it lives there, else a copy's (in the argument region). */
   function input(x: Data, n: number): number {
+    fits(x, n, 'read');
     const p = inst.addressOf(x as Float32Array);
     return p >= 0 ? p : inst.put(x as Float32Array, n);
   }
 
   /** Where the kernel writes `out`: in place if it lives in wasm memory, else in the argument region (a copy when `accumulate`). */
   function output(out: Data, n: number, accumulate: boolean): number {
+    fits(out, n, 'written');
     const p = inst.addressOf(out as Float32Array);
     return p >= 0 ? p : accumulate ? inst.put(out as Float32Array, n) : inst.reserve(n);
+  }
+
+  /**
+   * The bounds check at the boundary: every array a kernel touches goes through `input` or
+   * `output` with the count the kernel will read or write, so a malformed call (an optimiser
+   * slot shorter than its parameter) is refused instead of running over into the arrays that
+   * share wasm memory with it.
+   */
+  function fits(x: Data, n: number, how: 'read' | 'written'): void {
+    if (!(x.length >= n)) throw new ShapeError(`wasm kernel: an operand holds ${x.length} values where ${n} are ${how}`);
   }
 
   /** Copy a result out of the argument region, unless the kernel wrote it in place. */
@@ -325,6 +338,8 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   function scatterAdd(dy: Data, arg: Data, dx: Data): void {
     const n = dy.length;
     if (!wasmTakes(n >= minElements, 2 * n + dx.length, dy, arg, dx)) return jsBackend.scatterAdd(dy, arg, dx);
+    // arg holds the indices the kernel adds into: each must lie inside dx
+    for (let i = 0; i < n; i++) if (!(arg[i]! >= 0 && arg[i]! < dx.length)) throw new ShapeError(`wasm kernel: scatterAdd index ${arg[i]} outside the ${dx.length} values of its output`);
     const dyP = input(dy, n), aP = input(arg, n), dxP = output(dx, dx.length, true);
     k.scatterAdd(dyP, aP, n, dxP);
     collect(dxP, dx.length, dx);

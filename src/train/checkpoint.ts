@@ -1,4 +1,4 @@
-import { ParalensError } from '../errors.js';
+import { ParalensError, quote } from '../errors.js';
 import { FileFormatError } from '../io/errors.js';
 import { encodeSafetensors, readSafetensorsHeader, readTensor } from '../io/safetensors.js';
 import type { NamedTensor, SafetensorsHeader } from '../io/safetensors.js';
@@ -92,17 +92,17 @@ const bad = (what: string): never => {
 
 function parseJson(metadata: Record<string, string>, key: string): unknown {
   const text = metadata[key];
-  if (text === undefined) bad(`has no '${key}' in its metadata`);
+  if (text === undefined) bad(`has no ${quote(key)} in its metadata`);
   try {
     return JSON.parse(text!);
   } catch {
-    return bad(`metadata '${key}' is not JSON: '${text!.slice(0, 40)}'`);
+    return bad(`metadata ${quote(key)} is not JSON: ${quote(text, 40)}`);
   }
 }
 
 function count(metadata: Record<string, string>, key: string): number {
   const v = Number(metadata[key]);
-  if (!(Number.isSafeInteger(v) && v >= 0)) bad(`metadata '${key}' must be a non-negative integer, got '${metadata[key]}'`);
+  if (!(Number.isSafeInteger(v) && v >= 0)) bad(`metadata ${quote(key)} must be a non-negative integer, got ${quote(metadata[key])}`);
   return v;
 }
 
@@ -115,7 +115,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
   const header = readSafetensorsHeader(bytes);
   const metadata = header.metadata;
-  if (metadata.format !== CHECKPOINT_FORMAT) bad(`format is '${metadata.format}', expected '${CHECKPOINT_FORMAT}' (is this a model file rather than a checkpoint?)`);
+  if (metadata.format !== CHECKPOINT_FORMAT) bad(`format is ${quote(metadata.format)}, expected '${CHECKPOINT_FORMAT}' (is this a model file rather than a checkpoint?)`);
   const sum = checksum(header, bytes);
   if (metadata.checksum !== sum) bad(`checksum ${sum} does not match the recorded ${metadata.checksum}: the file is corrupt`);
   const data = bytes.subarray(header.dataStart);
@@ -130,12 +130,12 @@ export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
   const o = opt as { name: string; t: number; slots: Record<string, unknown> };
   const settings = parseJson(metadata, 'training');
   if (!isRecord(settings)) bad(`training settings must be a JSON object`);
-  const take = (name: string): Tensor => tensors.get(name) ?? bad(`is missing tensor '${name}'`);
+  const take = (name: string): Tensor => tensors.get(name) ?? bad(`is missing tensor ${quote(name)}`);
   const theta: Tensor[] = [];
   for (let i = 0; tensors.has(`theta/${i}`); i++) theta.push(take(`theta/${i}`));
   const slots: OptimizerState['slots'] = {};
   for (const [slot, n] of Object.entries(o.slots)) {
-    if (!(Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= tensors.size)) bad(`optimizer slot '${slot}' claims ${String(n)} tensors; the file holds ${tensors.size}`);
+    if (!(Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= tensors.size)) bad(`optimizer slot ${quote(slot)} claims ${String(n)} tensors; the file holds ${tensors.size}`);
     slots[slot] = Array.from({ length: n as number }, (_, i) => take(`optimizer/${slot}/${i}`));
   }
   const orderT = take('order');

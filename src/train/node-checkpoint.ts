@@ -1,7 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { NonFiniteError, ParalensError } from '../errors.js';
 import { FileFormatError } from '../io/errors.js';
-import { replaceFileSync } from '../io/node-fs.js';
+import { checkWritableSync, createExclusive, processAlive, removeStaleTemps, replaceFileSync } from '../io/node-fs.js';
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint, settingsMismatch } from './checkpoint.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { Trainer } from './trainer.js';
@@ -16,34 +17,71 @@ import type { Trainer } from './trainer.js';
  *
  * Until step 2 the previous checkpoint is untouched; after it the new one is complete. A
  * process killed at any point leaves either the old or the new checkpoint, never a partial
- * one (a stray temporary file at worst, removed by the next write).
+ * one (a stray temporary file at worst, removed by the next run: its pid is gone). The
+ * writing itself is src/io/node-fs.ts's (exclusive random temporary names, no symlinks).
+ *
+ * A run holds the directory's lock, `.checkpoint.lock` (its pid), from before its first epoch
+ * to its end: a second run on the same directory is refused while the first lives, and a lock
+ * whose process is gone (killed) is stale and taken over.
  */
 export const CHECKPOINT_FILE = 'checkpoint.safetensors';
-const TMP_PREFIX = '.checkpoint.';
+const LOCK_FILE = '.checkpoint.lock';
 
 /** The path of the current checkpoint in `dir`. */
 export function checkpointPath(dir: string): string {
   return join(dir, CHECKPOINT_FILE);
 }
 
+const cannotWrite = (dir: string, e: unknown): CheckpointError => {
+  const reason = e instanceof ParalensError ? e.message.replace(/^cannot write [^:]*: /, '') : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+  return new CheckpointError(`cannot write a checkpoint in ${dir}: ${reason}`);
+};
+
 /** Writes `bytes` as the checkpoint of `dir` (created if missing), atomically and durably (replaceFileSync). */
 export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
   try {
     makeDir(dir);
-    for (const f of readdirSync(dir)) if (f.startsWith(TMP_PREFIX) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
-    replaceFileSync(checkpointPath(dir), bytes, join(dir, `${TMP_PREFIX}${process.pid}.tmp`));
+    replaceFileSync(checkpointPath(dir), bytes);
   } catch (e) {
-    throw new CheckpointError(`cannot write a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw cannotWrite(dir, e);
   }
 }
 
-/** Removes a temporary file if it is there; a path that cannot even be looked at is left alone. */
-function removeQuietly(path: string): void {
-  try {
-    rmSync(path, { force: true });
-  } catch {
-    // e.g. ENOTDIR: the directory is a file, so no temporary file was made
+/**
+ * Takes the lock of a checkpoint directory for this process: refused (CheckpointError) while
+ * another running process holds it; a lock whose process is gone is stale and replaced.
+ * Returns the release function (removes the lock if it is still this process's).
+ */
+function lockCheckpointDir(dir: string): () => void {
+  const lock = join(dir, LOCK_FILE), mine = `${process.pid}\n`;
+  for (let attempt = 0; ; attempt++) {
+    if (createExclusive(lock, mine)) break;
+    const st = lstatSync(lock, { throwIfNoEntry: false });
+    if (st && !st.isFile()) throw new CheckpointError(`cannot lock ${dir}: ${lock} is not a regular file`);
+    let text = '';
+    try {
+      text = readFileSync(lock, 'utf8');
+    } catch {
+      // removed meanwhile: try again
+    }
+    const holder = Number(/^(\d+)\n?$/.exec(text)?.[1]);
+    if (holder === process.pid) break;
+    if (holder && processAlive(holder)) {
+      throw new CheckpointError(`${dir} is in use by process ${holder} (its lock ${lock}); wait for that run to end, or remove the lock if no paralens run uses the directory`);
+    }
+    if (attempt >= 2) throw new CheckpointError(`cannot lock ${dir}: ${lock} keeps changing`);
+    rmSync(lock, { force: true }); // stale: its process is gone
   }
+  const release = (): void => {
+    try {
+      if (readFileSync(lock, 'utf8') === mine) rmSync(lock, { force: true });
+    } catch {
+      // already gone
+    }
+    process.removeListener('exit', release);
+  };
+  process.on('exit', release);
+  return release;
 }
 
 /**
@@ -64,16 +102,24 @@ function makeDir(dir: string): void {
   }
 }
 
-/** Fails before any training when a checkpoint could not be written in `dir`: creates it and writes and removes a probe file. */
-export function probeCheckpointDir(dir: string): void {
-  const probe = join(dir, `${TMP_PREFIX}${process.pid}.probe.tmp`);
+/**
+ * Fails before any training when a checkpoint could not be written in `dir`: creates it, takes
+ * its lock, removes what killed runs left (temporary files whose pid is gone), and probes that
+ * a checkpoint of about `bytes` can be written there (writable, room for it). Returns the
+ * lock's release function.
+ */
+export function probeCheckpointDir(dir: string, bytes?: number): () => void {
+  let release: (() => void) | undefined;
   try {
     makeDir(dir);
-    closeSync(openSync(probe, 'w'));
-    rmSync(probe, { force: true });
+    release = lockCheckpointDir(dir);
+    removeStaleTemps(checkpointPath(dir), true);
+    checkWritableSync(checkpointPath(dir), { bytes });
+    return release;
   } catch (e) {
-    removeQuietly(probe);
-    throw new CheckpointError(`cannot write a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    release?.();
+    if (e instanceof CheckpointError) throw e;
+    throw cannotWrite(dir, e);
   }
 }
 
@@ -114,7 +160,7 @@ export interface CheckpointOptions {
  * Trainer from `resume`, `afterEpoch` writes every `every` epochs. The checkpoint is read
  * and checked before training starts, so a bad one fails fast (exit 2).
  */
-export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (t: Trainer) => void; afterEpoch?: (t: Trainer) => void }; summary: () => Record<string, unknown> } {
+export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (t: Trainer) => void; afterEpoch?: (t: Trainer) => void }; summary: () => Record<string, unknown>; release: () => void } {
   const dir = opts.dir ?? opts.resume;
   let resumeFrom: Checkpoint | undefined;
   if (opts.resume !== undefined) {
@@ -127,20 +173,32 @@ export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (
     }
   }
   const restore = resumeFrom;
-  let written = 0, lastEpoch: number | undefined;
+  let written = 0, lastEpoch: number | undefined, release = (): void => {};
   const hooks = {
     // once the trainer exists (model and data checked, so bad input leaves no directory
     // behind) and before the first epoch: a directory that cannot take a checkpoint fails now
     onStart: (t: Trainer) => {
-      if (restore) t.restore(restore.snapshot);
-      if (dir !== undefined) probeCheckpointDir(dir);
+      if (restore) {
+        try {
+          t.restore(restore.snapshot);
+        } catch (e) {
+          if (e instanceof ParalensError && e.usage) throw new CheckpointError(`cannot resume from ${opts.resume}: ${e.message}`);
+          throw e;
+        }
+      }
+      // θ, up to two optimiser slots per parameter, the row order, and the header
+      if (dir !== undefined) release = probeCheckpointDir(dir, 3 * t.theta.reduce((n, p) => n + p.data.byteLength, 0) + 8 * t.data.x.batch + 65536);
     },
     afterEpoch:
       dir === undefined
         ? undefined
         : (t: Trainer) => {
             if (t.epoch % opts.every !== 0 && t.epoch !== opts.epochs) return;
-            writeCheckpointFile(dir, encodeCheckpoint(t.model, t.snapshot(), opts.settings));
+            const snapshot = t.snapshot();
+            // only a finite state becomes the last good checkpoint
+            const bad = [...snapshot.theta, ...Object.values(snapshot.optimizer.slots).flat()].some((x) => !x.data.every(Number.isFinite));
+            if (bad) throw new NonFiniteError(`the training state became non-finite at epoch ${t.epoch}; the last good checkpoint${lastEpoch === undefined ? '' : ` (epoch ${lastEpoch})`} stays in ${dir}`, t.epoch, t.step);
+            writeCheckpointFile(dir, encodeCheckpoint(t.model, snapshot, opts.settings));
             written++;
             lastEpoch = t.epoch;
           },
@@ -150,5 +208,5 @@ export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (
     ...(restore ? { resumed_from: restore.snapshot.epoch } : {}),
     ...(dir !== undefined ? { checkpoint: dir, checkpoint_epoch: lastEpoch ?? restore?.snapshot.epoch ?? null, checkpoints_written: written } : {}),
   });
-  return { hooks, summary };
+  return { hooks, summary, release: () => release() };
 }

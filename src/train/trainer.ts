@@ -3,6 +3,7 @@ import { Rng } from '../random/rng.js';
 import { Arena, makeCtx, residentCopies, residentData } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { optimizer as makeOptimizer } from '../optim/by-name.js';
+import { checkFiniteValues } from '../optim/optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optimizer.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';
@@ -144,6 +145,11 @@ export class Trainer {
       }
       onBatch?.(start + B);
     }
+    // a last step that overflowed the parameters shows only in the next forward: catch it here,
+    // so that no checkpoint or saved model holds them
+    if (!allFinite(this.theta)) {
+      throw new NonFiniteError(`the parameters became non-finite in epoch ${this.epoch + 1} (by step ${this.step}): the updates overflow; lower the learning rate`, this.epoch + 1, this.step);
+    }
     this.epoch++;
     return { epoch: this.epoch, loss: lossSum / rows, accuracy: data.labels ? correct / rows : undefined };
   }
@@ -199,11 +205,18 @@ export class Trainer {
       if (shapeString(t.shape) !== shapeString(this.theta[i]!.shape)) {
         throw new ShapeError(`checkpoint parameter ${i} has shape ${shapeString(t.shape)} but ${this.model} expects ${shapeString(this.theta[i]!.shape)}`);
       }
+      checkFiniteValues(t, `checkpoint parameter ${i}`);
     });
     const N = this.order.length;
     if (s.order.length !== N || !isPermutation(s.order)) throw new ShapeError(`checkpoint row order is not a permutation of the ${N} training rows`);
-    if (s.rng.length !== 4) throw new RangeArgError(`checkpoint RNG state must have 4 words, got ${s.rng.length}`);
+    if (s.rng.length !== 4 || !s.rng.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32)) throw new RangeArgError(`checkpoint RNG state must be 4 unsigned 32-bit words, got [${s.rng.join(',')}]`);
+    if (s.rng.every((w) => w === 0)) throw new RangeArgError('checkpoint RNG state is all zero, which xoshiro128** never reaches (the file was not written by a run)');
+    if (!(Number.isSafeInteger(s.epoch) && s.epoch >= 0 && Number.isSafeInteger(s.step) && s.step >= 0)) throw new RangeArgError(`checkpoint epoch and step must be non-negative integers, got ${s.epoch} and ${s.step}`);
     if (s.optimizer.name !== this.optimizer.name) throw new RangeArgError(`checkpoint optimiser is ${s.optimizer.name} but this trainer uses ${this.optimizer.name}`);
+    if (!(Number.isSafeInteger(s.optimizer.t) && s.optimizer.t >= 0)) throw new RangeArgError(`checkpoint optimiser step count must be a non-negative integer, got ${s.optimizer.t}`);
+    // one optimiser step per training step
+    if (s.optimizer.t !== s.step) throw new RangeArgError(`checkpoint optimiser has taken ${s.optimizer.t} steps but the run ${s.step}`);
+    this.optimizer.checkState(s.optimizer, this.theta);
     s.theta.forEach((t, i) => this.theta[i]!.data.set(t.data));
     this.optimizer.loadState(s.optimizer);
     this.rng = new Rng(s.rng);

@@ -3,6 +3,7 @@ import { FunctorError } from '../../src/category/index.js';
 import { cycleNotation, groupCategory } from '../../src/ends/index.js';
 import { parseGroup } from '../../src/equivariant/group/parse-group.js';
 import { checkCategory } from '../../src/category/finite.js';
+import { TooLargeError } from '../../src/errors.js';
 
 describe('a finite group as a one-object category', () => {
   it('enumerates every element (orders) and the table is a group', () => {
@@ -32,9 +33,12 @@ describe('a finite group as a one-object category', () => {
     expect(cycleNotation([0, 1, 2])).toBe('e');
   });
 
-  it('refuses Lie groups and groups beyond maxOrder with a FunctorError', () => {
+  it('refuses Lie groups with a FunctorError, groups beyond maxOrder with a TooLargeError (before enumerating when the order is known)', () => {
     expect(() => groupCategory(parseGroup('SO(3)'))).toThrow(/SO\(3\) is a Lie group, not a finite one/);
-    expect(() => groupCategory(parseGroup('S(5)'), { maxOrder: 100 })).toThrow(/S\(5\) has more than 100 elements/);
+    expect(() => groupCategory(parseGroup('S(5)'), { maxOrder: 100 })).toThrow(/S\(5\) has more than 100 elements \(120\)/);
+    expect(() => groupCategory(parseGroup('S(5)'), { maxOrder: 100 })).toThrow(TooLargeError);
+    // Perm(…) has no order in its expression: the enumeration stops at maxOrder + 1
+    expect(() => groupCategory(parseGroup('Perm((1,2,3,4,0),(1,0,2,3,4))'), { maxOrder: 100 })).toThrow(/has more than 100 elements \(more\)/);
     expect(() => groupCategory(parseGroup('SO(2)'))).toThrow(FunctorError);
   });
 });

@@ -66,6 +66,72 @@ async function fuzzCommand(name: string, pools: Pools, required: readonly string
   return codes;
 }
 
+/** In-process CLI runs cost ~1-2 ms each: NUM_RUNS per command (PARALENS_FUZZ_RUNS when set). */
+const CLI_RUNS = NUM_RUNS;
+
+describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', () => {
+  it('predict', async () => {
+    const codes = await fuzzCommand('predict', {
+      '--load': [f('xor.safetensors'), f('garbage.safetensors'), f('huge-header.safetensors'), f('missing.safetensors'), f('dir'), f('points.csv')],
+      '--input': ['0,1', '0,1;1,1', '1', '0,1,2', 'a,b', '', ';;', '1e400,0', 'NaN,1', '0,1;', ' 1 , 0 '],
+      '--csv': [f('points.csv'), f('bad.csv'), f('empty.csv'), f('missing.csv'), f('dir')],
+    }, ['--load', '--input'], CLI_RUNS);
+    expect(codes[0]).toBeGreaterThan(0);
+    expect(codes[2]).toBeGreaterThan(0);
+  });
+
+  it('kmeans', async () => {
+    const codes = await fuzzCommand('kmeans', {
+      '--data': ['xor', 'iris', 'moons', 'blobs', 'nope', ''],
+      '--csv': [f('points.csv'), f('bad.csv'), f('empty.csv'), f('missing.csv'), f('dir')],
+      '--k': ['1', '2', '3', '0', '-1', '99999999999', 'x'],
+      '--restarts': ['1', '2', '0', '-3'],
+      '--max-iter': ['1', '5', '0'],
+      '--tol': ['0', '1e-4', '-1', 'NaN', 'Infinity'],
+      '--seed': ['0', '7', '-1', '4294967296'],
+    }, ['--data', '--k'], CLI_RUNS);
+    expect(codes[0]).toBeGreaterThan(0);
+    expect(codes[2]).toBeGreaterThan(0);
+  });
+
+  it('train with checkpoint flags: a corrupt, missing or mismatched checkpoint is exit 2, never a crash', async () => {
+    // Garbage values (`--checkpoint=2.5`) are relative directories: create them in the scratch directory, not the repository.
+    const cwd = process.cwd();
+    process.chdir(work);
+    let codes: Record<number, number>;
+    try {
+      codes = await fuzzCommand('train', {
+        '--model': ['dense(2,4) >> tanh >> dense(4,1)', 'dense(2,1)', 'dense(4,3)', 'dense(2,4) >> relu >> dense(4,1)'],
+        '--data': ['xor', 'iris'],
+        '--epochs': ['1', '2', '4'],
+        '--lr': ['0.1', '0.5', '1e9'],
+        '--optimizer': ['sgd', 'adam', 'momentum'],
+        '--checkpoint': [f('ck-a'), f('ck-b'), f('garbage.safetensors')],
+        '--resume': [f('ck-a'), f('ck-b'), f('missing'), f('dir'), f('xor.safetensors'), f('garbage.safetensors')],
+        '--every': ['1', '2', '0', '-1'],
+      }, ['--model', '--data'], Math.min(CLI_RUNS, 300), [0, 1, 2]);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(codes[0]).toBeGreaterThan(0);
+    expect(codes[2]).toBeGreaterThan(0);
+  });
+
+  it('derive', async () => {
+    const codes = await fuzzCommand('derive', {
+      '--group': ['S(3)', 'Z(4)', 'D(3)', 'SO(2)', 'O(2)', 'Trans(4)', 'S(2)xZ(2)', 'S(', 'Q(3)', 'S(0)', 'S(-1)', 'Perm((1,0))'],
+      '--in': ['V', 'T(0)', 'T(1)', 'V+T(0)', '2V', 'T(2)', 'dual(V)', 'V*', 'T(', 'W'],
+      '--out': ['V', 'T(0)', 'T(1)', 'V+T(0)', '2V', 'T(2)', '+', 'T(1,1)'],
+      '--dense-limit': ['1', '100', '0', '-5'],
+      '--max-memory': ['1', '0.001', '1024', '0', '-1'],
+      '--seed': ['0', '3'],
+      '--basis': ['x'],
+    }, ['--group', '--in', '--out'], CLI_RUNS, [0, 1, 2]);
+    expect(codes[0]).toBeGreaterThan(0);
+    expect(codes[2]).toBeGreaterThan(0);
+  });
+});
+
 /**
  * Sizes that would not fit in memory (or would take hours) are refused up front with a typed
  * error (these once crashed with untyped RangeErrors or ran out of memory).

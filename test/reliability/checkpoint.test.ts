@@ -2,7 +2,8 @@
 // damaged checkpoint is always refused with a typed error (or, if the damage is invisible
 // whitespace, decodes to the same state); a NaN stop leaves the last good checkpoint.
 import fc from 'fast-check';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { parseSpec } from '../../src/spec/index.js';
 import { decodeCheckpoint, encodeCheckpoint, moons, Trainer, xor } from '../../src/index.js';
 import { writeCheckpointFile } from '../../src/train/node-checkpoint.js';
 import { cli } from '../cli/helpers.js';
+import { buildCli } from './build.js';
 
 const work = mkdtempSync(join(tmpdir(), 'paralens-ck-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -147,3 +149,48 @@ describe('a NaN stop keeps the last good checkpoint', () => {
   });
 });
 
+
+describe('a checkpoint directory is locked by the run that uses it', () => {
+  const deadPid = (): number => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+
+  it('a second run on a directory held by a running process is refused (exit 2, naming the holder); a stale lock is taken over', async () => {
+    const dir = join(work, 'ck-lock');
+    mkdirSync(dir, { recursive: true });
+    // another running process holds it (the test runner's parent: alive, and not this process)
+    writeFileSync(join(dir, '.checkpoint.lock'), `${process.ppid}\n`);
+    const held = await cli(...base('sgd', 2), '--checkpoint', dir);
+    expect(held.code).toBe(2);
+    expect(held.json().error.code).toBe('E_CHECKPOINT');
+    expect(held.err).toMatch(new RegExp(`in use by process ${process.ppid}`));
+    expect(existsSync(join(dir, 'checkpoint.safetensors'))).toBe(false);
+    // the holder was killed: its lock is stale, the next run takes it and releases it at its end
+    const dead = deadPid();
+    writeFileSync(join(dir, '.checkpoint.lock'), `${dead}\n`);
+    writeFileSync(join(dir, `.checkpoint.safetensors.${dead}.0badc0de.tmp`), 'partial');
+    writeFileSync(join(dir, `.checkpoint.${dead}.probe.tmp`), '');
+    const r = await cli(...base('sgd', 2), '--checkpoint', dir);
+    expect(r.code, r.err).toBe(0);
+    expect(readdirSync(dir)).toEqual(['checkpoint.safetensors']);
+  });
+
+  it('two real processes on one directory: the second is refused while the first trains', async () => {
+    const built = buildCli('lock');
+    const dir = join(work, 'ck-two');
+    const first = spawn(process.execPath, [built.main, ...base('sgd', 100000), '--checkpoint', dir, '--every', '1000'], { env: { ...process.env, PARALENS_BACKEND: 'js' }, stdio: 'ignore' });
+    try {
+      for (let i = 0; i < 3000 && !existsSync(join(dir, '.checkpoint.lock')); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(existsSync(join(dir, '.checkpoint.lock')), 'the first run took the lock').toBe(true);
+      const second = await cli(...base('sgd', 2), '--checkpoint', dir);
+      expect(second.code).toBe(2);
+      expect(second.err).toMatch(new RegExp(`in use by process ${first.pid}`));
+    } finally {
+      first.kill('SIGKILL');
+      await new Promise((r) => first.on('exit', r));
+      built.cleanup();
+    }
+    // killed, it left its lock: the next run takes it over
+    expect(readdirSync(dir)).toContain('.checkpoint.lock');
+    expect((await cli(...base('sgd', 2), '--checkpoint', dir)).code).toBe(0);
+    expect(readdirSync(dir)).not.toContain('.checkpoint.lock');
+  });
+});

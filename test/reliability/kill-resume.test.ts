@@ -92,14 +92,16 @@ describe('checkpoints survive SIGKILL (child processes)', () => {
         const r = await child([...TRAIN, '--checkpoint', dir, ...resume], { when, delayMs: rng.int(26) });
         if (r.signal === 'SIGKILL') kills++;
         else expect(r.code, r.err).toBe(0);
-        // After every kill: at most the checkpoint and a stray temporary file, and the checkpoint decodes.
-        for (const f of existsSync(dir) ? readdirSync(dir) : []) expect(f).toMatch(/^(checkpoint\.safetensors|\.checkpoint\.\d+\.tmp)$/);
+        // After every kill: at most the checkpoint, the killed run's lock and a stray temporary
+        // file (named with the killed pid: the next run removes it), and the checkpoint decodes.
+        for (const f of existsSync(dir) ? readdirSync(dir) : []) expect(f).toMatch(/^(checkpoint\.safetensors|\.checkpoint\.lock|\.checkpoint\.safetensors\.\d+\.[0-9a-f]{8}\.tmp)$/);
         if (existsSync(ckFile)) epochs.push(decodeCheckpoint(readFileSync(ckFile)).snapshot.epoch);
       }
       const out = join(work, 'resumed.safetensors');
       const last = await child([...TRAIN, '--checkpoint', dir, ...(existsSync(ckFile) ? ['--resume', dir] : []), '--save', out]);
       expect(last.code, last.err).toBe(0);
       expect(Buffer.compare(readFileSync(out), readFileSync(ref)), 'resumed model file differs from the uninterrupted one').toBe(0);
+      // the last run cleaned what the killed ones left, and released its lock
       expect(readdirSync(dir)).toEqual(['checkpoint.safetensors']);
       expect(decodeCheckpoint(readFileSync(ckFile)).snapshot.epoch).toBe(120);
     } finally {

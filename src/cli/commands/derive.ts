@@ -18,7 +18,7 @@ export function matrixLines(m: { rows: number; cols: number; data: Float64Array 
     const v = m.data[i * m.cols + j]!;
     return Math.abs(v) < 1e-12 ? '0' : Number(v.toFixed(digits)).toString();
   }));
-  const w = Math.max(...cells.flat().map((c) => c.length));
+  const w = cells.reduce((m, r) => r.reduce((x, c) => Math.max(x, c.length), m), 0);
   return cells.map((r) => `  [ ${r.map((c) => c.padStart(w)).join(' ')} ]`);
 }
 

@@ -1,8 +1,9 @@
+import { quote } from '../../errors.js';
 import { stringDiagram } from '../../draw/diagram.js';
 import { parseSpec } from '../../spec/index.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
-import { checkWritablePath, writeFileAtomic } from '../../io/node-fs.js';
+import { writeFileAtomic } from '../../io/node-fs.js';
 
 export const command: Command = {
   name: 'draw',
@@ -13,7 +14,7 @@ with their shapes, parameter wires entering from above (the Para picture), produ
 copy/add as dots, residuals as a wire around the box. Without --out the SVG goes to stdout.`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
-    out: { type: 'string', help: 'write the SVG to this file', short: 'o' },
+    out: { type: 'string', help: 'write the SVG to this file', short: 'o', output: true },
   },
   async run(flags, io) {
     if (!flags.model) throw new UsageError('draw: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
@@ -21,9 +22,8 @@ copy/add as dots, residuals as a wire around the box. Without --out the SVG goes
     const svg = stringDiagram(f);
     const out = flags.out as string | undefined;
     if (out) {
-      if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got '${out}'`);
-      await checkWritablePath(out);
-      await writeFileAtomic(out, svg);
+      if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got ${quote(out)}`);
+      await writeFileAtomic(out, svg, { force: Boolean(flags.force) });
     }
     if (flags.json) io.out(JSON.stringify({ model: String(f), file: out ?? null, svg: out ? undefined : svg, bytes: svg.length }) + '\n');
     else if (!out) io.out(svg + '\n');

@@ -1,8 +1,9 @@
+import { quote } from '../../errors.js';
 import { benchmarkExperiment } from '../../equivariant/tasks/benchmark.js';
 import type { BenchmarkRow, BenchmarkTask } from '../../equivariant/tasks/benchmark.js';
 import { inertiaTask } from '../../equivariant/tasks/inertia.js';
 import { o5Task } from '../../equivariant/tasks/o5-invariant.js';
-import { UsageError } from '../args.js';
+import { parseDecimal, UsageError } from '../args.js';
 import { NBODY_MODELS, runNBody } from './equivariant-nbody.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
@@ -56,9 +57,9 @@ under random group elements.
   },
   async run(flags, io) {
     if (flags.task === 'nbody') return runNBody(flags, io);
-    const sizes = String(flags.sizes).split(',').map((s) => Number(s.trim()));
+    const sizes = String(flags.sizes).split(',').map((s) => parseDecimal(s.trim()) ?? NaN);
     if (!sizes.length || sizes.some((n) => !(Number.isInteger(n) && n > 0))) {
-      throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got '${flags.sizes}'`);
+      throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got ${quote(flags.sizes)}`);
     }
     const json = Boolean(flags.json);
     const task = TASKS[flags.task as string]!;

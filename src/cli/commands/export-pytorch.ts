@@ -4,7 +4,8 @@ import { builtInDataNames } from '../../data/registry.js';
 import { FASHION_MNIST_DIR } from '../../data/node.js';
 import { DataError } from '../../errors.js';
 import type { ModelFile } from '../../io/model-file.js';
-import { writeFileAtomic } from '../../io/node-fs.js';
+import { checkWritableSync, writeFileAtomic } from '../../io/node-fs.js';
+import type { WriteOptions } from '../../io/node-fs.js';
 import { buildPytorchProject } from '../../io/pytorch/project.js';
 import type { TorchData } from '../../io/pytorch/project.js';
 import type { Shape } from '../../tensor/tensor.js';
@@ -48,13 +49,16 @@ async function ensureDir(dir: string): Promise<void> {
 }
 
 /** Writes the PyTorch project of a model file into `dir`; returns what the command reports. */
-export async function exportPytorch(file: ModelFile, dir: string, inputShape: Shape | undefined): Promise<Record<string, unknown>> {
+export async function exportPytorch(file: ModelFile, dir: string, inputShape: Shape | undefined, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
   const data = await runData(file);
   const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data });
   await ensureDir(dir);
+  const files = Object.entries(project.files);
+  // every file of the project probed before the first is written (writable, regular or absent, room)
+  for (const [name, contents] of files) checkWritableSync(join(dir, name), { ...opts, bytes: typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length });
   const written: Record<string, number> = {};
-  for (const [name, contents] of Object.entries(project.files)) {
-    await writeFileAtomic(join(dir, name), contents);
+  for (const [name, contents] of files) {
+    await writeFileAtomic(join(dir, name), contents, opts);
     written[name] = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
   }
   return {

@@ -1,9 +1,10 @@
+import { quote } from '../../errors.js';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../io/node-fs.js';
 import { buildOnnx, ONNX_OPSET } from '../../io/onnx.js';
 import { loadModel } from '../../io/node.js';
 import { checkWithOnnxRuntime } from '../../io/node-onnx-check.js';
-import { UsageError } from '../args.js';
+import { parseDecimal, UsageError } from '../args.js';
 import type { CliIO, Command } from '../command.js';
 import type { ParsedFlags } from '../args.js';
 import { fmt } from '../progress.js';
@@ -11,9 +12,9 @@ import { exportPytorch } from './export-pytorch.js';
 
 /** Parses '1,28,28' into a shape. */
 function parseShape(text: string, flag: string): number[] {
-  const dims = text.split(/[,x×]/).map((s) => Number(s.trim()));
+  const dims = text.split(/[,x×]/).map((s) => parseDecimal(s.trim()) ?? NaN);
   if (dims.length === 0 || !dims.every((d) => Number.isInteger(d) && d > 0)) {
-    throw new UsageError(`export: --${flag} expects sizes like 1,28,28, got '${text}'`);
+    throw new UsageError(`export: --${flag} expects sizes like 1,28,28, got ${quote(text)}`);
   }
   return dims;
 }
@@ -40,7 +41,7 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
   flags: {
     load: { type: 'string', help: 'model file written by paralens train --save' },
     format: { type: 'string', help: 'onnx or pytorch', default: 'onnx', choices: ['onnx', 'pytorch'] },
-    onnx: { type: 'string', help: 'where to write the ONNX model' },
+    onnx: { type: 'string', help: 'where to write the ONNX model', output: true },
     out: { type: 'string', help: 'with --format pytorch: the directory to write the project into (created if missing)' },
     'input-shape': { type: 'string', help: 'per-sample input shape, for a model file that does not record one (e.g. 1,28,28)' },
     check: { type: 'boolean', help: 'run the exported model in ONNX Runtime and compare with paralens on 64 random inputs' },
@@ -54,7 +55,7 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
     const file = await loadModel(flags.load as string);
     const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'] as string, 'input-shape') : undefined;
     const out = buildOnnx(file.model, file.theta, { inputShape });
-    await writeFileAtomic(flags.onnx as string, out.bytes);
+    await writeFileAtomic(flags.onnx as string, out.bytes, { force: Boolean(flags.force) });
     const check = flags.check ? await checkWithOnnxRuntime(out.bytes, out.model, file.theta) : undefined;
     const result = {
       onnx: flags.onnx,
@@ -84,7 +85,7 @@ async function runPytorch(flags: ParsedFlags, io: CliIO): Promise<number> {
   if (flags.onnx || flags.check) throw new UsageError('export: --onnx and --check belong to --format onnx, not --format pytorch');
   const file = await loadModel(flags.load as string);
   const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'] as string, 'input-shape') : undefined;
-  const result = await exportPytorch(file, flags.out as string, inputShape);
+  const result = await exportPytorch(file, flags.out as string, inputShape, { force: Boolean(flags.force) });
   if (flags.json) io.out(JSON.stringify(result) + '\n');
   else {
     const files = result.files as Record<string, number>;

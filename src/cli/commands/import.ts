@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DataError } from '../../errors.js';
 import { FileFormatError } from '../../io/errors.js';
-import { checkSavePath, saveModel } from '../../io/node.js';
+import { saveModel } from '../../io/node.js';
 import { MAX_ONNX_BYTES } from '../../io/onnx-decode.js';
 import { importOnnx } from '../../io/onnx-import.js';
 import { ParalensError } from '../../errors.js';
@@ -24,12 +24,11 @@ read. Operators without a rule are refused with exit 2, each listed with its nod
 docs/scale.md.`,
   flags: {
     onnx: { type: 'string', help: 'the ONNX model to read (also the first argument)' },
-    save: { type: 'string', help: 'write the imported model and its weights to this .safetensors file' },
+    save: { type: 'string', help: 'write the imported model and its weights to this .safetensors file', output: true },
   },
   async run(flags, io) {
     const path = flags.onnx as string | undefined;
     if (!path) throw new UsageError('import: give the ONNX file, e.g. paralens import model.onnx --save model.safetensors');
-    if (flags.save) await checkSavePath(flags.save as string);
     const st = await stat(path).catch(() => undefined);
     if (!st?.isFile()) throw new DataError(`cannot read ${path}: ${st ? 'not a file' : 'no such file'}`);
     // the size bounds everything decoding allocates; refuse before reading what protobuf cannot hold
@@ -54,7 +53,7 @@ docs/scale.md.`,
     };
     if (flags.save) {
       result.saved = flags.save;
-      result.file_bytes = await saveModel(flags.save as string, model, theta, { imported_from: basename(path), onnx_opset: imported.opset, onnx_producer: imported.producer });
+      result.file_bytes = await saveModel(flags.save as string, model, theta, { imported_from: basename(path), onnx_opset: imported.opset, onnx_producer: imported.producer }, {}, { force: Boolean(flags.force) });
     }
     if (flags.json) io.out(JSON.stringify(result) + '\n');
     else {

@@ -4,7 +4,7 @@ import type { Preprocessing } from '../../data/preprocessing.js';
 import type { Table } from '../../data/table.js';
 import { requireNumbers } from '../../data/tabular.js';
 import type { Para } from '../../para/para.js';
-import { DataError } from '../../errors.js';
+import { DataError, quote } from '../../errors.js';
 import { loadModel } from '../../io/node.js';
 import type { TrainingSettings } from '../../io/model-file.js';
 import { readsLogits } from '../../nn/link.js';
@@ -16,7 +16,7 @@ import { Tensor, sizeOf } from '../../tensor/tensor.js';
 import type { Shape } from '../../tensor/tensor.js';
 import { predictClasses } from '../../train/metrics.js';
 import { predict } from '../../train/trainer.js';
-import { UsageError } from '../args.js';
+import { parseDecimal, UsageError } from '../args.js';
 import type { ParsedFlags } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
@@ -33,8 +33,11 @@ function parseInputRows(text: string, dom: Shape): Tensor {
     const f = r.split(',').map((s) => s.trim());
     if (f.length !== d) throw new DataError(`predict: --input row ${i + 1} has ${f.length} numbers, the model expects ${d}`);
     f.forEach((s, j) => {
-      const v = Number(s);
-      if (s === '' || !Number.isFinite(v)) throw new DataError(`predict: --input row ${i + 1}, value ${j + 1}: '${s}' is not a finite number`);
+      const v = parseDecimal(s);
+      const where = `predict: --input row ${i + 1}, value ${j + 1}`;
+      if (v === undefined) throw new DataError(`${where}: ${quote(s)} is not a decimal number`);
+      // the model computes in float32: beyond ±3.4e38 the value would silently become ±Infinity
+      if (!Number.isFinite(Math.fround(v))) throw new DataError(`${where}: ${quote(s)} is outside the float32 range (±3.4e38)`);
       x.data[i * d + j] = v;
     });
   });

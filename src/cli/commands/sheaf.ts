@@ -1,12 +1,13 @@
 import { subset } from '../../data/dataset.js';
 import type { Dataset } from '../../data/dataset.js';
-import { DataError } from '../../errors.js';
+import { DataError, quote } from '../../errors.js';
 import { sheafEnsembleStudy } from '../../topos/gluing/ensemble-study.js';
 import type { GluingStudy } from '../../topos/gluing/ensemble-study.js';
 import { glue } from '../../topos/gluing/glue.js';
 import type { Section } from '../../topos/gluing/glue.js';
 import { maximalConsistentSubset } from '../../topos/gluing/consistent.js';
 import { EXERCISE3_EXPERTS, EXERCISE3_TOLERANCES, gluingTable } from '../../topos/gluing/seed-experts.js';
+import { parseDecimal } from '../args.js';
 import type { CliIO, Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { dataFlags, inputsOf, loadData } from '../data.js';
@@ -19,8 +20,8 @@ function parsePredictions(text: string): Section[] {
   return text.split('|').map((part, i) => {
     const name = String.fromCharCode(65 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : '');
     const prediction = part.split(',').map((s) => {
-      const v = Number(s.trim());
-      if (s.trim() === '' || !Number.isFinite(v)) throw new DataError(`sheaf --predictions: section ${name} has '${s.trim()}', not a number`);
+      const v = parseDecimal(s.trim());
+      if (v === undefined || !Number.isFinite(v)) throw new DataError(`sheaf --predictions: section ${name} has ${quote(s.trim())}, not a number`);
       return v;
     });
     return { name, context: ['X'], prediction };

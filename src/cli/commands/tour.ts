@@ -1,4 +1,4 @@
-import { checkWritablePath, writeFileAtomic } from '../../io/node-fs.js';
+import { writeFileAtomic } from '../../io/node-fs.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { table, isSilent } from '../progress.js';
@@ -15,7 +15,7 @@ and prints what it found, ending with the summary table mapping each concept to 
 that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
   flags: {
     ...runtimeFlags,
-    report: { type: 'string', help: 'also write a self-contained HTML page with the pictures' },
+    report: { type: 'string', help: 'also write a self-contained HTML page with the pictures', output: true },
     only: { type: 'string', help: 'comma-separated section ids to run' },
     seed: { type: 'int', help: 'random seed', default: 0 },
   },
@@ -27,7 +27,6 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
       const bad = only.filter((id) => !sections.some((s) => s.id === id));
       if (bad.length) throw new UsageError(`tour: unknown section ${bad.join(', ')}; known: ${sections.map((s) => s.id).join(', ')}`);
     }
-    if (flags.report) await checkWritablePath(String(flags.report)); // before minutes of work, not after
     const chosen = sections.filter((s) => !only || only.includes(s.id));
     const results: { section: TourSection; output: TourOutput; seconds: number }[] = [];
     const summary: [string, string][] = [];
@@ -43,7 +42,7 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
     }
     if (!json) io.out(`\n== Summary: categorical concept → paralens ==\n\n${table(['concept', 'paralens'], summary)}\n`);
     if (flags.report) {
-      await writeFileAtomic(String(flags.report), tourReport(results, summary));
+      await writeFileAtomic(String(flags.report), tourReport(results, summary), { force: Boolean(flags.force) });
       if (!json) io.out(`\nreport written to ${flags.report}\n`);
     }
     if (json) {

@@ -11,7 +11,9 @@ import { fmt, isSilent, trainingProgress } from '../progress.js';
 import { trainingSplits } from '../splits.js';
 import { trainingFlags, trainRunOptions } from '../training.js';
 import type { Para } from '../../para/para.js';
-import { checkSavePath, loadModel, saveModel } from '../../io/node.js';
+import { loadModel, saveModel } from '../../io/node.js';
+import { checkWritableSync } from '../../io/node-fs.js';
+import { sizeOf } from '../../tensor/tensor.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
 import { backendInfo } from '../../tensor/init.js';
 import { backend } from '../../tensor/registry.js';
@@ -53,7 +55,7 @@ tokens_per_second (docs/attention.md).`,
     ...trainingFlags(),
     steps: { type: 'int', help: 'train for this many optimiser steps instead of --epochs (the last epoch may be partial)', range: 'positive' },
     context: { type: 'int', help: 'text data: characters per training window (T)', default: 64, range: 'positive' },
-    save: { type: 'string', help: 'write the trained model to this .safetensors file' },
+    save: { type: 'string', help: 'write the trained model to this .safetensors file', output: true },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
     every: { type: 'int', help: 'with --checkpoint: write one every N epochs (and after the last)', default: 1, range: 'positive' },
     init: { type: 'string', help: 'start from the weights of this model file (its spec is the model; --model must match it)' },
@@ -72,7 +74,8 @@ tokens_per_second (docs/attention.md).`,
     if (init && flags.model && String(parseSpec(flags.model as string)) !== String(parseSpec(String(init.model)))) {
       throw new UsageError(`train: --model ${flags.model} is not the model of --init ${flags.init} (${init.model}); drop --model or give that spec`);
     }
-    if (flags.save) await checkSavePath(flags.save as string);
+    // room for θ and the header, before any data is read or any epoch run
+    if (flags.save) checkWritableSync(flags.save as string, { force: Boolean(flags.force), bytes: 4 * model.params.reduce((n, p) => n + sizeOf(p.shape), 0) + 65536 });
     const loaded = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model, target: flags.target as string | undefined, task: flags.task as Task | undefined });
     if (loaded.data.y === loaded.data.x) throw new UsageError(`train: ${loaded.data.name} has no target to learn; give --target Y.npy, or an .npz with arrays x and y`);
     const { train: trainSet, validation, test, preprocessing } = trainingSplits(loaded, { seed, valFraction: flags['val-fraction'] as number | undefined });
@@ -86,16 +89,21 @@ tokens_per_second (docs/attention.md).`,
       settings: { spec: String(model), data: name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed, ...optional },
     });
     // on a device backend the run stays on the device (DeviceTrainer); elsewhere it is `train`
-    const result = await trainAsync(model, trainSet, {
-      ...options,
-      theta: init?.theta,
-      steps: flags.steps as number | undefined,
-      ...checkpoints.hooks,
-      test,
-      validation,
-      evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
-      onEvent: progress.onEvent,
-    });
+    let result: Awaited<ReturnType<typeof trainAsync>>;
+    try {
+      result = await trainAsync(model, trainSet, {
+        ...options,
+        theta: init?.theta,
+        steps: flags.steps as number | undefined,
+        ...checkpoints.hooks,
+        test,
+        validation,
+        evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
+        onEvent: progress.onEvent,
+      });
+    } finally {
+      checkpoints.release(); // the directory's lock, for the next run (in this process too)
+    }
     progress.done();
     const target = preprocessing?.target;
     const extra: Record<string, unknown> = checkpoints.summary();
@@ -119,7 +127,7 @@ tokens_per_second (docs/attention.md).`,
         data_dir: flags['data-dir'],
         init: flags.init,
       };
-      const bytes = await saveModel(flags.save as string, result.model, result.theta, settings, { preprocessing });
+      const bytes = await saveModel(flags.save as string, result.model, result.theta, settings, { preprocessing }, { force: Boolean(flags.force) });
       extra.saved = flags.save;
       extra.file_bytes = bytes;
     }

@@ -20,6 +20,11 @@ export interface Group {
   readonly discrete: readonly Mat[];
   readonly lie: readonly Mat[];
   readonly perms?: readonly Int32Array[];
+  /**
+   * |G| when it is known from the expression (S(n): n!, Z(n): n, D(n): 2n, products, …;
+   * Infinity for a Lie group), so that work that enumerates G is refused before it starts.
+   */
+  readonly order?: number;
   /** A random element g as a matrix on V (for tests and measured equivariance errors). */
   sample(rng: Rng): Mat;
   /** For permutation groups: a random element as a permutation. */
@@ -41,8 +46,25 @@ export function invertPerm(s: Int32Array): Int32Array {
   return out;
 }
 
+/**
+ * Defines `discrete` on a group as the matrices of its permutations, built on first use: a
+ * permutation group on thousands of points never materialises n×n matrices the orbit solver
+ * and the group category do not need.
+ */
+function withLazyMatrices<T extends Omit<Group, 'discrete'>>(g: T, matrices: () => Mat[]): T & Group {
+  let cache: Mat[] | undefined;
+  return Object.defineProperty(g, 'discrete', { get: () => (cache ??= matrices()), enumerable: true }) as T & Group;
+}
+
+/** n! (Infinity beyond 170!). */
+function factorial(n: number): number {
+  let f = 1;
+  for (let k = 2; k <= n && f < Infinity; k++) f *= k;
+  return f;
+}
+
 /** A finite group of permutations of {0,…,n−1} given by generators; random elements are random words. */
-export function permutationGroup(n: number, generators: readonly ArrayLike<number>[], name: string, uniform?: (rng: Rng) => Int32Array): Group {
+export function permutationGroup(n: number, generators: readonly ArrayLike<number>[], name: string, uniform?: (rng: Rng) => Int32Array, order?: number): Group {
   checkSize(`${name}`, n);
   const perms = generators.map((g) => {
     const p = Int32Array.from(g);
@@ -62,15 +84,7 @@ export function permutationGroup(n: number, generators: readonly ArrayLike<numbe
     }
     return s;
   });
-  return {
-    name,
-    d: n,
-    discrete: perms.map(permMatrix),
-    lie: [],
-    perms,
-    samplePerm,
-    sample: (rng) => permMatrix(samplePerm(rng)),
-  };
+  return withLazyMatrices({ name, d: n, lie: [], perms, order, samplePerm, sample: (rng: Rng) => permMatrix(samplePerm(rng)) }, () => perms.map(permMatrix));
 }
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
@@ -79,22 +93,22 @@ const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 export function symmetric(n: number): Group {
   checkSize('S(n)', n);
   const gens = n === 1 ? [] : [range(n).map((i) => (i === 0 ? 1 : i === 1 ? 0 : i)), range(n).map((i) => (i + 1) % n)];
-  return permutationGroup(n, gens, `S(${n})`, (rng) => rng.shuffle(Int32Array.from(range(n))) as Int32Array);
+  return permutationGroup(n, gens, `S(${n})`, (rng) => rng.shuffle(Int32Array.from(range(n))) as Int32Array, factorial(n));
 }
 
 /** Z(n): cyclic shifts of n points on a ring — the translations of a periodic 1-D grid. */
-export function cyclic(n: number): Group {
+export function cyclic(n: number, name = `Z(${n})`): Group {
   checkSize('Z(n)', n);
-  return permutationGroup(n, n === 1 ? [] : [range(n).map((i) => (i + 1) % n)], `Z(${n})`, (rng) => {
+  return permutationGroup(n, n === 1 ? [] : [range(n).map((i) => (i + 1) % n)], name, (rng) => {
     const s = rng.int(n);
     return Int32Array.from(range(n), (i) => (i + s) % n);
-  });
+  }, n);
 }
 
 /** D(n): the symmetries of a regular n-gon acting on its vertices (rotation i ↦ i+1, reflection i ↦ −i). */
 export function dihedral(n: number): Group {
   checkSize('D(n)', n, 3);
-  return permutationGroup(n, [range(n).map((i) => (i + 1) % n), range(n).map((i) => (n - i) % n)], `D(${n})`);
+  return permutationGroup(n, [range(n).map((i) => (i + 1) % n), range(n).map((i) => (n - i) % n)], `D(${n})`, undefined, 2 * n);
 }
 
 /** Translations of a periodic h×w grid (points indexed r·w + c): Z(h)×Z(w) acting on h·w points. */
@@ -106,12 +120,12 @@ export function translations2d(h: number, w: number): Group {
   return permutationGroup(h * w, gens, `Trans(${h},${w})`, (rng) => {
     const a = rng.int(h), b = rng.int(w);
     return Int32Array.from(idx, (i) => ((Math.floor(i / w) + a) % h) * w + (((i % w) + b) % w));
-  });
+  }, h * w);
 }
 
 /** Translations of a periodic 1-D grid of n points (the same group as Z(n), named for what it does). */
 export function translations1d(n: number): Group {
-  return { ...cyclic(n), name: `Trans(${n})` };
+  return cyclic(n, `Trans(${n})`);
 }
 
 /** The generators (E_ij − E_ji, i < j) of so(n), the Lie algebra of rotations of R^n. */
@@ -134,6 +148,8 @@ export function lieGroup(name: string, d: number, lie: Mat[], discrete: Mat[], s
     d,
     lie,
     discrete,
+    // a Lie group is infinite; without Lie generators it is the finite group of its reflections (O(1))
+    order: lie.length ? Infinity : discrete.length === 0 ? 1 : undefined,
     sample(rng) {
       let A = mat(d, d);
       for (const L of lie) {
@@ -212,21 +228,18 @@ function lorentzGenerators(): { lie: Mat[]; P: Mat; T: Mat } {
 export function directProduct(g: Group, h: Group): Group {
   const d = g.d * h.d;
   const name = `DirectProduct(${g.name},${h.name})`;
-  const base: Group = {
-    name,
-    d,
-    discrete: [...g.discrete.map((m) => kron(m, eye(h.d))), ...h.discrete.map((m) => kron(eye(g.d), m))],
-    lie: [...g.lie.map((A) => kron(A, eye(h.d))), ...h.lie.map((B) => kron(eye(g.d), B))],
-    sample: (rng) => kron(g.sample(rng), h.sample(rng)),
-  };
+  const lie = [...g.lie.map((A) => kron(A, eye(h.d))), ...h.lie.map((B) => kron(eye(g.d), B))];
+  const discrete = (): Mat[] => [...g.discrete.map((m) => kron(m, eye(h.d))), ...h.discrete.map((m) => kron(eye(g.d), m))];
   if (g.perms && h.perms && g.samplePerm && h.samplePerm) {
     const pair = (a: Int32Array, b: Int32Array): Int32Array => Int32Array.from({ length: d }, (_, x) => a[Math.floor(x / h.d)]! * h.d + b[x % h.d]!);
     const idG = Int32Array.from({ length: g.d }, (_, i) => i), idH = Int32Array.from({ length: h.d }, (_, i) => i);
     const perms = [...g.perms.map((p) => pair(p, idH)), ...h.perms.map((p) => pair(idG, p))];
     const samplePerm = (rng: Rng): Int32Array => pair(g.samplePerm!(rng), h.samplePerm!(rng));
-    return { ...base, perms, samplePerm, sample: (rng) => permMatrix(samplePerm(rng)) };
+    // on permutations the action on V_G ⊗ V_H is faithful: |G×H| = |G|·|H|
+    const order = g.order !== undefined && h.order !== undefined ? g.order * h.order : undefined;
+    return withLazyMatrices({ name, d, lie, order, perms, samplePerm, sample: (rng: Rng) => permMatrix(samplePerm(rng)) }, discrete);
   }
-  return base;
+  return withLazyMatrices({ name, d, lie, sample: (rng: Rng) => kron(g.sample(rng), h.sample(rng)) }, discrete);
 }
 
 /** The direct product G×H acting on V_G ⊕ V_H (each factor on its own summand): `GxH` and `DirectSum(G,H)`. */
@@ -237,13 +250,9 @@ export function product(g: Group, h: Group): Group {
   const zl = (m: Mat): Mat => directSum([m, scale(eye(h.d), 0)]);
   const zr = (m: Mat): Mat => directSum([scale(eye(g.d), 0), m]);
   const name = `${g.name}x${h.name}`;
-  const base: Group = {
-    name,
-    d,
-    discrete: [...g.discrete.map(left), ...h.discrete.map(right)],
-    lie: [...g.lie.map(zl), ...h.lie.map(zr)],
-    sample: (rng) => directSum([g.sample(rng), h.sample(rng)]),
-  };
+  const order = g.order !== undefined && h.order !== undefined ? g.order * h.order : undefined;
+  const lie = [...g.lie.map(zl), ...h.lie.map(zr)];
+  const discrete = (): Mat[] => [...g.discrete.map(left), ...h.discrete.map(right)];
   if (g.perms && h.perms && g.samplePerm && h.samplePerm) {
     const lift = (p: Int32Array, off: number, n: number): Int32Array => Int32Array.from({ length: d }, (_, i) => (i >= off && i < off + n ? p[i - off]! + off : i));
     const perms = [...g.perms.map((p) => lift(p, 0, g.d)), ...h.perms.map((p) => lift(p, g.d, h.d))];
@@ -251,7 +260,7 @@ export function product(g: Group, h: Group): Group {
       const a = g.samplePerm!(rng), b = h.samplePerm!(rng);
       return Int32Array.from({ length: d }, (_, i) => (i < g.d ? a[i]! : b[i - g.d]! + g.d));
     };
-    return { ...base, perms, samplePerm, sample: (rng) => permMatrix(samplePerm(rng)) };
+    return withLazyMatrices({ name, d, lie, order, perms, samplePerm, sample: (rng: Rng) => permMatrix(samplePerm(rng)) }, discrete);
   }
-  return base;
+  return withLazyMatrices({ name, d, lie, order, sample: (rng: Rng) => directSum([g.sample(rng), h.sample(rng)]) }, discrete);
 }

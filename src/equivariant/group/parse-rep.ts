@@ -2,7 +2,10 @@ import { ExpressionError } from './errors.js';
 import { dual, MAX_MULTIPLICITY, sum, T, tensorRep, times, V } from './rep.js';
 import type { Rep } from './rep.js';
 
+/** The largest multiplicity or tensor power an expression may write (3V, T(k)). */
 const MAX_INT = MAX_MULTIPLICITY;
+/** The deepest nesting of parentheses, dual(…), sum(…) and tensor(…) an expression may write. */
+const MAX_REP_DEPTH = 32;
 
 /**
  * Parses a representation expression (DESIGN.md, `paralens derive`):
@@ -18,16 +21,18 @@ const MAX_INT = MAX_MULTIPLICITY;
  * Errors are ExpressionErrors naming the column and what was expected there.
  */
 export function parseRep(src: string): Rep {
-  let i = 0;
+  let i = 0, depth = 0;
   const ws = (): void => {
     while (i < src.length && /\s/.test(src[i]!)) i++;
   };
   const fail = (expected: string): never => {
-    throw new ExpressionError('representation', src, i, expected, i < src.length ? `'${src[i]}'` : 'the end');
+    throw new ExpressionError('representation', src, i, expected);
   };
+  const INT = /\d+/y;
   const int = (): number | undefined => {
     ws();
-    const m = /^\d+/.exec(src.slice(i));
+    INT.lastIndex = i;
+    const m = INT.exec(src);
     if (!m) return undefined;
     // multiplicities and tensor powers beyond this describe spaces no machine holds
     if (Number(m[0]) > MAX_INT) fail(`an integer ≤ ${MAX_INT}`);
@@ -40,22 +45,29 @@ export function parseRep(src: string): Rep {
     if (src[i] !== c) fail(`'${c}'`);
     i++;
   };
+  /** Parses a nested rep (inside '(', dual, sum, tensor), refusing nesting deeper than MAX_REP_DEPTH. */
+  const nested = (): Rep => {
+    if (++depth > MAX_REP_DEPTH) fail(`at most ${MAX_REP_DEPTH} levels of nesting`);
+    const r = rep();
+    depth--;
+    return r;
+  };
   const factor = (): Rep => {
     ws();
     if (src[i] === '(') {
       i++;
-      const r = rep();
+      const r = nested();
       expect(')');
       return r;
     }
     for (const [name, make] of [['sum', (rs: Rep[]) => sum(...rs)], ['tensor', (rs: Rep[]) => tensorRep(...rs)]] as const) {
       if (src.startsWith(`${name}(`, i)) {
         i += name.length + 1;
-        const rs = [rep()];
+        const rs = [nested()];
         ws();
         while (src[i] === ',') {
           i++;
-          rs.push(rep());
+          rs.push(nested());
           ws();
         }
         expect(')');
@@ -65,7 +77,7 @@ export function parseRep(src: string): Rep {
     if (src.startsWith('dual', i)) {
       i += 4;
       expect('(');
-      const r = rep();
+      const r = nested();
       expect(')');
       return dual(r);
     }

@@ -38,14 +38,31 @@ export interface Atom {
   readonly pos: Int32Array;
 }
 
+/**
+ * The dimension of r (for dim V = d) and the number of its atoms, without building anything:
+ * memoised over shared subexpressions (3V, T(k) and nested multiplicities share their parts),
+ * so the cost is the size of the expression, not of the space it names (2^64 for T(64) of Z(2)).
+ */
+export function repMeasure(r: Rep, d: number): { size: number; atoms: number } {
+  const memo = new Map<Rep, { size: number; atoms: number }>();
+  const go = (x: Rep): { size: number; atoms: number } => {
+    let m = memo.get(x);
+    if (m) return m;
+    switch (x.kind) {
+      case 'trivial': m = { size: 1, atoms: 1 }; break;
+      case 'V': m = { size: d, atoms: 1 }; break;
+      case 'dual': m = go(x.of); break;
+      case 'sum': m = x.parts.map(go).reduce((a, b) => ({ size: a.size + b.size, atoms: a.atoms + b.atoms })); break;
+      case 'tensor': m = x.factors.map(go).reduce((a, b) => ({ size: a.size * b.size, atoms: a.atoms * b.atoms }), { size: 1, atoms: 1 }); break;
+    }
+    memo.set(x, m);
+    return m;
+  };
+  return go(r);
+}
+
 export function repSize(r: Rep, d: number): number {
-  switch (r.kind) {
-    case 'trivial': return 1;
-    case 'V': return d;
-    case 'dual': return repSize(r.of, d);
-    case 'sum': return r.parts.reduce((s, p) => s + repSize(p, d), 0);
-    case 'tensor': return r.factors.reduce((s, p) => s * repSize(p, d), 1);
-  }
+  return repMeasure(r, d).size;
 }
 
 /** The direct-sum decomposition of r into atoms (⊗ distributed over ⊕), with coordinates. */
@@ -83,6 +100,7 @@ export function atoms(r: Rep, d: number): Atom[] {
 
 /** Whether the group's V is orthogonal (ρ(h)⁻ᵀ = ρ(h), Aᵀ = −A), so that V* = V and duals can be dropped. */
 export function isOrthogonal(G: Group): boolean {
+  if (G.perms && !G.lie.length) return true; // permutation matrices are orthogonal
   const close = (a: Mat, b: Mat): boolean => a.data.every((v, i) => Math.abs(v - b.data[i]!) < 1e-12);
   return G.discrete.every((h) => close(matmul(transpose(h), h), eye(G.d))) && G.lie.every((A) => close(transpose(A), { ...A, data: A.data.map((v) => -v) }));
 }
@@ -142,14 +160,45 @@ export function repMatrix(r: Rep, g: Mat): Mat {
   return out;
 }
 
-/** The summands of nested direct sums, in order. */
-function flattenSum(x: Rep): Rep[] {
-  return x.kind === 'sum' ? x.parts.flatMap(flattenSum) : [x];
+/**
+ * The terms of a direct sum as (text, multiplicity), adjacent equal texts merged: nested sums
+ * are flattened (⊕ is associative), and a run of one shared summand — what `k·R` builds — is
+ * rendered once, so that 64(64(64V)) prints in a few characters instead of listing 262144
+ * summands. `render` prints a summand; `group` writes a several-term sum that repeats.
+ */
+function sumTerms(x: Rep, render: (r: Rep) => string, group: (terms: [string, number][]) => string): [string, number][] {
+  const out: [string, number][] = [];
+  const push = (t: string, k: number): void => {
+    const last = out[out.length - 1];
+    if (last && last[0] === t) last[1] += k;
+    else out.push([t, k]);
+  };
+  if (x.kind !== 'sum') return [[render(x), 1]];
+  for (let i = 0; i < x.parts.length; ) {
+    let j = i;
+    while (j < x.parts.length && x.parts[j] === x.parts[i]) j++;
+    const inner = sumTerms(x.parts[i]!, render, group), m = j - i;
+    if (m === 1) for (const [t, k] of inner) push(t, k);
+    else if (inner.length === 1 && inner[0]![1] * m <= MAX_MULTIPLICITY) push(inner[0]![0], inner[0]![1] * m);
+    else push(group(inner), m);
+    i = j;
+  }
+  return out;
+}
+
+/** Terms as text: a multiplicity k > 1 written by `times`, runs beyond MAX_MULTIPLICITY split into several terms. */
+function termTexts(terms: readonly [string, number][], times: (k: number, t: string) => string): string[] {
+  return terms.flatMap(([t, k]) => {
+    const out: string[] = [];
+    for (; k > 0; k -= MAX_MULTIPLICITY) out.push(k > 1 ? times(Math.min(k, MAX_MULTIPLICITY), t) : t);
+    return out;
+  });
 }
 
 /**
  * Prints a representation in the expression grammar. `compact` writes T(k) as `Tk` (and
- * T(p,q) as `Tp_q`) so that the text survives inside model spec strings.
+ * T(p,q) as `Tp_q`) so that the text survives inside model spec strings. The text is about as
+ * long as the expression that built r (shared parts print once per use, multiplicities as k·R).
  */
 export function repToString(r: Rep, compact = false): string {
   const prec = (x: Rep): number => (x.kind === 'sum' ? 0 : x.kind === 'tensor' ? 1 : 2);
@@ -159,25 +208,8 @@ export function repToString(r: Rep, compact = false): string {
       case 'trivial': return tk(0, 0);
       case 'V': return 'V';
       case 'dual': return `dual(${go(x.of)})`;
-      case 'sum': {
-        // ⊕ is associative: flatten nested sums, then write runs of equal summands as k·R
-        const parts = flattenSum(x);
-        const out: string[] = [];
-        for (let i = 0; i < parts.length; ) {
-          let j = i;
-          const s = go(parts[i]!);
-          while (j < parts.length && go(parts[j]!) === s) j++;
-          const k = j - i;
-          const body = k > 1 && /[+*]|^\d/.test(s) ? `(${s})` : s;
-          // a run longer than the grammar's largest multiplicity is written in pieces (64V+17V)
-          for (let left = k; left > 0; left -= MAX_MULTIPLICITY) {
-            const m = Math.min(left, MAX_MULTIPLICITY);
-            out.push(m > 1 ? `${m}${body}` : s);
-          }
-          i = j;
-        }
-        return out.join('+');
-      }
+      case 'sum':
+        return infixSum(sumTerms(x, go, infixSum));
       case 'tensor': {
         const fs = x.factors;
         const nV = fs.filter((f) => f.kind === 'V').length, nD = fs.filter((f) => f.kind === 'dual' && f.of.kind === 'V').length;
@@ -187,11 +219,15 @@ export function repToString(r: Rep, compact = false): string {
       }
     }
   };
+  // runs of equal summands as k·R, bracketed when R is itself a sum or product
+  const infixSum = (terms: [string, number][]): string => termTexts(terms, (k, t) => `${k}${/[+*]|^\d/.test(t) ? `(${t})` : t}`).join('+');
   const infix = go(r);
   if (!compact || !/\)[+*]/.test(infix)) return infix;
-  // Spec strings cannot tokenise ')' followed by an operator: write sums and products as calls.
+  // Spec strings cannot tokenise ')' followed by an operator: write sums and products as calls
+  // (a multiplicity as k(…), which needs no operator).
+  const callSum = (terms: [string, number][]): string => `sum(${termTexts(terms, (k, t) => `${k}(${t})`).join(',')})`;
   const call = (x: Rep): string => {
-    if (x.kind === 'sum') return `sum(${flattenSum(x).map(call).join(',')})`;
+    if (x.kind === 'sum') return callSum(sumTerms(x, call, callSum));
     if (x.kind === 'tensor') {
       const t = go(x);
       return /[()+*]/.test(t) ? `tensor(${x.factors.map(call).join(',')})` : t;

@@ -34,7 +34,7 @@ const key = (p: readonly number[]): string => p.join(',');
 export function parseIndexSymmetry(formula: string): IndexSymmetry {
   const src = formula;
   const fail = (expected: string, at: number): never => {
-    throw new ExpressionError('representation', src, at, expected, at < src.length ? `'${src[at]}'` : 'the end');
+    throw new ExpressionError('representation', src, at, expected);
   };
   const parts: { sign: 1 | -1; word: string; at: number }[] = [];
   let i = 0;

@@ -92,7 +92,7 @@ export function parseIrreps(src: string, group?: IrrepGroup): Irreps {
   let i = 0;
   let parity: boolean | undefined;
   const fail = (expected: string, at: number): never => {
-    throw new ExpressionError('representation', src, at, expected, at < src.length ? `'${src[at]}'` : 'the end');
+    throw new ExpressionError('representation', src, at, expected);
   };
   if (typeof src !== 'string' || !src.trim()) fail('irreps such as 0e+1o or 2x0+1x1', 0);
   for (;;) {

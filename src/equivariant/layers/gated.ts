@@ -6,7 +6,7 @@ import { equivariantLinear } from './linear.js';
 import { normGated } from './norm.js';
 import { atoms, repSize, repToString, sum, tensorRep, times, trivial } from '../group/rep.js';
 import type { Rep } from '../group/rep.js';
-import { toGroup, toRep } from '../solve/resolve.js';
+import { checkLayerRep, toGroup, toRep } from '../solve/resolve.js';
 import type { GroupLike, RepLike } from '../solve/resolve.js';
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
@@ -30,6 +30,7 @@ export function withGates(r: Rep, d: number): Rep {
  */
 export function gated(group: GroupLike, rep: RepLike): Para {
   const G = toGroup(group), r = toRep(rep);
+  checkLayerRep(G, r, 'gated');
   const as = atoms(r, G.d);
   const n = repSize(r, G.d);
   const vec = as.filter((a) => a.factors.length > 0);
@@ -90,6 +91,7 @@ export function gated(group: GroupLike, rep: RepLike): Para {
 export function bilinear(group: GroupLike, rep: RepLike): Para {
   const G = toGroup(group), r = toRep(rep);
   const n = repSize(r, G.d), m = n + n * n;
+  checkLayerRep(G, r, 'bilinear', m);
   const self: Para = primitive({
     kind: 'bilinear',
     args: [G.name, repToString(r, true)],
@@ -131,6 +133,9 @@ export function bilinearRep(r: Rep): Rep {
   return sum(r, tensorRep(r, r));
 }
 
+/** The deepest equivariant MLP `emlp` builds (each level is a layer pair). */
+const MAX_EMLP_DEPTH = 64;
+
 /**
  * emlp(G, in, hidden, out, depth): an equivariant MLP — depth × [equivariant(in, hidden ⊕
  * gates) >> gated(hidden)] >> equivariant(hidden, out); with `bilinear`, a bilinear layer
@@ -140,7 +145,7 @@ export function bilinearRep(r: Rep): Rep {
  */
 export function emlp(group: GroupLike, repIn: RepLike, repHidden: RepLike, repOut: RepLike, depth = 2, opts: { bilinear?: boolean; nonlinearity?: 'gated' | 'norm' } = {}): Para {
   const G = toGroup(group), rin = toRep(repIn), rh = toRep(repHidden), rout = toRep(repOut);
-  if (!(Number.isInteger(depth) && depth >= 1)) throw new ShapeError(`emlp: depth must be a positive integer, got ${depth}`);
+  if (!(Number.isInteger(depth) && depth >= 1 && depth <= MAX_EMLP_DEPTH)) throw new ShapeError(`emlp: depth must be an integer from 1 to ${MAX_EMLP_DEPTH}, got ${depth}`);
   const parts: Para[] = [];
   let cur = rin;
   for (let l = 0; l < depth; l++) {

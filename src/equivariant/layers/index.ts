@@ -1,5 +1,12 @@
+import { addCosts, RangeArgError, TooLargeError } from '../../errors.js';
+import type { CostEstimate } from '../../errors.js';
 import type { Para } from '../../para/para.js';
 import type { LayerDef } from '../../para/spec.js';
+import { symmetric, translations1d, translations2d } from '../group/group.js';
+import { MAX_POINTS } from '../group/parse-group.js';
+import { T, V } from '../group/rep.js';
+import { basisCost, toGroup, toRep } from '../solve/resolve.js';
+import { parseGraph } from './message-passing.js';
 import { conv1dPeriodic, conv2dPeriodic } from './conv.js';
 import { deepsetsLayer } from './deepsets.js';
 import { bilinear, emlp, gated } from './gated.js';
@@ -8,7 +15,6 @@ import { messagePassing } from './message-passing.js';
 import { normGated } from './norm.js';
 import { ropeAttention } from './rope.js';
 import type { RopeOptions } from './rope.js';
-import { RangeArgError } from '../../errors.js';
 import { displace } from './displace.js';
 import { e3Conv } from './e3-conv.js';
 import type { Aggregation } from './e3-conv.js';
@@ -22,15 +28,33 @@ const defs: LayerDef[] = [];
 const s = (v: unknown): string => String(v);
 const n = (v: unknown): number => v as number;
 
-defs.push({ name: 'equivariant', args: ['string', 'string', 'string'], doc: 'equivariant(G,in,out): linear map over the derived basis of Hom_G(in,out), e.g. equivariant(S(4),V,V)', make: (g, i, o) => equivariantLinear(s(g), s(i), s(o)) });
+/** The cost of equivariant(G,in,out): its weight basis and its bias basis (the cost of the layers that make them). */
+const linearCost = (g: unknown, i: unknown, o: unknown): CostEstimate => {
+  const G = toGroup(s(g)), rout = toRep(s(o));
+  return addCosts(basisCost(G, toRep(s(i)), rout), basisCost(G, T(0), rout));
+};
+
+/** The neighbour map a periodic convolution keeps: one index per (input channel, tap, point). */
+const unfoldingCost = (cin: number, taps: number, points: number): CostEstimate => ({ bytes: 4 * cin * taps * points });
+
+/**
+ * The cost of a layer over n points whose point mixers are dense n×n matrices from a basis of
+ * Hom_G(V, V): more than MAX_POINTS points is refused before a group on them is made.
+ */
+const pointsCost = (layer: string, points: number, group: () => Parameters<typeof basisCost>[0], mixers: number): CostEstimate => {
+  if (!(points <= MAX_POINTS)) throw new TooLargeError(`${layer}: ${points} points; at most ${MAX_POINTS}`, { elements: points });
+  return addCosts(basisCost(group(), V, V), { bytes: 8 * mixers * points * points });
+};
+
+defs.push({ name: 'equivariant', args: ['string', 'string', 'string'], doc: 'equivariant(G,in,out): linear map over the derived basis of Hom_G(in,out), e.g. equivariant(S(4),V,V)', cost: linearCost, make: (g, i, o) => equivariantLinear(s(g), s(i), s(o)) });
 defs.push({ name: 'gated', args: ['string', 'string'], doc: 'gated(G,rep): gated nonlinearity, input rep plus one gate scalar per non-scalar block', make: (g, r) => gated(s(g), s(r)) });
 defs.push({ name: 'norm_gated', args: ['string', 'string'], doc: 'norm_gated(G,rep): v ↦ v·σ(‖v‖ + b) per block, swish on scalars (orthogonal groups)', make: (g, r) => normGated(s(g), s(r)) });
 defs.push({ name: 'bilinear', args: ['string', 'string'], doc: 'bilinear(G,rep): x ↦ x ⊕ x⊗x (rep to rep+rep*rep)', make: (g, r) => bilinear(s(g), s(r)) });
-defs.push({ name: 'emlp', args: ['string', 'string', 'string', 'string', 'int?'], doc: 'emlp(G,in,hidden,out,depth): equivariant MLP with gated nonlinearities', make: (g, i, h, o, d) => emlp(s(g), s(i), s(h), s(o), d === undefined ? 2 : n(d)) as Para });
-defs.push({ name: 'set_equivariant', args: ['int', 'int', 'int'], doc: 'set_equivariant(n,cin,cout): DeepSets layer [n,cin] → [n,cout] from the S(n) end', make: (a, b, c) => deepsetsLayer(n(a), n(b), n(c)) });
-defs.push({ name: 'message_passing', args: ['string', 'int', 'int'], doc: 'message_passing(graph,cin,cout): graph = cycle(n) | path(n) | complete(n) | star(n) | (0-1,1-2,…)', make: (g, a, b) => messagePassing(s(g), n(a), n(b)) });
-defs.push({ name: 'conv1d_periodic', args: ['int', 'int', 'int', 'int'], doc: 'conv1d_periodic(n,cin,cout,k): [cin,n] → [cout,n], derived from Trans(n)', make: (a, b, c, d) => conv1dPeriodic(n(a), n(b), n(c), n(d)) });
-defs.push({ name: 'conv2d_periodic', args: ['int', 'int', 'int', 'int', 'int'], doc: 'conv2d_periodic(h,w,cin,cout,k): [cin,h,w] → [cout,h,w], derived from Trans(h,w)', make: (a, b, c, d, e) => conv2dPeriodic(n(a), n(b), n(c), n(d), n(e)) });
+defs.push({ name: 'emlp', args: ['string', 'string', 'string', 'string', 'int?'], doc: 'emlp(G,in,hidden,out,depth): equivariant MLP with gated nonlinearities', cost: (g, i, h, o) => addCosts(linearCost(g, i, h), linearCost(g, h, h), linearCost(g, h, o)), make: (g, i, h, o, d) => emlp(s(g), s(i), s(h), s(o), d === undefined ? 2 : n(d)) as Para });
+defs.push({ name: 'set_equivariant', args: ['int', 'int', 'int'], doc: 'set_equivariant(n,cin,cout): DeepSets layer [n,cin] → [n,cout] from the S(n) end', cost: (a) => pointsCost('set_equivariant', n(a), () => symmetric(n(a)), 2), make: (a, b, c) => deepsetsLayer(n(a), n(b), n(c)) });
+defs.push({ name: 'message_passing', args: ['string', 'int', 'int'], doc: 'message_passing(graph,cin,cout): graph = cycle(n) | path(n) | complete(n) | star(n) | (0-1,1-2,…)', cost: (g) => { const k = parseGraph(s(g)).n; return pointsCost('message_passing', k, () => symmetric(k), 4); }, make: (g, a, b) => messagePassing(s(g), n(a), n(b)) });
+defs.push({ name: 'conv1d_periodic', args: ['int', 'int', 'int', 'int'], doc: 'conv1d_periodic(n,cin,cout,k): [cin,n] → [cout,n], derived from Trans(n)', cost: (a, b, _c, d) => addCosts(pointsCost('conv1d_periodic', n(a), () => translations1d(n(a)), 0), unfoldingCost(n(b), n(d), n(a))), make: (a, b, c, d) => conv1dPeriodic(n(a), n(b), n(c), n(d)) });
+defs.push({ name: 'conv2d_periodic', args: ['int', 'int', 'int', 'int', 'int'], doc: 'conv2d_periodic(h,w,cin,cout,k): [cin,h,w] → [cout,h,w], derived from Trans(h,w)', cost: (a, b, c, _d, e) => addCosts(pointsCost('conv2d_periodic', n(a) * n(b), () => translations2d(n(a), n(b)), 0), unfoldingCost(n(c), n(e) * n(e), n(a) * n(b))), make: (a, b, c, d, e) => conv2dPeriodic(n(a), n(b), n(c), n(d), n(e)) });
 defs.push({
   name: 'rope_attention',
   args: ['int', 'int', 'string?', 'string?'],

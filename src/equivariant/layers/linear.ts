@@ -4,7 +4,7 @@ import type { Para } from '../../para/para.js';
 import { backend } from '../../tensor/index.js';
 import type { Data } from '../../tensor/tensor.js';
 import { repSize, repToString, trivial } from '../group/rep.js';
-import { cachedBasis, toGroup, toRep } from '../solve/resolve.js';
+import { cachedBasis, checkLayerRep, toGroup, toRep } from '../solve/resolve.js';
 import type { GroupLike, RepLike } from '../solve/resolve.js';
 import type { Sparse } from '../../linalg/sparse.js';
 
@@ -35,6 +35,8 @@ export function projectOntoBasis(B: Sparse, dW: Data, dc: Data): void {
  */
 export function equivariantLinear(group: GroupLike, repIn: RepLike, repOut: RepLike): Para {
   const G = toGroup(group), rin = toRep(repIn), rout = toRep(repOut);
+  checkLayerRep(G, rin, 'equivariant');
+  checkLayerRep(G, rout, 'equivariant');
   const nIn = repSize(rin, G.d), nOut = repSize(rout, G.d);
   const basis = cachedBasis(G, rin, rout);
   const biasBasis = cachedBasis(G, trivial, rout);

@@ -1,4 +1,4 @@
-import { RangeArgError } from '../../errors.js';
+import { quote, RangeArgError } from '../../errors.js';
 import type { Para } from '../../para/para.js';
 import { symmetric } from '../group/group.js';
 import { frobenius } from '../../linalg/matrix.js';
@@ -23,9 +23,9 @@ export function parseGraph(src: string): Graph {
   const named = /^(cycle|path|complete|star)\((\d+)\)$/.exec(s);
   if (named) {
     const n = Number(named[2]);
-    if (n < 2) throw new RangeArgError(`graph '${src}': needs at least 2 vertices`);
+    if (n < 2) throw new RangeArgError(`graph ${quote(src)}: needs at least 2 vertices`);
     if (n > MAX_VERTICES || (named[1] === 'complete' && n > 1024)) {
-      throw new RangeArgError(`graph '${src}': at most ${named[1] === 'complete' ? 1024 : MAX_VERTICES} vertices`);
+      throw new RangeArgError(`graph ${quote(src)}: at most ${named[1] === 'complete' ? 1024 : MAX_VERTICES} vertices`);
     }
     const e: [number, number][] = [];
     if (named[1] === 'cycle') for (let i = 0; i < n; i++) e.push([i, (i + 1) % n]);
@@ -38,14 +38,14 @@ export function parseGraph(src: string): Graph {
   if (list) {
     const edges = list[1]!.split(',').map((t) => {
       const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(t);
-      if (!m) throw new RangeArgError(`graph '${src}': expected edges like 0-1 but found '${t.trim()}'`);
+      if (!m) throw new RangeArgError(`graph ${quote(src)}: expected edges like 0-1 but found ${quote(t.trim())}`);
       return [Number(m[1]), Number(m[2])] as [number, number];
     });
-    const n = Math.max(...edges.flat()) + 1;
-    if (n > MAX_VERTICES) throw new RangeArgError(`graph '${src}': at most ${MAX_VERTICES} vertices, got vertex ${n - 1}`);
+    const n = edges.reduce((m, [a, b]) => Math.max(m, a, b), 0) + 1;
+    if (n > MAX_VERTICES) throw new RangeArgError(`graph ${quote(src)}: at most ${MAX_VERTICES} vertices, got vertex ${n - 1}`);
     return { n, edges };
   }
-  throw new RangeArgError(`graph '${src}': expected cycle(n), path(n), complete(n), star(n) or an edge list like (0-1,1-2)`);
+  throw new RangeArgError(`graph ${quote(src)}: expected cycle(n), path(n), complete(n), star(n) or an edge list like (0-1,1-2)`);
 }
 
 export function adjacency(g: Graph): Float64Array {

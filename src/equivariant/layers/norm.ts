@@ -4,7 +4,7 @@ import { checkInput } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
 import { zeros } from '../../nn/init.js';
 import { atoms, isOrthogonal, repSize, repToString } from '../group/rep.js';
-import { toGroup, toRep } from '../solve/resolve.js';
+import { checkLayerRep, toGroup, toRep } from '../solve/resolve.js';
 import type { GroupLike, RepLike } from '../solve/resolve.js';
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
@@ -18,6 +18,7 @@ const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
  */
 export function normGated(group: GroupLike, rep: RepLike): Para {
   const G = toGroup(group), r = toRep(rep);
+  checkLayerRep(G, r, 'norm_gated');
   if (!isOrthogonal(G)) throw new RangeArgError(`norm_gated: ${G.name} does not preserve norms (its V is not orthogonal); use gated(${G.name},…)`);
   const as = atoms(r, G.d);
   const blocks = as.filter((a) => a.factors.length > 0).map((a) => a.pos);

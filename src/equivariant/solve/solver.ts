@@ -1,11 +1,12 @@
 import { Rng } from '../../random/rng.js';
 import { SolveTooLargeError, formatBytes } from '../group/errors.js';
+import { formatCount } from '../../errors.js';
 import type { Group } from '../group/group.js';
 import { iterativeNullspace } from '../../linalg/iterative.js';
 import type { LinearOperator } from '../../linalg/iterative.js';
 import { nullspace } from '../../linalg/nullspace.js';
 import { pairOrbits } from './orbits.js';
-import { atomDiscrete, atomKey, atomLie, atomPerm, atoms, isOrthogonal, repMatrix, repSize, repToString } from '../group/rep.js';
+import { atomDiscrete, atomKey, atomLie, atomPerm, atoms, isOrthogonal, repMatrix, repMeasure, repToString } from '../group/rep.js';
 import type { Atom, Rep } from '../group/rep.js';
 import { csrFromUniqueTriples, nnz, sparseEye, sparseKron, sparseLinComb, sparseTranspose, spmmLeft, spmmRight } from '../../linalg/sparse.js';
 import type { Sparse } from '../../linalg/sparse.js';
@@ -115,6 +116,37 @@ function constraintOperator(gens: GeneratorPair[], no: number, ni: number): Line
   };
 }
 
+/** The most steps the measured equivariance error may take (beyond it the generator residual is reported). */
+const MAX_MEASURE_WORK = 5e7;
+
+/** The most (output atom, input atom) blocks a solve may visit: each is looked at once. */
+export const MAX_BLOCKS = 1e6;
+
+/**
+ * What a solve costs before its blocks are known, from the sizes alone (nothing is built):
+ * the atoms' coordinate lists (4 bytes per coordinate) and, for permutation groups, the
+ * embedded basis itself — every (output, input) pair lies in exactly one orbit, so it has
+ * nOut·nIn entries (a triple of 16 bytes and a CSR entry of 12). The block solves are
+ * estimated by `estimateBlockBytes` once the atoms exist.
+ */
+function checkSolveSize(G: Group, repIn: Rep, repOut: Rep, maxBytes: number): { nIn: number; nOut: number; fixedBytes: number } {
+  const mi = repMeasure(repIn, G.d), mo = repMeasure(repOut, G.d);
+  const nIn = mi.size, nOut = mo.size, unknowns = nIn * nOut, blocks = mi.atoms * mo.atoms;
+  const what = `derive ${G.name}: ${repToString(repIn)} → ${repToString(repOut)}`;
+  if (!(unknowns < 2 ** 31)) {
+    const bytes = (G.perms ? 28 : 8) * unknowns;
+    throw new SolveTooLargeError(`${what} is a ${formatCount(nOut)}×${formatCount(nIn)} map (${formatCount(unknowns)} unknowns, more than 2^31): it needs about ${formatBytes(bytes)}; use smaller representations`, bytes);
+  }
+  if (!(blocks <= MAX_BLOCKS)) {
+    throw new SolveTooLargeError(`${what} splits into ${formatCount(blocks)} blocks (${formatCount(mo.atoms)}×${formatCount(mi.atoms)} atoms); at most ${formatCount(MAX_BLOCKS)} (write sums of fewer terms)`, 64 * blocks);
+  }
+  const fixedBytes = 4 * (nIn + nOut) + 64 * (mi.atoms + mo.atoms) + (G.perms ? 28 * unknowns : 0);
+  if (fixedBytes > maxBytes) {
+    throw new SolveTooLargeError(`${what} needs about ${formatBytes(fixedBytes)} for its ${nOut}×${nIn} map but the limit is ${formatBytes(maxBytes)}; use smaller representations or raise the limit`, fixedBytes);
+  }
+  return { nIn, nOut, fixedBytes };
+}
+
 /** Memory a block solve needs, in bytes (what `maxBytes` is compared with). */
 export function estimateBlockBytes(G: Group, ao: Atom, ai: Atom, opts: { denseLimit: number; maxDim: number }): { bytes: number; method: BlockSolve['method'] } {
   const n = ao.pos.length * ai.pos.length;
@@ -194,6 +226,53 @@ function solveBlock(G: Group, ao: Atom, ai: Atom, o: Required<Pick<SolveOptions,
   return { ...r, seconds: (performance.now() - t0) / 1000 };
 }
 
+/** A solve before any block is solved: the atoms, the distinct blocks, and its estimated memory. */
+interface SolvePlan {
+  readonly nIn: number;
+  readonly nOut: number;
+  readonly ai: Atom[];
+  readonly ao: Atom[];
+  readonly keyOf: (a: Atom, b: Atom) => string;
+  readonly distinct: Map<string, { a: Atom; b: Atom; uses: number }>;
+  readonly bytes: number;
+}
+
+/**
+ * Plans a solve and refuses it (SolveTooLargeError) when its estimate exceeds `maxBytes`: first
+ * from the sizes alone, before any atom exists (checkSolveSize), then with the largest block.
+ */
+function planSolve(G: Group, repIn: Rep, repOut: Rep, o: typeof DEFAULTS): SolvePlan {
+  const { nIn, nOut, fixedBytes } = checkSolveSize(G, repIn, repOut, o.maxBytes);
+  const ai = atoms(repIn, G.d), ao = atoms(repOut, G.d);
+  const orth = isOrthogonal(G);
+  const keyOf = (a: Atom, b: Atom): string => `${atomKey(a, orth)}←${atomKey(b, orth)}`;
+  const distinct = new Map<string, { a: Atom; b: Atom; uses: number }>();
+  for (const a of ao) for (const b of ai) {
+    const k = keyOf(a, b);
+    const e = distinct.get(k);
+    if (e) e.uses++;
+    else distinct.set(k, { a, b, uses: 1 });
+  }
+  let peak = 0;
+  for (const { a, b } of distinct.values()) peak = Math.max(peak, estimateBlockBytes(G, a, b, o).bytes);
+  if (peak + fixedBytes > o.maxBytes) {
+    throw new SolveTooLargeError(
+      `derive ${G.name}: ${repToString(repIn)} → ${repToString(repOut)} needs about ${formatBytes(peak + fixedBytes)} (${formatBytes(peak)} for its largest block, ${nOut}×${nIn} map) but the limit is ${formatBytes(o.maxBytes)}; use smaller representations or raise the limit`,
+      peak + fixedBytes,
+    );
+  }
+  return { nIn, nOut, ai, ao, keyOf, distinct, bytes: peak + fixedBytes };
+}
+
+/**
+ * The memory `equivariantBasis` would need, estimated without solving anything (so that a
+ * layer built from a spec string is costed before it is made); a SolveTooLargeError when it
+ * exceeds `maxBytes`.
+ */
+export function estimateBasisBytes(G: Group, repIn: Rep, repOut: Rep, options: SolveOptions = {}): number {
+  return planSolve(G, repIn, repOut, { ...DEFAULTS, ...options }).bytes;
+}
+
 /**
  * The end solver: an orthonormal basis of Hom_G(ρ_in, ρ_out), in float64.
  *
@@ -208,26 +287,7 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
   const t0 = performance.now();
   const o = { ...DEFAULTS, ...options };
   const rng = new Rng(options.seed ?? 0);
-  const nIn = repSize(repIn, G.d), nOut = repSize(repOut, G.d);
-  const ai = atoms(repIn, G.d), ao = atoms(repOut, G.d);
-  const orth = isOrthogonal(G);
-  const keyOf = (a: Atom, b: Atom): string => `${atomKey(a, orth)}←${atomKey(b, orth)}`;
-  // estimate before solving anything
-  const distinct = new Map<string, { a: Atom; b: Atom; uses: number }>();
-  for (const a of ao) for (const b of ai) {
-    const k = keyOf(a, b);
-    const e = distinct.get(k);
-    if (e) e.uses++;
-    else distinct.set(k, { a, b, uses: 1 });
-  }
-  let peak = 0;
-  for (const { a, b } of distinct.values()) peak = Math.max(peak, estimateBlockBytes(G, a, b, o).bytes);
-  if (peak > o.maxBytes) {
-    throw new SolveTooLargeError(
-      `derive ${G.name}: ${repToString(repIn)} → ${repToString(repOut)} needs about ${formatBytes(peak)} for its largest block (${nOut}×${nIn} map) but the limit is ${formatBytes(o.maxBytes)}; use smaller representations or raise the limit`,
-      peak,
-    );
-  }
+  const { nIn, nOut, ai, ao, keyOf, distinct } = planSolve(G, repIn, repOut, o);
   const solved = new Map<string, BlockResult>();
   const blocks: BlockSolve[] = [];
   for (const [k, { a, b, uses }] of distinct) {
@@ -269,13 +329,14 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
             Vv[e++] = v;
           }
       }
-      elementErrors.push(...r.residuals);
+      for (const v of r.residuals) elementErrors.push(v); // a block can have 10⁵ basis elements: no spread
       dim += r.dim;
     }
   const basis = csrFromUniqueTriples(dim, nOut * nIn, R, Cc, Vv);
   let randomElementError: number | undefined;
   const errors = Float64Array.from(elementErrors);
-  if (o.samples > 0 && nIn <= 400 && nOut <= 400 && nnz(basis) <= 2e6) {
+  // measured on random elements when that is cheap: each sample costs about dim·nOut·nIn steps
+  if (o.samples > 0 && nIn <= 400 && nOut <= 400 && nnz(basis) <= 2e6 && o.samples * dim * nOut * nIn <= MAX_MEASURE_WORK) {
     randomElementError = 0;
     errors.fill(0);
     for (let s = 0; s < o.samples; s++) {

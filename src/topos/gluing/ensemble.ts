@@ -45,7 +45,7 @@ export interface EnsembleOptions {
 /** Number of classes of a labelled data set (throws a DataError for regression data). */
 export function classCount(ds: Dataset): number {
   if (!ds.labels) throw new DataError(`${ds.name} has no class labels; a sheaf ensemble of classifiers needs a classification data set`);
-  return ds.classes?.length ?? Math.max(...ds.labels) + 1;
+  return ds.classes?.length ?? ds.labels.reduce((m, l) => Math.max(m, l), 0) + 1;
 }
 
 /** The columns `features` of a data set's inputs [N, d], with one-hot targets over `classes`. */

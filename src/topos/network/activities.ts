@@ -1,3 +1,4 @@
+import { quote } from '../../errors.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { presheafFromGenerators } from '../presheaf/presheaf.js';
@@ -57,7 +58,7 @@ export function activityPresheaf(site: NetworkSite, sources: ReadonlyMap<string,
     const ins = [...new Set(graph.inputs[v]!)];
     if (!ins.length) {
       const xs = sources.get(name);
-      if (!xs || !xs.length) throw new ToposError(`source vertex '${name}' needs a finite set of input vectors`);
+      if (!xs || !xs.length) throw new ToposError(`source vertex ${quote(name)} needs a finite set of input vectors`);
       for (const x of xs) intern(v, discretiseActivity(x, step));
     } else if (ins.length === 1) {
       const u = ins[0]!;

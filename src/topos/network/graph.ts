@@ -1,3 +1,4 @@
+import { quote } from '../../errors.js';
 import { Defined } from '../../para/definition.js';
 import type { Para } from '../../para/para.js';
 import { add, id } from '../../para/structure.js';
@@ -61,7 +62,7 @@ export function parseEdges(text: string): NetworkGraph {
   const vertices: string[] = [];
   const id = (s: string): number => {
     const name = s.trim();
-    if (!/^[\w.'-]+$/u.test(name)) throw new ToposError(`vertex name '${name}' in the edge list must be letters, digits, _ . ' -`);
+    if (!/^[\w.'-]+$/u.test(name)) throw new ToposError(`vertex name ${quote(name)} in the edge list must be letters, digits, _ . ' -`);
     let i = vertices.indexOf(name);
     if (i < 0) i = vertices.push(name) - 1;
     return i;
@@ -69,11 +70,11 @@ export function parseEdges(text: string): NetworkGraph {
   const edges: [number, number][] = [];
   for (const part of text.split(',').map((p) => p.trim()).filter((p) => p.length)) {
     const chain = part.split('>');
-    if (chain.length < 2) throw new ToposError(`edge '${part}' must be written 'u>v' (data flows from u to v)`);
+    if (chain.length < 2) throw new ToposError(`edge ${quote(part)} must be written 'u>v' (data flows from u to v)`);
     const ids = chain.map(id);
     for (let i = 0; i + 1 < ids.length; i++) edges.push([ids[i]!, ids[i + 1]!]);
   }
-  if (!edges.length) throw new ToposError(`empty edge list '${text}': write edges like "x1>h, x2>h, h>y"`);
+  if (!edges.length) throw new ToposError(`empty edge list ${quote(text)}: write edges like "x1>h, x2>h, h>y"`);
   return networkGraph(vertices, edges);
 }
 

@@ -36,7 +36,7 @@ export function informationOfRows(vertex: string, rows: readonly (readonly numbe
   const ik: IkSummary[] = [];
   for (let k = 1; k <= Math.min(m, maxK); k++) {
     const vals = subsets(units, k).map((S) => mutualInformationK(P, S));
-    ik.push({ k, subsets: vals.length, min: Math.min(...vals), max: Math.max(...vals), mean: vals.reduce((a, b) => a + b, 0) / vals.length });
+    ik.push({ k, subsets: vals.length, min: vals.reduce((m, v) => Math.min(m, v), Infinity), max: vals.reduce((m, v) => Math.max(m, v), -Infinity), mean: vals.reduce((a, b) => a + b, 0) / vals.length });
   }
   let defect = 0;
   for (const X of units) for (const Y of units) if (X !== Y) defect = Math.max(defect, Math.abs(cocycleDefect(P, [X], [Y])));

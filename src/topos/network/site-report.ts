@@ -1,7 +1,8 @@
 import type { FiniteCategory } from '../../category/finite.js';
 import { countGlobalTruthValues, countSheafTruthValues } from './site.js';
 import type { NetworkSite } from './site.js';
-import { showSieve, sieveEquals, sieveNegate, sieves } from '../presheaf/sieve.js';
+import { showSieve, sieveEquals, sieveMeter, sieveNegate, sieves } from '../presheaf/sieve.js';
+import type { WorkMeter } from '../../errors.js';
 
 /** A JSON-ready summary of a network's site (what `paralens topos site` prints). */
 export interface SiteReport {
@@ -30,7 +31,7 @@ export interface SiteReport {
   readonly maximal: readonly string[];
 }
 
-export function siteReport(site: NetworkSite): SiteReport {
+export function siteReport(site: NetworkSite, meter = sieveMeter('the sieves of the site', site.category)): SiteReport {
   const { graph, category: C } = site;
   const name = (f: number): string => C.arrows[f]!.name;
   const sievesPerObject: Record<string, number> = {};
@@ -38,7 +39,7 @@ export function siteReport(site: NetworkSite): SiteReport {
   site.posetCX.objects.forEach((o, c) => (sievesPerObjectCX[o] = sieves(site.posetCX, c).length));
   const coveringSieves: Record<string, string[]> = {};
   C.objects.forEach((o, c) => {
-    sievesPerObject[o] = sieves(C, c).length;
+    sievesPerObject[o] = sieves(C, c, undefined, meter).length;
     const nontrivial = site.topology.covers[c]!.filter((S) => S.arrows.length !== C.arrowsInto(c).length);
     if (nontrivial.length) coveringSieves[o] = nontrivial.map((S) => showSieve(C, S));
   });
@@ -73,13 +74,23 @@ export interface OmegaReport {
   readonly nonBooleanWitness?: readonly [string, string, string, string];
 }
 
-export function omegaReport(C: FiniteCategory): OmegaReport {
+/** What negating every sieve twice costs at least, beyond enumerating them (`sieveWorkAtLeast`): a negation looks at every arrow into the domain of every arrow into c. */
+function negationWorkAtLeast(C: FiniteCategory): number {
+  return C.objects.reduce((total, _, c) => {
+    const into = C.arrowsInto(c);
+    return total + (into.length + 1) * 2 * into.reduce((s, f) => s + C.arrowsInto(C.arrows[f]!.dom).length, 0);
+  }, 0);
+}
+
+export function omegaReport(C: FiniteCategory, meter: WorkMeter = sieveMeter('Ω of this category', C, negationWorkAtLeast(C))): OmegaReport {
   const out: Record<string, string[]> = {};
   let witness: [string, string, string, string] | undefined;
   C.objects.forEach((o, c) => {
-    const ss = sieves(C, c);
+    const ss = sieves(C, c, undefined, meter);
     out[o] = ss.map((S) => showSieve(C, S));
+    const negation = C.arrowsInto(c).reduce((s, f) => s + C.arrowsInto(C.arrows[f]!.dom).length, 0);
     for (const S of ss) {
+      meter.spend(2 * negation);
       const n = sieveNegate(C, S);
       const nn = sieveNegate(C, n);
       if (!witness && !sieveEquals(S, nn)) witness = [o, showSieve(C, S), showSieve(C, n), showSieve(C, nn)];

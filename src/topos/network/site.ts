@@ -1,9 +1,10 @@
-import { categoryFromPoset } from '../../category/finite.js';
+import { posetCategory } from '../../category/finite.js';
+import { WorkMeter } from '../../errors.js';
 import type { FiniteCategory } from '../../category/finite.js';
 import { categoryFromGraph } from '../../category/presentation.js';
 import type { GraphEdge } from '../../category/presentation.js';
 import type { NetworkGraph } from './graph.js';
-import { sieveGeneratedBy, maximalSieve } from '../presheaf/sieve.js';
+import { sieveGeneratedBy, maximalSieve, sieveMeter } from '../presheaf/sieve.js';
 import type { Sieve } from '../presheaf/sieve.js';
 import { grothendieckTopology } from '../presheaf/topology.js';
 import type { GrothendieckTopology } from '../presheaf/topology.js';
@@ -79,8 +80,8 @@ export interface NetworkSite {
   readonly maximal: readonly string[];
 }
 
-/** The site of a (checked acyclic) network graph: the fork construction, C, J and C_X. */
-export function networkSite(graph: NetworkGraph): NetworkSite {
+/** The site of a (checked acyclic) network graph: the fork construction, C, J and C_X; the sieves it enumerates are metered by `meter`. */
+export function networkSite(graph: NetworkGraph, meter?: WorkMeter): NetworkSite {
   const objects = [...graph.vertices];
   const edges: GraphEdge[] = [];
   const generators: SiteGenerator[] = [];
@@ -115,12 +116,14 @@ export function networkSite(graph: NetworkGraph): NetworkSite {
   }));
   const covers: Sieve[][] = objects.map((_, c) => [maximalSieve(C, c)]);
   for (const f of forks) covers[f.star]!.unshift(sieveGeneratedBy(C, f.star, f.tines));
-  const topology = grothendieckTopology(C, covers);
-  const reachable = (a: number, b: number): boolean => C.hom(a, b).length > 0;
-  const reachability = categoryFromPoset(objects, reachable);
+  const topology = grothendieckTopology(C, covers, meter ?? sieveMeter('the site of the network', C));
+  // hom sets are closed under composition, so reachability is transitive: a poset as it is
+  const reach = reachMatrix(C), n = objects.length;
+  const reachable = (a: number, b: number): boolean => reach[a * n + b] === 1;
+  const reachability = posetCategory('the reachability order of the site', objects, reachable);
   const stars = new Set(forks.map((f) => f.star));
   const kept = objects.map((_, c) => c).filter((c) => !stars.has(c));
-  const posetCX = categoryFromPoset(kept.map((c) => objects[c]!), (a, b) => reachable(kept[a]!, kept[b]!));
+  const posetCX = posetCategory('C_X', kept.map((c) => objects[c]!), (a, b) => reachable(kept[a]!, kept[b]!));
   const pair = C.parallelPair();
   const below = (c: number): boolean => reachability.arrowsInto(c).some((f) => reachability.arrows[f]!.dom !== c);
   const above = (c: number): boolean => reachability.arrowsFrom(c).some((f) => reachability.arrows[f]!.cod !== c);
@@ -140,6 +143,17 @@ export function networkSite(graph: NetworkGraph): NetworkSite {
   };
 }
 
+/** reach[a·n + b] = 1 when there is an arrow a → b (hom sets are closed under composition, so this is transitive). */
+function reachMatrix(C: FiniteCategory): Uint8Array {
+  const n = C.objects.length;
+  const reach = new Uint8Array(n * n);
+  for (const a of C.arrows) reach[a.dom * n + a.cod] = 1;
+  return reach;
+}
+
+/** The most steps counting the global truth values may take (the down-sets can be exponentially many). */
+export const MAX_TRUTH_VALUE_WORK = 5e7;
+
 /**
  * The number of global truth values of the sheaf topos Sh(C, J) (the global sections of Ω_J,
  * the J-closed subterminals): the down-sets of Belfiore–Bennequin's C_X, since Sh(C, J) ≃
@@ -155,20 +169,20 @@ export function countSheafTruthValues(site: NetworkSite): number {
  * subterminal presheaves, i.e. the sets of objects closed downwards along arrows, counted as
  * the down-sets of the reachability order (recursively: a maximal m is out, or ↓m is in).
  */
-export function countGlobalTruthValues(C: FiniteCategory): number {
+export function countGlobalTruthValues(C: FiniteCategory, meter = new WorkMeter('counting the global truth values', MAX_TRUTH_VALUE_WORK)): number {
   const n = C.objects.length;
-  const down = C.objects.map((_, b) => C.objects.map((__, a) => a).filter((a) => C.hom(a, b).length > 0));
+  const reach = reachMatrix(C);
   const memo = new Map<string, number>();
   const count = (set: readonly number[]): number => {
     if (!set.length) return 1;
     const key = set.join(',');
     const hit = memo.get(key);
     if (hit !== undefined) return hit;
-    const inSet = new Set(set);
-    const m = set.find((b) => !set.some((c) => c !== b && down[c]!.includes(b)))!;
+    meter.spend(set.length * set.length);
+    // a maximal element of the set: nothing else in the set lies above it
+    const m = set.find((b) => !set.some((c) => c !== b && reach[b * n + c] === 1))!;
     const without = set.filter((c) => c !== m);
-    const d = new Set(down[m]);
-    const r = count(without) + count(set.filter((c) => !d.has(c) && inSet.has(c)));
+    const r = count(without) + count(set.filter((c) => reach[c * n + m] !== 1));
     memo.set(key, r);
     return r;
   };

@@ -2,6 +2,38 @@ import type { FiniteCategory } from '../../category/finite.js';
 import { globalSections, Presheaf, terminalPresheaf } from './presheaf.js';
 import type { PresheafMorphism } from './presheaf.js';
 import { ToposError } from '../../category/errors.js';
+import { formatCount, TooLargeError, WorkMeter } from '../../errors.js';
+
+/**
+ * The most steps (arrows touched) enumerating sieves may take: an object with k incoming arrows
+ * that do not factor through each other has 2^k sieves, so the count shows only while counting.
+ */
+export const MAX_SIEVE_WORK = 1.5e7;
+/** The most sieves enumerated on one object (a fork with 15 inputs has 2^15 on its A★). */
+const MAX_SIEVES = 2 ** 15;
+
+/**
+ * What enumerating the sieves on every object of C costs at least: c has at least |into c| + 1
+ * sieves (the principal ones and ∅), each joined with the |into c| principal sieves.
+ */
+export function sieveWorkAtLeast(C: FiniteCategory): number {
+  return C.objects.reduce((total, _, c) => {
+    const k = C.arrowsInto(c).length;
+    return total + (k + 1) * k * k;
+  }, 0);
+}
+
+/**
+ * A meter for sieve enumerations, for callers that enumerate on many objects; given C, work whose
+ * lower bound (`sieveWorkAtLeast`, plus `extra`) already exceeds the limit is refused at once.
+ */
+export function sieveMeter(what: string, C?: FiniteCategory, extra = 0): WorkMeter {
+  const least = C ? sieveWorkAtLeast(C) + extra : 0;
+  if (least > MAX_SIEVE_WORK) {
+    throw new TooLargeError(`${what} (${C!.objects.length} objects, ${C!.arrows.length} arrows) takes at least ${formatCount(least)} steps; the limit is ${formatCount(MAX_SIEVE_WORK)}`, { work: least });
+  }
+  return new WorkMeter(what, MAX_SIEVE_WORK);
+}
 
 /**
  * A sieve on an object c (Mac Lane–Moerdijk §I.4): a set S of arrows with codomain c,
@@ -53,19 +85,25 @@ export function isSieve(C: FiniteCategory, c: number, arrows: readonly number[])
   return true;
 }
 
-/** All sieves on c, smallest first (each is a union of principal sieves; found by breadth-first search). */
-export function sieves(C: FiniteCategory, c: number, limit = 100000): Sieve[] {
+/**
+ * All sieves on c, smallest first (each is a union of principal sieves; found by breadth-first
+ * search). The work is metered (`meter`, by default one for this call): a TooLargeError when it
+ * runs out, or beyond `limit` sieves.
+ */
+export function sieves(C: FiniteCategory, c: number, limit = MAX_SIEVES, meter = sieveMeter(`the sieves on ${C.objects[c]}`)): Sieve[] {
   const principal = C.arrowsInto(c).map((f) => sieveGeneratedBy(C, c, [f]));
+  meter.spend(principal.reduce((s, p) => s + p.arrows.length, 0));
   const seen = new Map<string, Sieve>();
   const queue: Sieve[] = [emptySieve(c)];
   seen.set(sieveKey(queue[0]!), queue[0]!);
   while (queue.length) {
     const S = queue.shift()!;
     for (const p of principal) {
+      meter.spend(S.arrows.length + p.arrows.length + 1);
       const T = sieveJoin(S, p);
       const k = sieveKey(T);
       if (seen.has(k)) continue;
-      if (seen.size >= limit) throw new ToposError(`more than ${limit} sieves on ${C.objects[c]}`);
+      if (seen.size >= limit) throw new TooLargeError(`more than ${limit} sieves on ${C.objects[c]} (the limit)`, { elements: seen.size });
       seen.set(k, T);
       queue.push(T);
     }

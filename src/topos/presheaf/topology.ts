@@ -1,6 +1,7 @@
 import type { FiniteCategory } from '../../category/finite.js';
 import type { Presheaf } from './presheaf.js';
-import { maximalSieve, pullbackSieve, showSieve, sieveKey, sieves } from './sieve.js';
+import { maximalSieve, pullbackSieve, showSieve, sieveKey, sieveMeter, sieves } from './sieve.js';
+import type { WorkMeter } from '../../errors.js';
 import type { Sieve } from './sieve.js';
 import { ToposError } from '../../category/errors.js';
 
@@ -25,8 +26,8 @@ export interface AxiomFailure {
   readonly message: string;
 }
 
-/** Checks the three axioms; returns the first failure or undefined. */
-export function topologyAxiomFailure(C: FiniteCategory, covers: readonly (readonly Sieve[])[]): AxiomFailure | undefined {
+/** Checks the three axioms; returns the first failure or undefined. The sieve enumeration is metered by `meter`. */
+export function topologyAxiomFailure(C: FiniteCategory, covers: readonly (readonly Sieve[])[], meter = sieveMeter('checking the topology axioms')): AxiomFailure | undefined {
   const J = covers.map((ss) => new Set(ss.map(sieveKey)));
   const obj = (c: number): string => C.objects[c]!;
   for (let c = 0; c < C.objects.length; c++) {
@@ -45,8 +46,10 @@ export function topologyAxiomFailure(C: FiniteCategory, covers: readonly (readon
     }
   }
   for (let c = 0; c < C.objects.length; c++) {
-    for (const R of sieves(C, c)) {
+    for (const R of sieves(C, c, undefined, meter)) {
       if (J[c]!.has(sieveKey(R))) continue;
+      // each cover S pulls R back along every arrow of S
+      meter.spend(covers[c]!.reduce((s, S) => s + S.arrows.reduce((t, f) => t + C.arrowsInto(C.arrows[f]!.dom).length + 1, 0), 0));
       const S = covers[c]!.find((S) => S.arrows.every((f) => J[C.arrows[f]!.dom]!.has(sieveKey(pullbackSieve(C, R, f)))));
       if (S) return { axiom: 'transitivity', object: obj(c), sieve: showSieve(C, R), message: `topology axiom 'transitivity' fails at ${obj(c)}: ${showSieve(C, R)} is locally covering on the cover ${showSieve(C, S)} but does not cover` };
     }
@@ -55,9 +58,9 @@ export function topologyAxiomFailure(C: FiniteCategory, covers: readonly (readon
 }
 
 /** A Grothendieck topology from its covering sieves, checked; a ToposError names the failing axiom, object, sieve and arrow. */
-export function grothendieckTopology(C: FiniteCategory, covers: readonly (readonly Sieve[])[]): GrothendieckTopology {
+export function grothendieckTopology(C: FiniteCategory, covers: readonly (readonly Sieve[])[], meter?: WorkMeter): GrothendieckTopology {
   if (covers.length !== C.objects.length) throw new ToposError(`a topology needs covering sieves at each of the ${C.objects.length} objects`);
-  const fail = topologyAxiomFailure(C, covers);
+  const fail = topologyAxiomFailure(C, covers, meter);
   if (fail) throw new ToposError(fail.message);
   return { category: C, covers };
 }

@@ -1,0 +1,47 @@
+// The child process of test/fuzz/budget.ts: runs CLI cases in-process, one after another, and
+// reports on file descriptor 3 (one JSON line each) what every case did and what it cost.
+//
+//   node cli-runner.mjs RUN_JS CASES_JSON FIRST WORK_DIR RESTART_MIB
+//
+// RUN_JS is the compiled src/cli/run.js; CASES_JSON a list of {argv, files}; each case's files
+// are written into a fresh directory WORK_DIR/c<i>, whose path replaces '{dir}' in argv. Before a
+// case: {"start": i}; after it: {"i", "code", "out", "err", "cpuMs", "wallMs", "rssMiB"} where
+// rssMiB is the process's peak resident set so far (monotone: the first case to cross a bound is
+// the one that did it). The runner exits once the peak passes RESTART_MIB, so that the parent
+// restarts it and the next case is measured in a fresh process.
+import { mkdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [runJs, casesJson, first, work, restartMiB] = process.argv.slice(2);
+const { run } = await import(pathToFileURL(runJs).href);
+const cases = JSON.parse(readFileSync(casesJson, 'utf8'));
+const report = (o) => writeSync(3, JSON.stringify(o) + '\n');
+// long output is cut in the middle, keeping its last line's end (the one-line check reads it)
+const clip = (s) => (s.length > 4000 ? `${s.slice(0, 3000)}…${s.slice(-1000)}` : s);
+
+for (let i = Number(first); i < cases.length; i++) {
+  const c = cases[i];
+  const dir = join(work, `c${i}`);
+  mkdirSync(dir, { recursive: true });
+  for (const [name, b64] of Object.entries(c.files ?? {})) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), Buffer.from(b64, 'base64'));
+  }
+  const argv = c.argv.map((a) => a.split('{dir}').join(dir));
+  const out = [], err = [];
+  report({ start: i });
+  const cpu0 = process.cpuUsage(), t0 = performance.now();
+  let code;
+  try {
+    code = await run(argv, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: false });
+  } catch (e) {
+    code = 'threw';
+    err.push(String(e?.stack ?? e));
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const rssMiB = process.resourceUsage().maxRSS / 1024;
+  report({ i, code, out: clip(out.join('')), err: clip(err.join('')), cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - t0, rssMiB });
+  rmSync(dir, { recursive: true, force: true });
+  if (rssMiB > Number(restartMiB)) break;
+}
