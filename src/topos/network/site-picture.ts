@@ -1,6 +1,6 @@
 import type { FiniteCategory } from '../../category/finite.js';
 import { graphPicture } from '../../draw/graph.js';
-import type { GraphEdge, GraphNode, NodeStyle } from '../../draw/graph.js';
+import type { EdgeStyle, GraphEdge, GraphNode, NodeStyle } from '../../draw/graph.js';
 import { sieveLeq, sieves, sieveNegate, sieveEquals } from '../presheaf/sieve.js';
 import type { Sieve } from '../presheaf/sieve.js';
 import type { NetworkSite } from './site.js';
@@ -25,11 +25,11 @@ export function sitePicture(site: NetworkSite, title = 'the site C of the networ
     const kind = kindOf.get(a.name);
     return [{ from: String(a.dom), to: String(a.cod), label: kind === 'layer' ? undefined : kind, style: kind === 'tine' ? 'accent' as const : kind === 'tang' || kind === 'handle' ? 'dashed' as const : 'solid' as const }];
   });
-  const legend = {
-    node: { ...(site.forks.length ? { star: 'A★ (fork: joins the inputs)', tank: 'A (fork: the layer)' } : {}), output: 'minimal', input: 'maximal', plain: 'other' },
-    edge: site.forks.length ? { solid: 'layer', accent: 'tine', dashed: 'tang / handle' } : { solid: 'layer' },
-  };
-  return graphPicture({ nodes, edges }, { title, direction: 'LR', legend: legend as never });
+  const names: Record<NodeStyle, string> = { star: 'A★ (fork: joins the inputs)', tank: 'A (fork: the layer)', output: 'minimal', input: 'maximal', plain: 'other', accent: '', muted: '' };
+  const edgeNames: Record<EdgeStyle, string> = { solid: 'layer', accent: 'tine', dashed: 'tang / handle', muted: '' };
+  const used = <S extends string>(styles: readonly (S | undefined)[], text: Record<S, string>): Partial<Record<S, string>> =>
+    Object.fromEntries(Object.entries(text).filter(([k]) => styles.includes(k as S))) as Partial<Record<S, string>>;
+  return graphPicture({ nodes, edges }, { title, direction: 'LR', legend: { node: used(nodes.map((n) => n.style), names), edge: used(edges.map((e) => e.style), edgeNames) } });
 }
 
 /** A sieve by the arrows that generate it (those not a composite h∘g of another of its arrows with g ≠ id); in a thin category, by their domains. */
