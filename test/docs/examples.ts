@@ -26,22 +26,29 @@ export interface Block {
   line: number;
   /** Commands run before the block without being shown (`<!-- doc-test: setup CMD -->`). */
   setup: string[];
+  /** Files a page shows and its examples use (`<!-- doc-test: file NAME -->` before a block): written before this block runs. */
+  files: { name: string; text: string }[];
   /** Why the block is not run (`<!-- doc-test: skip REASON -->`), if it is not. */
   skip?: string;
+  /** A list of commands shown without their output (`<!-- doc-test: quiet -->`): each must exit 0, nothing is compared. */
+  quiet?: boolean;
   examples: Example[];
 }
 
-const DIRECTIVE = /^<!--\s*doc-test:\s*(skip|setup)\s*(.*?)\s*-->$/;
+const DIRECTIVE = /^<!--\s*doc-test:\s*(skip|setup|quiet|file)\s*(.*?)\s*-->$/;
 
 /** The example blocks of a markdown page: fenced blocks that contain `$ ` lines. */
 export function parseExamples(md: string): Block[] {
   const lines = md.split('\n');
   const blocks: Block[] = [];
-  let directives: { skip?: string; setup: string[] } = { setup: [] };
+  let directives: { skip?: string; quiet?: boolean; setup: string[]; file?: string } = { setup: [] };
+  let files: { name: string; text: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const d = DIRECTIVE.exec(lines[i]!.trim());
     if (d) {
       if (d[1] === 'skip') directives.skip = d[2] || 'no reason given';
+      else if (d[1] === 'quiet') directives.quiet = true;
+      else if (d[1] === 'file') directives.file = d[2]!;
       else directives.setup.push(d[2]!);
       continue;
     }
@@ -53,7 +60,8 @@ export function parseExamples(md: string): Block[] {
     let end = i + 1;
     while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
     const body = lines.slice(start + 1, end);
-    if (body.some((l) => l.startsWith('$ '))) {
+    if (directives.file) files.push({ name: directives.file, text: body.join('\n') + '\n' });
+    else if (body.some((l) => l.startsWith('$ '))) {
       const examples: Example[] = [];
       for (let k = 0; k < body.length; k++) {
         if (!body[k]!.startsWith('$ ')) continue;
@@ -64,7 +72,8 @@ export function parseExamples(md: string): Block[] {
         examples.push({ command, expected: body.slice(k + 1, o), outputLines: [start + 1 + k + 1, start + 1 + o] });
         k = o - 1;
       }
-      blocks.push({ line: start, setup: directives.setup, skip: directives.skip, examples });
+      blocks.push({ line: start, setup: directives.setup, files, skip: directives.skip, quiet: directives.quiet, examples });
+      files = [];
     }
     directives = { setup: [] };
     i = end;
@@ -103,6 +112,8 @@ function tokens(line: string): Token[] {
 
 /** Relative tolerance for decimals (and one unit of the last printed digit). */
 export const RELATIVE_TOLERANCE = 0.01;
+/** Below this, decimals are float rounding (errors, defects, residuals of 1e-6): any two agree. */
+export const ABSOLUTE_TOLERANCE = 2e-5;
 
 function numbersAgree(expected: { n: number; text: string }, actual: { n: number; text: string }): boolean {
   const integer = /^[-−]?\d+$/.test(expected.text) && /^[-−]?\d+$/.test(actual.text);
@@ -110,7 +121,7 @@ function numbersAgree(expected: { n: number; text: string }, actual: { n: number
   const digits = /\.(\d+)/.exec(expected.text.replace(/e.*$/, ''))?.[1]?.length ?? 0;
   const exp = Number(/e([-+]?\d+)$/.exec(expected.text)?.[1] ?? 0);
   const unit = Math.pow(10, exp - digits);
-  return Math.abs(expected.n - actual.n) <= Math.max(RELATIVE_TOLERANCE * Math.abs(expected.n), unit * 1.0001);
+  return Math.abs(expected.n - actual.n) <= Math.max(RELATIVE_TOLERANCE * Math.abs(expected.n), unit * 1.0001, ABSOLUTE_TOLERANCE);
 }
 
 /** Whether one output line agrees with the documented one; a documented line ending in `…` needs only its beginning to agree. */
@@ -158,6 +169,8 @@ export function scratch(root: string): { dir: string; bin: string } {
   for (const name of ['data', 'test', 'dist', 'scripts']) symlinkSync(join(root, name), join(dir, name));
   const paralens = join(bin, 'paralens');
   writeFileSync(paralens, `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'dist', 'src', 'cli', 'main.js')}" "$@"\n`);
+  // the system Python, which has the Debian packages the docs use (torch, onnx, sklearn)
+  symlinkSync('/usr/bin/python3', join(bin, 'python3'));
   writeFileSync(join(bin, 'npx'), `#!/bin/sh\nif [ "$1" = paralens ]; then shift; exec "${paralens}" "$@"; fi\necho "docs test: only 'npx paralens' runs here" >&2; exit 127\n`);
   chmodSync(paralens, 0o755);
   chmodSync(join(bin, 'npx'), 0o755);
@@ -172,8 +185,15 @@ export function runBlocks(blocks: readonly Block[], root: string, timeoutMs: num
   let k = 0;
   for (const b of blocks) {
     if (b.skip) continue;
+    for (const f of b.files) writeFileSync(join(dir, f.name), f.text);
     for (const s of b.setup) script.push(`{ ${s} ; } >/dev/null 2>&1`);
-    for (const ex of b.examples) script.push(`printf '${SEP}${k++}\\n'`, `{ ${ex.command}\n} 2>&1`);
+    for (const ex of b.examples) {
+      // the marker keeps $? of the example before it (for `$ echo $?`)
+      script.push(`__rc=$?; printf '${SEP}${k++}\\n'; ( exit $__rc )`);
+      // a quiet block's commands are shown without output: only their exit status is checked
+      const command = /^\s*#/.test(ex.command) ? ':' : ex.command; // a comment line runs as nothing
+      script.push(b.quiet ? `{ ${command}\n} >/dev/null 2>&1; echo "exit $?"` : `{ ${command}\n} 2>&1`);
+    }
   }
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1', COLUMNS: '100' };
   for (const v of Object.keys(env)) if (/^PARALENS_/.test(v) || v === 'FORCE_COLOR') delete env[v];
@@ -183,6 +203,7 @@ export function runBlocks(blocks: readonly Block[], root: string, timeoutMs: num
   } catch (e) {
     out = String((e as { stdout?: string }).stdout ?? '');
   }
+  out = out.split(dir + '/').join('./').split(dir).join('.'); // the scratch directory's name changes every run
   const outputs: string[][] = Array.from({ length: k }, () => []);
   for (const part of out.split(SEP).slice(1)) {
     const nl = part.indexOf('\n');
@@ -202,12 +223,16 @@ export function rewrite(md: string, blocks: readonly Block[], outputs: readonly 
     if (b.skip) continue;
     for (const ex of b.examples) {
       const got = outputs[k++]!;
-      if (!outputAgrees(ex.expected, got)) edits.push({ range: ex.outputLines, text: got });
+      // a quiet block shows no output: nothing to write (its failures are the test's to report)
+      if (!b.quiet && !outputAgrees(ex.expected, got)) edits.push({ range: ex.outputLines, text: got });
     }
   }
   for (const { range, text } of edits.reverse()) lines.splice(range[0], range[1] - range[0], ...text);
   return lines.join('\n');
 }
+
+/** What an example must print: its documented output, or for a quiet block's command its exit status 0. */
+export const expectedOf = (b: Block, ex: Example): string[] => (b.quiet ? ['exit 0'] : ex.expected);
 
 /** The bash that a `$ ` line would run, for messages. */
 export const shown = (ex: Example): string => `$ ${ex.command}`;
