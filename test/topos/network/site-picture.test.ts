@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,24 @@ describe('pictures of the topos of a network', () => {
     expect(count(svg, /<g class="node /g)).toBe(8);
     // per fibre one swap arrow (01 ↔ 10), and four restrictions along y ≤ x
     expect(count(svg, /<g class="edge">/g)).toBe(2 + 4);
+  });
+
+  it('the pictures in docs/topos-network.md are what the code draws (PARALENS_UPDATE_SCREENSHOTS=1 rewrites them)', () => {
+    const C = parsePoset('y<x');
+    const Z2 = cyclicGroup(2);
+    const F = groupPresheaf(C, [Z2, Z2], C.arrows.map(() => [0, 1]));
+    const pats = ['00', '01', '10', '11'];
+    const A = groupAction(F, [pats, pats], [[[0, 1, 2, 3], [0, 2, 1, 3]], [[0, 1, 2, 3], [0, 2, 1, 3]]], C.arrows.map((a) => (a.dom === a.cod ? [0, 1, 2, 3] : [3, 2, 1, 0])));
+    const pictures: [string, string][] = [
+      ['topos-site.svg', sitePicture(fork, 'the site of x1>h, x2>h, h>y')],
+      ['topos-omega.svg', omegaHasse(fork.category, fork.forks[0]!.tank)],
+      ['topos-stack.svg', stackPicture(F, A)],
+    ];
+    const dir = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
+    for (const [name, svg] of pictures) {
+      if (process.env.PARALENS_UPDATE_SCREENSHOTS) writeFileSync(join(dir, name), svg);
+      expect(readFileSync(join(dir, name), 'utf8'), `docs/screenshots/${name} is stale: PARALENS_UPDATE_SCREENSHOTS=1 npx vitest run ${'test/topos/network/site-picture.test.ts'}`).toBe(svg);
+    }
   });
 
   it('paralens topos site --svg FILE writes the site, --omega OBJECT its Ω; a bad object is exit 2 with no file', async () => {
