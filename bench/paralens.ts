@@ -2,13 +2,13 @@
 import { xor as xorData } from '../src/data/generated.js';
 import type { Dataset } from '../src/data/dataset.js';
 import { oneHot } from '../src/data/dataset.js';
-import { mse, softmaxCrossEntropy } from '../src/nn/loss.js';
+import { mse, softmaxCrossEntropy, tokenCrossEntropy } from '../src/nn/loss.js';
 import { parseSpec } from '../src/spec/index.js';
 import { allocFloat32, backend, setBackend } from '../src/tensor/registry.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';
 import type { Loss } from '../src/nn/loss.js';
-import { fill, names, recorder, repeatsAfter } from './workloads.js';
+import { charTransformerSpec, fill, names, recorder, repeatsAfter, tokenWindows } from './workloads.js';
 import type { BenchConfig, Measurement } from './workloads.js';
 
 export const MLP_SPEC = 'dense(784,256) >> relu >> dense(256,256) >> relu >> dense(256,10)';
@@ -73,17 +73,43 @@ export function timeXor(cfg: BenchConfig): number[] {
   return Array.from({ length: cfg.repeats }, run);
 }
 
+/**
+ * Tokens/s of the char transformer: `steps` Adam steps over batches of pre-made windows (one
+ * epoch of batch·steps windows), after one warm-up epoch.
+ */
+export function timeCharTransformer(cfg: BenchConfig): number[] {
+  const c = cfg.charTransformer, T = c.context, N = c.batch * c.steps;
+  const ids = tokenWindows(N, c, 11);
+  const x = Tensor.zeros([N, T]), y = Tensor.zeros([N, T]);
+  for (let i = 0; i < N; i++) {
+    x.data.set(ids.subarray(i * (T + 1), i * (T + 1) + T), i * T);
+    y.data.set(ids.subarray(i * (T + 1) + 1, (i + 1) * (T + 1)), i * T);
+  }
+  const trainer = new Trainer(parseSpec(charTransformerSpec(c)).at([T]), { name: 'windows', x, y }, { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 });
+  const t0 = performance.now();
+  trainer.runEpoch();
+  const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
+  const out: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const t = performance.now();
+    trainer.runEpoch();
+    out.push((N * T) / ((performance.now() - t) / 1000));
+  }
+  return out;
+}
+
 /** Every workload on the backend registered as `name`; `system` labels the rows. */
 export function benchParalens(name: string, system: string, cfg: BenchConfig, skipped: string[], log: (s: string) => void): Measurement[] {
   const previous = backend();
   setBackend(name);
   const out: Measurement[] = [];
-  const add = recorder(system, out, skipped, log);
+  const add = recorder(system, out, skipped, log, cfg.only);
   try {
     for (const n of cfg.matmulSizes) add(names.matmul(n), 'GFLOP/s', () => timeMatmul(n, cfg));
     for (const { batch, steps } of cfg.mlp.runs) add(names.mlp(batch), 'samples/s', () => timeTraining(MLP_SPEC, [784], batch, steps, cfg.mlp.lr, softmaxCrossEntropy, cfg));
     add(names.conv(cfg.conv.batch), 'samples/s', () => timeTraining(CNN_SPEC, [1, 28, 28], cfg.conv.batch, cfg.conv.steps, cfg.conv.lr, softmaxCrossEntropy, cfg));
     add(names.xor(cfg.xor.epochs), 's', () => timeXor(cfg));
+    add(names.charTransformer(cfg.charTransformer), 'tokens/s', () => timeCharTransformer(cfg));
   } finally {
     setBackend(previous);
   }

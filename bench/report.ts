@@ -12,11 +12,11 @@ export interface Ratio {
   ratio: number;
 }
 
-/** Every paralens system against every peer, per workload. */
+/** Every paralens system against every peer, per workload (rows measured on an emulated device have no speed to compare). */
 export function ratios(results: readonly Measurement[]): Ratio[] {
   const out: Ratio[] = [];
   for (const m of results) {
-    if (!m.system.startsWith('paralens')) continue;
+    if (!m.system.startsWith('paralens') || m.emulated) continue;
     for (const p of results) {
       if (p.workload === m.workload && !p.system.startsWith('paralens')) out.push({ workload: m.workload, system: m.system, peer: p.system, ratio: better(m, p) });
     }

@@ -27,8 +27,10 @@ const quick = argv.includes('--quick');
 const json = argv.includes('--json');
 const skipAt = argv.indexOf('--skip');
 const skip = new Set(skipAt >= 0 ? (argv[skipAt + 1] ?? '').split(',') : []);
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 if (argv.includes('--help')) {
-  process.stdout.write('usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,tfjs-cpu,tfjs-wasm,jaxjs,torch]\n');
+  process.stdout.write('usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,webgpu,tfjs-cpu,tfjs-wasm,jaxjs,torch] [--only WORKLOAD-SUBSTRING]\n');
   process.exit(0);
 }
 const log = (s: string): void => void process.stderr.write(s + '\n');
@@ -40,7 +42,7 @@ const log = (s: string): void => void process.stderr.write(s + '\n');
 const settle = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 async function main(): Promise<void> {
-  const cfg = benchConfig(quick);
+  const cfg = { ...benchConfig(quick), only };
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, relaxedSimdFlag: process.execArgv.includes('--experimental-wasm-relaxed-simd') };
   log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}${quick ? ' (quick)' : ''}`);
   const systems: Record<string, string> = {};
@@ -86,6 +88,19 @@ async function main(): Promise<void> {
       setBackend(previous);
     }
     systems['paralens CLI'] = `paralens train --json in a process of its own, no Node flags (node dist/src/cli/main.js train … --epochs ${cfg.fashion.epochs}); its seconds_per_epoch, and the process's wall and CPU time from /usr/bin/time`;
+  }
+  // the webgpu backend, at sizes an emulated device (SwiftShader) finishes in seconds
+  if (!skip.has('webgpu')) {
+    const { benchWebGpu, gpuSystem, startWebGpu } = await import('./webgpu.js');
+    const gpu = await startWebGpu(note);
+    if (gpu) {
+      systems.webgpu = `${gpuSystem(gpu)}: ${gpu.device.label}${gpu.device.emulated ? '; these rows check that it runs, and are left out of the speed-ups' : ''}`;
+      log(`paralens on backend 'webgpu'`);
+      const w = gpu.device.emulated || quick
+        ? { matmulSizes: [128, 256], mlp: { batch: 128, steps: 4 }, cnn: { batch: 32, steps: 2 }, repeats: 3 }
+        : { matmulSizes: cfg.matmulSizes, mlp: { batch: 128, steps: 20 }, cnn: { batch: cfg.conv.batch, steps: cfg.conv.steps }, repeats: cfg.repeats };
+      results.push(...(await benchWebGpu(gpu, w, skipped, log)));
+    }
   }
   for (const be of ['cpu', 'wasm'] as const) {
     if (skip.has(`tfjs-${be}`)) continue;

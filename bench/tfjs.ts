@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { timeTfjsCharTransformer } from './tfjs-transformer.js';
 import { fill, names, recorder, repeatsAfter } from './workloads.js';
 import type { BenchConfig, Measurement } from './workloads.js';
 
@@ -88,7 +89,7 @@ const labels = (tf: TF, batch: number, s: number): T => tf.oneHot(tf.tensor1d(Ar
 
 export function benchTfjs(tf: TF, system: string, cfg: BenchConfig, skipped: string[], log: (s: string) => void): Measurement[] {
   const out: Measurement[] = [];
-  const add = recorder(system, out, skipped, log);
+  const add = recorder(system, out, skipped, log, cfg.only);
   for (const n of cfg.matmulSizes) add(names.matmul(n), 'GFLOP/s', () => timeMatmul(tf, n, cfg));
 
   const { dims, lr } = cfg.mlp;
@@ -145,5 +146,6 @@ export function benchTfjs(tf: TF, system: string, cfg: BenchConfig, skipped: str
     add(names.xor(cfg.xor.epochs), 's', () => Array.from({ length: cfg.repeats }, run));
     tf.dispose([x, y]);
   }
+  add(names.charTransformer(cfg.charTransformer), 'tokens/s', () => timeTfjsCharTransformer(tf, cfg));
   return out;
 }

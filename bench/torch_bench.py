@@ -98,6 +98,40 @@ def time_xor(cfg):
     return [run() for _ in range(cfg["repeats"])]
 
 
+def time_char_transformer(cfg):
+    """bench/paralens.ts timeCharTransformer: the same model (bench/text_torch.py's LM), Adam, one epoch of batch·steps pre-made windows of token ids."""
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from text_torch import LM
+    import torch.nn.functional as F
+    c = cfg["charTransformer"]
+    T, V, B, steps = c["context"], c["vocab"], c["batch"], c["steps"]
+    n = B * steps
+    ids = ((rand((n, T + 1), 11) + 0.5) * V).long().clamp(0, V - 1)
+    x, y = ids[:, :T], ids[:, 1:]
+    torch.manual_seed(0)
+    model = LM(V, c)
+    opt = torch.optim.Adam(model.parameters(), lr=c["lr"])
+
+    def epoch():
+        perm = torch.randperm(n)
+        for s in range(steps):
+            idx = perm[s * B:(s + 1) * B]
+            loss = F.cross_entropy(model(x[idx]).view(B * T, V), y[idx].reshape(B * T))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+    t0 = time.perf_counter()
+    epoch()
+    out = []
+    for _ in range(repeats_after(time.perf_counter() - t0, cfg)):
+        t = time.perf_counter()
+        epoch()
+        out.append(n * T / (time.perf_counter() - t))
+    return out
+
+
 def main():
     threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
     torch.set_num_threads(threads)
@@ -105,19 +139,27 @@ def main():
     system = f"PyTorch {torch.__version__.split('+')[0]} ({threads} thread{'s' if threads > 1 else ''})"
     out = []
 
-    def add(workload, unit, samples):
+    only = cfg.get("only")
+
+    def add(workload, unit, measure):
+        """Runs measure() (a list of samples) and records its median, unless --only leaves the workload out."""
+        if only is not None and only not in workload:
+            return
+        samples = measure()
         out.append({"workload": workload, "system": system, "value": statistics.median(samples), "unit": unit, "samples": samples})
         print(f"  {system:22} {workload:40} {statistics.median(samples):.4g} {unit}", file=sys.stderr, flush=True)
 
     for n in cfg["matmulSizes"]:
-        add(f"matmul {n}³", "GFLOP/s", time_matmul(n, cfg))
+        add(f"matmul {n}³", "GFLOP/s", lambda: time_matmul(n, cfg))
     for r in cfg["mlp"]["runs"]:
         torch.manual_seed(0)
-        add(f"MLP 784-256-256-10 train, batch {r['batch']}", "samples/s", time_training(mlp(cfg["mlp"]["dims"]), (784,), r["batch"], r["steps"], cfg["mlp"]["lr"], cfg))
+        add(f"MLP 784-256-256-10 train, batch {r['batch']}", "samples/s", lambda: time_training(mlp(cfg["mlp"]["dims"]), (784,), r["batch"], r["steps"], cfg["mlp"]["lr"], cfg))
     c = cfg["conv"]
     torch.manual_seed(0)
-    add(f"CNN (2 conv) train, batch {c['batch']}", "samples/s", time_training(cnn(), (1, 28, 28), c["batch"], c["steps"], c["lr"], cfg))
-    add(f"XOR 2-4-4-1, {cfg['xor']['epochs']} epochs", "s", time_xor(cfg))
+    add(f"CNN (2 conv) train, batch {c['batch']}", "samples/s", lambda: time_training(cnn(), (1, 28, 28), c["batch"], c["steps"], c["lr"], cfg))
+    add(f"XOR 2-4-4-1, {cfg['xor']['epochs']} epochs", "s", lambda: time_xor(cfg))
+    c = cfg["charTransformer"]
+    add(f"char transformer train ({c['blocks']}×d{c['d']}, T {c['context']}, batch {c['batch']})", "tokens/s", lambda: time_char_transformer(cfg))
     json.dump(out, sys.stdout)
 
 

@@ -18,6 +18,37 @@ export interface BenchConfig {
   xor: { epochs: number; lr: number };
   /** The Fashion-MNIST MLP 784-256-256-10 epoch (60 000 images, SGD): by the Trainer in this process and by the `paralens train` command. */
   fashion: { epochs: number; batch: number; lr: number };
+  /**
+   * A character-level transformer: embedding(vocab,d) >> transformer(d,heads,ff,pos) × blocks >>
+   * layernorm(d) >> dense(d,vocab), Adam, `batch` windows of `context` token ids per step
+   * (synthetic ids: the speed does not depend on the text), token cross-entropy.
+   */
+  charTransformer: CharTransformerConfig;
+  /** Run only the workloads whose names contain this (`npm run bench -- --only transformer`); all when absent. */
+  only?: string;
+}
+
+export interface CharTransformerConfig {
+  vocab: number;
+  d: number;
+  heads: number;
+  ff: number;
+  blocks: number;
+  pos: string;
+  context: number;
+  batch: number;
+  steps: number;
+  lr: number;
+}
+
+/** The char transformer as a paralens spec. */
+export function charTransformerSpec(c: CharTransformerConfig): string {
+  return [`embedding(${c.vocab},${c.d})`, ...Array.from({ length: c.blocks }, () => `transformer(${c.d},${c.heads},${c.ff},${c.pos})`), `layernorm(${c.d})`, `dense(${c.d},${c.vocab})`].join(' >> ');
+}
+
+/** Token ids in 0 … vocab−1 for `windows` windows of context + 1 (inputs and next-token targets), from `fill`. */
+export function tokenWindows(windows: number, c: CharTransformerConfig, seed: number): Float32Array {
+  return fill(windows * (c.context + 1), seed).map((v) => Math.min(c.vocab - 1, Math.floor((v + 0.5) * c.vocab)));
 }
 
 export function benchConfig(quick: boolean): BenchConfig {
@@ -30,6 +61,7 @@ export function benchConfig(quick: boolean): BenchConfig {
         conv: { batch: 64, steps: 3, lr: 0.01 },
         xor: { epochs: 1000, lr: 0.5 },
         fashion: { epochs: 1, batch: 128, lr: 0.05 },
+        charTransformer: { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: 3, lr: 0.003 },
       }
     : {
         repeats: 5,
@@ -39,6 +71,7 @@ export function benchConfig(quick: boolean): BenchConfig {
         conv: { batch: 64, steps: 5, lr: 0.01 },
         xor: { epochs: 6000, lr: 0.5 },
         fashion: { epochs: 3, batch: 128, lr: 0.05 },
+        charTransformer: { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: 10, lr: 0.003 },
       };
 }
 
@@ -47,9 +80,11 @@ export interface Measurement {
   workload: string;
   system: string;
   value: number;
-  unit: 'GFLOP/s' | 'samples/s' | 's';
+  unit: 'GFLOP/s' | 'samples/s' | 'tokens/s' | 's';
   /** The per-repeat values the median was taken over. */
   samples: number[];
+  /** Measured on an emulated device (SwiftShader): a correctness run, kept out of the speed-up tables. */
+  emulated?: boolean;
 }
 
 export function median(xs: readonly number[]): number {
@@ -77,14 +112,16 @@ export const names = {
   xor: (epochs: number) => `XOR 2-4-4-1, ${epochs} epochs`,
   fashionEpoch: (batch: number) => `Fashion-MNIST MLP 784-256-256-10 epoch, batch ${batch}`,
   cliProcess: (epochs: number, what: 'wall' | 'CPU') => `paralens train process, ${epochs} Fashion-MNIST epoch${epochs === 1 ? '' : 's'}: ${what} time`,
+  charTransformer: (c: CharTransformerConfig) => `char transformer train (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
 };
 
 /**
  * Runs one measurement for `system` and records its median in `out`; a workload the system
  * cannot run (e.g. a kernel TF.js-wasm lacks) is logged and listed in `skipped`, never faked.
  */
-export function recorder(system: string, out: Measurement[], skipped: string[], log: (s: string) => void) {
+export function recorder(system: string, out: Measurement[], skipped: string[], log: (s: string) => void, only?: string) {
   return (workload: string, unit: Measurement['unit'], measure: () => number[]): void => {
+    if (only !== undefined && !workload.includes(only)) return;
     try {
       const samples = measure();
       out.push({ workload, system, value: median(samples), unit, samples });

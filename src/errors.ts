@@ -62,6 +62,18 @@ export class NonFiniteError extends ParalensError {
   }
 }
 
+/**
+ * A training setup that a device backend (webgpu) cannot run where its arrays live: a layer,
+ * loss or optimiser that computes on host arrays. Refused before anything is allocated on
+ * the device; the message names what has no device path.
+ */
+export class DeviceSupportError extends ParalensError {
+  constructor(message: string) {
+    super('E_DEVICE', message);
+    this.name = 'DeviceSupportError';
+  }
+}
+
 /** An unknown name (layer, data set, optimiser, loss, group, …); the message lists the known ones. */
 export class UnknownNameError extends ParalensError {
   constructor(kind: string, name: string, known: readonly string[]) {

@@ -187,7 +187,10 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   lastProgress = m;
   const status = $('status');
   if (losses.length === 1) status.dataset.firstLoss = String(m.loss);
-  setStatus(m.done ? 'done' : 'training', m.done ? `done: ${progressText(m)}` : `training: ${progressText(m)}`, m.backend);
+  // the backend, and why it is not the GPU when the worker fell back
+  setStatus(m.done ? 'done' : 'training', m.done ? `done: ${progressText(m)}` : `training: ${progressText(m)}`, m.note ? `${m.backend} (${m.note})` : m.backend);
+  status.dataset.backend = m.backend;
+  if (m.note) status.dataset.backendNote = m.note;
   status.dataset.epoch = String(m.epoch);
   status.dataset.loss = String(m.loss);
   status.dataset.done = String(m.done);

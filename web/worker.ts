@@ -3,6 +3,8 @@ import { boundsOf } from '../src/draw/grid.js';
 import type { Box } from '../src/draw/grid.js';
 import { backend } from '../src/tensor/registry.js';
 import { backendLabel, init } from '../src/tensor/init.js';
+import { DeviceTrainer } from '../src/train/device-trainer.js';
+import type { EpochStats } from '../src/train/trainer.js';
 import { gridOf, N, setup } from './model.js';
 import type { PlaygroundState } from './state.js';
 
@@ -15,7 +17,7 @@ export type Activity = { kind: 'idle' } | { kind: 'training'; epoch: number; epo
 /** Messages the worker sends back. */
 export type FromWorker =
   | { type: 'error'; message: string }
-  | { type: 'progress'; epoch: number; epochs: number; loss: number; accuracy?: number; grid?: GridMsg; std?: GridMsg; done: boolean; backend: string }
+  | { type: 'progress'; epoch: number; epochs: number; loss: number; accuracy?: number; grid?: GridMsg; std?: GridMsg; done: boolean; backend: string; note?: string }
   | { type: 'stopped'; activity: Activity }
   | { type: 'ensemble-progress'; expert: number; experts: number; backend: string }
   | { type: 'ensemble'; disagreement: GridMsg; glued: number; points: number; tol: number; experts: number; backend: string };
@@ -35,6 +37,13 @@ const fail = (e: unknown): void => {
   post({ type: 'error', message: (e as Error).message ?? String(e) });
 };
 
+/**
+ * Trains a state's model, posting a frame about 150 times a run. On a GPU (the webgpu backend)
+ * the run is resident on the device (DeviceTrainer): epochs are awaited, and only the
+ * statistics and, for each frame's picture, the parameters come back. A model the device
+ * cannot run (a layer on host arrays: dropout, Bayesian layers …) trains on the host backend,
+ * and the status line says why.
+ */
 function train(state: PlaygroundState): void {
   const gen = ++running;
   const s = setup(state);
@@ -42,25 +51,37 @@ function train(state: PlaygroundState): void {
   const { trainer, data, link } = s;
   const box = data.x.shape[1] === 2 ? boundsOf(data.x, 0.15) : undefined;
   const perFrame = Math.max(1, Math.ceil(state.epochs / 150)); // about 150 frames a run
-  const chunk = (): void => {
+  const device = backend().device;
+  let onDevice: DeviceTrainer | undefined, note = fallback;
+  if (device) {
+    try {
+      onDevice = new DeviceTrainer(trainer, device);
+    } catch (e) {
+      note = `on the host: ${(e as Error).message.split(':')[0]}`;
+    }
+  }
+  const epoch = (): EpochStats | Promise<EpochStats> => (onDevice ? onDevice.runEpoch() : trainer.runEpoch());
+  const chunk = async (): Promise<void> => {
     if (gen !== running) return;
     try {
       const start = performance.now();
-      let stats = trainer.runEpoch();
-      while (trainer.epoch < state.epochs && trainer.epoch % perFrame !== 0 && performance.now() - start < 100) stats = trainer.runEpoch();
+      let stats = await epoch();
+      while (trainer.epoch < state.epochs && trainer.epoch % perFrame !== 0 && performance.now() - start < 100) stats = await epoch();
+      if (gen !== running) return;
       const done = trainer.epoch >= state.epochs;
       activity = done ? { kind: 'idle' } : { kind: 'training', epoch: trainer.epoch, epochs: state.epochs };
       const withStd = state.uncertainty !== 'off' && (done || trainer.epoch % (perFrame * 10) === 0);
-      const g = box && gridOf(trainer.model, trainer.theta, box, link, withStd ? 16 : 0, state.seed);
+      const theta = onDevice && box ? await onDevice.hostTheta() : trainer.theta;
+      const g = box && gridOf(trainer.model, theta, box, link, withStd ? 16 : 0, state.seed);
       const grid = g && box ? { ...box, values: g.chi, nx: N, ny: N } : undefined;
       const std = g?.std && box ? { ...box, values: g.std, nx: N, ny: N } : undefined;
-      post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done, backend: backendLabel(backend()) });
+      post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done, backend: backendLabel(backend()), ...(note ? { note } : {}) });
       if (!done) setTimeout(chunk, 12);
     } catch (e) {
       fail(e); // e.g. the loss became NaN: the message names the epoch and the morphism
     }
   };
-  chunk();
+  void chunk();
 }
 
 /**
@@ -100,10 +121,16 @@ async function ensemble(state: PlaygroundState, experts: number, tol: number): P
   post({ type: 'ensemble', disagreement: { ...box, values: dis, nx: N, ny: N }, glued, points: N * N, tol, experts, backend: backendLabel(backend()) });
 }
 
-// The fast backend where it loads — its worker thread too when the page is cross-origin
-// isolated (web/vite.config.ts sends the headers) — else the reference one. Messages wait
-// for it, in order.
-const fast = init();
+// A GPU where the browser offers a WebGPU adapter; else the fast backend where it loads — its
+// worker thread too when the page is cross-origin isolated (web/vite.config.ts sends the
+// headers) — else the reference one, with the reason in the status line. Messages wait for
+// it, in order.
+let fallback: string | undefined;
+const fast = ('gpu' in navigator ? init({ backend: 'webgpu' }) : Promise.reject(new Error('this browser offers no WebGPU')))
+  .catch((e: Error) => {
+    fallback = `no WebGPU here (${e.message.replace(/^backend 'webgpu' cannot start here: /, '')}): on the CPU`;
+    return init();
+  });
 
 
 self.onmessage = async (e: MessageEvent<ToWorker>): Promise<void> => {

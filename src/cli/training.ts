@@ -37,7 +37,8 @@ export function trainingFlags(names: readonly TrainingFlag[] = Object.keys(TRAIN
 export function trainRunOptions(flags: ParsedFlags, data: Dataset): TrainRunOptions {
   const epochs = flags.epochs as number;
   const batch = (flags.batch as number) || undefined;
-  const steps = epochs * Math.ceil(data.x.batch / Math.min(batch ?? data.x.batch, data.x.batch));
+  // a command with --steps (train) runs that many; the others run whole epochs
+  const steps = (flags.steps as number | undefined) ?? epochs * Math.ceil(data.x.batch / Math.min(batch ?? data.x.batch, data.x.batch));
   const schedule = flags.schedule !== undefined && flags.schedule !== 'constant' ? scheduleByName(flags.schedule as string, steps) : undefined;
   return {
     loss: flags.loss !== undefined ? lossByName(flags.loss as string) : lossForData(data),

@@ -16,6 +16,7 @@ export function diagramOf(f: Para): Diagram {
     outY: d.outY + M,
     nodes: d.nodes.map((n) => ({ ...n, x: n.x + lead, y: n.y + M })),
     wires: d.wires.map((w) => ({ ...w, points: w.points.map(([x, y]) => [x + lead, y + M] as [number, number]) })),
+    frames: d.frames.map((fr) => ({ ...fr, x: fr.x + lead, y: fr.y + M })),
   };
   shifted.wires.push({ points: [[4, shifted.inY], [lead, shifted.inY]], label: f.dom ? `[${f.dom.join(',')}]` : '' });
   shifted.wires.push({ points: [[lead + d.width, shifted.outY], [shifted.width - 4, shifted.outY]], label: f.cod ? `[${f.cod.join(',')}]` : '' });
@@ -25,11 +26,15 @@ export function diagramOf(f: Para): Diagram {
 /**
  * The string diagram of a morphism as SVG: boxes for morphisms, wires labelled with the
  * shapes they carry, parameter wires entering from above (the Para picture), products
- * stacked, copy/add as dots, residuals as a wire around the box.
+ * stacked, copy/add as dots, residuals as a wire around the box, named composites
+ * (transformer) as a dashed frame around their expansion, attention with its heads side by side.
  */
 export function stringDiagram(f: Para, title = String(f)): string {
   const d = diagramOf(f);
   const parts: string[] = [];
+  for (const fr of d.frames) {
+    parts.push(`<g class="frame"><rect x="${r(fr.x)}" y="${r(fr.y)}" width="${r(fr.w)}" height="${r(fr.h)}" rx="6" fill="none" stroke="#888" stroke-dasharray="6 4"/><text x="${r(fr.x + 6)}" y="${r(fr.y + 12)}" font-size="10" fill="#555">${esc(fr.label)}</text></g>`);
+  }
   for (const w of d.wires) {
     const pts = w.points.map(([x, y]) => `${r(x)},${r(y)}`).join(' ');
     parts.push(`<polyline class="wire${w.param ? ' param' : ''}" points="${pts}" fill="none" stroke="${w.param ? '#b06000' : '#333'}" stroke-width="1.4"${w.param ? ' stroke-dasharray="4 3"' : ''}/>`);

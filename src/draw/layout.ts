@@ -1,3 +1,4 @@
+import { Defined } from '../para/definition.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { textWidth } from './svg.js';
@@ -22,12 +23,22 @@ export interface Wire {
   param?: boolean;
 }
 
+/** A dashed frame around the expansion of a named composite (transformer(…)), labelled with its name. */
+export interface Frame {
+  label: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
 /** A laid-out string diagram: data flows left to right, parameters enter from above. */
 export interface Diagram {
   width: number;
   height: number;
   nodes: Node[];
   wires: Wire[];
+  frames: Frame[];
   /** y of the input and output wire, relative to the diagram's top. */
   inY: number;
   outY: number;
@@ -47,30 +58,40 @@ function shift(d: Diagram, dx: number, dy: number): Diagram {
     outY: d.outY + dy,
     nodes: d.nodes.map((n) => ({ ...n, x: n.x + dx, y: n.y + dy })),
     wires: d.wires.map((w) => ({ ...w, points: w.points.map(([x, y]) => [x + dx, y + dy] as [number, number]) })),
+    frames: d.frames.map((f) => ({ ...f, x: f.x + dx, y: f.y + dy })),
   };
 }
 
 function leaf(f: Para): Diagram {
-  if (f.kind === 'id') return { width: GAP / 2, height: 20, nodes: [], wires: [{ points: [[0, 10], [GAP / 2, 10]], label: '' }], inY: 10, outY: 10 };
+  if (f.kind === 'id') return { width: GAP / 2, height: 20, nodes: [], wires: [{ points: [[0, 10], [GAP / 2, 10]], label: '' }], frames: [], inY: 10, outY: 10 };
   if (f.kind === 'copy' || f.kind === 'add' || f.kind === 'discard') {
     const n: Node = { kind: f.kind, label: f.kind === 'add' ? '+' : '', x: 0, y: PARAM, w: DOT, h: DOT, params: [] };
-    return { width: DOT, height: PARAM + DOT, nodes: [n], wires: [], inY: PARAM + DOT / 2, outY: PARAM + DOT / 2 };
+    return { width: DOT, height: PARAM + DOT, nodes: [n], wires: [], frames: [], inY: PARAM + DOT / 2, outY: PARAM + DOT / 2 };
   }
-  const label = String(f);
-  const params = f.params.map((p) => `${p.name} [${p.shape.join(',')}]`);
+  return box(String(f), f.params.map((p) => `${p.name} [${p.shape.join(',')}]`));
+}
+
+/** A box labelled `label` with its parameter wire (when it has parameters). */
+function box(label: string, params: string[]): Diagram {
   const w = Math.max(48, textWidth(label) + 20, textWidth(params.join(', '), 10) + 8);
   const h = 34;
   const top = params.length ? PARAM : 8;
   const node: Node = { kind: 'box', label, x: 0, y: top, w, h, params };
   const wires: Wire[] = params.length ? [{ points: [[w / 2, 12], [w / 2, top]], label: params.join(', '), param: true }] : [];
-  return { width: w, height: top + h, nodes: [node], wires, inY: top + h / 2, outY: top + h / 2 };
+  return { width: w, height: top + h, nodes: [node], wires, frames: [], inY: top + h / 2, outY: top + h / 2 };
 }
 
 /** Sequential composite: factors side by side, joined by wires labelled with the shape between them. */
 function sequential(parts: Para[], layouts: Diagram[]): Diagram {
+  return sequentialWith(layouts.map((_, i) => (i === 0 ? '' : shapeLabel(parts[i]!.dom ?? parts[i - 1]!.cod))), layouts);
+}
+
+/** Diagrams side by side; labels[i] names the wire into the i-th (labels[0] is unused). */
+function sequentialWith(labels: string[], layouts: Diagram[]): Diagram {
   const above = Math.max(...layouts.map((d) => d.inY));
   const nodes: Node[] = [];
   const wires: Wire[] = [];
+  const frames: Frame[] = [];
   let x = 0;
   let height = 0;
   let prevOut: [number, number] | undefined;
@@ -78,26 +99,29 @@ function sequential(parts: Para[], layouts: Diagram[]): Diagram {
     const placed = shift(d, x, above - d.inY);
     nodes.push(...placed.nodes);
     wires.push(...placed.wires);
-    if (prevOut) wires.push({ points: [prevOut, [x, placed.inY]], label: shapeLabel(parts[i]!.dom ?? parts[i - 1]!.cod) });
+    frames.push(...placed.frames);
+    if (prevOut) wires.push({ points: [prevOut, [x, placed.inY]], label: labels[i]! });
     prevOut = [x + d.width, placed.outY];
     x += d.width + (i < layouts.length - 1 ? GAP : 0);
     height = Math.max(height, placed.height + (above - d.inY));
   });
-  return { width: x, height, nodes, wires, inY: above, outY: prevOut![1] };
+  return { width: x, height, nodes, wires, frames, inY: above, outY: prevOut![1] };
 }
 
 /** Monoidal product: factors stacked, fed from a split of the input wire and joined into the output wire. */
-function parallel(parts: Para[], layouts: Diagram[]): Diagram {
+function parallel(layouts: Diagram[]): Diagram {
   const inner = Math.max(...layouts.map((d) => d.width));
   const stub = 18;
   const nodes: Node[] = [];
   const wires: Wire[] = [];
+  const frames: Frame[] = [];
   let y = 0;
   const ins: number[] = [], outs: number[] = [];
   layouts.forEach((d, i) => {
     const placed = shift(d, stub, y);
     nodes.push(...placed.nodes);
     wires.push(...placed.wires);
+    frames.push(...placed.frames);
     if (d.width < inner) wires.push({ points: [[stub + d.width, placed.outY], [stub + inner, placed.outY]], label: '' });
     ins.push(placed.inY);
     outs.push(placed.outY);
@@ -107,7 +131,7 @@ function parallel(parts: Para[], layouts: Diagram[]): Diagram {
   const midOut = (outs[0]! + outs[outs.length - 1]!) / 2;
   ins.forEach((yy) => wires.push({ points: [[0, mid], [stub / 2, yy], [stub, yy]], label: '' }));
   outs.forEach((yy) => wires.push({ points: [[stub + inner, yy], [stub + inner + stub / 2, yy], [2 * stub + inner, midOut]], label: '' }));
-  return { width: inner + 2 * stub, height: y, nodes, wires, inY: mid, outY: midOut };
+  return { width: inner + 2 * stub, height: y, nodes, wires, frames, inY: mid, outY: midOut };
 }
 
 /** Residual x ↦ x + f(x): a copy dot, f, and an add dot, with the skip wire drawn around below f. */
@@ -123,13 +147,50 @@ function residualLayout(f: Para, body: Diagram): Diagram {
     { points: [[DOT + GAP / 2 + body.width, placed.outY], [ax, body.outY]], label: '' },
     { points: [[DOT / 2, body.inY + DOT / 2], [DOT / 2, below], [ax + DOT / 2, below], [ax + DOT / 2, body.outY + DOT / 2]], label: 'skip' },
   ];
-  return { width: ax + DOT, height: below + 6, nodes: [copyNode, ...placed.nodes, addNode], wires, inY: body.inY, outY: body.outY };
+  return { width: ax + DOT, height: below + 6, nodes: [copyNode, ...placed.nodes, addNode], wires, frames: placed.frames, inY: body.inY, outY: body.outY };
 }
 
-/** Lays out a morphism as a string diagram (recursively over seq, par and residual). */
+/** A named composite (Defined: transformer(…)): its expansion inside a dashed frame that carries the name. */
+function framed(label: string, body: Diagram): Diagram {
+  const m = 8, top = 18;
+  const placed = shift(body, m, top);
+  const w = Math.max(body.width + 2 * m, textWidth(label, 10) + 2 * m);
+  return {
+    ...placed,
+    width: w,
+    height: body.height + top + m,
+    frames: [{ label, x: 0, y: 0, w, h: body.height + top + m }, ...placed.frames],
+  };
+}
+
+/** The most heads drawn one by one; more are drawn as the first and last with a count between. */
+const MAX_HEADS = 6;
+
+/**
+ * attention(d,heads,pos): the query/key/value projections, then the heads side by side — each
+ * softmax(q_h k_hᵀ/√dh + position)·v_h on its d/heads features — then the output projection.
+ */
+function attentionLayout(f: Para): Diagram {
+  const [d, heads, pos] = f.args as [number, number, string];
+  const dh = d / heads, T = f.dom?.[0];
+  const params = (names: string[]) => f.params.filter((p) => names.includes(p.name)).map((p) => `${p.name} [${p.shape.join(',')}]`);
+  const open = f.args[3] === 'none';
+  const head = (h: number): Diagram => box(`head ${h}: softmax(q·kᵀ/√${dh}${pos === 'none' ? '' : ` + ${pos.replace(/\(.*/, '')}`})·v${open ? '' : ', causal'}`, []);
+  const shown = heads <= MAX_HEADS ? Array.from({ length: heads }, (_, h) => head(h + 1)) : [head(1), box(`… ${heads - 2} more heads …`, []), head(heads)];
+  const perHead = `[${T ?? '·'},${dh}]`;
+  return sequentialWith(['', perHead, T === undefined ? '' : `[${T},${d}]`], [
+    box('q = x·W_qᵀ, k = x·W_kᵀ, v = x·W_vᵀ', params(['wq', 'wk', 'wv', 'position', 'distance_bias'])),
+    parallel(shown),
+    box('·W_oᵀ', params(['wo'])),
+  ]);
+}
+
+/** Lays out a morphism as a string diagram (recursively over seq, par, residual and named composites; attention shows its heads). */
 export function layout(f: Para): Diagram {
   if (f.kind === 'seq') return sequential([...f.children], f.children.map(layout));
-  if (f.kind === 'par') return parallel([...f.children], f.children.map(layout));
+  if (f.kind === 'par') return parallel(f.children.map(layout));
   if (f.kind === 'residual') return residualLayout(f.children[0]!, layout(f.children[0]!));
+  if (f instanceof Defined) return framed(String(f), layout(f.body));
+  if (f.kind === 'attention') return attentionLayout(f);
   return leaf(f);
 }

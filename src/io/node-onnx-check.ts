@@ -5,7 +5,7 @@ import { Tensor } from '../tensor/tensor.js';
 
 /**
  * Runs an exported ONNX model in ONNX Runtime (Node, CPU) on `rows` random N(0,1) inputs
- * and returns the largest absolute difference from the paralens forward pass. Node only;
+ * (random token ids when the model starts with an embedding) and returns the largest absolute difference from the paralens forward pass. Node only;
  * onnxruntime-node is loaded on demand and its absence is reported, never faked.
  */
 export async function checkWithOnnxRuntime(bytes: Uint8Array, model: Para, theta: readonly Tensor[], rows = 64, seed = 0): Promise<{ maxAbsDiff: number; rows: number; runtime: string }> {
@@ -17,7 +17,10 @@ export async function checkWithOnnxRuntime(bytes: Uint8Array, model: Para, theta
   }
   const rng = new Rng(seed);
   const x = Tensor.zeros([rows, ...model.dom!]);
-  for (let i = 0; i < x.size; i++) x.data[i] = rng.normal();
+  let first = model;
+  while (first.children.length) first = first.children[0]!;
+  const V = first.kind === 'embedding' ? (first.args[0] as number) : 0;
+  for (let i = 0; i < x.size; i++) x.data[i] = V ? rng.int(V) : rng.normal();
   const ours = model.run(theta, x);
   const session = await ort.InferenceSession.create(bytes);
   const out = await session.run({ input: new ort.Tensor('float32', x.data as Float32Array, [...x.shape]) });

@@ -40,6 +40,7 @@ export class OnnxGraph {
   readonly nodes: object[] = [];
   readonly initializers: object[] = [];
   private count = 0;
+  private readonly named = new Set<string>();
 
   /** A fresh value name. */
   fresh(hint: string): string {
@@ -59,8 +60,10 @@ export class OnnxGraph {
     return names;
   }
 
-  /** A float32 initializer holding a parameter tensor, under its model-file name. */
+  /** A float32 initializer holding a parameter tensor, under its model-file name (once, however often it is read: a tied weight). */
   weight(p: NamedParam): string {
+    if (this.named.has(p.name)) return p.name;
+    this.named.add(p.name);
     this.initializers.push({ name: p.name, dims: [...p.tensor.shape], data_type: ONNX_FLOAT, raw_data: float32Bytes(p.tensor) });
     return p.name;
   }

@@ -9,6 +9,8 @@ import { leakyRelu } from '../nn/leaky-relu.js';
 import { maxpool2d } from '../nn/maxpool2d.js';
 import { softmax } from '../nn/softmax.js';
 import { dropout } from '../markov/layers/dropout.js';
+import { embedding } from '../nn/embedding.js';
+import { layernorm } from '../nn/layernorm.js';
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Shape } from '../tensor/tensor.js';
@@ -67,7 +69,7 @@ function weight(a: ImportRuleInput, i: number, what: string): Tensor {
 }
 
 /** Wᵀ of a 2-D tensor. */
-function transpose(w: Tensor): Tensor {
+export function transpose(w: Tensor): Tensor {
   const [r, c] = w.shape as [number, number];
   const t = Tensor.zeros([c, r]);
   for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) t.data[j * r + i] = w.data[i * c + j]!;
@@ -77,7 +79,8 @@ function transpose(w: Tensor): Tensor {
 /** dense(in,out) from W [out,in] and an optional bias (zeros when the graph has none). */
 function denseOf(n: OnnxNode, w: Tensor, b: Tensor | undefined, shape: Shape): Built {
   const [out, inn] = w.shape as [number, number];
-  if (shape.length !== 1 || shape[0] !== inn) throw refuse(n, `its weight takes ${inn} features but the input is [*,${shape.join(',')}]`);
+  // on vectors [in], or on every position of a sequence [T, in]
+  if (shape[shape.length - 1] !== inn) throw refuse(n, `its weight takes ${inn} features but the input is [*,${shape.join(',')}]`);
   if (b && b.size !== out) throw refuse(n, `its bias has ${b.size} values for ${out} outputs`);
   return { m: dense(inn, out), theta: [w.reshape([out, inn]), b ? b.reshape([out]) : Tensor.zeros([out])] };
 }
@@ -196,7 +199,26 @@ export const IMPORT_RULES: Readonly<Record<string, ImportRule>> = {
     return { built: [], out: a.node.outputs[0]! };
   },
   Identity: (a) => ({ built: [], out: a.node.outputs[0]! }),
+  /** Gather(table, ids) along axis 0: embedding(V,d) (ids arrive as the graph's integer input; paralens carries them as floats). */
+  Gather: (a) => {
+    const n = a.node;
+    const table = a.constant(n.inputs[0] ?? '')?.tensor;
+    if (!table || table.rank !== 2 || num(n, 'axis', 0) !== 0) throw refuse(n, 'only Gather of rows of a constant [V, d] table (an embedding) is read');
+    const [V, d] = table.shape as [number, number];
+    return one({ m: embedding(V, d), theta: [table] }, n.outputs[0]!);
+  },
+  /** LayerNormalization over the last axis with ε = 1e-5 (paralens's, PyTorch's default): layernorm(d). */
+  LayerNormalization: (a) => {
+    const n = a.node;
+    const eps = num(n, 'epsilon', 1e-5);
+    if (num(n, 'axis', -1) !== -1 && num(n, 'axis', -1) !== a.shape.length) throw refuse(n, `normalising from axis ${num(n, 'axis', -1)}; paralens's layernorm normalises the last axis`);
+    if (Math.abs(eps - 1e-5) > 1e-9) throw refuse(n, `epsilon ${eps}; paralens's layernorm uses 1e-5`);
+    const d = a.shape[a.shape.length - 1]!;
+    const gain = weight(a, 1, 'scale');
+    const bias = n.inputs[2] ? weight(a, 2, 'bias') : Tensor.zeros([d]);
+    return one({ m: layernorm(d), theta: [gain.reshape([d]), bias.reshape([d])] }, n.outputs[0]!);
+  },
 };
 
 /** Operators that are read as part of another's rule or by the walk (skip joins, products, copies, constants). */
-export const STRUCTURAL_OPS = ['Add', 'Constant', 'Split', 'Concat'] as const;
+export const STRUCTURAL_OPS = ['Add', 'Constant', 'Split', 'Concat', 'Transpose', 'Div', 'Where', 'Trilu', 'Cast'] as const;

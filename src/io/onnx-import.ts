@@ -7,6 +7,7 @@ import { parseSpec } from '../spec/index.js';
 import { ImportError } from './errors.js';
 import { decodeOnnx } from './onnx-decode.js';
 import type { OnnxModel, OnnxNode } from './onnx-decode.js';
+import { attentionPattern } from './onnx-import-attention.js';
 import { IMPORT_RULES, STRUCTURAL_OPS } from './onnx-import-rules.js';
 import type { Built, ImportRuleInput, ImportStep } from './onnx-import-rules.js';
 
@@ -30,9 +31,11 @@ export interface OnnxImport {
 /** Where the walk is: the graph with its readers per value. */
 class Walk {
   private readonly readers = new Map<string, OnnxNode[]>();
+  private readonly producers = new Map<string, OnnxNode>();
   readonly output: string;
   constructor(readonly g: OnnxModel) {
     for (const n of g.nodes) for (const v of new Set(n.inputs)) if (v && !g.constants.has(v)) this.readers.set(v, [...(this.readers.get(v) ?? []), n]);
+    for (const n of g.nodes) for (const v of n.outputs) this.producers.set(v, n);
     this.output = g.outputs[0]!.name;
   }
   readersOf(v: string): OnnxNode[] {
@@ -67,8 +70,10 @@ class Walk {
       const readers = next ? [next] : this.readersOf(at);
       next = undefined;
       if (readers.length === 0) throw new ImportError(`the value '${at}' is read by no node and is not the output '${stop}'`);
-      if (readers.length > 2) throw new ImportError(`the value '${at}' is read by ${readers.length} nodes (${readers.map((r) => r.name).join(', ')}); only chains and two-way skip connections are read`);
-      const step = readers.length === 1 ? this.step(readers[0]!, at, s) : this.fork(at, s, readers as [OnnxNode, OnnxNode]);
+      if (readers.length > 3) throw new ImportError(`the value '${at}' is read by ${readers.length} nodes (${readers.map((r) => r.name).join(', ')}); only chains, two-way skip connections and self-attention are read`);
+      const step = readers.length === 1 ? this.step(readers[0]!, at, s)
+        : readers.length === 2 ? this.fork(at, s, readers as [OnnxNode, OnnxNode])
+        : attentionPattern({ readersOf: (u) => this.readersOf(u), constant: (u) => this.g.constants.get(u), producer: (u) => this.producers.get(u) }, at, s, readers);
       for (const b of step.built) {
         const m = fixed(b.m, s, readers[0]!);
         out.push({ m, theta: b.theta });

@@ -101,7 +101,15 @@ defineOnnxRule('id', identity);
 defineOnnxRule('dropout', identity);
 
 // Layers (src/nn).
-defineOnnxRule('dense', oneNode('Gemm', () => ({ transB: { i: 1 } })));
+/** dense on vectors is Gemm; on [*, …, in] (every position of a sequence) MatMul with Wᵀ, then Add the bias. */
+const gemm = oneNode('Gemm', () => ({ transB: { i: 1 } }));
+defineOnnxRule('dense', (a) => {
+  if (a.m.dom!.length === 1) return gemm(a);
+  const { m, theta, x, g } = a;
+  const [wt] = g.node('Transpose', [g.weight(theta[0]!)], { perm: { ints: [1, 0] } });
+  const [y] = g.node('Add', [g.node('MatMul', [need(x, m), wt!])[0]!, g.weight(theta[1]!)]);
+  return { name: y!, shape: m.cod! };
+});
 defineOnnxRule('sigmoid', oneNode('Sigmoid'));
 defineOnnxRule('tanh', oneNode('Tanh'));
 defineOnnxRule('relu', oneNode('Relu'));

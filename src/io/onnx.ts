@@ -6,7 +6,8 @@ import { ExportError } from './errors.js';
 import { checkTheta } from './model-file.js';
 import { OnnxGraph } from './onnx-graph.js';
 import type { NamedParam, Value } from './onnx-graph.js';
-import { onnxRule } from './onnx-rules.js';
+import { defineOnnxRule, onnxRule } from './onnx-rules.js';
+import { sequenceRules } from './onnx-sequence-rules.js';
 import { ONNX_FLOAT, onnxSchema } from './onnx-schema.js';
 
 /** ONNX opset and IR version of exported models (opset 20 has Gelu with the tanh approximation; IR 9 goes with it). */
@@ -25,6 +26,8 @@ function valueInfo(name: string, shape: Shape): object {
   const dim = [{ dim_param: 'batch' }, ...shape.map((d) => ({ dim_value: d }))];
   return { name, type: { tensor_type: { elem_type: ONNX_FLOAT, shape: { dim } } } };
 }
+
+for (const [kind, rule] of Object.entries(sequenceRules)) defineOnnxRule(kind, rule);
 
 /** Exports one morphism by its rule, checking it was given its own parameters. */
 function emit(m: Para, theta: readonly NamedParam[], x: Value, g: OnnxGraph): Value {

@@ -16,10 +16,12 @@ export const sizeArgs = (dom: Shape | undefined, inferred: boolean): number[] =>
 export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape, inferred = false): Para {
   return primitive({
     kind: op,
+    kernelsOnly: true,
     args: sizeArgs(dom, inferred),
     dom,
     cod: dom,
     activation: fusable(op),
+    positionwise: true,
     at: (d) => elementwise(op, d, true),
     forward: (_t, x, ctx) => {
       const y = ctx.alloc(x.shape, x.dtype);

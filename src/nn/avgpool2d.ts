@@ -1,6 +1,7 @@
 import { primitive } from '../para/category.js';
 import { checkInput } from '../para/para.js';
 import type { Para } from '../para/para.js';
+import { backend } from '../tensor/registry.js';
 import type { Shape } from '../tensor/tensor.js';
 import { requirePositive } from './conv2d.js';
 import { poolWindow } from './maxpool2d.js';
@@ -17,35 +18,22 @@ export function avgpool2d(k: number, stride = k, dom?: Shape): Para {
   const g = dom && poolWindow(where, dom, k, stride);
   const self: Para = primitive({
     kind: 'avgpool2d',
+    kernelsOnly: true,
     args: [k, stride],
     dom,
     cod: g && [g.C, g.Ho, g.Wo],
     at: (d) => avgpool2d(k, stride, d),
     forward: (_t, x, ctx) => {
       if (g) checkInput(self, x);
-      const { C, H, W, Ho, Wo } = g ?? poolWindow(where, x.shape.slice(1), k, stride);
-      const B = x.batch, planes = B * C, inv = 1 / (k * k);
-      const y = ctx.alloc([B, C, Ho, Wo], x.dtype);
-      // visits every (output, input) pair of the windows: f(o, i)
-      const each = (f: (o: number, i: number) => void): void => {
-        for (let pl = 0; pl < planes; pl++) {
-          for (let oh = 0; oh < Ho; oh++) {
-            for (let ow = 0; ow < Wo; ow++) {
-              const o = (pl * Ho + oh) * Wo + ow;
-              for (let i = 0; i < k; i++) {
-                const row = pl * H * W + (oh * stride + i) * W + ow * stride;
-                for (let j = 0; j < k; j++) f(o, row + j);
-              }
-            }
-          }
-        }
-      };
-      each((o, i) => (y.data[o] += x.data[i]! * inv));
+      const win = g ?? poolWindow(where, x.shape.slice(1), k, stride);
+      const planes = x.batch * win.C;
+      const y = ctx.alloc([x.batch, win.C, win.Ho, win.Wo], x.dtype, true);
+      backend().avgPool(win, x.data, planes, y.data);
       return {
         y,
         pullback: (dy) => {
           const dx = ctx.alloc(x.shape, x.dtype);
-          each((o, i) => (dx.data[i] += dy.data[o]! * inv));
+          backend().avgPoolBackward(win, dy.data, planes, dx.data);
           return dx;
         },
       };

@@ -68,7 +68,8 @@ export function convLens(u: Unfolding, outC: number, W: Tensor, bias: Tensor, x:
       const dx = ctx.alloc(x.shape, x.dtype);
       const dyc = ctx.alloc([O, nb * P], x.dtype, true).data;
       const dcol = needDx ? ctx.alloc([K, nb * P], x.dtype, true).data : undefined;
-      const ones = dTheta ? ctx.alloc([nb * P], x.dtype, true).data.fill(1) : undefined;
+      const ones = dTheta ? ctx.alloc([nb * P], x.dtype, true).data : undefined;
+      if (ones) be.fill(ones, 1);
       cols.forEach((col, c) => {
         const b0 = c * nb, n = Math.min(nb, B - b0), ld = n * P;
         const d = dyc.subarray(0, O * ld);

@@ -10,6 +10,14 @@ import { conv2d } from './conv2d.js';
 import { flatten } from './flatten.js';
 import { globalavgpool } from './globalavgpool.js';
 import { maxpool2d } from './maxpool2d.js';
+import { attention } from './attention.js';
+import type { Mask } from './attention.js';
+import { embedding } from './embedding.js';
+import { layernorm } from './layernorm.js';
+import { rmsnorm } from './rmsnorm.js';
+import { tied } from './tied.js';
+import { transformer } from './transformer.js';
+import type { Para } from '../para/para.js';
 
 const defs: LayerDef[] = [];
 
@@ -60,6 +68,26 @@ defs.push({
 });
 defs.push({ name: 'flatten', args: [], doc: 'flatten: [C,H,W] → [C·H·W] (row-major)', make: () => flatten() });
 defs.push({ name: 'globalavgpool', args: [], doc: 'globalavgpool: [C,H,W] → [C], the mean of each channel', make: () => globalavgpool() });
+
+const n = (v: unknown): number => v as number;
+const maskOf = (v: unknown): Mask => (v === undefined ? 'causal' : (String(v) as Mask));
+const POS = 'pos = rope | relative | relative(K) | absolute(Tmax) | none';
+defs.push({ name: 'embedding', args: ['int', 'int'], doc: 'embedding(V,d): token ids [T] → vectors [T,d], a learned table [V,d]; V may be vocab', make: (v, d) => embedding(n(v), n(d)) });
+defs.push({ name: 'layernorm', args: ['int'], doc: 'layernorm(d): g ⊙ (x − μ)/σ + b over the last axis (every position)', make: (d) => layernorm(n(d)) });
+defs.push({ name: 'rmsnorm', args: ['int'], doc: 'rmsnorm(d): g ⊙ x/rms(x) over the last axis (every position)', make: (d) => rmsnorm(n(d)) });
+defs.push({
+  name: 'attention',
+  args: ['int', 'int', 'string', 'string?'],
+  doc: `attention(d,heads,pos[,mask]): multi-head self-attention on [T,d], causal unless mask = none; ${POS}`,
+  make: (d, h, p, m) => attention(n(d), n(h), String(p), maskOf(m)),
+});
+defs.push({
+  name: 'transformer',
+  args: ['int', 'int', 'int', 'string', 'string?'],
+  doc: `transformer(d,heads,ff,pos): residual(layernorm(d) >> attention(d,heads,pos)) >> residual(layernorm(d) >> dense(d,ff) >> gelu >> dense(ff,d)); ${POS}`,
+  make: (d, h, f, p, m) => transformer(n(d), n(h), n(f), String(p), maskOf(m)),
+});
+defs.push({ name: 'tied', args: ['morphism'], doc: 'tied(f): f with its first embedding(V,d) and its last dense(d,V) head sharing one [V,d] weight', make: (f) => tied(f as Para) });
 
 /** The layers of this module that spec strings can name (listed in src/spec/catalogue.ts). */
 export const nnLayers: readonly LayerDef[] = defs;

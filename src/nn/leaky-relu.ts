@@ -13,6 +13,7 @@ export function leakyRelu(alpha = 0.01, dom?: Shape, inferred = false): Para {
     dom,
     cod: dom,
     at: (d) => leakyRelu(alpha, d, true),
+    positionwise: true,
     forward: (_t, x, ctx) => {
       const y = ctx.alloc(x.shape, x.dtype);
       const xs = x.data, ys = y.data;

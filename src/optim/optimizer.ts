@@ -2,7 +2,7 @@ import { RangeArgError, UnknownNameError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
-import { residentCopies, residentData } from '../para/para.js';
+import { residentCopies, zerosBeside } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import type { Loss } from '../nn/loss.js';
 
@@ -16,6 +16,8 @@ export interface Optimizer {
   readonly name: string;
   /** Number of steps taken so far. */
   readonly t: number;
+  /** Set when `step` touches θ, dθ and its state only through Backend kernels (so it runs on a device). */
+  readonly kernelsOnly?: boolean;
   /** Applies one update θ ← u(θ, dθ) in place. */
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void;
   /** The learning rate the next step will use. */
@@ -71,8 +73,8 @@ export abstract class BaseOptimizer implements Optimizer {
   }
   step(theta: readonly Tensor[], grads: readonly Tensor[]): void {
     if (this.slotNames.length && !this.slots[this.slotNames[0]!]) {
-      // resident where the backend computes, like the parameters (no copies per step)
-      for (const s of this.slotNames) this.slots[s] = theta.map((p) => new Tensor(residentData(p.dtype, p.size), p.shape));
+      // resident where the parameters are (the backend's memory, or a device): no copies per step
+      for (const s of this.slotNames) this.slots[s] = theta.map(zerosBeside);
     }
     const lr = this.lr();
     this.t++;
@@ -95,6 +97,7 @@ export abstract class BaseOptimizer implements Optimizer {
 /** Plain gradient descent: θ ← θ − η·dθ. */
 export class SGD extends BaseOptimizer {
   readonly name = 'sgd';
+  readonly kernelsOnly = true;
   constructor(opts: OptimizerOptions) {
     super(opts, []);
   }
@@ -129,6 +132,7 @@ export class Momentum extends BaseOptimizer {
  */
 export class Adam extends BaseOptimizer {
   readonly name: string;
+  readonly kernelsOnly = true;
   constructor(opts: OptimizerOptions, private readonly decoupled = false) {
     super(opts, ['m', 'v']);
     this.name = decoupled ? 'adamw' : 'adam';

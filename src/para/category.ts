@@ -1,10 +1,11 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
 import type { SwapOp } from '../tensor/backend.js';
+import { backend } from '../tensor/registry.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';
-import { checkDom, describeShape, makeCtx } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec } from './para.js';
+import { checkDom, describeShape, makeCtx, perPosition } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
 
 /** Shared behaviour of every morphism: composition methods, initialisation, printing. */
 export abstract class Morphism implements Para {
@@ -34,6 +35,9 @@ export abstract class Morphism implements Para {
   run(theta: readonly Tensor[], x: Tensor, ctx: Partial<Ctx> = {}): Tensor {
     return this.forward(theta, x, makeCtx(ctx)).y;
   }
+  stepper(_theta: readonly Tensor[], _ctx: Ctx): Stepper | undefined {
+    return undefined;
+  }
   toString(): string {
     return this.args.length ? `${this.kind}(${this.args.join(',')})` : this.kind;
   }
@@ -57,6 +61,20 @@ export interface PrimitiveDef {
   forwardThen?(theta: readonly Tensor[], x: Tensor, ctx: Ctx, act: FusableOp): Lens;
   /** Set when this morphism IS the elementwise map `activation` (so a preceding layer's forwardThen may stand for both). */
   activation?: FusableOp;
+  /**
+   * Set when forward and pullback touch tensor data only through Backend kernels and ctx.alloc
+   * (no loop over `.data` on the host): then the layer runs wherever the backend's arrays are,
+   * a device included (hostOnlyParts in ./structure.ts).
+   */
+  kernelsOnly?: boolean;
+  /**
+   * It acts on each position of a sequence separately (dense, norms, activations, embedding, id):
+   * fixed to a vector domain, `at` also takes [..., dom] (through def.at), and decoding runs it
+   * on each new stretch of positions as it is.
+   */
+  positionwise?: boolean;
+  /** For a morphism that looks back along a sequence (attention): its Stepper (Para.stepper). */
+  stepper?(theta: readonly Tensor[], ctx: Ctx): Stepper;
 }
 
 /**
@@ -75,13 +93,17 @@ export function fusable(op: string): FusableOp | undefined {
 /** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
 export const MAX_PARAM_ELEMENTS = 2 ** 27;
 
-class Primitive extends Morphism {
+export class Primitive extends Morphism {
   readonly kind: string;
   override readonly args: readonly (number | string)[];
   readonly dom: Shape | undefined;
   readonly cod: Shape | undefined;
   override readonly params: readonly ParamSpec[];
   private readonly def: PrimitiveDef;
+  /** PrimitiveDef.kernelsOnly. */
+  get kernelsOnly(): boolean {
+    return this.def.kernelsOnly === true;
+  }
   constructor(def: PrimitiveDef) {
     super();
     this.def = def;
@@ -97,12 +119,19 @@ class Primitive extends Morphism {
     }
   }
   at(dom: Shape): Para {
-    if (this.dom) return checkDom(this, dom);
+    if (this.dom && !(this.def.positionwise && this.def.at && perPosition(this.dom, dom))) return checkDom(this, dom);
     if (!this.def.at) throw new ShapeError(`${this} cannot be fixed to domain ${describeShape(dom)}`);
     return this.def.at(dom);
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     return this.def.forward(theta, x, ctx);
+  }
+  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    if (this.def.stepper) return this.def.stepper(theta, ctx);
+    if (!this.def.positionwise) return undefined;
+    // the same layer on this stretch's shape (a different length than the one it was fixed to)
+    const on = (s: Shape): Para => (this.def.at && !(this.dom && shapesMatch(this.dom, s)) ? this.def.at(s) : this);
+    return { step: (x) => on(x.shape.slice(1)).forward(theta, x, ctx).y };
   }
   /** The fused forward of this >> g, where g is an activation this layer can apply itself; undefined otherwise. */
   forwardThen(g: Para, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens | undefined {
@@ -146,9 +175,14 @@ export class Seq extends Morphism {
     return this.children[this.children.length - 1]!.cod;
   }
   at(dom: Shape): Para {
-    if (this.dom) return checkDom(this, dom);
+    if (this.dom && !perPosition(this.dom, dom)) return checkDom(this, dom);
     const [first, ...rest] = this.children;
     return seq(first!.at(dom), ...rest);
+  }
+  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    const steppers = this.children.map((c, i) => c.stepper(theta.slice(this.offsets[i], this.offsets[i + 1]), ctx));
+    if (steppers.some((s) => !s)) return undefined;
+    return { step: (x) => steppers.reduce((y, s) => s!.step(y), x) };
   }
   /**
    * Backprop: the forward runs the children in order, the pullback composes their pullbacks
@@ -194,7 +228,15 @@ function then2(f: Para, g: Para): Para {
   if (f.cod) {
     if (g.dom) {
       if (!shapesMatch(f.cod, g.dom)) {
-        throw new ShapeError(`${g} expects ${describeShape(g.dom)} but got ${describeShape(f.cod)} from ${f}`);
+        const mismatch = new ShapeError(`${g} expects ${describeShape(g.dom)} but got ${describeShape(f.cod)} from ${f}`);
+        if (!perPosition(g.dom, f.cod)) throw mismatch;
+        // a layer on vectors after a layer on sequences of them: it acts per position, if it can
+        try {
+          g2 = g.at(f.cod);
+        } catch (e) {
+          if (e instanceof ShapeError) throw mismatch;
+          throw e;
+        }
       }
     } else {
       g2 = g.at(f.cod);
@@ -284,8 +326,8 @@ export function splitRows(x: Tensor, sizes: readonly number[], shapes: readonly 
   const per = x.size / B;
   let off = 0;
   return sizes.map((n, i) => {
-    const t = ctx.alloc([B, ...shapes[i]!], x.dtype);
-    for (let b = 0; b < B; b++) t.data.set(x.data.subarray(b * per + off, b * per + off + n), b * n);
+    const t = ctx.alloc([B, ...shapes[i]!], x.dtype, true);
+    backend().copyRows(B, n, x.data.subarray(off), per, t.data, n);
     off += n;
     return t;
   });
@@ -296,11 +338,11 @@ export function joinRows(parts: readonly Tensor[], B: number, ctx: Ctx): Tensor 
   const sizes = parts.map((p) => p.size / B);
   const per = sizes.reduce((a, b) => a + b, 0);
   const shape = concatShapes(parts.map((p) => p.shape.slice(1)), 'joinRows');
-  const y = ctx.alloc([B, ...shape], parts[0]?.dtype ?? 'float32');
+  const y = ctx.alloc([B, ...shape], parts[0]?.dtype ?? 'float32', true);
   let off = 0;
   parts.forEach((p, i) => {
     const n = sizes[i]!;
-    for (let b = 0; b < B; b++) y.data.set(p.data.subarray(b * n, (b + 1) * n), b * per + off);
+    backend().copyRows(B, n, p.data, n, y.data.subarray(off), per);
     off += n;
   });
   return y;

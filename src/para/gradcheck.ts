@@ -24,6 +24,8 @@ export interface GradcheckOptions {
   theta?: Tensor[];
   /** Input to check at (float64); default: standard normal. */
   x?: Tensor;
+  /** Hold the input fixed (no vx): for inputs that are not continuous, such as token ids. */
+  fixedInput?: boolean;
   /** Run the forward in training mode (stochastic layers use a fixed seed for every evaluation). */
   training?: boolean;
 }
@@ -51,7 +53,7 @@ export function gradcheck(f: Para, opts: GradcheckOptions = {}): GradcheckResult
   const B = opts.batch ?? 3;
   const x = opts.x ? opts.x.to('float64') : randn([B, ...g.dom!], rng);
   const theta = opts.theta ? opts.theta.map((t) => t.to('float64')) : g.init(rng.split(), 'float64');
-  const vx = randn(x.shape, rng);
+  const vx = opts.fixedInput ? Tensor.zeros(x.shape, 'float64') : randn(x.shape, rng);
   const vt = theta.map((t) => randn(t.shape, rng));
   const ctxSeed = rng.nextUint32();
   const ctx = () => makeCtx({ training: opts.training ?? false, rng: new Rng(ctxSeed) });

@@ -17,6 +17,15 @@ export interface LayerDef {
   make(...args: ArgValue[]): Para;
 }
 
+/**
+ * Options of the spec parser. `constants` names sizes that may stand in for a number
+ * argument: `{ vocab: 96 }` makes `embedding(vocab,64)` read as `embedding(96,64)` (the
+ * train command binds `vocab` to the text data's vocabulary size). Nothing is global.
+ */
+export interface SpecOptions {
+  readonly constants?: Readonly<Record<string, number>>;
+}
+
 /** Looks up a layer by its name in spec strings (a catalogue: src/spec/catalogue.ts). */
 export interface LayerLookup {
   get(name: string): LayerDef | undefined;
@@ -53,7 +62,8 @@ function tokenize(src: string): Token[] {
  * `parseSpec` is this grammar over the catalogue of every built-in layer.
  * Errors are SpecErrors naming the column; shape errors are ShapeErrors naming both sides.
  */
-export function parseSpecWith(layers: LayerLookup, src: string): Para {
+export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOptions = {}): Para {
+  const constants = opts.constants ?? {};
   if (typeof src !== 'string' || src.trim() === '') throw new SpecError('spec: empty model spec; expected e.g. dense(2,4) >> sigmoid');
   const tokens = tokenize(src);
   let k = 0;
@@ -142,6 +152,15 @@ export function parseSpecWith(layers: LayerLookup, src: string): Para {
         return m;
       }
       if (kind === 'string') return text;
+      if (end - start === 1 && /^[A-Za-z_]/.test(text)) {
+        if (!Object.hasOwn(constants, text)) {
+          const bound = Object.keys(constants);
+          fail(`${def.name} expects a number as argument ${i + 1} but got '${text}' (no size named '${text}' is bound here${bound.length ? `; bound: ${bound.join(', ')}` : '; vocab is bound to the vocabulary size by text data'})`, tok);
+        }
+        const c = constants[text]!;
+        if (kind === 'int' && !Number.isInteger(c)) fail(`${def.name} expects an integer as argument ${i + 1} but ${text} = ${c}`, tok);
+        return c;
+      }
       const v = Number(text);
       if (end - start !== 1 || !Number.isFinite(v)) fail(`${def.name} expects a number as argument ${i + 1} but got '${text}'`, tok);
       if (kind === 'int' && !Number.isInteger(v)) fail(`${def.name} expects an integer as argument ${i + 1} but got '${text}'`, tok);

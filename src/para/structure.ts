@@ -1,9 +1,9 @@
 import { ShapeError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
-import { Morphism, par, primitive, seq, splitRows, joinRows } from './category.js';
-import { checkDom, describeShape } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec } from './para.js';
+import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './category.js';
+import { checkDom, describeShape, perPosition } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
 
 const sized = (dom: Shape | undefined): readonly number[] => (dom && dom.length === 1 ? [dom[0]!] : []);
 
@@ -12,9 +12,11 @@ export function id(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'id',
+    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom,
+    positionwise: true,
     at: (d) => id(d),
     forward: (_t, x) => ({ y: x, pullback: (dy) => dy }),
   });
@@ -25,6 +27,7 @@ export function copy(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'copy',
+    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom && [2 * dom[0]!, ...dom.slice(1)],
@@ -49,6 +52,7 @@ export function discard(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'discard',
+    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom && [0, ...dom.slice(1)],
@@ -67,6 +71,7 @@ export function add(n?: number | Shape): Para {
   const cod = dom && [dom[0]! / 2, ...dom.slice(1)];
   return primitive({
     kind: 'add',
+    kernelsOnly: true,
     args: cod && cod.length === 1 ? [cod[0]!] : [],
     dom,
     cod,
@@ -82,14 +87,16 @@ export function add(n?: number | Shape): Para {
 }
 
 /**
- * The skip connection x ↦ x + f(x), built as copy >> (f @ id) >> add. It prints as
- * `residual(f)`; its children are [f].
+ * The skip connection x ↦ x + f(x), defined as copy >> (f @ id) >> add (`composite`). It
+ * prints as `residual(f)`; its children are [f]. Its lens is that composite's, computed
+ * directly — y = x + f(x), dx = dy + f*(dy) — without the copies the three pieces make.
  */
 export class Residual extends Morphism {
   readonly kind = 'residual';
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
-  private readonly body: Para | undefined;
+  /** copy >> (f @ id) >> add, once f's domain is known. */
+  readonly composite: Para | undefined;
   constructor(readonly f: Para) {
     super();
     this.children = [f];
@@ -98,7 +105,7 @@ export class Residual extends Morphism {
       if (!f.cod || f.cod.join(',') !== f.dom.join(',')) {
         throw new ShapeError(`residual(${f}) needs f: A → A, but f maps ${describeShape(f.dom)} to ${describeShape(f.cod)}`);
       }
-      this.body = seq(copy(f.dom), par(f, id(f.dom)), add(f.dom.length === 1 ? f.dom[0] : [2 * f.dom[0]!, ...f.dom.slice(1)]));
+      this.composite = seq(copy(f.dom), par(f, id(f.dom)), add(f.dom.length === 1 ? f.dom[0] : [2 * f.dom[0]!, ...f.dom.slice(1)]));
     }
   }
   get dom(): Shape | undefined {
@@ -108,15 +115,40 @@ export class Residual extends Morphism {
     return this.f.dom;
   }
   at(dom: Shape): Para {
-    return this.dom ? checkDom(this, dom) : residual(this.f.at(dom));
+    return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : residual(this.f.at(dom));
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
-    const body = this.body ?? (this.at(x.shape.slice(1)) as Residual).body!;
-    return body.forward(theta, x, ctx);
+    const f = this.f.dom ? this.f : this.f.at(x.shape.slice(1));
+    const lens = f.forward(theta, x, ctx);
+    return {
+      y: sum(x, lens.y, ctx),
+      pullback: (dy, dTheta, needDx = true) => {
+        const df = lens.pullback(dy, dTheta, needDx);
+        return needDx ? sum(dy, df, ctx) : df;
+      },
+    };
+  }
+  /** Decoding x ↦ x + f(x): f's stepper, plus its input. */
+  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    const inner = this.f.stepper(theta, ctx);
+    if (!inner) return undefined;
+    return {
+      step: (x) => {
+        return sum(x, inner.step(x), ctx);
+      },
+    };
   }
   override toString(): string {
     return `residual(${this.f})`;
   }
+}
+
+/** a + b in a fresh tensor, by kernels only (so it runs where the backend's arrays live, a device included). */
+function sum(a: Tensor, b: Tensor, ctx: Ctx): Tensor {
+  const out = ctx.alloc(a.shape, a.dtype, true), be = backend();
+  be.copyRows(1, a.size, a.data, a.size, out.data, a.size);
+  be.axpy(1, b.data, out.data);
+  return out;
 }
 
 export function residual(f: Para): Para {
@@ -141,7 +173,7 @@ export interface ParamMap {
  * It prints as `reparam(f, r)`; its children are [f] and its one argument is r's name.
  */
 export class Reparam extends Morphism {
-  readonly kind = 'reparam';
+  readonly kind: string = 'reparam';
   override readonly args: readonly string[];
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
@@ -158,7 +190,10 @@ export class Reparam extends Morphism {
     return this.f.cod;
   }
   at(dom: Shape): Para {
-    return this.dom ? checkDom(this, dom) : new Reparam(this.f.at(dom), this.r);
+    return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : new Reparam(this.f.at(dom), this.r);
+  }
+  override stepper(q: readonly Tensor[], ctx: Ctx): Stepper | undefined {
+    return this.f.stepper(this.r.map(q, ctx).p, ctx);
   }
   forward(q: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const { p, pullback: rBack } = this.r.map(q, ctx);
@@ -181,4 +216,15 @@ export class Reparam extends Morphism {
 
 export function reparam(f: Para, r: ParamMap): Para {
   return new Reparam(f, r);
+}
+
+/**
+ * The parts of f that compute on host arrays, by their spec strings: primitives without
+ * PrimitiveDef.kernelsOnly, and every morphism other than the composites >>, @ and residual
+ * (whose own work is kernels). Empty when all of f can run on a device.
+ */
+export function hostOnlyParts(f: Para): string[] {
+  if (f instanceof Seq || f instanceof Par || f instanceof Residual) return f.children.flatMap(hostOnlyParts);
+  if (f instanceof Primitive && f.kernelsOnly) return [];
+  return [String(f)];
 }

@@ -14,6 +14,19 @@ export interface AdamStep {
   shrink: number;
 }
 
+/**
+ * Matrices side by side in one array, for Backend.gemmBatched: matrix (o, i) of an
+ * outer × inner batch starts at element o·outer + i·inner, and its rows are `ld` apart. The
+ * heads of a multi-head attention are such a batch over [B, T, d] activations (outer T·d per
+ * sequence, inner d/heads per head, ld d): no head is copied out.
+ */
+export interface MatrixBatch {
+  readonly data: Data;
+  readonly ld: number;
+  readonly outer: number;
+  readonly inner: number;
+}
+
 /** The activations Backend.swapAxes applies (those a layer can fuse: FusableOp in src/para/category.ts). */
 export type SwapOp = 'identity' | 'relu' | 'sigmoid' | 'tanh' | 'exp';
 
@@ -33,8 +46,38 @@ export interface Backend {
   /**
    * C (m×n) = op(A)·op(B), plus C's old value when `accumulate`.
    * op(A) is m×k: A is stored m×k, or k×m when `transA`. op(B) is k×n: B is stored k×n, or n×k when `transB`.
+   * With `bias` (n) the epilogue C = op(C + bias broadcast over rows) follows, as addRowVector
+   * would apply it (a dense layer's forward in one call; a device backend fuses it into the product).
    */
-  gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean): void;
+  gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean, bias?: Data, op?: UnaryOp): void;
+  /**
+   * For every (o, i) of a count[0] × count[1] batch: C(o,i) (m×n) = op(A(o,i))·op(B(o,i)),
+   * plus its old value when `accumulate` (the transposes and sizes as in gemm).
+   */
+  gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void;
+  /**
+   * Attention weights, in place over `blocks` consecutive [Tq, Tk] blocks of scores s: each
+   * row becomes softmax(scale·s + bias) where bias (if given, [heads, Tq, Tk]) is block b's
+   * head's (b mod heads). With `causal`, query row i sees keys j ≤ i + qOffset only (the
+   * others get weight exactly 0); a row that sees none is all zeros.
+   */
+  attentionSoftmax(s: Data, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias?: Data, heads?: number): void;
+  /**
+   * The pullback of attentionSoftmax to the raw scores, in place over dp: per row of n,
+   * dp ← scale·p ⊙ (dp − ⟨dp, p⟩). (The gradient of the bias is dp/scale, summed over blocks.)
+   */
+  attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void;
+  /**
+   * Normalisation of `rows` rows of d features: x̂ = (x − μ)·r with r = 1/√(σ² + eps) (layernorm),
+   * or, when not `centre`, x̂ = x·r with r = 1/√(mean(x²) + eps) (rmsnorm); y = g ⊙ x̂ (+ b when
+   * given). Writes y, x̂ and r (one per row) for the pullback.
+   */
+  layerNorm(x: Data, rows: number, d: number, g: Data, b: Data | undefined, eps: number, centre: boolean, y: Data, xhat: Data, r: Data): void;
+  /**
+   * Its pullback, with ĝ = dy ⊙ g: dx = (ĝ − mean(ĝ) − x̂·mean(ĝ ⊙ x̂))·r (no mean(ĝ) when not
+   * `centre`), dg += Σ_rows dy ⊙ x̂, db += Σ_rows dy; each output skipped when absent.
+   */
+  layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d: number, g: Data, centre: boolean, dx: Data | undefined, dg: Data | undefined, db: Data | undefined): void;
   /** out[i] = f(x[i]). `out` may be `x`. */
   unary(op: UnaryOp, x: Data, out: Data): void;
   /**
@@ -69,6 +112,10 @@ export interface Backend {
    * takes over, as in PyTorch).
    */
   maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data): void;
+  /** Mean over each window of g (kh×kw, stride sh×sw, no padding) of `planes` [H,W] planes of x: y [planes,Ho,Wo]. */
+  avgPool(g: Window, x: Data, planes: number, y: Data): void;
+  /** Its pullback (the adjoint): dx += each dy spread evenly, dy/(kh·kw), over its window. */
+  avgPoolBackward(g: Window, dy: Data, planes: number, dx: Data): void;
   /** dx[arg[i]] += dy[i]: the pullback of a selection (arg holds offsets as numbers). */
   scatterAdd(dy: Data, arg: Data, dx: Data): void;
   /**
@@ -76,10 +123,62 @@ export interface Backend {
    * of P, with a bias and an activation applied on the way (a convolution's output).
    */
   swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data, op?: SwapOp): void;
+  /** x[i] = value. */
+  fill(x: Data, value: number): void;
+  /** dst[r·ldDst + j] = src[r·ldSrc + j] for r < rows, j < cols: a block of rows copied (splitting and joining samples). */
+  copyRows(rows: number, cols: number, src: Data, ldSrc: number, dst: Data, ldDst: number): void;
+  /** Row-wise softmax of x [rows, n] by log-sum-exp (stable for large inputs). */
+  softmax(x: Data, rows: number, n: number, y: Data): void;
+  /** The softmax pullback: dx = y ⊙ (dy − ⟨dy, y⟩) per row. */
+  softmaxBackward(y: Data, dy: Data, rows: number, n: number, dx: Data): void;
+  /**
+   * A loss on predictions ŷ [rows, cols] against targets t (nn/loss.ts defines them): grad = ∂L/∂ŷ
+   * of the mean loss L, and rowLoss[r] the part of L that row r contributes (so L = Σ_r rowLoss[r]).
+   */
+  lossGrad(kind: LossKind, yhat: Data, t: Data, rows: number, cols: number, grad: Data, rowLoss: Data): void;
+  /**
+   * The predicted class of each row of y [rows, cols] as a number: the first largest entry
+   * (NaN never wins); for one column, 1 when y exceeds `threshold`, else 0.
+   */
+  argmaxRows(y: Data, rows: number, cols: number, threshold: number, out: Data): void;
   /**
    * n zeroed float32s that this backend's kernels use where they are, without copying (for
    * buffers that live across many calls: parameters, gradients, a training arena); undefined
    * where it has no such memory. Any backend can read and write them like other arrays.
    */
   alloc?(n: number): Float32Array | undefined;
+  /**
+   * Memory on a device (a GPU) where this backend keeps arrays resident, for training loops
+   * that run there (src/train/device-trainer.ts); absent for backends over host memory.
+   */
+  readonly device?: DeviceMemory;
+}
+
+/** The losses Backend.lossGrad computes, by their names in nn/loss.ts. */
+export type LossKind = 'mse' | 'bce' | 'softmax-cross-entropy';
+
+/**
+ * Arrays resident on a device. A device array is a Float32Array *handle*: its length is the
+ * array's, views of it (subarray) are views of the device array, and the backend's kernels
+ * compute on the device when their arguments are such handles — but its host elements are not
+ * its values: only `write` and `read` move values between host and device. Work is queued and
+ * runs in order; nothing here waits except `read` and `done`, which return promises.
+ */
+export interface DeviceMemory {
+  /** The device, for reports: e.g. "SwiftShader Device (Subzero) (vulkan)". */
+  readonly label: string;
+  /** True on a CPU emulation (SwiftShader): results are right, speed means nothing. */
+  readonly emulated: boolean;
+  /** n zeroed float32s on the device. */
+  alloc(n: number): Float32Array;
+  /** Whether x is (a view of) a device array. */
+  holds(x: Data): boolean;
+  /** Queues a copy of host values into a device array (x's elements from dst's start). */
+  write(dst: Float32Array, src: Data): void;
+  /** The values of a device array (or view) once the work queued before this call has run. */
+  read(x: Float32Array): Promise<Float32Array>;
+  /** Queues flag[0] = 0 when some entry of x is NaN or ±∞ (flag is left alone otherwise): allFinite without a readback. */
+  markNonFinite(x: Float32Array, flag: Float32Array): void;
+  /** Resolves once the work queued so far has run (a pacing point: no data comes back). */
+  done(): Promise<void>;
 }

@@ -4,6 +4,8 @@ export * from './registry.js';
 export { jsBackend, applyUnary, unaryDerivative } from './js-backend.js';
 export { createWasmBackend, loadWasmBackend } from './wasm-backend.js';
 export { init, backendKinds } from './init.js';
+export { createWebGpuBackend } from './webgpu/backend.js';
+export type { WebGpuBackend, WebGpuBackendOptions } from './webgpu/backend.js';
 export type { InitOptions } from './init.js';
 export type { WasmBackend, WasmBackendOptions } from './wasm-backend.js';
 export { relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';

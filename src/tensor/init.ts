@@ -5,6 +5,7 @@ import { registerBackend, setBackend } from './registry.js';
 import { createWasmBackend } from './wasm-backend.js';
 import type { WasmBackend } from './wasm-backend.js';
 import { MAX_THREADS, relaxedSimdSupported } from './wasm/instance.js';
+import { createWebGpuBackend } from './webgpu/backend.js';
 import { coreCount, isNode } from './wasm/threads.js';
 
 /** A kind of backend that `init` can start, with the threads it is given (the reference backend ignores them). */
@@ -17,9 +18,13 @@ interface BackendKind {
 const KINDS: Record<string, BackendKind> = {
   js: { summary: 'the reference TypeScript kernels (one thread, float32 and float64)', start: async () => jsBackend },
   wasm: { summary: 'WebAssembly SIMD kernels, relaxed-SIMD FMA where the runtime has it, threads on shared memory', start: (threads) => createWasmBackend({ threads }) },
+  webgpu: {
+    summary: 'WGSL kernels on a GPU (WebGPU: a browser\'s, or Dawn in Node), training resident on the device; host arrays on the wasm kernels',
+    start: async (threads) => createWebGpuBackend({ host: await createWasmBackend({ threads }).catch(() => jsBackend) }),
+  },
 };
 
-/** Which kind `init()` starts when none is named: the first of these that starts here. */
+/** Which kind `init()` starts when none is named: the first of these that starts here (a GPU is asked for by name). */
 const PREFERENCE: readonly string[] = ['wasm', 'js'];
 
 /** The names `init({ backend })` accepts (the CLI's --backend choices). */
@@ -77,7 +82,7 @@ export async function init(opts: InitOptions = {}): Promise<Backend> {
   for (const name of names) {
     try {
       const b = await KINDS[name]!.start(threads);
-      if (started && started.backend !== b) (started.backend as Partial<WasmBackend>).dispose?.();
+      if (started && started.backend !== b) stop(started.backend);
       started = { name, threads, backend: b };
       registerBackend(b);
       return setBackend(b);
@@ -88,20 +93,32 @@ export async function init(opts: InitOptions = {}): Promise<Backend> {
   throw new ParalensError('E_BACKEND', `backend '${names[0]}' cannot start here: ${(failure as Error).message}`, false);
 }
 
+/** Stops a backend's threads (a webgpu backend's are its host backend's). */
+function stop(b: Backend): void {
+  (b as Partial<WasmBackend>).dispose?.();
+  const host = (b as { host?: Backend }).host;
+  if (host) stop(host);
+}
+
 /** What a backend is, for reports: its name, and for the wasm backend its SIMD flavour and threads. */
 export interface BackendInfo {
   name: string;
   simd?: string;
   threads: number;
+  /** The GPU of a device backend, and whether it is an emulation (SwiftShader: speed means nothing). */
+  device?: string;
+  emulated?: boolean;
 }
 
 export function backendInfo(b: Backend): BackendInfo {
   const w = b as Backend & Partial<Pick<WasmBackend, 'simd' | 'threads'>>;
-  return { name: b.name, ...(w.simd ? { simd: w.simd } : {}), threads: w.threads ?? 1 };
+  const dev = b.device ? { device: b.device.label, emulated: b.device.emulated } : {};
+  return { name: b.name, ...(w.simd ? { simd: w.simd } : {}), threads: w.threads ?? 1, ...dev };
 }
 
-/** "wasm, relaxed SIMD, 2 threads" */
+/** "wasm, relaxed SIMD, 2 threads"; "webgpu, google swiftshader: SwiftShader driver 5.0.0 (CPU emulation)" */
 export function backendLabel(b: Backend): string {
   const i = backendInfo(b);
+  if (i.device) return `${i.name}, ${i.device}${i.emulated ? ' (CPU emulation)' : ''}`;
   return [i.name, ...(i.simd ? [`${i.simd} SIMD`] : []), `${i.threads} thread${i.threads === 1 ? '' : 's'}`].join(', ');
 }

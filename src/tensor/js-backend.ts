@@ -1,6 +1,9 @@
 import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
+import { argmaxRows, lossGradRows, sigmoidOf, softmaxBackwardRows, softmaxRows } from './rows.js';
+import { attentionSoftmax, attentionSoftmaxBackward, gemmBatched } from './attention-kernels.js';
+import { layerNorm, layerNormBackward } from './norm-kernels.js';
 import type { Data } from './tensor.js';
-import { col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
+import { avgPool, avgPoolBackward, col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
 import type { Window } from './window.js';
 
 const KC = 256; // depth of a packed block: a 4-wide strip of it stays in L1
@@ -13,7 +16,12 @@ let packB = new Float64Array(0);
  * 4-column strips and op(A) into 4-row strips per depth block, so the transpose is
  * absorbed by the packing, then a 4×4 register-tiled micro-kernel does the arithmetic.
  */
-function gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
+function gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean, bias?: Data, op: UnaryOp = 'identity'): void {
+  product(transA, transB, m, n, k, a, b, c, accumulate);
+  if (bias) addRowVector(c, bias, m, n, c, op);
+}
+
+function product(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
   const ais = transA ? 1 : k, aps = transA ? m : 1;
   const bps = transB ? 1 : n, bjs = transB ? k : 1;
   if (!accumulate) c.fill(0, 0, m * n);
@@ -88,7 +96,7 @@ const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 export function applyUnary(op: UnaryOp, x: number): number {
   switch (op) {
     case 'identity': return x;
-    case 'sigmoid': return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
+    case 'sigmoid': return sigmoidOf(x);
     case 'tanh': return Math.tanh(x);
     case 'relu': return x > 0 ? x : 0;
     case 'gelu': return 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
@@ -208,6 +216,21 @@ function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data
   if (op !== 'identity') unary(op, y.subarray(0, A * B * P), y.subarray(0, A * B * P));
 }
 
+function fill(x: Data, value: number): void {
+  x.fill(value);
+}
+
+function copyRows(rows: number, cols: number, src: Data, ldSrc: number, dst: Data, ldDst: number): void {
+  for (let r = 0; r < rows; r++) dst.set(src.subarray(r * ldSrc, r * ldSrc + cols), r * ldDst);
+}
+
+function softmax(x: Data, rows: number, n: number, y: Data): void {
+  softmaxRows(x, rows, n, y);
+}
+
 /** The reference backend: plain TypeScript, any typed array, runs everywhere. */
-export const jsBackend: Backend = { name: 'js', gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes };
+export const jsBackend: Backend = {
+  name: 'js', gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, layerNorm, layerNormBackward, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
+  fill, copyRows, softmax, softmaxBackward: softmaxBackwardRows, lossGrad: lossGradRows, argmaxRows, avgPool, avgPoolBackward,
+};
 

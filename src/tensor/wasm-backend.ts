@@ -1,12 +1,12 @@
-import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
+import type { AdamStep, Backend, MatrixBatch, SwapOp, UnaryOp } from './backend.js';
 import { registerBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
 import { KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
-import { coreCount, ThreadPool } from './wasm/threads.js';
-import type { SharedGemm } from './wasm/threads.js';
+import { BATCH, coreCount, ThreadPool } from './wasm/threads.js';
+import type { SharedBatch, SharedGemm } from './wasm/threads.js';
 
 /** Op codes of the AssemblyScript kernels (src/tensor/wasm/assembly/elementwise.ts), by position. */
 const OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
@@ -64,6 +64,11 @@ function float32OrAbsent(x: Data | undefined): boolean {
   return x === undefined || x instanceof Float32Array;
 }
 
+/** Whether the products of a batch write every element of C's array (then it need not be copied in first). */
+function coversAll(c: MatrixBatch, m: number, n: number, count: readonly [number, number]): boolean {
+  return c.ld === n && c.inner === m * n && c.outer === count[1] * m * n && c.data.length === count[0] * count[1] * m * n;
+}
+
 /**
  * Build a wasm backend (not registered, not selected). Float64 arguments are handed to the
  * reference backend: the kernels are float32 only.
@@ -117,7 +122,12 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   // The dispatch is kept apart from the work so that it stays small enough for the JIT to
   // inline into callers: small models then pay nothing for it.
-  function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
+  function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean, bias?: Data, op: UnaryOp = 'identity'): void {
+    product(transA, transB, m, n, kk, a, b, c, accumulate);
+    if (bias) addRowVector(c, bias, m, n, c, op);
+  }
+
+  function product(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
     if (!wasmTakes(m * n * kk >= minGemm && m > 0 && n > 0, m * kk + 2 * kk * (n + NR) + m * n, a, b, c)) return jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
     gemmInWasm(transA, transB, m, n, kk, a, b, c, accumulate);
   }
@@ -161,6 +171,68 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
       k.gemm(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0));
     }
     collect(cP, m * n, c);
+  }
+
+  /** All products of a batch in one call (the heads of an attention), the operands where they are (resident) or copied in whole. */
+  function gemmBatched(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void {
+    const total = count[0] * count[1], A = a.data, B = b.data, C = c.data;
+    if (!wasmTakes(m * n * kk * total >= minGemm && m > 0 && n > 0 && total > 0, A.length + B.length + C.length, A, B, C)) {
+      return jsBackend.gemmBatched(transA, transB, m, n, kk, a, b, c, count, accumulate);
+    }
+    const aP = input(A, A.length), bP = input(B, B.length), cP = output(C, C.length, accumulate || !coversAll(c, m, n, count));
+    if (pool && total > 1 && m * n * kk * total >= minParallel) {
+      // whole products handed out one at a time: the bits do not depend on which thread ran which
+      const job: SharedBatch = [transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], total, accumulate, pool.counter];
+      pool.post(job, BATCH);
+      const mine = k.gemmBatchedShare(transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], total, accumulate, inst.work(0), pool.counter);
+      const theirs = pool.finish();
+      stats.sharedProducts++;
+      stats.chunks += mine + theirs;
+      stats.chunksByWorkers += theirs;
+    } else {
+      k.gemmBatched(transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], 0, total, accumulate, inst.work(0));
+    }
+    collect(cP, C.length, C);
+  }
+
+  function attentionSoftmax(s: Data, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias?: Data, heads = 1): void {
+    const n = blocks * Tq * Tk;
+    if (!wasmTakes(n >= minElements, n + (bias?.length ?? 0), s, bias)) return jsBackend.attentionSoftmax(s, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
+    const sP = output(s, n, true), bP = bias ? input(bias, bias.length) : 0;
+    k.attentionSoftmax(sP, blocks, Tq, Tk, scale, causal, qOffset, bP, heads);
+    collect(sP, n, s);
+  }
+
+  function attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void {
+    const size = rows * n;
+    if (!wasmTakes(size >= minElements, 2 * size, p, dp)) return jsBackend.attentionSoftmaxBackward(p, dp, rows, n, scale);
+    const pP = input(p, size), dP = output(dp, size, true);
+    k.attentionSoftmaxBackward(pP, dP, rows, n, scale);
+    collect(dP, size, dp);
+  }
+
+  function layerNorm(x: Data, rows: number, d: number, g: Data, b: Data | undefined, eps: number, centre: boolean, y: Data, xhat: Data, r: Data): void {
+    const n = rows * d;
+    if (!wasmTakes(n >= minElements && float32OrAbsent(b) && float32OrAbsent(r), 3 * n + 2 * d + rows, x, g, y, xhat)) return jsBackend.layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r);
+    const xP = input(x, n), gP = input(g, d), bP = b ? input(b, d) : 0;
+    const yP = output(y, n, false), hP = output(xhat, n, false), rP = output(r, rows, false);
+    k.layerNorm(xP, rows, d, gP, bP, eps, centre, yP, hP, rP);
+    collect(yP, n, y);
+    collect(hP, n, xhat);
+    collect(rP, rows, r);
+  }
+
+  function layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d: number, g: Data, centre: boolean, dx: Data | undefined, dg: Data | undefined, db: Data | undefined): void {
+    const n = rows * d;
+    if (!wasmTakes(n >= minElements && float32OrAbsent(dx) && float32OrAbsent(dg) && float32OrAbsent(db), 3 * n + 3 * d + rows, dy, xhat, r, g)) {
+      return jsBackend.layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db);
+    }
+    const dyP = input(dy, n), hP = input(xhat, n), rP = input(r, rows), gP = input(g, d);
+    const dxP = dx ? output(dx, n, false) : 0, dgP = dg ? output(dg, d, true) : 0, dbP = db ? output(db, d, true) : 0;
+    k.layerNormBackward(dyP, hP, rP, rows, d, gP, centre, dxP, dgP, dbP);
+    if (dx) collect(dxP, n, dx);
+    if (dg) collect(dgP, d, dg);
+    if (db) collect(dbP, d, db);
   }
 
   function unary(op: UnaryOp, x: Data, out: Data): void {
@@ -270,7 +342,11 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     name: options.name ?? 'wasm',
     simd: flavour,
     get threads() { return pool ? pool.size + 1 : 1; },
-    gemm, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
+    gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, layerNorm, layerNormBackward,
+    unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
+    // row-wise and copying kernels: the reference ones (they were host loops in the layers before)
+    fill: jsBackend.fill, copyRows: jsBackend.copyRows, softmax: jsBackend.softmax, softmaxBackward: jsBackend.softmaxBackward,
+    lossGrad: jsBackend.lossGrad, argmaxRows: jsBackend.argmaxRows, avgPool: jsBackend.avgPool, avgPoolBackward: jsBackend.avgPoolBackward,
     alloc: (n) => inst.alloc(n),
     dispose() { pool?.stop(); pool = undefined; },
     threadStats: () => ({ ...stats }),

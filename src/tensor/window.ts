@@ -119,3 +119,32 @@ export function maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data):
     }
   }
 }
+
+/** Every (output, input) offset pair of the windows of g (no padding) over `planes` planes, in row-major order. */
+function forEachPoolPair(g: Window, planes: number, f: (o: number, i: number) => void): void {
+  const { H, W, kh, kw, sh, sw, Ho, Wo } = g;
+  for (let pl = 0; pl < planes; pl++) {
+    for (let oh = 0; oh < Ho; oh++) {
+      for (let ow = 0; ow < Wo; ow++) {
+        const o = (pl * Ho + oh) * Wo + ow;
+        for (let i = 0; i < kh; i++) {
+          const row = pl * H * W + (oh * sh + i) * W + ow * sw;
+          for (let j = 0; j < kw; j++) f(o, row + j);
+        }
+      }
+    }
+  }
+}
+
+/** Average pooling (no padding), the reference of Backend.avgPool: y = Σ_window x/(kh·kw). */
+export function avgPool(g: Window, x: Data, planes: number, y: Data): void {
+  const inv = 1 / (g.kh * g.kw);
+  y.fill(0, 0, planes * g.Ho * g.Wo);
+  forEachPoolPair(g, planes, (o, i) => (y[o] += x[i]! * inv));
+}
+
+/** The adjoint of avgPool: dx += dy/(kh·kw) over each window. */
+export function avgPoolBackward(g: Window, dy: Data, planes: number, dx: Data): void {
+  const inv = 1 / (g.kh * g.kw);
+  forEachPoolPair(g, planes, (o, i) => (dx[i] += dy[o]! * inv));
+}

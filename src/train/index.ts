@@ -1,5 +1,6 @@
 export * from './metrics.js';
 export * from './trainer.js';
+export * from './device-trainer.js';
 export * from './train.js';
 export * from './diagnose.js';
 export * from './checkpoint.js';

@@ -1,7 +1,9 @@
 import type { Dataset } from '../data/dataset.js';
-import { RangeArgError } from '../errors.js';
+import { DeviceSupportError, RangeArgError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
+import { backend } from '../tensor/registry.js';
+import { DeviceTrainer } from './device-trainer.js';
 import { Trainer } from './trainer.js';
 import type { EpochStats, TrainOptions } from './trainer.js';
 
@@ -27,6 +29,8 @@ export interface EpochRecord extends EpochStats {
 
 export interface TrainRunOptions extends TrainOptions {
   epochs: number;
+  /** Stop after this many optimiser steps instead (epochs is then ⌈steps / steps per epoch⌉, the last one partial). */
+  steps?: number;
   test?: Dataset;
   /** Held out from training and evaluated like `test` (the CLI's --val-fraction): its metrics are in each evaluated epoch's event and record. */
   validation?: Dataset;
@@ -61,45 +65,60 @@ export function countParameters(theta: readonly Tensor[]): number {
   return theta.reduce((n, t) => n + t.size, 0);
 }
 
-/** Trains `model` on `data` for `epochs` epochs (see Trainer; the loss defaults to the one that fits the data) and reports the result. */
-export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainResult {
-  if (!(Number.isInteger(opts.epochs) && opts.epochs > 0)) throw new RangeArgError(`epochs must be a positive integer, got ${opts.epochs}`);
-  const t0 = performance.now();
-  const trainer = new Trainer(model, data, opts);
-  opts.onStart?.(trainer);
+/** What the training run drives: a Trainer (synchronous) or a DeviceTrainer (each call a promise). */
+interface EpochRunner {
+  readonly model: Para;
+  readonly theta: readonly Tensor[];
+  readonly epoch: number;
+  readonly stepsPerEpoch: number;
+  runEpoch(onBatch?: (rows: number) => void, stepLimit?: number): EpochStats | Promise<EpochStats>;
+  evaluate(ds: Dataset): Eval | Promise<Eval>;
+}
+type Eval = { loss: number; accuracy?: number };
+
+/**
+ * The training run, written once for both drivers: it yields each epoch's and each
+ * evaluation's result-to-be and is handed back the result (train passes values straight back;
+ * trainAsync awaits them, so a run on a device never blocks its thread).
+ */
+function* trainingRun(trainer: EpochRunner, data: Dataset, opts: TrainRunOptions, t0: number, hostTheta: () => unknown, afterEpoch: () => void): Generator<unknown, TrainResult, unknown> {
   const parameters = countParameters(trainer.theta);
   const { onEvent } = opts;
   const N = data.x.batch;
-  onEvent?.({ type: 'start', epochs: opts.epochs, parameters, rows: N, startEpoch: trainer.epoch });
+  // --steps N: as many epochs as N optimiser steps need, the last one cut short
+  const epochs = opts.steps === undefined ? opts.epochs : Math.ceil(opts.steps / trainer.stepsPerEpoch);
+  const stepLimit = opts.steps ?? Infinity;
+  onEvent?.({ type: 'start', epochs, parameters, rows: N, startEpoch: trainer.epoch });
   const history: EpochRecord[] = [];
-  let test: { loss: number; accuracy?: number } | undefined;
-  let validation: { loss: number; accuracy?: number } | undefined;
-  for (let e = trainer.epoch; e < opts.epochs; e++) {
+  let test: Eval | undefined;
+  let validation: Eval | undefined;
+  for (let e = trainer.epoch; e < epochs; e++) {
     const te = performance.now();
-    const stats = trainer.runEpoch(onEvent && ((rows) => onEvent({ type: 'batch', epoch: e + 1, epochs: opts.epochs, rows, epochRows: N })));
+    const stats = (yield trainer.runEpoch(onEvent && ((rows) => onEvent({ type: 'batch', epoch: e + 1, epochs, rows, epochRows: N })), stepLimit)) as EpochStats;
     const epochSeconds = (performance.now() - te) / 1000;
-    const last = e === opts.epochs - 1 || (opts.targetLoss !== undefined && stats.loss < opts.targetLoss);
+    const last = e === epochs - 1 || (opts.targetLoss !== undefined && stats.loss < opts.targetLoss);
     const evaluated = last || (e + 1) % (opts.evalEvery ?? 1) === 0;
-    if (opts.test && evaluated) test = trainer.evaluate(opts.test);
-    const v = opts.validation && evaluated ? trainer.evaluate(opts.validation) : undefined;
+    if (opts.test && evaluated) test = (yield trainer.evaluate(opts.test)) as Eval;
+    const v = opts.validation && evaluated ? ((yield trainer.evaluate(opts.validation)) as Eval) : undefined;
     if (v) validation = v;
     const record: EpochRecord = { ...stats, seconds: epochSeconds, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) };
     history.push(record);
-    onEvent?.({ type: 'epoch', epochs: opts.epochs, seconds: (performance.now() - t0) / 1000, epochSeconds, ...stats, testAccuracy: test?.accuracy, testLoss: test?.loss, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) });
-    opts.afterEpoch?.(trainer);
+    onEvent?.({ type: 'epoch', epochs, seconds: (performance.now() - t0) / 1000, epochSeconds, ...stats, testAccuracy: test?.accuracy, testLoss: test?.loss, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) });
+    afterEpoch();
     if (last) break;
   }
   // resumed from a checkpoint that had already finished
   if (history.length === 0) {
-    if (opts.test) test = trainer.evaluate(opts.test);
-    if (opts.validation) validation = trainer.evaluate(opts.validation);
+    if (opts.test) test = (yield trainer.evaluate(opts.test)) as Eval;
+    if (opts.validation) validation = (yield trainer.evaluate(opts.validation)) as Eval;
   }
-  const final = trainer.evaluate(data);
+  const final = (yield trainer.evaluate(data)) as Eval;
+  const theta = (yield hostTheta()) as Tensor[];
   const seconds = (performance.now() - t0) / 1000;
   onEvent?.({ type: 'end', seconds });
   return {
     model: trainer.model,
-    theta: trainer.theta,
+    theta,
     history,
     finalLoss: final.loss,
     accuracy: final.accuracy,
@@ -111,4 +130,48 @@ export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainR
     seconds,
     parameters,
   };
+}
+
+function checkEpochs(opts: TrainRunOptions): void {
+  if (!(Number.isInteger(opts.epochs) && opts.epochs > 0)) throw new RangeArgError(`epochs must be a positive integer, got ${opts.epochs}`);
+  if (opts.steps !== undefined && !(Number.isInteger(opts.steps) && opts.steps > 0)) throw new RangeArgError(`steps must be a positive integer, got ${opts.steps}`);
+}
+
+/** Trains `model` on `data` for `epochs` epochs (see Trainer; the loss defaults to the one that fits the data) and reports the result. */
+export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainResult {
+  checkEpochs(opts);
+  const t0 = performance.now();
+  const trainer = new Trainer(model, data, opts);
+  opts.onStart?.(trainer);
+  const run = trainingRun(trainer, data, opts, t0, () => trainer.theta, () => opts.afterEpoch?.(trainer));
+  let r = run.next();
+  while (!r.done) r = run.next(r.value);
+  return r.value;
+}
+
+/**
+ * `train`, awaiting each epoch: on a backend with device memory (webgpu) the whole run is
+ * resident on the device (DeviceTrainer) and only the statistics and, at the end, the
+ * parameters come back; elsewhere it is `train` with the thread free between epochs.
+ * On a device, onStart sees the host Trainer before its state goes to the device; afterEpoch
+ * (writing checkpoints) needs host parameters every epoch and is refused there.
+ */
+export async function trainAsync(model: Para, data: Dataset, opts: TrainRunOptions): Promise<TrainResult> {
+  checkEpochs(opts);
+  const t0 = performance.now();
+  const device = backend().device;
+  const t = new Trainer(model, data, opts);
+  let trainer: EpochRunner = t, hostTheta = (): unknown => t.theta, afterEpoch = (): void => opts.afterEpoch?.(t);
+  if (device && opts.afterEpoch) throw new DeviceSupportError(`${backend().name} does not write checkpoints yet; train with --backend wasm for --checkpoint`);
+  opts.onStart?.(t);
+  if (device) {
+    const dt = new DeviceTrainer(t, device);
+    trainer = dt;
+    hostTheta = () => dt.hostTheta();
+    afterEpoch = () => {};
+  }
+  const run = trainingRun(trainer, data, opts, t0, hostTheta, afterEpoch);
+  let r = run.next();
+  while (!r.done) r = run.next(await r.value);
+  return r.value;
 }

@@ -70,9 +70,10 @@ export class Trainer {
   epoch = 0;
   step = 0;
   private readonly arena = new Arena();
-  private readonly batch: number;
-  private readonly shuffle: boolean;
-  private readonly order: Int32Array;
+  /** Minibatch size, whether rows are shuffled every epoch, and the row order (read by DeviceTrainer). */
+  readonly batch: number;
+  readonly shuffle: boolean;
+  readonly order: Int32Array;
   private readonly logits: boolean;
 
   constructor(model: Para, readonly data: Dataset, opts: TrainOptions) {
@@ -84,9 +85,11 @@ export class Trainer {
     if (shapeString(dom) !== shapeString(data.x.shape.slice(1))) {
       throw new ShapeError(`${this.model} expects inputs [*,${dom.join(',')}] but ${data.name} has inputs ${shapeString(data.x.shape)}`);
     }
+    this.loss = opts.loss ?? lossForData(data);
     const cod = this.model.cod;
-    if (cod && cod.reduce((a, b) => a * b, 1) !== data.y.size / N) {
-      throw new ShapeError(`${this.model} outputs [*,${cod.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}`);
+    const want = cod && (this.loss.targetShape ? this.loss.targetShape(cod) : cod);
+    if (want && want.reduce((a, b) => a * b, 1) !== data.y.size / N) {
+      throw new ShapeError(`${this.model} outputs [*,${cod!.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}${want !== cod ? ` (${this.loss.name} needs [*,${want.join(',')}])` : ''}`);
     }
     const seed = opts.seed ?? 0;
     this.rng = new Rng(seed);
@@ -94,7 +97,6 @@ export class Trainer {
     // copies per call); parameters passed in are trained in place where they are
     this.theta = opts.theta ?? residentCopies(this.model.init(this.rng.split()));
     this.grads = this.theta.map((t) => new Tensor(residentData(t.dtype, t.size), t.shape));
-    this.loss = opts.loss ?? lossForData(data);
     this.logits = readsLogits(this.loss.link);
     const batch = opts.batch ?? N;
     if (!(Number.isInteger(batch) && batch > 0)) throw new RangeArgError(`batch size must be a positive integer, got ${batch}`);
@@ -109,49 +111,70 @@ export class Trainer {
     if (this.optimizer.prepare) this.model = this.optimizer.prepare(this.model, data.x, this.theta, this.loss);
   }
 
+  /** Optimiser steps in one full epoch. */
+  get stepsPerEpoch(): number {
+    return Math.ceil(this.data.x.batch / this.batch);
+  }
+
   /**
-   * One pass over the data in minibatches; `onBatch(rows)` is told after each step how many
-   * rows of the epoch are done. Throws NonFiniteError when the loss turns NaN or infinite.
+   * One pass over the data in minibatches (`onBatch` after each step, with the rows done so
+   * far) — cut short once `stepLimit` optimiser steps have been taken in all; its statistics
+   * then cover the rows it saw. Throws NonFiniteError when the loss turns NaN or infinite.
    */
-  runEpoch(onBatch?: (rows: number) => void): EpochStats {
+  runEpoch(onBatch?: (rows: number) => void, stepLimit = Infinity): EpochStats {
     const { data, order, batch } = this;
     const N = data.x.batch;
     if (this.shuffle) this.rng.shuffle(order);
     const xPer = data.x.size / N, yPer = data.y.size / N;
-    const ctx = makeCtx({ training: true, rng: this.rng, alloc: this.arena.alloc });
-    let lossSum = 0, correct = 0;
-    for (let start = 0; start < N; start += batch) {
+    let lossSum = 0, correct = 0, rows = 0;
+    for (let start = 0; start < N && this.step < stepLimit; start += batch) {
       const B = Math.min(batch, N - start);
-      this.arena.reset();
-      // both filled row by row below
-      const xb = ctx.alloc([B, ...data.x.shape.slice(1)], data.x.dtype, true);
-      const yb = ctx.alloc([B, ...data.y.shape.slice(1)], data.y.dtype, true);
-      for (let i = 0; i < B; i++) {
-        const r = order[start + i]!;
-        xb.data.set(data.x.data.subarray(r * xPer, (r + 1) * xPer), i * xPer);
-        yb.data.set(data.y.data.subarray(r * yPer, (r + 1) * yPer), i * yPer);
-      }
-      const rngState = this.rng.state();
-      const lens = this.model.forward(this.theta, xb, ctx);
-      const L = this.loss.apply(lens.y, yb, ctx);
-      for (const g of this.grads) g.data.fill(0);
-      if (Number.isFinite(L.value)) lens.pullback(L.pullback(), this.grads, false);
-      if (!Number.isFinite(L.value) || !allFinite(this.grads)) {
-        const where = diagnoseNonFinite(this.model, this.theta, xb, yb, this.loss, rngState);
-        const what = Number.isFinite(L.value) ? 'a gradient became non-finite' : `the loss became ${L.value}`;
-        throw new NonFiniteError(`${what} at epoch ${this.epoch + 1}, step ${this.step + 1}: ${where}`, this.epoch + 1, this.step + 1);
-      }
-      this.optimizer.step(this.theta, this.grads);
-      this.step++;
-      lossSum += L.value * B;
+      rows += B;
+      const { loss, y } = this.stepOn(B, (xb, yb) => {
+        for (let i = 0; i < B; i++) {
+          const r = order[start + i]!;
+          xb.data.set(data.x.data.subarray(r * xPer, (r + 1) * xPer), i * xPer);
+          yb.data.set(data.y.data.subarray(r * yPer, (r + 1) * yPer), i * yPer);
+        }
+      });
+      lossSum += loss * B;
       if (data.labels) {
-        const p = predictClasses(lens.y, this.logits);
+        const p = predictClasses(y, this.logits);
         for (let i = 0; i < B; i++) if (p[i] === data.labels[order[start + i]!]) correct++;
       }
       onBatch?.(start + B);
     }
     this.epoch++;
-    return { epoch: this.epoch, loss: lossSum / N, accuracy: data.labels ? correct / N : undefined };
+    return { epoch: this.epoch, loss: lossSum / rows, accuracy: data.labels ? correct / rows : undefined };
+  }
+
+  /**
+   * One optimiser step on a minibatch of B rows that `fill` writes into xb and yb (shaped
+   * like the data's rows; their memory is reused across steps). Returns the minibatch loss and
+   * the model's output (valid until the next step). Throws NonFiniteError when the loss or a
+   * gradient turns NaN or infinite.
+   */
+  stepOn(B: number, fill: (xb: Tensor, yb: Tensor) => void): { loss: number; y: Tensor } {
+    const { data } = this;
+    this.arena.reset();
+    const ctx = makeCtx({ training: true, rng: this.rng, alloc: this.arena.alloc });
+    // both written in full by fill
+    const xb = ctx.alloc([B, ...data.x.shape.slice(1)], data.x.dtype, true);
+    const yb = ctx.alloc([B, ...data.y.shape.slice(1)], data.y.dtype, true);
+    fill(xb, yb);
+    const rngState = this.rng.state();
+    const lens = this.model.forward(this.theta, xb, ctx);
+    const L = this.loss.apply(lens.y, yb, ctx);
+    for (const g of this.grads) g.data.fill(0);
+    if (Number.isFinite(L.value)) lens.pullback(L.pullback(), this.grads, false);
+    if (!Number.isFinite(L.value) || !allFinite(this.grads)) {
+      const where = diagnoseNonFinite(this.model, this.theta, xb, yb, this.loss, rngState);
+      const what = Number.isFinite(L.value) ? 'a gradient became non-finite' : `the loss became ${L.value}`;
+      throw new NonFiniteError(`${what} at epoch ${this.epoch + 1}, step ${this.step + 1}: ${where}`, this.epoch + 1, this.step + 1);
+    }
+    this.optimizer.step(this.theta, this.grads);
+    this.step++;
+    return { loss: L.value, y: lens.y };
   }
 
   /** A deep copy of the training state after the last completed epoch (for checkpoints). */

@@ -22,7 +22,7 @@ describe('runtimeChoice: flags over PARALENS_BACKEND / PARALENS_THREADS', () => 
   it.each([
     [{ PARALENS_THREADS: '0' }, /PARALENS_THREADS must be a positive integer; got '0'/],
     [{ PARALENS_THREADS: '1.5' }, /PARALENS_THREADS must be a positive integer/],
-    [{ PARALENS_BACKEND: 'cuda' }, /PARALENS_BACKEND must be one of js, wasm; got 'cuda'/],
+    [{ PARALENS_BACKEND: 'cuda' }, /PARALENS_BACKEND must be one of js, wasm, webgpu; got 'cuda'/],
   ])('refuses %o with a usage error', (env, message) => {
     expect(() => runtimeChoice({}, env)).toThrow(message);
   });
@@ -49,13 +49,13 @@ describe('init()', () => {
   });
 
   it('refuses an unknown backend and a thread count that is not a positive integer', async () => {
-    await expect(init({ backend: 'cuda' })).rejects.toMatchObject({ code: 'E_UNKNOWN', message: expect.stringMatching(/known: js, wasm/) });
+    await expect(init({ backend: 'cuda' })).rejects.toMatchObject({ code: 'E_UNKNOWN', message: expect.stringMatching(/known: js, wasm, webgpu/) });
     await expect(init({ threads: 0 })).rejects.toMatchObject({ code: 'E_RANGE' });
     await expect(init({ threads: 2.5 })).rejects.toMatchObject({ code: 'E_RANGE' });
   });
 
   it('lists the kinds it can start: the --backend choices', () => {
-    expect(backendKinds()).toEqual(['js', 'wasm']);
+    expect(backendKinds()).toEqual(['js', 'wasm', 'webgpu']);
   });
 });
 
@@ -78,9 +78,9 @@ describe('--backend and --threads on a command', () => {
   });
 
   it('refuses a backend that is not in the registry, listing those that are (exit 2)', async () => {
-    const r = await cli(...xor, '--backend', 'webgpu');
+    const r = await cli(...xor, '--backend', 'cuda');
     expect(r.code).toBe(2);
-    expect(r.json().error.message).toMatch(/--backend must be one of js, wasm; got 'webgpu'/);
+    expect(r.json().error.message).toMatch(/--backend must be one of js, wasm, webgpu; got 'cuda'/);
     expect((await cli(...xor, '--threads', '0')).code).toBe(2);
   });
 

@@ -83,3 +83,32 @@ describe('writing files', () => {
     expect(t.out).toBe('');
   });
 });
+
+describe('a transformer block', () => {
+  it('is drawn legibly: a frame named transformer(…) around its expansion, two residual skips, the heads side by side', () => {
+    const f = parseSpec('embedding(96,64) >> transformer(64,4,256,rope) >> layernorm(64) >> dense(64,96)').at([64]);
+    const d = diagramOf(f);
+    expect(d.frames.map((fr) => fr.label)).toEqual(['transformer(64,4,256,rope)']);
+    const labels = d.nodes.map((n) => n.label);
+    expect(labels.filter((l) => /^head \d: softmax\(q·kᵀ\/√16 \+ rope\)·v, causal$/.test(l))).toHaveLength(4);
+    expect(d.nodes.filter((n) => n.kind === 'add')).toHaveLength(2);
+    expect(d.wires.filter((w) => w.label === 'skip')).toHaveLength(2);
+    // the frame holds every node of the block and no node outside it
+    const fr = d.frames[0]!;
+    const inside = d.nodes.filter((n) => n.x >= fr.x && n.x + n.w <= fr.x + fr.w && n.y >= fr.y && n.y + n.h <= fr.y + fr.h);
+    expect(inside.map((n) => n.label)).toEqual(expect.arrayContaining(['layernorm(64)', 'dense(64,256)', 'gelu', 'dense(256,64)', '·W_oᵀ']));
+    expect(inside.some((n) => n.label.startsWith('embedding'))).toBe(false);
+    for (let i = 0; i < d.nodes.length; i++) for (let j = i + 1; j < d.nodes.length; j++) {
+      const a = d.nodes[i]!, b = d.nodes[j]!;
+      expect(a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h, `${a.label} overlaps ${b.label}`).toBe(false);
+    }
+    const svg = stringDiagram(f);
+    expect(svg).toContain('class="frame"');
+    expect(svg).toContain('head 4');
+  });
+
+  it('many heads are drawn as the first, a count, and the last', () => {
+    const d = diagramOf(parseSpec('attention(64,16,none,none)').at([8, 64]));
+    expect(d.nodes.map((n) => n.label).filter((l) => l.startsWith('head') || l.includes('more heads'))).toEqual(['head 1: softmax(q·kᵀ/√4)·v', '… 14 more heads …', 'head 16: softmax(q·kᵀ/√4)·v']);
+  });
+});

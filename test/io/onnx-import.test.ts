@@ -9,14 +9,13 @@ import { onnxSchema } from '../../src/io/onnx-schema.js';
 import { builtInData, decodeModel, decodeSafetensors, exportOnnx, gradcheck, parseSpec, Rng, softmaxCrossEntropy, Tensor } from '../../src/index.js';
 import { cli } from '../cli/helpers.js';
 import { writeIdx } from './idx-files.js';
-import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
+import { describeWith, PYTHON, torchOnnx } from '../peer/available.js';
 
 /**
  * paralens import on models PyTorch's own exporter wrote (torch.onnx.export from Debian's
  * python3-torch, opset 17): the graph becomes a Para composite whose forward on the imported
  * weights is PyTorch's to 1e-5, which gradchecks, and which trains from the CLI with --init.
  */
-const hasPeers = requirePeer('PyTorch with ONNX export (python3-torch, python3-onnx)', pythonHas('torch', 'onnx'), 'apt-get install -y python3-torch python3-onnx');
 const dir = mkdtempSync(join(tmpdir(), 'paralens-onnx-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const SCRIPT = fileURLToPath(new URL('./onnx_models.py', import.meta.url));
@@ -24,10 +23,11 @@ const SCRIPT = fileURLToPath(new URL('./onnx_models.py', import.meta.url));
 const SPECS: Record<string, string> = {
   mlp: 'dense(4,16) >> relu >> dense(16,8) >> tanh >> dense(8,3)',
   cnn: 'conv2d(1,3,3,1,1) >> relu >> maxpool2d(2,2) >> conv2d(3,4,3,1,0) >> sigmoid >> avgpool2d(2,2) >> flatten >> dense(4,10)',
+  transformer: 'embedding(11,8) >> residual(layernorm(8) >> attention(8,2,none)) >> residual(layernorm(8) >> dense(8,16) >> relu >> dense(16,8)) >> layernorm(8) >> dense(8,11)',
   resnet: 'conv2d(1,4,3,1,1) >> relu >> residual(conv2d(4,4,3,1,1) >> relu >> conv2d(4,4,3,1,1)) >> relu >> conv2d(4,6,3,2,1) >> relu >> globalavgpool >> copy(6) >> (dense(6,10) @ (dense(6,10) >> tanh)) >> add(10) >> leaky_relu(0.1) >> residual(dense(10,10) >> softplus)',
 };
 
-describe.runIf(hasPeers)('paralens import: ONNX files from torch.onnx.export', () => {
+describeWith(torchOnnx(), 'paralens import: ONNX files from torch.onnx.export', () => {
   beforeAll(() => {
     const r = spawnSync(PYTHON, [SCRIPT, dir], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`torch.onnx.export failed: ${r.stderr}`);
@@ -46,7 +46,8 @@ describe.runIf(hasPeers)('paralens import: ONNX files from torch.onnx.export', (
     theirs.forEach((v, i) => { d = Math.max(d, Math.abs(v - ours[i]!)); s = Math.max(s, Math.abs(v)); });
     expect(d / s).toBeLessThanOrEqual(1e-5);
     // an ordinary morphism: its pullback gradchecks at the imported weights
-    expect(gradcheck(file.model, { theta: file.theta, batch: 2 }).ok).toBe(true);
+    // (token ids for the transformer: its embedding takes integers)
+    expect(gradcheck(file.model, { theta: file.theta, batch: 2, ...(name === 'transformer' ? { x: io.get('x')!, fixedInput: true } : {}) }).ok).toBe(true);
   });
 
   it('refuses operators without a rule, listing each with its node name (exit 2)', async () => {

@@ -23,6 +23,24 @@ class Residual(nn.Module):
         return x + self.f(x)
 
 
+class Attention(nn.Module):
+    """Causal multi-head self-attention on [T, d], written plainly (no nn.MultiheadAttention)."""
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        for name in ('wq', 'wk', 'wv', 'wo'):
+            setattr(self, name, nn.Parameter(torch.randn(d, d) / d ** 0.5))
+
+    def forward(self, x):
+        b, t, d = x.shape
+        h, dh = self.heads, d // self.heads
+        split = lambda z: z.reshape(b, t, h, dh).transpose(1, 2)  # noqa: E731
+        q, k, v = split(x @ self.wq.T), split(x @ self.wk.T), split(x @ self.wv.T)
+        s = (q @ k.transpose(-1, -2)) / dh ** 0.5
+        s = s.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float('-inf'))
+        return (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b, t, d) @ self.wo.T
+
+
 class TwoBranch(nn.Module):
     def __init__(self, f, g):
         super().__init__()
@@ -43,6 +61,9 @@ NETS = {
                              Residual(nn.Sequential(nn.Linear(10, 10), nn.Softplus()))), (6, 1, 8, 8)),
     'projection': (nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), TwoBranch(nn.Conv2d(4, 6, 3, stride=2, padding=1), nn.Conv2d(4, 6, 1, stride=2)),
                                  nn.Flatten(), nn.Linear(96, 2)), (2, 1, 8, 8)),
+    'transformer': (nn.Sequential(nn.Embedding(11, 8), Residual(nn.Sequential(nn.LayerNorm(8), Attention(8, 2))),
+                                  Residual(nn.Sequential(nn.LayerNorm(8), nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 8))),
+                                  nn.LayerNorm(8), nn.Linear(8, 11)), (6, 5)),
     'unsupported': (nn.Sequential(nn.Linear(4, 4), nn.GELU(), nn.Linear(4, 4), nn.Hardswish()), (6, 4)),
 }
 
@@ -62,8 +83,9 @@ def write_safetensors(path, tensors):
 
 for name, (net, shape) in NETS.items():
     net.eval()
-    x = torch.randn(*shape)
-    torch.onnx.export(net, x, os.path.join(out, f'{name}.onnx'), opset_version=17, input_names=['input'], output_names=['output'],
-                      dynamic_axes={'input': {0: 'batch'}, 'output': {0: 'batch'}})
+    x = torch.randint(0, 11, shape) if name == 'transformer' else torch.randn(*shape)
+    # the attention's reshapes and mask are constants only when the shapes are fixed (no dynamic axes)
+    dynamic = {} if name == 'transformer' else {'input': {0: 'batch'}, 'output': {0: 'batch'}}
+    torch.onnx.export(net, x, os.path.join(out, f'{name}.onnx'), opset_version=17, input_names=['input'], output_names=['output'], dynamic_axes=dynamic)
     with torch.no_grad():
-        write_safetensors(os.path.join(out, f'{name}.io.safetensors'), {'x': x, 'y': net(x)})
+        write_safetensors(os.path.join(out, f'{name}.io.safetensors'), {'x': x.float(), 'y': net(x)})

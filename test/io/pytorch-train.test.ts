@@ -3,11 +3,11 @@ import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { decodeModel, decodeSafetensors, encodeSafetensors, Rng, Tensor } from '../../src/index.js';
 import { cli } from '../cli/helpers.js';
 import { writeIdx } from './idx-files.js';
-import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
+import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 
 /**
  * export --format pytorch → python3 DIR/train.py → paralens predict: DistributedDataParallel
@@ -16,7 +16,6 @@ import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
  * back predicts in paralens what PyTorch predicts. An MLP on moons (the rows paralens
  * trained on, exported into the project) and a CNN on IDX files read by path.
  */
-const hasTorch = requirePeer('PyTorch (python3-torch)', pythonHas('torch'), 'apt-get install -y python3-torch');
 const dir = mkdtempSync(join(tmpdir(), 'paralens-pytorch-train-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -89,7 +88,7 @@ const maxRel = (a: readonly number[], b: readonly number[]): number => {
   return Math.max(...a.map((v, i) => Math.abs(v - b[i]!))) / Math.max(...b.map(Math.abs));
 };
 
-describe.runIf(hasTorch)('train.py: DistributedDataParallel and back to paralens', () => {
+describeWith(pytorch(), 'train.py: DistributedDataParallel and back to paralens', () => {
   it('MLP on moons: 2 processes × 1 epoch = 1 process with the same global batch, spawned here or by a launcher (env://); predict agrees with PyTorch', async () => {
     const r = await roundTrip('mlp', ['--model', 'dense(2,8) >> tanh >> residual(dense(8,8) >> relu) >> dense(8,1)', '--data', 'moons', '--batch', '15', '--optimizer', 'momentum', '--lr', '0.1']);
     expect(weightDiff(r.one, r.two)).toBeLessThanOrEqual(1e-5);

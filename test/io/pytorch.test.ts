@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPytorchProject } from '../../src/io/pytorch/project.js';
 import { constantLr, cosine, decodeSafetensors, defineLayer, encodeSafetensors, ExportError, makeCtx, parseSpec, primitive, Rng, stepDecay, Tensor, warmup, zerosLike } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
-import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
+import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 
 /**
  * The PyTorch export as a round trip: every exportable family of layers, built in paralens
@@ -15,7 +15,6 @@ import { PYTHON, pythonHas, requirePeer } from './python-peer.js';
  * input gradients and parameter gradients of ⟨y, r⟩ (r a random cotangent) agree with
  * paralens's forward and pullback to 1e-5 relative, float32.
  */
-const hasTorch = requirePeer('PyTorch (python3-torch)', pythonHas('torch'), 'apt-get install -y python3-torch');
 const DRIVER = fileURLToPath(new URL('./pytorch_roundtrip.py', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'paralens-pytorch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,6 +27,8 @@ interface Case {
   readonly training?: boolean;
   /** Sets the last column of each element to 0/1 (a masked set). */
   readonly mask?: boolean;
+  /** Inputs are token ids 0 … ids−1. */
+  readonly ids?: number;
 }
 
 const CASES: readonly Case[] = [
@@ -48,6 +49,10 @@ const CASES: readonly Case[] = [
   { family: 'emlp: equivariant, gated', spec: 'emlp(S(3),V,V+T(0),T(0),2)', shape: [3] },
   { family: 'norm_gated, bilinear', spec: 'equivariant(SO(2),V,2V+T(0)) >> norm_gated(SO(2),2V+T(0)) >> equivariant(SO(2),2V+T(0),V) >> bilinear(SO(2),V) >> equivariant(SO(2),V+V*V,T(0))', shape: [2] },
   { family: 'rope_attention (fixed rotations × learned projections)', spec: 'rope_attention(5,4) >> map(tanh(4)) >> rope_attention(5,4,5)', shape: [5, 4] },
+  { family: 'embedding, transformer (rope), layernorm, dense on positions', spec: 'embedding(11,8) >> transformer(8,2,16,rope) >> layernorm(8) >> dense(8,11)', shape: [6], ids: 11 },
+  { family: 'attention (relative, causal), rmsnorm', spec: 'attention(8,2,relative(3)) >> rmsnorm(8) >> attention(8,4,relative)', shape: [5, 8] },
+  { family: 'attention (absolute, none; no mask)', spec: 'attention(8,4,absolute(9),none) >> attention(8,2,none)', shape: [6, 8] },
+  { family: 'tied embedding and head', spec: 'tied(embedding(7,4) >> attention(4,1,rope) >> dense(4,7))', shape: [5], ids: 7 },
   { family: 'set_equivariant, message_passing', spec: 'set_equivariant(5,2,3) >> relu >> message_passing(cycle(5),3,2)', shape: [5, 2] },
   { family: 'conv1d_periodic, conv2d_periodic', spec: 'conv2d_periodic(5,6,1,2,3) >> tanh >> flatten >> dense(60,3)', shape: [1, 5, 6] },
   { family: 'conv1d_periodic', spec: 'conv1d_periodic(8,2,3,3) >> relu >> conv1d_periodic(8,3,1,5)', shape: [2, 8] },
@@ -89,6 +94,7 @@ function prepare(c: Case, i: number): Prepared {
   // ρ away from its small initial value, so that training noise matters in the gradients
   theta.forEach((t, k) => { if (m.params[k]!.name.endsWith('rho') || m.params[k]!.name.endsWith('bias')) for (let j = 0; j < t.size; j++) t.data[j] += 0.3 * rng.normal(); });
   const x = randn([3, ...c.shape], rng);
+  if (c.ids) for (let j = 0; j < x.size; j++) x.data[j] = rng.int(c.ids);
   if (c.mask) for (let r = 0; r < x.size / c.shape[1]!; r++) x.data[r * c.shape[1]! + c.shape[1]! - 1] = rng.uniform() < 0.7 ? 1 : 0;
   const noiseSeed = 1234 + i;
   const lens = m.forward(theta, x, makeCtx({ training: Boolean(c.training), rng: new Rng(noiseSeed) }));
@@ -108,7 +114,7 @@ function prepare(c: Case, i: number): Prepared {
   return { c, m, y: lens.y, dx, grads, out: join(project, 'out.safetensors') };
 }
 
-describe.runIf(hasTorch)('export --format pytorch: the torch module is the Para composite', () => {
+describeWith(pytorch(), 'export --format pytorch: the torch module is the Para composite', () => {
   beforeAll(() => {
     CASES.forEach((c, i) => prepared.push(prepare(c, i)));
     const list = prepared.map((p, i) => ({ dir: join(dir, `case${i}`), inputs: join(dir, `case${i}`, 'inputs.safetensors'), out: p.out, training: Boolean(p.c.training) }));
@@ -145,7 +151,7 @@ print(json.dumps([float((y == 0).float().mean()), sorted(set(round(v, 5) for v i
   });
 });
 
-describe.runIf(hasTorch)('train.py keeps paralens conventions', () => {
+describeWith(pytorch(), 'train.py keeps paralens conventions', () => {
   it("its learning-rate schedules are src/optim/schedule.ts's, step by step", () => {
     const project = join(dir, 'schedules');
     mkdirSync(project);

@@ -24,7 +24,7 @@ for case in json.loads(open(sys.argv[1]).read()):
     x = tensors['x'].clone().requires_grad_(True)
     y = net(x)
     (y * tensors['r']).sum().backward()
-    state = dict(net.named_parameters())
-    out = {'y': y.detach(), 'dx': x.grad}
-    out.update({p: state[s].grad if state[s].grad is not None else torch.zeros_like(state[s]) for s, p in exported.PARALENS_NAMES.items()})
+    out = {'y': y.detach(), 'dx': x.grad if x.grad is not None else torch.zeros_like(x)}
+    params = {p: net.get_parameter(s) for s, p in exported.PARALENS_NAMES.items()}
+    out.update({p: t.grad if t.grad is not None else torch.zeros_like(t) for p, t in params.items()})
     exported.write_safetensors(case['out'], out)

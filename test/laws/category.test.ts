@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { id, makeCtx, Par, par, parseSpec, Rng, Seq, seq, Tensor } from '../../src/index.js';
+import { id, makeCtx, Par, par, parseSpec, residual, Rng, Seq, seq, Tensor } from '../../src/index.js';
+import type { Residual } from '../../src/para/structure.js';
 import type { Para } from '../../src/index.js';
 import { morphismArb, sizes, structure } from './arbitrary.js';
 
@@ -167,6 +168,23 @@ describe('laws of the Para category on random morphisms (fast-check)', () => {
           close(F.dTheta, G.dTheta);
         },
       ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('residual(f) is copy >> (f @ id) >> add: its direct lens gives the values and all gradients of the composite', () => {
+    fc.assert(
+      fc.property(sizes.chain((a) => fc.tuple(morphismArb(a, a), fc.integer({ min: 0, max: 1e6 }))), ([f, s]) => {
+        const r = residual(f) as Residual;
+        const rng = new Rng(s);
+        const theta = r.init(rng, 'float64');
+        const x = randn([3, ...f.dom!], rng);
+        const L = evaluate(r, theta, x, undefined);
+        const R = evaluate(r.composite!, theta, x, L.cot);
+        close(L.y, R.y);
+        close(L.dx, R.dx);
+        close(L.dTheta, R.dTheta);
+      }),
       { numRuns: RUNS },
     );
   });

@@ -10,7 +10,7 @@ const logitRows = (B: number, C: number) =>
 describe('every loss carries its output link', () => {
   it('mse reads predictions as they are, bce through the sigmoid, softmax cross-entropy through the softmax', () => {
     const links: Record<string, Link> = Object.fromEntries(lossNames().map((n) => [n, lossByName(n).link]));
-    expect(links).toEqual({ mse: 'identity', bce: 'sigmoid', 'softmax-cross-entropy': 'softmax' });
+    expect(links).toEqual({ mse: 'identity', bce: 'sigmoid', 'softmax-cross-entropy': 'softmax', 'token-cross-entropy': 'softmax' });
   });
 
   // The link is the one under which the loss is a likelihood: the loss is the mean negative

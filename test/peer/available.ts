@@ -82,6 +82,7 @@ const once = <T>(f: () => T): (() => T) => {
 };
 
 export const pytorch = once(() => pythonPeer('pytorch', 'PyTorch (python3-torch)', ['torch'], 'apt-get install -y python3-torch'));
+export const torchOnnx = once(() => pythonPeer('pytorch', 'PyTorch with ONNX export (python3-torch, python3-onnx)', ['torch', 'onnx'], 'apt-get install -y python3-torch python3-onnx'));
 export const numpy = once(() => pythonPeer('numpy', 'NumPy (python3-numpy)', ['numpy'], 'apt-get install -y python3-numpy'));
 export const python = once(() => pythonPeer('python', 'python3 with struct and json', ['struct', 'json'], 'apt-get install -y python3'));
 export const chromium = once(() => filePeer('chromium', 'Chromium', CHROMIUM, 'apt-get install -y chromium'));
@@ -90,6 +91,8 @@ export const fashionMnist = once(() => filePeer('fashion-mnist', 'Fashion-MNIST 
 export const built = (path: string): Peer => filePeer('dist', `the build (${path})`, path, 'npm run build (npm ci runs it)');
 /** The wasm backend (built by `npm run build`), loaded and registered. */
 export const wasmBackend = once(() => loadedPeer('wasm', 'the wasm backend', 'npm run build (npm ci runs it)', async () => (await import('../../src/tensor/wasm-backend.js')).loadWasmBackend()));
+/** The webgpu backend on a WebGPU adapter in Node: Dawn (the `webgpu` package) on a GPU, or on Chromium's SwiftShader Vulkan driver. */
+export const webgpuBackend = once(() => loadedPeer('webgpu', 'a WebGPU adapter (Dawn; SwiftShader where there is no GPU)', 'apt-get install -y libvulkan1 chromium', async () => (await import('../../src/tensor/webgpu/backend.js')).createWebGpuBackend()));
 /** ONNX Runtime for Node (the onnxruntime-node package) and its module. */
 export const onnxRuntime = once(() => loadedPeer('onnxruntime', 'ONNX Runtime (onnxruntime-node)', 'npm ci (a devDependency)', () => import('onnxruntime-node')));
 

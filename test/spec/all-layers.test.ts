@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gradcheck, layerNames, parseSpec } from '../../src/index.js';
+import { gradcheck, layerNames, parseSpec, Rng, Tensor } from '../../src/index.js';
 import { structure } from '../laws/arbitrary.js';
 
 /**
@@ -7,8 +7,9 @@ import { structure } from '../laws/arbitrary.js';
  * listed here (the first test fails otherwise), and every one passes a float64 gradient
  * check, in training mode too for the stochastic ones (with a fixed noise draw).
  */
-const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean }> = {
+const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean; ids?: number }> = {
   adapter: { spec: 'adapter(4,2)', dom: [4] },
+  attention: { spec: 'attention(6,3,rope)', dom: [5, 6] },
   add: { spec: 'add(3)', dom: [6] },
   avgpool2d: { spec: 'avgpool2d(2)', dom: [2, 4, 4] },
   bayes_dense: { spec: 'bayes_dense(3,2)', dom: [3], training: true },
@@ -22,6 +23,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   discard: { spec: 'discard(3) @ id(2)', dom: [5] },
   displace: { spec: 'displace(3)', dom: [3, 6] },
   dropout: { spec: 'dropout(0.3)', dom: [6], training: true },
+  embedding: { spec: 'embedding(5,3)', dom: [4], ids: 5 },
   e3_conv: { spec: 'e3_conv(3,1x0e+1x1o,2x0e+1x1o,1x0e+1x1o,1)', dom: [3, 7] },
   emlp: { spec: 'emlp(SO(2),V,2V,T(0),1)', dom: [2] },
   equivariant: { spec: 'equivariant(S(4),V,V)', dom: [4] },
@@ -30,6 +32,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   gelu: { spec: 'gelu', dom: [5] },
   globalavgpool: { spec: 'globalavgpool', dom: [3, 4, 4] },
   id: { spec: 'id(3)', dom: [3] },
+  layernorm: { spec: 'layernorm(4)', dom: [3, 4] },
   irreps_gate: { spec: 'irreps_gate(2x0e,1x1o)', dom: [6] },
   irreps_linear: { spec: 'irreps_linear(2x0e+1x1o,1x0e+2x1o)', dom: [5] },
   irreps_norm: { spec: 'irreps_norm(1x0e+1x1o)', dom: [4] },
@@ -47,6 +50,7 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   relu: { spec: 'relu', dom: [5] },
   reparam: { spec: 'reparam(dense(3,3) >> tanh >> dense(3,3), tie((0,2)))', dom: [3] },
   residual: { spec: 'residual(dense(3,3) >> tanh)', dom: [3] },
+  rmsnorm: { spec: 'rmsnorm(4)', dom: [4] },
   rope_attention: { spec: 'rope_attention(4,4)', dom: [4, 4] },
   set_equivariant: { spec: 'set_equivariant(4,2,3)', dom: [4, 2] },
   sh_embedding: { spec: 'sh_embedding(3,2,2,2.5)', dom: [3, 3] },
@@ -55,6 +59,8 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   softplus: { spec: 'softplus', dom: [5] },
   sum_pool: { spec: 'sum_pool', dom: [4, 3] },
   tanh: { spec: 'tanh', dom: [5] },
+  tied: { spec: 'tied(embedding(5,4) >> transformer(4,2,6,relative) >> dense(4,5))', dom: [3], ids: 5 },
+  transformer: { spec: 'transformer(4,2,6,absolute(5))', dom: [5, 4] },
   tensor_product: { spec: 'tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)', dom: [7] },
 };
 
@@ -68,7 +74,10 @@ describe('every layer that spec strings can name', () => {
     expect(structure(parseSpec(String(f)))).toEqual(structure(f));
     expect(String(parseSpec(String(f)))).toBe(String(f));
     for (const seed of [1, 2]) {
-      const r = gradcheck(f, { dom: ex.dom, seed, training: ex.training });
+      // token ids as input: integers held fixed (they get no gradient)
+      const rng = new Rng(seed);
+      const x = ex.ids ? Tensor.of(Array.from({ length: 3 * ex.dom.reduce((a, b) => a * b, 1) }, () => rng.int(ex.ids!)), [3, ...ex.dom], 'float64') : undefined;
+      const r = gradcheck(f, { dom: ex.dom, seed, training: ex.training, x, fixedInput: Boolean(ex.ids) });
       expect(r.relError, `${ex.spec}: analytic ${r.analytic} vs numeric ${r.numeric}`).toBeLessThan(1e-6);
     }
   });

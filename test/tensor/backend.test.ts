@@ -8,6 +8,7 @@ import { parseSpec } from '../../src/spec/index.js';
 import { mse } from '../../src/nn/index.js';
 import { moons } from '../../src/data/index.js';
 import { train } from '../../src/train/index.js';
+import { transformerKernelSuite } from './transformer-kernels-suite.js';
 import { backendSuite } from './backend-suite.js';
 
 // Every registered backend ('js', 'wasm' and whatever else registers), plus a wasm backend that
@@ -21,6 +22,7 @@ const registered = backendNames().map((n) => getBackendByName(n)!);
 afterAll(() => eager.dispose());
 
 backendSuite([...registered, eager, single]);
+transformerKernelSuite([...registered, eager, single]);
 
 describe('selection', () => {
   it('registers js and wasm; init selects wasm', async () => {

@@ -2,16 +2,20 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHROMIUM } from '../peer/available.js';
 
+/** Chromium's flags for WebGPU on SwiftShader (its own Vulkan driver on the CPU): an adapter without a GPU. */
+export const WEBGPU_FLAGS = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-features=Vulkan'];
+
 /**
  * Debian's Chromium, headless, with no network of its own. Never a browser download.
- * Playwright gives every launch a fresh temporary profile (user-data dir).
+ * Playwright gives every launch a fresh temporary profile (user-data dir). With `webgpu`, the
+ * page gets a WebGPU adapter (SwiftShader) instead of no GPU at all.
  */
-export async function launch() {
+export async function launch(opts: { webgpu?: boolean } = {}) {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', ...(opts.webgpu ? WEBGPU_FLAGS : ['--disable-gpu']), '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
 

@@ -10,6 +10,7 @@ import type { TorchData } from '../../io/pytorch/project.js';
 import type { Shape } from '../../tensor/tensor.js';
 import { layoutFor, loadData } from '../data.js';
 import { trainingSplits } from '../splits.js';
+import { isTextData, loadTextData } from '../text-data.js';
 
 /**
  * The data of the run a model file records, for train.py: the built-in sets are made again
@@ -21,6 +22,10 @@ async function runData(file: ModelFile): Promise<TorchData | undefined> {
   const name = file.settings.data;
   const seed = typeof file.settings.seed === 'number' ? file.settings.seed : 0;
   if (typeof name !== 'string') return undefined;
+  if (isTextData(name) && typeof file.settings.vocabulary === 'string' && typeof file.settings.context === 'number') {
+    const corpus = loadTextData(name, { context: file.settings.context, vocabulary: Array.from(file.settings.vocabulary) });
+    return { text: { name, train: corpus.train, val: corpus.val } };
+  }
   if (name === 'fashion-mnist') {
     const dir = typeof file.settings.data_dir === 'string' ? file.settings.data_dir : FASHION_MNIST_DIR;
     return { idx: { dir: resolve(dir), layout: layoutFor(file.model, 784), classes: 10 } };

@@ -6,7 +6,9 @@ import { command as distill } from './distill.js';
 import { command as draw } from './draw.js';
 import { command as end } from './end.js';
 import { command as equivariant } from './equivariant.js';
+import { command as evalCmd } from './eval.js';
 import { command as exportCmd } from './export.js';
+import { command as generate } from './generate.js';
 import { command as importCmd } from './import.js';
 import { command as kmeans } from './kmeans.js';
 import { command as logic } from './logic.js';
@@ -19,7 +21,7 @@ import { command as uncertainty } from './uncertainty.js';
 
 /** Every subcommand of `paralens`, in the order `--help` lists them. */
 export const commands: readonly Command[] = [
-  tour, train, predict, exportCmd, importCmd, draw,
+  tour, train, predict, evalCmd, generate, exportCmd, importCmd, draw,
   uncertainty, kmeans, deepsets, sheaf, logic, distill,
   derive, equivariant, end, coend, topos,
 ];

@@ -1,7 +1,7 @@
 import { lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
 import { parseSpec } from '../../spec/index.js';
-import { train } from '../../train/train.js';
+import { trainAsync } from '../../train/train.js';
 import type { Task } from '../../data/task.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -15,6 +15,8 @@ import { checkSavePath, loadModel, saveModel } from '../../io/node.js';
 import { checkpointHooks } from '../../train/node-checkpoint.js';
 import { backendInfo } from '../../tensor/init.js';
 import { backend } from '../../tensor/registry.js';
+import { isTextData, TEXT_DATA } from '../text-data.js';
+import { trainOnText } from '../train-text.js';
 
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -24,7 +26,7 @@ const median = (xs: readonly number[]): number => {
 export const command: Command = {
   name: 'train',
   summary: 'train a model given by a spec string on a data set or your own CSV, NumPy or IDX files',
-  usage: 'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--epochs N] [--batch N] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
+  usage: 'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
   description: `Trains the morphism that SPEC denotes (e.g. 'dense(2,4) >> sigmoid >> dense(4,1)') by iterating the
 optimiser's update endomorphism over minibatches. Data sets with 20 rows or more and no test split of
 their own are split 80/20 (stratified, seeded) and test metrics are reported; --val-fraction holds out
@@ -37,12 +39,20 @@ IDX image/label files. The preprocessing is saved in the model file (docs/files.
 applies it to raw rows. --init FILE starts from the weights of a model file (train --save, paralens
 import, PyTorch's train.py); the model is the file's, and --model, if given, must be the same spec.
 Losses: ${lossNames().join(', ')} (bce and softmax-cross-entropy take logits);
-optimisers: ${optimizerNames().join(', ')}.`,
+optimisers: ${optimizerNames().join(', ')}.
+Text (${TEXT_DATA.join(', ')}; character-level: the vocabulary is the training text's characters plus one
+unknown id; 90 % train, 10 % validate) trains a next-character model on --batch windows of --context
+characters per step; vocab in the spec stands for the vocabulary size, e.g. 'embedding(vocab,64) >>
+transformer(64,4,256,rope) >> layernorm(64) >> dense(64,vocab)'. For text an epoch is
+⌈training characters / (batch·context)⌉ steps; --json reports bits_per_char, val_bits_per_char and
+tokens_per_second (docs/attention.md).`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
     ...dataFlags(),
     ...runtimeFlags,
     ...trainingFlags(),
+    steps: { type: 'int', help: 'train for this many optimiser steps instead of --epochs (the last epoch may be partial)', range: 'positive' },
+    context: { type: 'int', help: 'text data: characters per training window (T)', default: 64, range: 'positive' },
     save: { type: 'string', help: 'write the trained model to this .safetensors file' },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
     every: { type: 'int', help: 'with --checkpoint: write one every N epochs (and after the last)', default: 1, range: 'positive' },
@@ -52,7 +62,9 @@ optimisers: ${optimizerNames().join(', ')}.`,
   async run(flags, io) {
     if (!flags.model && !flags.init) throw new UsageError('train: --model SPEC is required (or --init FILE), e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     if (flags.init && flags.resume) throw new UsageError('train: --init and --resume both set the starting weights; give one');
-    if (!flags.data) throw new UsageError(`train: --data NAME is required (${dataForms()})`);
+    if (!flags.data) throw new UsageError(`train: --data NAME is required (${dataForms()}; ${TEXT_DATA.join('; ')})`);
+    if (isTextData(flags.data as string)) return trainOnText(flags, io);
+    if (backend().device && (flags.checkpoint || flags.resume)) throw new UsageError(`train: --checkpoint and --resume need host parameters every epoch; --backend ${backend().name} keeps them on the device (use --backend wasm)`);
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const init = flags.init ? await loadModel(flags.init as string) : undefined;
@@ -73,9 +85,11 @@ optimisers: ${optimizerNames().join(', ')}.`,
       dir: flags.checkpoint as string | undefined, every: flags.every as number, resume: flags.resume as string | undefined, epochs: flags.epochs as number,
       settings: { spec: String(model), data: name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed, ...optional },
     });
-    const result = train(model, trainSet, {
+    // on a device backend the run stays on the device (DeviceTrainer); elsewhere it is `train`
+    const result = await trainAsync(model, trainSet, {
       ...options,
       theta: init?.theta,
+      steps: flags.steps as number | undefined,
       ...checkpoints.hooks,
       test,
       validation,

@@ -1,4 +1,6 @@
 import { RangeArgError } from '../../errors.js';
+import { applyRope, ropeFrequencies } from '../group/rotary.js';
+import type { RopeOptions } from '../group/rotary.js';
 import { primitive } from '../../para/category.js';
 import { checkInput } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
@@ -6,47 +8,8 @@ import { glorotUniform } from '../../nn/init.js';
 import { backend } from '../../tensor/index.js';
 import type { Data } from '../../tensor/tensor.js';
 
-/**
- * Rotary position embedding (Su et al. 2021), in two layouts. INTERLEAVED (the paper's, and
- * the default): feature pair (2i, 2i+1) of the vector at position m is rotated by m·ω_i,
- *   [x_{2i}, x_{2i+1}] ↦ [x_{2i}cos θ − x_{2i+1}sin θ, x_{2i}sin θ + x_{2i+1}cos θ],  θ = m·ω_i;
- * HALF-SPLIT (GPT-NeoX, LLaMA in Hugging Face: x·cos + rotate_half(x)·sin): the pair is
- * (i, i + d/2) instead. The two are the same map up to the permutation of features that sends
- * i ↦ 2i and i + d/2 ↦ 2i + 1,
- * with ω_i = base^{−2i/d} (base 10000), or ω_i = 2π(i+1)/P when a period P is given (then
- * R_{m+P} = R_m and RoPE attention commutes with cyclic shifts of a length-P sequence).
- * Each R_m is an element of SO(2)^{d/2}; since R_mᵀR_n = R_{n−m}, ⟨R_{m+s}q, R_{n+s}k⟩ =
- * ⟨R_m q, R_n k⟩: the score depends on relative position only — the SO(2) end of seed 001.
- */
-/** Which features form the rotated pairs: (2i, 2i+1) interleaved, or (i, i + d/2) half-split. */
-export type RopeLayout = 'interleaved' | 'half';
-
-export interface RopeOptions {
-  base?: number;
-  period?: number;
-  layout?: RopeLayout;
-}
-
-export function ropeFrequencies(d: number, opts: RopeOptions = {}): Float64Array {
-  if (!(Number.isInteger(d) && d > 0 && d % 2 === 0)) throw new RangeArgError(`RoPE needs an even feature size, got ${d}`);
-  const base = opts.base ?? 10000;
-  return Float64Array.from({ length: d / 2 }, (_, i) => (opts.period ? (2 * Math.PI * (i + 1)) / opts.period : Math.pow(base, (-2 * i) / d)));
-}
-
-/** Rotates x (T×d at positions offset … offset+T−1) in place by R_m, or by R_mᵀ when `inverse`, pairing features by `layout`. */
-export function applyRope(x: Data, T: number, d: number, omega: Float64Array, offset = 0, inverse = false, layout: RopeLayout = 'interleaved'): void {
-  const sgn = inverse ? -1 : 1, h = d / 2;
-  for (let t = 0; t < T; t++) {
-    const m = t + offset;
-    for (let i = 0; i < h; i++) {
-      const th = m * omega[i]!, c = Math.cos(th), s = sgn * Math.sin(th);
-      const ia = t * d + (layout === 'half' ? i : 2 * i), ib = layout === 'half' ? ia + h : ia + 1;
-      const a = x[ia]!, b = x[ib]!;
-      x[ia] = a * c - b * s;
-      x[ib] = a * s + b * c;
-    }
-  }
-}
+export { applyRope, ropeFrequencies } from '../group/rotary.js';
+export type { RopeLayout, RopeOptions } from '../group/rotary.js';
 
 /**
  * rope_attention(T, d[, P][, layout]): single-head self-attention with RoPE on q and k,

@@ -38,15 +38,17 @@ function modelClass(m: Para, t: TorchModule): string {
 }
 
 /** The state_dict names of Model: t's names, under `net.` unless Model is the Sequential itself. */
-export function stateNames(m: Para, t: TorchModule): { params: string[]; buffers: string[] } {
+export function stateNames(m: Para, t: TorchModule): { params: string[]; buffers: string[]; aliases: { name: string; of: string }[] } {
   const p = m.kind === 'seq' ? '' : 'net.';
-  return { params: t.params.map((n) => p + n), buffers: t.buffers.map((b) => p + b.name) };
+  return { params: t.params.map((n) => p + n), buffers: t.buffers.map((b) => p + b.name), aliases: (t.aliases ?? []).map((a) => ({ name: p + a.name, of: p + a.of })) };
 }
 
 /** The source of model.py for morphism `m` (domain fixed) translated to `t`. */
 export function modelPy(m: Para, t: TorchModule): string {
   const names = stateNames(m, t);
-  const map = names.params.map((s, i) => `    ${pyString(s)}: ${pyString(m.params[i]!.name)},`).join('\n');
+  const paralens = new Map(names.params.map((s, i) => [s, m.params[i]!.name]));
+  const entries = [...names.params.map((s) => [s, paralens.get(s)!]), ...names.aliases.map((a) => [a.name, paralens.get(a.of)!])];
+  const map = entries.map(([s, p]) => `    ${pyString(s!)}: ${pyString(p!)},`).join('\n');
   const helpers = usedHelpers(t).map(helperSource).join('\n\n\n');
   return `"""The PyTorch mirror of a paralens model, written by \`paralens export --format pytorch\` (paralens ${VERSION}).
 
@@ -73,7 +75,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = ${pyString(String(m))}
 INPUT_SHAPE = ${pyLiteral(m.dom)}
 PARALENS_VERSION = ${pyString(VERSION)}
-# state_dict name of each trained parameter → its name in a paralens model file
+# state_dict name of each trained parameter → its name in a paralens model file (a tied weight has two state_dict names)
 PARALENS_NAMES = {
 ${map}
 }
@@ -93,8 +95,7 @@ def load(path=os.path.join(HERE, 'weights.safetensors')):
     if metadata.get('format') == 'paralens':
         if metadata.get('spec') != SPEC:
             raise ValueError(f"{path} holds {metadata.get('spec')!r}, not {SPEC!r}")
-        by_paralens = {p: s for s, p in PARALENS_NAMES.items()}
-        state = {by_paralens[name]: t for name, t in tensors.items()}
+        state = {s: tensors[p] for s, p in PARALENS_NAMES.items()}
         if BUFFERS:
             fixed, _ = read_safetensors(os.path.join(HERE, 'weights.safetensors'))
             state.update({name: fixed[name] for name in BUFFERS})

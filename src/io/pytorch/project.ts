@@ -1,7 +1,8 @@
 import type { Dataset } from '../../data/dataset.js';
 import { ParalensError } from '../../errors.js';
 import type { Para } from '../../para/para.js';
-import type { Shape, Tensor } from '../../tensor/tensor.js';
+import { Tensor } from '../../tensor/tensor.js';
+import type { Shape } from '../../tensor/tensor.js';
 import { ExportError } from '../errors.js';
 import { checkTheta } from '../model-file.js';
 import type { TrainingSettings } from '../model-file.js';
@@ -15,6 +16,7 @@ import type { TorchDataSource } from './train-py.js';
 /** The data train.py trains on: the rows themselves (written into the project), or IDX files read by path. */
 export type TorchData =
   | { readonly rows: { readonly train: Dataset; readonly test?: Dataset } }
+  | { readonly text: { readonly name: string; readonly train: Float32Array; readonly val: Float32Array } }
   | { readonly idx: { readonly dir: string; readonly layout: 'flat' | 'image'; readonly classes: number } };
 
 export interface PytorchExportOptions {
@@ -63,6 +65,8 @@ export function buildPytorchProject(model: Para, theta: readonly Tensor[], opts:
     ...names.params.map((name, i) => ({ name, tensor: theta[i]! })),
     ...names.buffers.map((name, i) => ({ name, tensor: t.buffers[i]!.tensor })),
   ];
+  const byState = new Map(weights.map((w) => [w.name, w.tensor]));
+  weights.push(...names.aliases.map((a) => ({ name: a.name, tensor: byState.get(a.of)! })));
   const files: Record<string, string | Uint8Array> = {
     'model.py': modelPy(m, t),
     'weights.safetensors': encodeSafetensors(weights, { spec: String(m) }),
@@ -74,6 +78,13 @@ export function buildPytorchProject(model: Para, theta: readonly Tensor[], opts:
     if (d.rows.test) rows.push({ name: 'x_test', tensor: d.rows.test.x }, { name: 'y_test', tensor: d.rows.test.y });
     files[DATA_FILE] = encodeSafetensors(rows, { data: d.rows.train.name });
     source = { kind: 'file', path: DATA_FILE };
+  } else if (d && 'text' in d) {
+    // the character ids of the training and validation text, as paralens encoded them
+    files[DATA_FILE] = encodeSafetensors([
+      { name: 'text_train', tensor: new Tensor(d.text.train, [d.text.train.length]) },
+      { name: 'text_val', tensor: new Tensor(d.text.val, [d.text.val.length]) },
+    ], { data: d.text.name });
+    source = { kind: 'text', path: DATA_FILE };
   } else if (d) {
     source = { kind: 'idx', ...d.idx };
   }

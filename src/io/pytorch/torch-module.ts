@@ -13,6 +13,14 @@ export interface TorchModule {
   readonly params: readonly string[];
   readonly buffers: readonly TorchBuffer[];
   readonly helpers: readonly string[];
+  /** Further state_dict names of a parameter listed in `params` (a tied weight appears under both of its modules' names). */
+  readonly aliases?: readonly TorchAlias[];
+}
+
+/** The state_dict name `name` holds the same Parameter as `of`. */
+export interface TorchAlias {
+  readonly name: string;
+  readonly of: string;
 }
 
 /** A fixed tensor of the module (not trained): its state_dict name and value. */
@@ -49,10 +57,11 @@ export function named(m: Para, code: string, helpers: readonly string[] = [], bu
 }
 
 /** `child` as a submodule registered under `prefix` (its names prefixed with `prefix.`). */
-export function under(prefix: string, child: TorchModule): { params: string[]; buffers: TorchBuffer[] } {
+export function under(prefix: string, child: TorchModule): { params: string[]; buffers: TorchBuffer[]; aliases: TorchAlias[] } {
   return {
     params: child.params.map((n) => `${prefix}.${n}`),
     buffers: child.buffers.map((b) => ({ name: `${prefix}.${b.name}`, tensor: b.tensor })),
+    aliases: (child.aliases ?? []).map((a) => ({ name: `${prefix}.${a.name}`, of: `${prefix}.${a.of}` })),
   };
 }
 

@@ -1,5 +1,6 @@
 import { VERSION } from '../../version.js';
 import { pyLiteral } from './model-py.js';
+import { TEXT_PY } from './train-py-text.js';
 
 /**
  * Where train.py finds the data of the paralens run: `file` a safetensors file in the
@@ -9,6 +10,7 @@ import { pyLiteral } from './model-py.js';
  */
 export type TorchDataSource =
   | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'text'; readonly path: string }
   | { readonly kind: 'idx'; readonly dir: string; readonly layout: 'flat' | 'image'; readonly classes: number }
   | { readonly kind: 'none' };
 
@@ -64,6 +66,7 @@ LOSSES = {
     'mse': (lambda z, y: ((z - y) ** 2).sum(), 'elements'),
     'bce': (lambda z, y: F.binary_cross_entropy_with_logits(z, y, reduction='sum'), 'elements'),
     'softmax-cross-entropy': (lambda z, y: -(y * F.log_softmax(z.reshape(len(z), -1), dim=-1).reshape(z.shape)).sum(), 'rows'),
+    'token-cross-entropy': (lambda z, y: F.cross_entropy(z.reshape(-1, z.shape[-1]), y.reshape(-1).long(), reduction='sum'), 'elements'),
 }
 
 # paralens's optimisers and their defaults (momentum 0.9, Adam's betas and eps, AdamW's weight decay 0.01)
@@ -97,6 +100,8 @@ def arguments():
     recorded = SETTINGS.get('optimizer', 'sgd')
     p.add_argument('--processes', type=int, default=1, help='worker processes started here (default 1)')
     p.add_argument('--epochs', type=int, default=SETTINGS.get('epochs') or 1, help='epochs to train (default: as many as the paralens run)')
+    p.add_argument('--steps', type=int, default=SETTINGS.get('steps') or 100, help='text data: optimiser steps (default: as many as the paralens run)')
+    p.add_argument('--context', type=int, default=SETTINGS.get('context'), help='text data: characters per window (the context the model was fixed to)')
     p.add_argument('--batch', type=int, default=SETTINGS.get('batch') or 0, help='global minibatch size, split across processes (0 = the whole set)')
     p.add_argument('--lr', type=float, default=SETTINGS.get('lr', 0.1))
     p.add_argument('--optimizer', choices=sorted(OPTIMIZERS), default=recorded if recorded in OPTIMIZERS else None)
@@ -115,8 +120,10 @@ def arguments():
         p.error(f"the paralens run used the optimiser {recorded!r}, which has no PyTorch counterpart here; choose --optimizer")
     if args.loss is None:
         p.error('the model file records no loss; choose --loss')
-    if args.processes < 1 or args.epochs < 1 or args.batch < 0:
-        p.error('--processes and --epochs must be ≥ 1 and --batch ≥ 0')
+    if args.processes < 1 or args.epochs < 1 or args.steps < 1 or args.batch < 0:
+        p.error('--processes, --epochs and --steps must be ≥ 1 and --batch ≥ 0')
+    if DATA['kind'] == 'text' and args.data is None and not (args.context and args.batch):
+        p.error('text data needs --context and --batch (windows per step)')
     if args.data is None and DATA['kind'] == 'none':
         p.error('the model file records no training data; give --data FILE.safetensors (x_train, y_train)')
     schedule(args.schedule)
@@ -195,71 +202,100 @@ def worker(rank, world, args, init_method):
     if world > 1:
         dist.init_process_group(backend, init_method=init_method, rank=rank, world_size=world)
     torch.manual_seed(args.seed * 1000 + rank)  # the stochastic layers' noise: one stream per process
-    x, y, x_test, y_test = load_data(args.data)
     net = exported.load(args.weights).to(device)
-    model = DistributedDataParallel(net) if world > 1 else net
-    optimizer = OPTIMIZERS[args.optimizer](model.parameters(), args.lr)
-    loss_sum, per = LOSSES[args.loss]
-    lr_at = schedule(args.schedule)
-    n = len(x)
-    batch = min(args.batch or n, n)
-    per_row = y[0].numel() if per == 'elements' else 1
-    order = torch.Generator().manual_seed(args.seed)  # the same permutation on every process
-    step, t0 = 0, time.time()
-    history = []
-    for epoch in range(args.epochs):
-        model.train()
-        perm = torch.randperm(n, generator=order)
-        epoch_loss = torch.zeros(1, dtype=torch.float64)
-        for start in range(0, n, batch):
-            rows = perm[start:start + batch]
-            mine = rows[rank::world]
-            # this process's part of the global batch's mean loss; DDP averages the gradients over
-            # the processes, so the factor world makes the step that of the whole global batch
-            loss = loss_sum(model(x[mine].to(device)), y[mine].to(device)) / (len(rows) * per_row)
-            optimizer.zero_grad()
-            (loss * world).backward()
-            for group in optimizer.param_groups:
-                group['lr'] = lr_at(step, args.lr)
-            optimizer.step()
-            step += 1
-            epoch_loss += loss.detach().cpu().double() * len(rows)
-        if world > 1:
-            dist.all_reduce(epoch_loss)
-        history.append(float(epoch_loss) / n)
-        if rank == 0:
-            print(f'epoch {epoch + 1}/{args.epochs}  loss {history[-1]:.6g}  ({time.time() - t0:.1f} s)', file=sys.stderr, flush=True)
+    run = Run(rank, world, args, device, net, DistributedDataParallel(net) if world > 1 else net)
+    t0 = time.time()
+    result, settings = (train_text if DATA['kind'] == 'text' and args.data is None else train_rows)(run)
     if rank == 0:
-        finish(net, args, world, backend, history, time.time() - t0, (x, y, x_test, y_test), device)
+        finish(run, backend, time.time() - t0, result, settings)
     if world > 1:
         dist.barrier()
         dist.destroy_process_group()
 
 
-def finish(net, args, world, backend, history, seconds, data, device):
-    """Evaluates the trained model and writes it back as a paralens model file."""
-    x, y, x_test, y_test = data
-    train_eval = evaluate(net, x, y, args, device)
-    test_eval = evaluate(net, x_test, y_test, args, device) if x_test is not None else {}
-    settings = dict(SETTINGS)
-    settings.update({
-        'loss': args.loss, 'optimizer': args.optimizer, 'lr': args.lr, 'batch': args.batch, 'seed': args.seed,
-        'epochs': (SETTINGS.get('epochs') or 0) + args.epochs,
-        'final_loss': train_eval['loss'], 'accuracy': train_eval.get('accuracy'), 'test_accuracy': test_eval.get('accuracy'),
-        'continued': {'in': 'pytorch', 'torch': torch.__version__, 'processes': world, 'backend': backend,
-                      'epochs': args.epochs, 'schedule': args.schedule, 'from_epochs': SETTINGS.get('epochs') or 0},
-    })
-    settings = {k: v for k, v in settings.items() if v is not None}
-    exported.save_paralens(net.cpu(), args.out, settings)
-    result = {'out': args.out, 'processes': world, 'backend': backend, 'epochs': args.epochs, 'seconds': seconds,
-              'epoch_losses': history, 'final_loss': train_eval['loss'], 'accuracy': train_eval.get('accuracy'),
+class Run:
+    """What every training loop needs: where it runs, the module, its DDP wrapper, the optimiser and the schedule."""
+    def __init__(self, rank, world, args, device, net, model):
+        self.rank, self.world, self.args, self.device, self.net, self.model = rank, world, args, device, net, model
+        self.optimizer = OPTIMIZERS[args.optimizer](model.parameters(), args.lr)
+        self.lr_at = schedule(args.schedule)
+        self.step = 0
+
+    def take(self, x, y, rows, per_row):
+        """One step on this process's rows of a global batch of so many rows; returns the global batch's mean loss share."""
+        loss_sum, _ = LOSSES[self.args.loss]
+        # this process's part of the global batch's mean loss; DDP averages the gradients over
+        # the processes, so the factor world makes the step that of the whole global batch
+        loss = loss_sum(self.model(x.to(self.device)), y.to(self.device)) / (rows * per_row)
+        self.optimizer.zero_grad()
+        (loss * self.world).backward()
+        for group in self.optimizer.param_groups:
+            group['lr'] = self.lr_at(self.step, self.args.lr)
+        self.optimizer.step()
+        self.step += 1
+        return loss.detach().cpu().double()
+
+    def total(self, t):
+        """A per-process sum, summed over the processes."""
+        if self.world > 1:
+            dist.all_reduce(t)
+        return t
+
+    def log(self, text):
+        if self.rank == 0:
+            print(text, file=sys.stderr, flush=True)
+
+
+def train_rows(run):
+    """Epochs over the rows, in the order of one seeded permutation per epoch (the same on every process)."""
+    args = run.args
+    x, y, x_test, y_test = load_data(args.data)
+    n = len(x)
+    batch = min(args.batch or n, n)
+    per_row = y[0].numel() if LOSSES[args.loss][1] == 'elements' else 1
+    order = torch.Generator().manual_seed(args.seed)
+    history, t0 = [], time.time()
+    for epoch in range(args.epochs):
+        run.model.train()
+        perm = torch.randperm(n, generator=order)
+        epoch_loss = torch.zeros(1, dtype=torch.float64)
+        for start in range(0, n, batch):
+            rows = perm[start:start + batch]
+            mine = rows[run.rank::run.world]
+            epoch_loss += run.take(x[mine], y[mine], len(rows), per_row) * len(rows)
+        history.append(float(run.total(epoch_loss)) / n)
+        run.log(f'epoch {epoch + 1}/{args.epochs}  loss {history[-1]:.6g}  ({time.time() - t0:.1f} s)')
+    if run.rank != 0:
+        return None, None
+    train_eval = evaluate(run.net, x, y, args, run.device)
+    test_eval = evaluate(run.net, x_test, y_test, args, run.device) if x_test is not None else {}
+    result = {'epochs': args.epochs, 'epoch_losses': history, 'final_loss': train_eval['loss'], 'accuracy': train_eval.get('accuracy'),
               'test_loss': test_eval.get('loss'), 'test_accuracy': test_eval.get('accuracy')}
+    settings = {'epochs': (SETTINGS.get('epochs') or 0) + args.epochs, 'final_loss': train_eval['loss'],
+                'accuracy': train_eval.get('accuracy'), 'test_accuracy': test_eval.get('accuracy')}
+    return result, settings
+
+
+def finish(run, backend, seconds, result, settings_update):
+    """Writes the trained model back as a paralens model file and prints the result."""
+    args, world = run.args, run.world
+    settings = dict(SETTINGS)
+    settings.update({'loss': args.loss, 'optimizer': args.optimizer, 'lr': args.lr, 'batch': args.batch, 'seed': args.seed, **settings_update})
+    settings['continued'] = {'in': 'pytorch', 'torch': torch.__version__, 'processes': world, 'backend': backend, 'schedule': args.schedule,
+                             **({'steps': result['steps'], 'from_steps': SETTINGS.get('steps') or 0} if 'steps' in result
+                                else {'epochs': args.epochs, 'from_epochs': SETTINGS.get('epochs') or 0})}
+    settings = {k: v for k, v in settings.items() if v is not None}
+    exported.save_paralens(run.net.cpu(), args.out, settings)
+    result = {'out': args.out, 'processes': world, 'backend': backend, 'seconds': seconds, **result}
     if args.json:
         print(json.dumps(result))
     else:
         for k, v in result.items():
-            if v is not None and k != 'epoch_losses':
-                print(f'{k:<14}{v:.6g}' if isinstance(v, float) else f'{k:<14}{v}')
+            if v is not None and not isinstance(v, list):
+                print(f'{k:<18}{v:.6g}' if isinstance(v, float) else f'{k:<18}{v}')
+
+
+${TEXT_PY}
 
 
 def main():

@@ -6,6 +6,16 @@ export interface KernelExports {
   gemmChunks(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number, splitCols: boolean, chunk: number, counter: number): number;
   gemmShared(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number, packed: number, chunk: number, counter: number): number;
   gemmWorkBytes(): number;
+  gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number,
+    a: number, lda: number, aOuter: number, aInner: number, b: number, ldb: number, bOuter: number, bInner: number,
+    c: number, ldc: number, cOuter: number, cInner: number, inner: number, first: number, last: number, accumulate: boolean, work: number): void;
+  gemmBatchedShare(transA: boolean, transB: boolean, m: number, n: number, k: number,
+    a: number, lda: number, aOuter: number, aInner: number, b: number, ldb: number, bOuter: number, bInner: number,
+    c: number, ldc: number, cOuter: number, cInner: number, inner: number, total: number, accumulate: boolean, work: number, counter: number): number;
+  attentionSoftmax(s: number, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias: number, heads: number): void;
+  attentionSoftmaxBackward(p: number, dp: number, rows: number, n: number, scale: number): void;
+  layerNorm(x: number, rows: number, d: number, g: number, b: number, eps: number, centre: boolean, y: number, xhat: number, r: number): void;
+  layerNormBackward(dy: number, xhat: number, r: number, rows: number, d: number, g: number, centre: boolean, dx: number, dg: number, db: number): void;
   packedBFloats(n: number, k: number): number;
   unary(op: number, x: number, out: number, n: number): void;
   unaryBackward(op: number, x: number, y: number, dy: number, dx: number, n: number, accumulate: boolean): void;

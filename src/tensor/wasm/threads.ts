@@ -14,12 +14,17 @@ import type { KernelInstance } from './instance.js';
  * never picked it up. (One descheduled in the middle of its share delays the product until
  * it runs again: the others wait for its chunk, or its packing group.)
  *
+ * Batches of products (the heads of an attention) are shared too: `gemmBatchedShare` hands out
+ * whole products from the counter.
+ *
  * Control block of worker w, Int32 words at CTRL_BASE + CTRL_BYTES·(w+1): [0] job sequence
- * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2..17] the job
- * (SharedGemm), [18] how many chunks the worker ran of the last job it took. The counters
- * are the three words at CTRL_BASE.
+ * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2] the job's kind
+ * (GEMM: a SharedGemm, BATCH: a SharedBatch), [3…] the job, [31] how many chunks the worker
+ * ran of the last job it took. The counters are the three words at CTRL_BASE.
  */
-const SEQ = 0, STATE = 1, ARGS = 2, RAN = 18, WORDS = CTRL_BYTES / 4;
+const SEQ = 0, STATE = 1, KIND = 2, ARGS = 3, RAN = 31, WORDS = CTRL_BYTES / 4;
+const GEMM = 0;
+export const BATCH = 1;
 const IDLE = 0, POSTED = 1, TAKEN = 2;
 /** How long a thread spins on a control word before it blocks (milliseconds). */
 const SPIN_MS = 0.25;
@@ -29,7 +34,7 @@ const WORKER_SOURCE = `
 const inNode = typeof self === 'undefined';
 const port = inNode ? require('node:worker_threads').parentPort : self;
 const start = ({ module, memory, ctrl, work }) => {
-  const { gemmChunks, gemmShared } = new WebAssembly.Instance(module, { env: { memory } }).exports;
+  const { gemmChunks, gemmShared, gemmBatchedShare } = new WebAssembly.Instance(module, { env: { memory } }).exports;
   const w = new Int32Array(memory.buffer, ctrl, ${WORDS});
   port.postMessage('ready');
   let seen = 0;
@@ -42,7 +47,10 @@ const start = ({ module, memory, ctrl, work }) => {
     if (seen < 0) return;
     if (Atomics.compareExchange(w, ${STATE}, ${POSTED}, ${TAKEN}) !== ${POSTED}) continue;
     const a = ${ARGS}, packed = w[a + 15];
-    w[${RAN}] = packed !== 0
+    w[${RAN}] = w[${KIND}] === ${BATCH}
+      ? gemmBatchedShare(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
+        w[a + 11], w[a + 12], w[a + 13], w[a + 14], w[a + 15], w[a + 16], w[a + 17], w[a + 18], w[a + 19] !== 0, work, w[a + 20])
+      : packed !== 0
       ? gemmShared(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
         w[a + 11] !== 0, work, packed, w[a + 13], w[a + 14])
       : gemmChunks(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
@@ -66,6 +74,9 @@ interface WorkerHandle {
  * scratch pointer), then where op(B) is packed for gemmShared — 0 for gemmChunks.
  */
 export type SharedGemm = [transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, splitCols: boolean, chunk: number, counter: number, packed: number];
+
+/** A batch of products shared between threads: the arguments of KernelExports.gemmBatchedShare without the scratch pointer. */
+export type SharedBatch = [transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, aOuter: number, aInner: number, b: number, ldb: number, bOuter: number, bInner: number, c: number, ldc: number, cOuter: number, cInner: number, inner: number, total: number, accumulate: boolean, counter: number];
 
 export function isNode(): boolean {
   const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
@@ -138,11 +149,12 @@ export class ThreadPool {
   }
 
   /** Reset the counters and offer the job to every worker (the caller then runs its share itself). */
-  post(job: SharedGemm): void {
+  post(job: SharedGemm | SharedBatch, kind = GEMM): void {
     for (let i = 0; i < 3; i++) Atomics.store(this.ctrl, i, 0);
     this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1; // positive: −1 tells a worker to stop
     for (let w = 0; w < this.workers.length; w++) {
       const base = (w + 1) * WORDS;
+      this.ctrl[base + KIND] = kind;
       for (let i = 0; i < job.length; i++) this.ctrl[base + ARGS + i] = Number(job[i]);
       Atomics.store(this.ctrl, base + STATE, POSTED);
       Atomics.store(this.ctrl, base + SEQ, this.seq);

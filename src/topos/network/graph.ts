@@ -1,3 +1,4 @@
+import { Defined } from '../../para/definition.js';
 import type { Para } from '../../para/para.js';
 import { add, id } from '../../para/structure.js';
 import { ToposError } from '../../category/errors.js';
@@ -80,7 +81,9 @@ export function parseEdges(text: string): NetworkGraph {
  * The graph of a composed morphism, walking `kind` and `children`: `seq` chains, `par` puts
  * its factors side by side, `residual(f)` is a copy vertex (two outputs: f and the skip) and
  * an add vertex (two inputs: a fork); a copy vertex holds one value that its two outputs read, `id` adds no vertex, every other primitive is a vertex
- * named `i:spec` (i counts vertices from 1; the input is `x`).
+ * named `i:spec` (i counts vertices from 1; the input is `x`). A named composite
+ * (transformer(…)) is its expansion; attention reads three vertices — its query, key and value
+ * projections of the same input — so it is a fork with three tines (q, k, v).
  */
 export function networkGraphOfModel(model: Para): NetworkGraph {
   const vertices = ['x'];
@@ -120,7 +123,14 @@ export function networkGraphOfModel(model: Para): NetworkGraph {
         const v = vertex(id(m.dom), ins, String(m));
         return [v, v];
       }
+      case 'attention': {
+        // q, k and v read the same input; attention (with all the layer's parameters) reads all three
+        unsupported ??= 'attention is drawn as its q, k, v projections and a fork, not as layers the activity presheaf can run';
+        const qkv = ['q', 'k', 'v'].map((name) => vertex(id(m.dom), ins, `${name} = x·W_${name}ᵀ`));
+        return [vertex(m, qkv)];
+      }
       default:
+        if (m instanceof Defined) return build(m.body, ins);
         if (m.children.length) unsupported ??= `${m.kind} is drawn as one vertex`;
         return [vertex(m, ins)];
     }

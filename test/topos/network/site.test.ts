@@ -179,3 +179,18 @@ describe('models with parallel products', () => {
     expect(networkSite(g).category.objects.length).toBe(4);
   });
 });
+
+describe('the site of a transformer', () => {
+  it('opens the block up (residual copies and adds) and makes attention a fork with its q, k, v tines', () => {
+    const g = networkGraphOfModel(parseSpec('embedding(9,8) >> transformer(8,2,16,rope) >> dense(8,9)'));
+    expect(g.vertices).toEqual(['x', '1:embedding(9,8)', '2:copy', '3:layernorm(8)', '4:q = x·W_qᵀ', '5:k = x·W_kᵀ', '6:v = x·W_vᵀ', '7:attention(8,2,rope)', '8:add', '9:copy', '10:layernorm(8)', '11:dense(8,16)', '12:gelu', '13:dense(16,8)', '14:add', '15:dense(8,9)']);
+    const site = networkSite(g);
+    const att = site.forks.find((f) => f.vertex === '7:attention(8,2,rope)')!;
+    expect(att.inputs).toEqual(['4:q = x·W_qᵀ', '5:k = x·W_kᵀ', '6:v = x·W_vᵀ']);
+    expect(att.tines).toHaveLength(3);
+    expect(site.forks.map((f) => f.vertex)).toEqual(['7:attention(8,2,rope)', '8:add', '14:add']);
+    // the attention vertex carries the layer's parameters; q, k, v none of their own
+    expect(g.ops![7]!.params.map((p) => p.name)).toEqual(['wq', 'wk', 'wv', 'wo']);
+    expect(g.paramOffsets![7]).toBe(3);
+  });
+});

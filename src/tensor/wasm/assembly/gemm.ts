@@ -289,7 +289,7 @@ export function gemmChunks(transA: bool, transB: bool, m: i32, n: i32, k: i32, a
 
 /** Advance the shared counter by `chunk` and return its old value (atomically where threads exist). */
 // @ts-ignore: decorator
-@inline function claim(counter: usize, chunk: i32): i32 {
+@inline export function claim(counter: usize, chunk: i32): i32 {
   if (ASC_FEATURE_THREADS) return atomic.add<i32>(counter, chunk);
   const start = load<i32>(counter);
   store<i32>(counter, start + chunk);

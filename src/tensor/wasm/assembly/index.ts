@@ -3,3 +3,5 @@
 export { gemm, gemmChunks, gemmShared, gemmWorkBytes, packedBFloats } from './gemm';
 export { unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam } from './elementwise';
 export { im2col, col2im, maxPool, scatterAdd, swapAxes } from './window';
+export { gemmBatched, gemmBatchedShare, attentionSoftmax, attentionSoftmaxBackward } from './attention';
+export { layerNorm, layerNormBackward } from './norm';

@@ -13,7 +13,10 @@
   const big = f32x4.gt(x0, f32x4.splat(88.0));
   let x = v128.bitselect(f32x4.sub(x0, f32x4.splat(0.6931471805599453)), x0, big);
   x = f32x4.min(f32x4.max(x, f32x4.splat(-87.33654)), f32x4.splat(88.37626));
-  const fx = f32x4.nearest(f32x4.mul(x, f32x4.splat(1.44269504088896341)));
+  // n = round(x·log₂e) by adding 1.5·2²³: the sum's low mantissa bits are n (ties to even, as
+  // f32x4.nearest), and the same bits give 2ⁿ below without a float-to-int conversion
+  const t = f32x4.add(f32x4.mul(x, f32x4.splat(1.44269504088896341)), f32x4.splat(12582912.0));
+  const fx = f32x4.sub(t, f32x4.splat(12582912.0));
   x = f32x4.sub(x, f32x4.mul(fx, f32x4.splat(0.693359375)));
   x = f32x4.sub(x, f32x4.mul(fx, f32x4.splat(-2.12194440e-4)));
   let y = f32x4.splat(1.9875691500e-4);
@@ -23,9 +26,9 @@
   y = f32x4.add(f32x4.mul(y, x), f32x4.splat(1.6666665459e-1));
   y = f32x4.add(f32x4.mul(y, x), f32x4.splat(5.0000001201e-1));
   y = f32x4.add(f32x4.add(f32x4.mul(f32x4.mul(y, x), x), x), f32x4.splat(1));
-  // 2^n: n + 127 in the exponent field (n ≤ 127 by the clamp; n = 128 cannot occur)
-  const n = i32x4.trunc_sat_f32x4_s(fx);
-  const pow2 = i32x4.shl(i32x4.add(n, i32x4.splat(127)), 23);
+  // 2^n: n + 127 in the exponent field (n ≤ 127 by the clamp; n = 128 cannot occur). t's bits
+  // are 0x4B400000 + n, and 0x4B400000 << 23 vanishes mod 2³², so (bits(t) + 127) << 23 = (n + 127) << 23
+  const pow2 = i32x4.shl(i32x4.add(t, i32x4.splat(127)), 23);
   const r = f32x4.mul(y, pow2);
   const r2 = v128.bitselect(f32x4.add(r, r), r, big);
   return v128.bitselect(f32x4.splat(Infinity), r2, f32x4.gt(x0, f32x4.splat(88.72283)));

@@ -1,0 +1,84 @@
+import { vocabSize } from '../data/text.js';
+import { checkSavePath, saveModel } from '../io/node.js';
+import { scheduleByName } from '../optim/schedule.js';
+import { parseSpec } from '../spec/index.js';
+import { backendInfo, backendLabel } from '../tensor/init.js';
+import { backend } from '../tensor/registry.js';
+import { trainLanguageModel } from '../train/language-model.js';
+import { UsageError } from './args.js';
+import type { ParsedFlags } from './args.js';
+import type { CliIO } from './command.js';
+import { fmt, isSilent, Progress } from './progress.js';
+import { loadTextData } from './text-data.js';
+
+/** The windows per step when --batch is 0 (the whole set means nothing for a text). */
+const DEFAULT_TEXT_BATCH = 32;
+
+/**
+ * `paralens train` on a text data set (text:PATH, fortunes): a next-character model trained
+ * on random windows of --context characters, `vocab` in the spec bound to the vocabulary
+ * size. --steps N optimiser steps, or --epochs E of ⌈training characters / (batch·context)⌉
+ * steps each. Reports bits per character (training, and validation at the training context)
+ * and tokens per second; --save writes the model with its vocabulary and context.
+ */
+export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number> {
+  if (flags.checkpoint || flags.resume) throw new UsageError('train: --checkpoint and --resume are not supported for text data yet; use --save');
+  for (const f of ['init', 'target', 'task', 'val-fraction']) {
+    if (flags[f] !== undefined) throw new UsageError(`train: --${f} does not apply to text data (its split is fixed: the first 90 % of the characters train, the last 10 % validate)`);
+  }
+  if (flags.loss !== undefined && flags.loss !== 'token-cross-entropy') throw new UsageError(`train: text data trains with the token-cross-entropy loss, not ${String(flags.loss)}`);
+  const json = Boolean(flags.json);
+  const silent = isSilent(flags);
+  const context = flags.context as number, batch = (flags.batch as number) || DEFAULT_TEXT_BATCH;
+  if (flags.save) await checkSavePath(flags.save as string);
+  const corpus = loadTextData(flags.data as string, { dataDir: flags['data-dir'] as string | undefined, context });
+  const V = vocabSize(corpus.vocabulary);
+  const model = parseSpec(flags.model as string, { constants: { vocab: V } });
+  const steps = (flags.steps as number | undefined) ?? (flags.epochs as number) * Math.ceil(corpus.train.length / (batch * context));
+  const progress = new Progress(io, 'train', silent);
+  const r = trainLanguageModel(model, corpus, {
+    context, batch, steps,
+    lr: flags.lr as number,
+    optimizer: flags.optimizer as string,
+    ...(flags.schedule !== undefined && flags.schedule !== 'constant' ? { optimizerOptions: { schedule: scheduleByName(flags.schedule as string, steps) } } : {}),
+    seed: flags.seed as number,
+    onStep: (s, n, bits) => progress.update(s, n, `bits/char ${fmt(bits)}`),
+  });
+  progress.done();
+  const out: Record<string, unknown> = {
+    model: String(r.model),
+    data: corpus.name,
+    loss: 'token-cross-entropy',
+    optimizer: flags.optimizer,
+    vocab_size: V,
+    context,
+    batch,
+    steps: r.steps,
+    bits_per_char: r.bitsPerChar,
+    val_bits_per_char: r.valBitsPerChar,
+    tokens_per_second: r.tokensPerSecond,
+    seconds: r.seconds,
+    parameters: r.parameters,
+    train_characters: corpus.train.length,
+    val_characters: corpus.val.length,
+    backend: backendInfo(backend()),
+  };
+  if (flags.save) {
+    out.file_bytes = await saveModel(flags.save as string, r.model, r.theta, {
+      data: corpus.name, loss: 'token-cross-entropy', optimizer: flags.optimizer, lr: flags.lr, ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}), batch, steps: r.steps, seed: flags.seed,
+      context, vocabulary: corpus.vocabulary.join(''), bits_per_char: r.bitsPerChar, val_bits_per_char: r.valBitsPerChar,
+    });
+    out.saved = flags.save;
+  }
+  if (json) io.out(JSON.stringify(out) + '\n');
+  else {
+    io.out(`model       ${out.model}\n`);
+    io.out(`data        ${corpus.name} (${corpus.train.length} training characters, ${corpus.val.length} validation; vocabulary ${V} ids)\n`);
+    io.out(`parameters  ${r.parameters}\n`);
+    io.out(`backend     ${backendLabel(backend())}\n`);
+    io.out(`steps       ${r.steps} of ${batch} windows × ${context} characters (${fmt(r.seconds, 3)} s, ${fmt(r.tokensPerSecond, 3)} tokens/s)\n`);
+    io.out(`bits/char   ${fmt(r.bitsPerChar)} training, ${fmt(r.valBitsPerChar)} validation\n`);
+    if (out.saved) io.out(`saved       ${out.saved} (${out.file_bytes} bytes)\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,111 @@
+import { DataError } from '../errors.js';
+import type { Rng } from '../random/rng.js';
+
+/**
+ * Character-level text: the vocabulary is the sorted set of characters (Unicode code points)
+ * of the training text, and one more id, the last, for any character outside it. Ids travel
+ * as float32 numbers (exact integers up to 2²⁴), as every tensor does.
+ */
+export interface TextCorpus {
+  readonly name: string;
+  /** Id i is vocabulary[i]; id vocabulary.length stands for an unknown character. */
+  readonly vocabulary: readonly string[];
+  /** The first 90 % of the characters, as ids. */
+  readonly train: Float32Array;
+  /** The last 10 %, as ids (characters the training text lacks are the unknown id). */
+  readonly val: Float32Array;
+}
+
+/** The number of ids: the characters and the unknown one. */
+export function vocabSize(vocabulary: readonly string[]): number {
+  return vocabulary.length + 1;
+}
+
+/** The sorted set of code points of `text`. */
+export function characterVocabulary(text: string): string[] {
+  const cps = new Set<number>();
+  for (const ch of text) cps.add(ch.codePointAt(0)!);
+  return [...cps].sort((a, b) => a - b).map((c) => String.fromCodePoint(c));
+}
+
+/** Ids of the characters of `text` (the unknown id for those outside the vocabulary). */
+export function encodeText(text: string, vocabulary: readonly string[]): Float32Array {
+  const index = new Map(vocabulary.map((c, i) => [c, i]));
+  const unknown = vocabulary.length;
+  const out = new Float32Array(countCodePoints(text));
+  let i = 0;
+  for (const ch of text) out[i++] = index.get(ch) ?? unknown;
+  return out;
+}
+
+/** The text of some ids; the unknown id reads as U+FFFD. */
+export function decodeText(ids: ArrayLike<number>, vocabulary: readonly string[]): string {
+  let s = '';
+  for (let i = 0; i < ids.length; i++) s += vocabulary[ids[i]!] ?? '\uFFFD';
+  return s;
+}
+
+function countCodePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff || i + 1 >= text.length) n++;
+    else {
+      const next = text.charCodeAt(i + 1);
+      n++;
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return n;
+}
+
+/**
+ * A corpus from one text: the first (1 − valFraction) of its characters train, the rest
+ * validate; the vocabulary is the training part's, unless one is given (a saved model's).
+ * A text too short to hold one window of `minWindow` characters (plus the next one) in
+ * each part is a DataError.
+ */
+export function textCorpus(name: string, text: string, opts: { valFraction?: number; minWindow?: number; vocabulary?: readonly string[] } = {}): TextCorpus {
+  const valFraction = opts.valFraction ?? 0.1;
+  const chars = Array.from(text);
+  const nTrain = Math.floor(chars.length * (1 - valFraction));
+  const min = (opts.minWindow ?? 1) + 1;
+  if (nTrain < min || chars.length - nTrain < min) {
+    throw new DataError(`${name}: ${chars.length} characters are too few: training and validation need at least ${min} characters each`);
+  }
+  const trainText = chars.slice(0, nTrain).join('');
+  const vocabulary = opts.vocabulary ?? characterVocabulary(trainText);
+  return { name, vocabulary, train: encodeText(trainText, vocabulary), val: encodeText(chars.slice(nTrain).join(''), vocabulary) };
+}
+
+/** Throws unless `ids` hold one window of T characters and the one after it. */
+export function checkWindow(name: string, ids: ArrayLike<number>, T: number): void {
+  if (ids.length < T + 1) throw new DataError(`${name}: ${ids.length} characters cannot hold a window of ${T} and the character after it; use a smaller --context`);
+}
+
+/**
+ * B training windows at seeded random starts: x[b, t] = ids[s_b + t] and the target
+ * y[b, t] = ids[s_b + t + 1] (the next character), s_b uniform on 0 … N − T − 1.
+ */
+export function sampleWindows(ids: Float32Array, T: number, rng: Rng, x: Float32Array | Float64Array, y: Float32Array | Float64Array): void {
+  const B = x.length / T, starts = ids.length - T;
+  for (let b = 0; b < B; b++) {
+    const s = rng.int(starts);
+    x.set(ids.subarray(s, s + T), b * T);
+    y.set(ids.subarray(s + 1, s + T + 1), b * T);
+  }
+}
+
+/**
+ * Windows of length T covering every prediction of a text (ids[1…N−1], each from the
+ * characters before it inside its window): non-overlapping windows at 0, T, 2T, …, and,
+ * when N − 1 is not a multiple of T, a last window ending at the end of which only the
+ * positions from `from` on are new.
+ */
+export function evaluationWindows(n: number, T: number): { start: number; from: number }[] {
+  const predictions = n - 1, out: { start: number; from: number }[] = [];
+  let s = 0;
+  for (; s + T <= predictions; s += T) out.push({ start: s, from: 0 });
+  if (s < predictions) out.push({ start: predictions - T, from: T - (predictions - s) });
+  return out;
+}

@@ -1,0 +1,64 @@
+import { DataError } from '../errors.js';
+import { primitive } from '../para/category.js';
+import { checkInput } from '../para/para.js';
+import type { Para } from '../para/para.js';
+import type { Data, Shape } from '../tensor/tensor.js';
+import { requirePositive } from './conv2d.js';
+import { normal } from './init.js';
+
+/**
+ * Token ids travel as float32 (or float64) numbers holding integers, exact up to 2²⁴: every id
+ * must be an integer in 0 … V−1. Checked before any row is read; the error names the first id
+ * that is not and where it is.
+ */
+export function checkTokenIds(where: string, ids: Data, V: number): void {
+  for (let i = 0; i < ids.length; i++) {
+    const v = ids[i]!;
+    if (!(Number.isInteger(v) && v >= 0 && v < V)) {
+      throw new DataError(`${where}: token id ${v} at index ${i} is not an integer in 0…${V - 1} (the vocabulary has V = ${V} ids)`);
+    }
+  }
+}
+
+/**
+ * embedding(V,d): token ids [*, …] → vectors [*, …, d], row id of a table W: [V, d]
+ * (PyTorch's nn.Embedding, initialised N(0,1) as there). Pullback: the rows of dy are
+ * scatter-added into dW at their ids; the ids get no gradient (dx = 0). Takes ids of any
+ * shape (a sequence [T]) until composed.
+ */
+export function embedding(V: number, d: number, dom?: Shape): Para {
+  const where = `embedding(${V},${d})`;
+  requirePositive(where, 'vocabulary size V', V);
+  requirePositive(where, 'width d', d);
+  if (V > 2 ** 24) throw new DataError(`${where}: ids travel as float32, exact up to 2^24 = ${2 ** 24}; V = ${V} is larger`);
+  const self: Para = primitive({
+    kind: 'embedding',
+    args: [V, d],
+    dom,
+    cod: dom && [...dom, d],
+    params: [{ name: 'weight', shape: [V, d], init: normal(1) }],
+    positionwise: true,
+    at: (s) => embedding(V, d, s),
+    forward: ([W], x, ctx) => {
+      if (dom) checkInput(self, x);
+      checkTokenIds(where, x.data, V);
+      const n = x.size, table = W!.data;
+      const y = ctx.alloc([...x.shape, d], x.dtype, true);
+      for (let i = 0; i < n; i++) y.data.set(table.subarray(x.data[i]! * d, (x.data[i]! + 1) * d), i * d);
+      return {
+        y,
+        pullback: (dy, dTheta) => {
+          if (dTheta) {
+            const dW = dTheta[0]!.data;
+            for (let i = 0; i < n; i++) {
+              const o = x.data[i]! * d;
+              for (let j = 0; j < d; j++) dW[o + j] += dy.data[i * d + j]!;
+            }
+          }
+          return ctx.alloc(x.shape, x.dtype);
+        },
+      };
+    },
+  });
+  return self;
+}

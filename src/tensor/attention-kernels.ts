@@ -1,0 +1,57 @@
+import type { MatrixBatch } from './backend.js';
+import type { Data } from './tensor.js';
+
+/**
+ * The reference attention kernels (Backend.gemmBatched, attentionSoftmax,
+ * attentionSoftmaxBackward): plain loops, any typed array. The wasm backend must agree with
+ * them within float32 tolerance.
+ */
+
+export function gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void {
+  const A = a.data, Bd = b.data, C = c.data;
+  // op(A)(i,p) = A[i·lda + p] or A[p·lda + i]; op(B)(p,j) likewise
+  const ai = transA ? 1 : a.ld, ap = transA ? a.ld : 1;
+  const bp = transB ? 1 : b.ld, bj = transB ? b.ld : 1;
+  for (let o = 0; o < count[0]; o++) {
+    for (let h = 0; h < count[1]; h++) {
+      const a0 = o * a.outer + h * a.inner, b0 = o * b.outer + h * b.inner, c0 = o * c.outer + h * c.inner;
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let p = 0; p < k; p++) s += A[a0 + i * ai + p * ap]! * Bd[b0 + p * bp + j * bj]!;
+          const at = c0 + i * c.ld + j;
+          C[at] = accumulate ? C[at]! + s : s;
+        }
+      }
+    }
+  }
+}
+
+export function attentionSoftmax(s: Data, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias?: Data, heads = 1): void {
+  for (let blk = 0; blk < blocks; blk++) {
+    const bOff = bias ? (blk % heads) * Tq * Tk : 0;
+    for (let i = 0; i < Tq; i++) {
+      const o = (blk * Tq + i) * Tk;
+      const seen = causal ? Math.max(0, Math.min(Tk, i + qOffset + 1)) : Tk;
+      let max = -Infinity;
+      for (let j = 0; j < seen; j++) {
+        const v = scale * s[o + j]! + (bias ? bias[bOff + i * Tk + j]! : 0);
+        s[o + j] = v;
+        if (v > max) max = v;
+      }
+      let z = 0;
+      for (let j = 0; j < seen; j++) z += s[o + j] = Math.exp(s[o + j]! - max);
+      for (let j = 0; j < seen; j++) s[o + j] /= z;
+      s.fill(0, o + seen, o + Tk);
+    }
+  }
+}
+
+export function attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void {
+  for (let r = 0; r < rows; r++) {
+    const o = r * n;
+    let dot = 0;
+    for (let j = 0; j < n; j++) dot += dp[o + j]! * p[o + j]!;
+    for (let j = 0; j < n; j++) dp[o + j] = scale * p[o + j]! * (dp[o + j]! - dot);
+  }
+}
