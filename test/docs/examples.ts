@@ -32,16 +32,18 @@ export interface Block {
   skip?: string;
   /** A list of commands shown without their output (`<!-- doc-test: quiet -->`): each must exit 0, nothing is compared. */
   quiet?: boolean;
+  /** Text replaced in the commands before they run (`<!-- doc-test: replace A => B -->`), for a slow example the page says is run smaller. */
+  replace: [string, string][];
   examples: Example[];
 }
 
-const DIRECTIVE = /^<!--\s*doc-test:\s*(skip|setup|quiet|file)\s*(.*?)\s*-->$/;
+const DIRECTIVE = /^<!--\s*doc-test:\s*(skip|setup|quiet|file|replace)\s*(.*?)\s*-->$/;
 
 /** The example blocks of a markdown page: fenced blocks that contain `$ ` lines. */
 export function parseExamples(md: string): Block[] {
   const lines = md.split('\n');
   const blocks: Block[] = [];
-  let directives: { skip?: string; quiet?: boolean; setup: string[]; file?: string } = { setup: [] };
+  let directives: { skip?: string; quiet?: boolean; setup: string[]; file?: string; replace: [string, string][] } = { setup: [], replace: [] };
   let files: { name: string; text: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const d = DIRECTIVE.exec(lines[i]!.trim());
@@ -49,11 +51,16 @@ export function parseExamples(md: string): Block[] {
       if (d[1] === 'skip') directives.skip = d[2] || 'no reason given';
       else if (d[1] === 'quiet') directives.quiet = true;
       else if (d[1] === 'file') directives.file = d[2]!;
+      else if (d[1] === 'replace') {
+        const [a, b] = d[2]!.split(' => ');
+        if (a === undefined || b === undefined) throw new Error(`doc-test: replace needs 'A => B', got '${d[2]}'`);
+        directives.replace.push([a, b]);
+      }
       else directives.setup.push(d[2]!);
       continue;
     }
     if (!/^```/.test(lines[i]!)) {
-      if (lines[i]!.trim()) directives = { setup: [] };
+      if (lines[i]!.trim()) directives = { setup: [], replace: [] };
       continue;
     }
     const start = i;
@@ -72,10 +79,10 @@ export function parseExamples(md: string): Block[] {
         examples.push({ command, expected: body.slice(k + 1, o), outputLines: [start + 1 + k + 1, start + 1 + o] });
         k = o - 1;
       }
-      blocks.push({ line: start, setup: directives.setup, files, skip: directives.skip, quiet: directives.quiet, examples });
+      blocks.push({ line: start, setup: directives.setup, files, skip: directives.skip, quiet: directives.quiet, replace: directives.replace, examples });
       files = [];
     }
-    directives = { setup: [] };
+    directives = { setup: [], replace: [] };
     i = end;
   }
   return blocks;
@@ -191,7 +198,7 @@ export function runBlocks(blocks: readonly Block[], root: string, timeoutMs: num
       // the marker keeps $? of the example before it (for `$ echo $?`)
       script.push(`__rc=$?; printf '${SEP}${k++}\\n'; ( exit $__rc )`);
       // a quiet block's commands are shown without output: only their exit status is checked
-      const command = /^\s*#/.test(ex.command) ? ':' : ex.command; // a comment line runs as nothing
+      const command = /^\s*#/.test(ex.command) ? ':' : b.replace.reduce((c, [x, y]) => c.split(x).join(y), ex.command); // a comment line runs as nothing
       script.push(b.quiet ? `{ ${command}\n} >/dev/null 2>&1; echo "exit $?"` : `{ ${command}\n} 2>&1`);
     }
   }
