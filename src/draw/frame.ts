@@ -11,8 +11,8 @@ import type { Tick } from './ticks.js';
  * light grid lines, and the title. Plots add their marks inside and call `svg`.
  */
 
-export const FONT = 14, TICK_FONT = 13, TITLE_FONT = 16;
-export const WIDTH = 560, HEIGHT = 360;
+const FONT = 14, WIDTH = 560, HEIGHT = 360;
+export const TICK_FONT = 13, TITLE_FONT = 16;
 
 export interface Axis {
   lo: number;
@@ -49,7 +49,7 @@ export interface Frame {
 }
 
 /** Ticks of an axis (log axes need lo > 0). */
-export const axisTicks = (a: Axis, target = 6): Tick[] => (a.log ? logTicks(a.lo, a.hi, target) : linearTicks(a.lo, a.hi, target));
+const axisTicks = (a: Axis, target = 6): Tick[] => (a.log ? logTicks(a.lo, a.hi, target) : linearTicks(a.lo, a.hi, target));
 
 /** Pads a data range by a fraction of its span (in log space for log axes), so lines do not run into the frame. */
 export function padded(lo: number, hi: number, log = false, frac = 0.05): [number, number] {

@@ -20,7 +20,7 @@ function niceStep(lo: number, hi: number, target: number): number {
 }
 
 /** Multiples of the nice step inside [lo, hi] (integer multiples, so no drift). */
-export function linearTickValues(lo: number, hi: number, target = 6): number[] {
+function linearTickValues(lo: number, hi: number, target = 6): number[] {
   if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return Number.isFinite(lo) ? [lo] : [];
   const step = niceStep(lo, hi, target);
   const out: number[] = [];

@@ -8,11 +8,7 @@ import type { Task } from '../../data/task.js';
 import { fmt, isSilent, Progress } from '../progress.js';
 import { backend } from '../../tensor/registry.js';
 import { backendLabel } from '../../tensor/init.js';
-
-/** Mean and range of a metric over seeds. */
-function spread(xs: readonly number[]): { mean: number; min: number; max: number } {
-  return { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) };
-}
+import { spread } from './equivariant-nbody.js';
 import { trainingFlags } from '../training.js';
 
 const d = CLASSIFICATION_DEFAULTS;
