@@ -94,7 +94,8 @@ export function maskTimings(line: string): string {
     .replace(/"([a-z_]*(?:seconds|elapsed|_ms|per_second|per_sec|samples_per_s)[a-z_]*)":\s*-?[\d.]+(?:e[-+]?\d+)?/gi, '"$1":⏱')
     .replace(/\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s?[kMG]?(?:samples|rows|it|steps|tokens|sets|images)\/s\b/g, '⏱/s')
     .replace(/(^|[^\w.])\d+(?:\.\d+)?(?:e[-+]?\d+)?\s?(?:s|ms|µs|us|min)\b/g, '$1⏱')
-    .replace(/\b(?:eta|ETA|time left)\s+\S+/g, 'eta ⏱');
+    .replace(/\b(?:eta|ETA|time left)\s+\S+/g, 'eta ⏱')
+    .replace(/^(\s*(?:seconds|elapsed|wall|time)\s+)-?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*$/, '$1⏱'); // "seconds   20.05" in a key-value listing
 }
 
 const NUMBER = /[-−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?/g;
@@ -149,10 +150,35 @@ export function lineAgrees(expected: string, actual: string): boolean {
 
 const isEllipsis = (l: string): boolean => /^\s*(\.\.\.|…)\s*$/.test(l);
 
+/** Table columns that hold timings (progress.ts `table()`: a header row, then a row of dashes). */
+const TIMING_COLUMN = /^(seconds|secs?|s|ms|time|wall|.*\(s\)|.* s|.*seconds|.*ms)$/i;
+
+/** The lines with the cells of timing columns masked, for every text table among them. */
+export function maskTimingColumns(lines: readonly string[]): string[] {
+  const out = [...lines];
+  for (let i = 1; i < out.length; i++) {
+    if (!/^-+( {2,}-+)*\s*$/.test(out[i]!) || !out[i - 1]!.trim()) continue;
+    const cols = [...out[i]!.matchAll(/-+/g)].map((m) => [m.index!, m.index! + m[0].length] as const);
+    const header = out[i - 1]!;
+    const timed = cols.map(([a], j) => TIMING_COLUMN.test(header.slice(a, j + 1 < cols.length ? cols[j + 1]![0] : undefined).trim()));
+    if (!timed.some(Boolean)) continue;
+    for (let k = i + 1; k < out.length && out[k]!.trim(); k++) {
+      let row = out[k]!;
+      cols.forEach(([a], j) => {
+        if (!timed[j]) return;
+        const end = j + 1 < cols.length ? cols[j + 1]![0] : row.length;
+        if (a < row.length) row = row.slice(0, a) + '⏱'.padEnd(Math.max(0, end - a)) + row.slice(end);
+      });
+      out[k] = row;
+    }
+  }
+  return out;
+}
+
 /** Whether an output agrees with the documented lines: line by line, `…` alone on a line standing for any number of lines. */
 export function outputAgrees(expected: readonly string[], actual: readonly string[]): boolean {
-  const e = expected.filter((l, i) => l.trim() || i < expected.length - 1).map((l) => l.trimEnd());
-  const a = actual.map((l) => l.trimEnd());
+  const e = maskTimingColumns(expected.filter((l, i) => l.trim() || i < expected.length - 1)).map((l) => l.trimEnd());
+  const a = maskTimingColumns(actual).map((l) => l.trimEnd());
   while (e.length && !e[e.length - 1]!.trim()) e.pop();
   const memo = new Map<string, boolean>();
   const go = (i: number, j: number): boolean => {

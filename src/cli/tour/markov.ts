@@ -97,7 +97,7 @@ export const section: TourSection = {
       summary: [
         ['stochastic morphism = Markov kernel', 'Kernel, thenK, tensorK — src/markov/kernel.ts'],
         ['copy / discard comonoid', 'copyK, discardK, comonoidLaws'],
-        ['dropout = stochastic lens (mask shared by F and F*)', 'dropout(p) — src/markov/dropout.ts'],
+        ['dropout = stochastic lens (mask shared by F and F*)', 'dropout(p) — src/markov/layers/dropout.ts'],
         ['Bayesian weights W ~ N(μ, σ²)', 'bayes_dense(in,out), trainElbo (Bayes by backprop)'],
         ['epistemic uncertainty = MC spread', 'mcPredict, expectation, uncertaintyReport'],
       ],
