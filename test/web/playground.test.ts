@@ -62,7 +62,6 @@ describeWith(chromium(), 'the playground in Chromium', () => {
     expect(await page.innerHTML('#diagram')).toContain('dense(2,8)');
     expect(page.url()).toContain('data=circles');
     await page.screenshot({ path: screenshotPath('playground.png') });
-    await page.screenshot({ path: screenshotPath('playground-done.png') });
 
     // a link with the whole state restores it
     await page.goto(`${url}#data=xor&model=${encodeURIComponent('dense(2,4) >> tanh >> dense(4,1)')}&lr=0.1&optimizer=sgd&batch=4&epochs=50&seed=3&uncertainty=off`);
