@@ -1,10 +1,12 @@
 import { stringDiagram } from '../src/draw/diagram.js';
 import { heatMap, linePlot } from '../src/draw/plot.js';
 import { builtInData } from '../src/data/registry.js';
+import { marchingSquares } from '../src/topos/gluing/boundary.js';
 import { gridOf, N, setup, uncertaintySpec } from './model.js';
 import { boundsOf } from '../src/draw/grid.js';
 import { DATA_SETS, decodeState, defaultModel, encodeState, OPTIMIZERS, UNCERTAINTY } from './state.js';
 import type { PlaygroundState } from './state.js';
+import { modelAfterDataChange } from './data-change.js';
 import type { FromWorker, GridMsg, ToWorker } from './worker.js';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -27,6 +29,18 @@ let losses: number[] = [];
 let lossEpochs: number[] = [];
 const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
 const send = (m: ToWorker): void => worker.postMessage(m);
+
+/**
+ * The status line says what is happening: idle, training, done, stopped, failed, training an
+ * ensemble, ensemble finished. `data-state` carries the state for tests and styles.
+ */
+type State = 'idle' | 'training' | 'done' | 'stopped' | 'failed' | 'ensemble' | 'ensemble-done';
+function setStatus(st: State, text: string, backend?: string): void {
+  const el = $('status');
+  el.dataset.state = st;
+  el.textContent = backend ? `${text}  · ${backend}` : text;
+  if (backend) el.dataset.backend = backend;
+}
 
 function showNotice(lines: string[]): void {
   const n = $('notice');
@@ -70,7 +84,7 @@ function validate(): boolean {
   err.textContent = '';
   if (s.data.x.shape[1] === 2) {
     const box = boundsOf(s.data.x, 0.15);
-    $('boundary').innerHTML = drawGrid({ ...box, values: gridOf(s.trainer.model, s.trainer.theta, box, s.link).chi, nx: N, ny: N }, 'χ before training', true);
+    $('boundary').innerHTML = drawGrid({ ...box, values: gridOf(s.trainer.model, s.trainer.theta, box, s.link).chi, nx: N, ny: N }, 'χ before training');
   } else $('boundary').innerHTML = '<p>(no picture for data with more than two inputs)</p>';
   $('diagram').innerHTML = stringDiagram(s.trainer.model) + '<figcaption>the model as a string diagram in Para</figcaption>';
   return true;
@@ -81,13 +95,16 @@ function onChange(e?: Event): boolean {
   const before = state;
   state = read();
   if (e?.target === fields.data && before && before.data !== state.data) {
-    state.model = state.uncertainty === 'off' ? defaultModel(state.data) : uncertaintySpec(state.uncertainty, state.data, state.seed);
+    const next = modelAfterDataChange(before, state);
+    state.model = next.model;
     fields.model.value = state.model;
-  }
+    $('model-note').textContent = next.note;
+  } else if (e?.target === fields.model) $('model-note').textContent = '';
   if (e?.target === fields.uncertainty && state.uncertainty !== 'off') {
     // MC dropout and Bayesian shading need stochastic layers: start from a net that has them
     state.model = uncertaintySpec(state.uncertainty, state.data, state.seed);
     fields.model.value = state.model;
+    $('model-note').textContent = `a net with ${state.uncertainty === 'bayes' ? 'Bayesian layers' : 'dropout'} for the ${state.uncertainty} shading`;
   }
   history.replaceState(null, '', encodeState(state));
   return validate();
@@ -105,57 +122,100 @@ function dataPoints(): { x: number; y: number; label: number }[] {
   return scatter.points;
 }
 
-function drawGrid(g: GridMsg, title: string, points: boolean, lines?: number[][][]): string {
-  return heatMap(g, { title, points: points ? dataPoints() : [], lines: lines as never });
+/** Output classes of the current data set (2 for one logit). */
+function classCount(): number {
+  const ds = builtInData(state.data, state.seed);
+  return ds.classes?.length ?? 2;
 }
 
+/**
+ * χ over the plane: a diverging map with the boundary χ⁻¹(½) traced for one logit, class
+ * regions in pale class colours for several; the data's points on top.
+ */
+function drawGrid(g: GridMsg, title: string): string {
+  const k = classCount();
+  const points = dataPoints();
+  if (k > 2) return heatMap({ ...g, values: Float32Array.from(g.values, (v) => Math.round(v * (k - 1))) }, { title, points, classes: k, classNames: builtInData(state.data, state.seed).classes?.map((c) => (/^\d+$/.test(c) ? `class ${c}` : c)) });
+  // the values sit at cell centres: the level set's grid runs from the first centre to the last
+  const hx = (g.x1 - g.x0) / g.nx / 2, hy = (g.y1 - g.y0) / g.ny / 2;
+  const lines = marchingSquares({ x0: g.x0 + hx, x1: g.x1 - hx, y0: g.y0 + hy, y1: g.y1 - hy, nx: g.nx, ny: g.ny, values: Float64Array.from(g.values) }, 0.5);
+  return heatMap(g, { title, points, lines, label: 'χ(x) = P(class 1)' });
+}
+
+/** The largest value, rounded up to a nice number: the std map's own colour scale. */
+function niceMax(values: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < values.length; i++) m = Math.max(m, values[i]!);
+  if (!(m > 0)) return 1;
+  const mag = Math.pow(10, Math.floor(Math.log10(m)));
+  return [1, 2, 2.5, 5, 10].map((f) => f * mag).find((v) => v >= m)!;
+}
+
+let lastProgress: { epoch: number; epochs: number; loss: number; accuracy?: number } | undefined;
+const progressText = (p: { epoch: number; epochs: number; loss: number; accuracy?: number }): string =>
+  `epoch ${p.epoch}/${p.epochs}  loss ${p.loss.toPrecision(4)}${p.accuracy !== undefined ? `  accuracy ${p.accuracy.toFixed(3)}` : ''}`;
+
 worker.onerror = (e: ErrorEvent): void => {
-  $('status').textContent = 'stopped: ' + e.message;
+  setStatus('failed', 'failed: ' + e.message);
 };
 
 worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   const m = e.data;
   if (m.type === 'error') {
     $('model-error').textContent = m.message;
-    $('status').textContent = 'stopped: ' + m.message;
+    setStatus('failed', 'failed: ' + m.message);
+    return;
+  }
+  if (m.type === 'stopped') {
+    const a = m.activity;
+    setStatus('stopped', a.kind === 'training' ? `stopped at epoch ${a.epoch}/${a.epochs}${lastProgress ? `  loss ${lastProgress.loss.toPrecision(4)}` : ''}` : a.kind === 'ensemble' ? `stopped while training expert ${a.expert} of ${a.experts}` : 'stopped (nothing was running)', $('status').dataset.backend);
+    return;
+  }
+  if (m.type === 'ensemble-progress') {
+    setStatus('ensemble', `training expert ${m.expert} of ${m.experts}…`, m.backend);
     return;
   }
   if (m.type === 'ensemble') {
-    $('sheaf').innerHTML = heatMap(m.disagreement, { title: `ensemble disagreement (glues where ≤ ${m.tol})`, lo: 0, hi: 1 }) +
-      `<figcaption>${m.glued} of ${m.points} grid points satisfy the sheaf condition (all 5 experts within ${m.tol}); elsewhere no global section exists</figcaption>`;
+    $('sheaf').innerHTML = heatMap(m.disagreement, { title: `ensemble disagreement (glues where ≤ ${m.tol})`, lo: 0, hi: 1, map: 'sequential', label: 'max − min of the experts\' χ' }) +
+      `<figcaption>${m.glued} of ${m.points} grid points satisfy the sheaf condition (all ${m.experts} experts within ${m.tol}); elsewhere no global section exists</figcaption>`;
     $('status').dataset.sheaf = String(m.glued);
+    setStatus('ensemble-done', `ensemble finished: ${m.experts} experts; ${m.glued} of ${m.points} grid points glue`, m.backend);
     return;
   }
   losses.push(m.loss);
   lossEpochs.push(m.epoch);
-  if (losses.length === 1) $('status').dataset.firstLoss = String(m.loss);
+  lastProgress = m;
   const status = $('status');
-  status.textContent = `epoch ${m.epoch}/${m.epochs}  loss ${m.loss.toPrecision(4)}${m.accuracy !== undefined ? `  accuracy ${m.accuracy.toFixed(3)}` : ''}${m.done ? '  (done)' : ''}  · ${m.backend}${m.note ? ` (${m.note})` : ''}`;
+  if (losses.length === 1) status.dataset.firstLoss = String(m.loss);
+  // the backend, and why it is not the GPU when the worker fell back
+  setStatus(m.done ? 'done' : 'training', m.done ? `done: ${progressText(m)}` : `training: ${progressText(m)}`, m.note ? `${m.backend} (${m.note})` : m.backend);
   status.dataset.backend = m.backend;
   if (m.note) status.dataset.backendNote = m.note;
   status.dataset.epoch = String(m.epoch);
   status.dataset.loss = String(m.loss);
   status.dataset.done = String(m.done);
-  $('loss').innerHTML = linePlot([{ name: 'training loss', values: losses, x: lossEpochs }], { title: 'loss', xlabel: 'epoch', log: true });
-  if (m.grid) $('boundary').innerHTML = drawGrid(m.grid, 'χ: the classifier over the plane', true);
-  if (m.std) $('uncertainty-view').innerHTML = heatMap(m.std, { title: `predictive std (${state.uncertainty})`, lo: 0, hi: 0.5 });
+  $('loss').innerHTML = linePlot([{ name: '', values: losses, x: lossEpochs }], { title: 'training loss', xlabel: 'epoch', ylabel: 'loss (log scale)', log: true, markers: false });
+  if (m.grid) $('boundary').innerHTML = drawGrid(m.grid, 'χ: the classifier over the plane');
+  if (m.std) $('uncertainty-view').innerHTML = heatMap(m.std, { title: `predictive std (${state.uncertainty})`, lo: 0, hi: niceMax(m.std.values), map: 'sequential', label: 'std of P(class) over samples' });
 };
 
 $('train').addEventListener('click', () => {
   if (!onChange()) return;
   losses = [];
   lossEpochs = [];
-  $('status').textContent = 'training…';
+  lastProgress = undefined;
+  setStatus('training', 'training: starting…');
   send({ type: 'train', state });
 });
 $('stop').addEventListener('click', () => send({ type: 'stop' }));
 $('ensemble').addEventListener('click', () => {
   if (!onChange()) return;
-  $('status').textContent = 'training 5 experts…';
+  delete $('status').dataset.sheaf;
+  setStatus('ensemble', 'training expert 1 of 5…');
   send({ type: 'ensemble', state, experts: 5, tol: 0.15 });
 });
 for (const f of Object.values(fields)) f.addEventListener('change', onChange);
-fields.model.addEventListener('input', () => onChange());
+fields.model.addEventListener('input', onChange);
 
 function load(): void {
   const { state: s, notices } = decodeState(location.hash);

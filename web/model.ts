@@ -19,7 +19,7 @@ import { Trainer } from '../src/train/trainer.js';
 import type { PlaygroundState } from './state.js';
 
 /** Grid resolution of the pictures (N×N points). */
-export const N = 36;
+export const N = 64;
 
 export interface Setup {
   data: Dataset;

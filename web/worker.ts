@@ -11,11 +11,16 @@ import type { PlaygroundState } from './state.js';
 /** Messages the page sends. */
 export type ToWorker = { type: 'train'; state: PlaygroundState } | { type: 'stop' } | { type: 'ensemble'; state: PlaygroundState; experts: number; tol: number };
 
+/** What the worker is doing: the page's status line says it. */
+export type Activity = { kind: 'idle' } | { kind: 'training'; epoch: number; epochs: number } | { kind: 'ensemble'; expert: number; experts: number };
+
 /** Messages the worker sends back. */
 export type FromWorker =
   | { type: 'error'; message: string }
   | { type: 'progress'; epoch: number; epochs: number; loss: number; accuracy?: number; grid?: GridMsg; std?: GridMsg; done: boolean; backend: string; note?: string }
-  | { type: 'ensemble'; disagreement: GridMsg; glued: number; points: number; tol: number };
+  | { type: 'stopped'; activity: Activity }
+  | { type: 'ensemble-progress'; expert: number; experts: number; backend: string }
+  | { type: 'ensemble'; disagreement: GridMsg; glued: number; points: number; tol: number; experts: number; backend: string };
 
 export interface GridMsg extends Box {
   values: Float32Array;
@@ -24,9 +29,13 @@ export interface GridMsg extends Box {
 }
 
 let running = 0; // generation counter: a new run or a stop cancels the old one
+let activity: Activity = { kind: 'idle' };
 
 const post = (m: FromWorker): void => (self as unknown as Worker).postMessage(m);
-const fail = (e: unknown): void => post({ type: 'error', message: (e as Error).message ?? String(e) });
+const fail = (e: unknown): void => {
+  activity = { kind: 'idle' };
+  post({ type: 'error', message: (e as Error).message ?? String(e) });
+};
 
 /**
  * Trains a state's model, posting a frame about 150 times a run. On a GPU (the webgpu backend)
@@ -60,6 +69,7 @@ function train(state: PlaygroundState): void {
       while (trainer.epoch < state.epochs && trainer.epoch % perFrame !== 0 && performance.now() - start < 100) stats = await epoch();
       if (gen !== running) return;
       const done = trainer.epoch >= state.epochs;
+      activity = done ? { kind: 'idle' } : { kind: 'training', epoch: trainer.epoch, epochs: state.epochs };
       const withStd = state.uncertainty !== 'off' && (done || trainer.epoch % (perFrame * 10) === 0);
       const theta = onDevice && box ? await onDevice.hostTheta() : trainer.theta;
       const g = box && gridOf(trainer.model, theta, box, link, withStd ? 16 : 0, state.seed);
@@ -79,14 +89,18 @@ function train(state: PlaygroundState): void {
  * sections glue: the largest pairwise disagreement at each point, and how many grid points
  * satisfy the sheaf condition within `tol` (seed 000, sheaf gluing of ensembles).
  */
-function ensemble(state: PlaygroundState, experts: number, tol: number): void {
+async function ensemble(state: PlaygroundState, experts: number, tol: number): Promise<void> {
   const gen = ++running;
   const grids: Float32Array[] = [];
   let box: Box | undefined;
-  for (let k = 0; k < experts && gen === running; k++) {
+  for (let k = 0; k < experts; k++) {
+    activity = { kind: 'ensemble', expert: k + 1, experts };
+    post({ type: 'ensemble-progress', expert: k + 1, experts, backend: backendLabel(backend()) });
+    await new Promise((resolve) => setTimeout(resolve, 0)); // let a Stop in between experts
+    if (gen !== running) return;
     const s = setup(state, k + 1);
-    if ('error' in s) return post({ type: 'error', message: s.error });
-    if (s.data.x.shape[1] !== 2) return post({ type: 'error', message: 'the sheaf view needs 2-D data' });
+    if ('error' in s) return fail(new Error(s.error));
+    if (s.data.x.shape[1] !== 2) return fail(new Error('the sheaf view needs 2-D data'));
     box ??= boundsOf(s.data.x, 0.15);
     for (let e = 0; e < state.epochs; e++) s.trainer.runEpoch();
     grids.push(gridOf(s.trainer.model, s.trainer.theta, box, s.link).chi);
@@ -103,7 +117,8 @@ function ensemble(state: PlaygroundState, experts: number, tol: number): void {
     dis[i] = hi - lo;
     if (hi - lo <= tol) glued++;
   }
-  post({ type: 'ensemble', disagreement: { ...box, values: dis, nx: N, ny: N }, glued, points: N * N, tol });
+  activity = { kind: 'idle' };
+  post({ type: 'ensemble', disagreement: { ...box, values: dis, nx: N, ny: N }, glued, points: N * N, tol, experts, backend: backendLabel(backend()) });
 }
 
 // A GPU where the browser offers a WebGPU adapter; else the fast backend where it loads — its
@@ -123,8 +138,13 @@ self.onmessage = async (e: MessageEvent<ToWorker>): Promise<void> => {
   const m = e.data;
   try {
     if (m.type === 'train') train(m.state);
-    else if (m.type === 'ensemble') ensemble(m.state, m.experts, m.tol);
-    else running++;
+    else if (m.type === 'ensemble') await ensemble(m.state, m.experts, m.tol);
+    else {
+      // stop: cancel the run and say where it stood
+      running++;
+      post({ type: 'stopped', activity });
+      activity = { kind: 'idle' };
+    }
   } catch (err) {
     fail(err);
   }

@@ -45,7 +45,17 @@ describeWith(chromium(), 'the playground in Chromium', () => {
     const lastLoss = Number(await page.getAttribute('#status', 'data-loss'));
     expect(lastLoss).toBeLessThan(firstLoss * 0.5);
     expect(await page.innerHTML('#boundary')).not.toBe(untrained);
-    expect(await page.textContent('#status')).toMatch(/epoch 200\/200 .* accuracy/);
+    expect(await page.textContent('#status')).toMatch(/^done: epoch 200\/200 .* accuracy/);
+    expect(await page.getAttribute('#status', 'data-state')).toBe('done');
+    // the boundary: one smoothly scaled image (no seams between cells), χ⁻¹(½) traced, a colour bar, points that are filled
+    const boundary = await page.innerHTML('#boundary');
+    expect(boundary).toMatch(/<image [^>]*preserveAspectRatio="none"/);
+    expect(boundary).not.toMatch(/<rect [^>]*fill="rgb/);
+    expect(boundary).toContain('class="colour-bar"');
+    expect(boundary).toMatch(/<polyline [^>]*stroke="#111"/);
+    expect(boundary).toMatch(/<circle [^>]*fill="#(1f77b4|ff7f0e)" stroke="#222"/);
+    // the loss axis is labelled even when the loss stays within one decade
+    expect(await page.$$eval('#loss text[text-anchor="end"]', (ts) => ts.length)).toBeGreaterThanOrEqual(2);
     // the preview server sends the isolation headers: the wasm backend, with its worker thread where there is a second core
     const threads = availableParallelism();
     expect(await page.getAttribute('#status', 'data-backend')).toMatch(new RegExp(`^wasm, (relaxed|plain) SIMD, ${threads} threads?$`));
@@ -81,7 +91,7 @@ describeWith(chromium(), 'the playground in Chromium', () => {
   });
 
   it('uncertainty shading starts from a stochastic net and draws the predictive std; a NaN stops training with the message', async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${url}#data=moons&epochs=40`);
     await page.selectOption('#uncertainty', 'mc-dropout');
     expect(await page.inputValue('#model')).toMatch(/dropout\(0\.1\)/);
@@ -94,15 +104,75 @@ describeWith(chromium(), 'the playground in Chromium', () => {
     await page.goto(`${url}#data=moons&model=${encodeURIComponent('dense(2,8) >> dense(8,1)')}&lr=50&optimizer=sgd&epochs=500&uncertainty=off`);
     await page.reload();
     await page.click('#train');
-    await page.waitForFunction(() => /stopped/.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 60_000 });
-    expect(await page.textContent('#status')).toMatch(/stopped: .*(NaN|Infinity|non-finite).* at epoch \d+/);
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.state === 'failed', undefined, { timeout: 60_000 });
+    expect(await page.textContent('#status')).toMatch(/^failed: .*(NaN|Infinity|non-finite).* at epoch \d+/);
+    await page.screenshot({ path: screenshotPath('playground-failed.png') });
+  });
+
+  it('the std map has its own colour scale and colour bar; Stop leaves a stopped mark with the epoch', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${url}#data=moons&epochs=60&uncertainty=mc-dropout&model=${encodeURIComponent('dense(2,16) >> relu >> dropout(0.1) >> dense(16,16) >> relu >> dropout(0.1) >> dense(16,1)')}`);
+    await page.reload();
+    await page.click('#train');
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.done === 'true', undefined, { timeout: 90_000 });
+    const std = await page.innerHTML('#uncertainty-view');
+    expect(std).toContain('class="colour-bar"');
+    expect(std).toContain('std of P(class) over samples');
+    // the std scale ends at its own maximum, not at the classifier's 1
+    const top = await page.$$eval('#uncertainty-view .colour-bar text', (ts) => ts.map((t) => Number(t.textContent)).filter(Number.isFinite));
+    expect(Math.max(...top)).toBeLessThan(1);
+    await page.screenshot({ path: screenshotPath('playground-std.png') });
+
+    await page.goto(`${url}#data=spirals&epochs=5000`);
+    await page.reload();
+    await page.click('#train');
+    await page.waitForFunction(() => Number(document.getElementById('status')!.dataset.epoch ?? 0) >= 5, undefined, { timeout: 60_000 });
+    expect(await page.getAttribute('#status', 'data-state')).toBe('training');
+    expect(await page.textContent('#status')).toMatch(/^training: epoch \d+\/5000/);
+    await page.click('#stop');
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.state === 'stopped', undefined, { timeout: 30_000 });
+    expect(await page.textContent('#status')).toMatch(/^stopped at epoch \d+\/5000  loss \d/);
+    const epoch = await page.getAttribute('#status', 'data-epoch');
+    await page.waitForTimeout(400);
+    expect(await page.getAttribute('#status', 'data-epoch')).toBe(epoch); // it did stop
+    await page.screenshot({ path: screenshotPath('playground-stopped.png') });
+  });
+
+  it('a data-set change keeps a typed model that fits and says when it does not; the page reflows at phone width', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${url}#data=moons`);
+    await page.reload();
+    await page.fill('#model', 'dense(2,6) >> tanh >> dense(6,1)');
+    await page.selectOption('#data', 'circles');
+    expect(await page.inputValue('#model')).toBe('dense(2,6) >> tanh >> dense(6,1)');
+    expect(await page.textContent('#model-note')).toBe('kept your model: it fits circles');
+    await page.selectOption('#data', 'iris');
+    expect(await page.inputValue('#model')).toBe('dense(4,16) >> relu >> dense(16,3)');
+    expect(await page.textContent('#model-note')).toMatch(/^your model does not fit iris \(.+\); replaced by the default for iris$/);
+    // the page's own default follows the data set without a fuss
+    await page.selectOption('#data', 'blobs');
+    expect(await page.inputValue('#model')).toBe('dense(2,8) >> tanh >> dense(8,3)');
+    expect(await page.textContent('#model-note')).toBe('the default model for blobs');
+    // a wide string diagram scrolls inside its figure instead of widening the page
+    await page.fill('#model', Array.from({ length: 12 }, () => 'dense(2,2) >> tanh').join(' >> ') + ' >> dense(2,3)');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    await page.setViewportSize({ width: 420, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+    const [controls, views] = await Promise.all(['#controls', '#views'].map((s) => page.locator(s).boundingBox()));
+    expect(views!.y).toBeGreaterThan(controls!.y + controls!.height - 1); // stacked, not side by side
+    await page.screenshot({ path: screenshotPath('playground-phone.png'), fullPage: true });
   });
 
   it('the ensemble view reports where the experts glue', async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${url}#data=moons&epochs=30`);
     await page.click('#ensemble');
-    await page.waitForFunction(() => document.getElementById('status')!.dataset.sheaf !== undefined, undefined, { timeout: 90_000 });
-    expect(await page.textContent('#sheaf')).toMatch(/\d+ of 1296 grid points satisfy the sheaf condition/);
+    expect(await page.getAttribute('#status', 'data-state')).toBe('ensemble');
+    expect(await page.textContent('#status')).toMatch(/^training expert \d of 5/);
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.state === 'ensemble-done', undefined, { timeout: 90_000 });
+    expect(await page.textContent('#sheaf')).toMatch(/\d+ of 4096 grid points satisfy the sheaf condition/);
+    expect(await page.textContent('#status')).toMatch(/^ensemble finished: 5 experts; \d+ of 4096 grid points glue/);
+    expect(await page.innerHTML('#sheaf')).toContain('class="colour-bar"');
+    await page.screenshot({ path: screenshotPath('playground-ensemble.png') });
   });
 });

@@ -4,7 +4,7 @@ import { runtimeFlags } from '../runtime.js';
 import { table, isSilent } from '../progress.js';
 import { tourReport } from '../tour/report.js';
 import type { TourOutput, TourSection } from '../tour/section.js';
-import { sections } from '../tour/sections.js';
+import { numbered, sections } from '../tour/sections.js';
 
 export const command: Command = {
   name: 'tour',
@@ -32,15 +32,15 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
     const summary: [string, string][] = [];
     for (const section of chosen) {
       const t0 = performance.now();
-      if (!isSilent(flags)) io.err(`… ${section.title}\n`);
+      if (!isSilent(flags)) io.err(`… ${numbered(section).title}\n`);
       const output = await section.run({ seed: flags.seed as number, io });
       const seconds = (performance.now() - t0) / 1000;
       if (output.lines.length === 0) continue;
       results.push({ section, output, seconds });
       summary.push(...(output.summary ?? []));
-      if (!json) io.out(`\n== ${section.title} ==\n\n${output.lines.join('\n')}\n`);
+      if (!json) io.out(`\n== ${numbered(section).title} ==\n\n${output.lines.join('\n')}\n`);
     }
-    if (!json) io.out(`\n== Summary: categorical concept → paralens ==\n\n${table(['concept', 'paralens'], summary)}\n`);
+    if (!json) io.out(`\n== ${sections.length + 1}. Summary: categorical concept → paralens ==\n\n${table(['concept', 'paralens'], summary)}\n`);
     if (flags.report) {
       await writeFileAtomic(String(flags.report), tourReport(results, summary), { force: Boolean(flags.force) });
       if (!json) io.out(`\nreport written to ${flags.report}\n`);

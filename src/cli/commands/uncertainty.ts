@@ -6,6 +6,9 @@ import { runtimeFlags } from '../runtime.js';
 import { dataFlags, dataForms, inputsOf, loadData } from '../data.js';
 import type { Task } from '../../data/task.js';
 import { fmt, isSilent, Progress } from '../progress.js';
+import { backend } from '../../tensor/registry.js';
+import { backendLabel } from '../../tensor/init.js';
+import { spread } from './equivariant-nbody.js';
 import { trainingFlags } from '../training.js';
 
 const d = CLASSIFICATION_DEFAULTS;
@@ -13,7 +16,7 @@ const d = CLASSIFICATION_DEFAULTS;
 export const command: Command = {
   name: 'uncertainty',
   summary: 'held-out accuracy, NLL, calibration and predictive std of MC dropout or a Bayesian network',
-  usage: 'paralens uncertainty --data NAME --method bayes|mc-dropout|deterministic [--samples N] [--seed N] [--json]',
+  usage: 'paralens uncertainty --data NAME --method bayes|mc-dropout|deterministic [--samples N] [--seed N] [--seeds N] [--json]',
   description: `Markov categories in practice (seed 000): a network whose forward pass is a stochastic morphism
 (dropout masks, or Gaussian weights trained by Bayes by backprop) is run N times on each input and
 the spread of its predictions is its uncertainty. The data set is split 70/30 (stratified, seeded) and
@@ -22,11 +25,15 @@ error (15 bins), and the mean predictive standard deviation on the held-out rows
 and on 200 points at distance ≥ 1 (standardised units) from every training input (out of distribution).
 Methods: mc-dropout (ReLU network with dropout(p) after each hidden layer, kept on at prediction),
 bayes (bayes_dense layers, ELBO with KL weight --kl-weight), deterministic (the plain network, std 0).
+The results depend on the seed and on the backend (named in the output): --seeds N repeats the whole
+run (split, initialisation, masks, weight draws) for seeds --seed … --seed+N−1 and reports every
+metric as its mean and range [min, max] over them.
 Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a progress line), or\nyour own CSV, NumPy or IDX files (see paralens train --help).`,
   flags: {
     ...dataFlags({ help: 'classification data set' }),
     method: { type: 'string', help: 'how uncertainty is modelled', choices: UNCERTAINTY_METHODS, default: 'bayes' },
     samples: { type: 'int', help: 'Monte Carlo forward passes per input (≥ 1)', default: 100, range: 'positive' },
+    seeds: { type: 'int', help: 'repeat for this many seeds from --seed and report mean and range', default: 1, range: 'positive' },
     ...runtimeFlags,
     ...trainingFlags(['seed', 'epochs'], { seed: { help: 'random seed (split, initialisation, masks, weight draws)' }, epochs: { default: d.epochs as number } }),
     hidden: { type: 'int', help: 'hidden width (two hidden ReLU layers)', default: d.hidden as number, range: 'positive' },
@@ -46,22 +53,48 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
     const progress = new Progress(io, 'uncertainty', isSilent(flags));
     if (!isSilent(flags) && !progress.active) io.err(`fitting ${method} on ${data.name} …\n`);
     const onEpoch = (e: number, n: number): void => progress.update(e, n, `${method} · epoch ${e}/${n}`);
-    const r = uncertaintyReport(data, method, { samples, seed, epochs, hidden, p, priorSigma, sigma0, klWeight, onEpoch });
+    const seeds = Array.from({ length: flags.seeds as number }, (_, k) => seed + k);
+    const runs: ReturnType<typeof uncertaintyReport>[] = [];
+    for (const sd of seeds) {
+      // each seed its own split; the first is the data already loaded (and checked)
+      const d2 = sd === seed ? data : inputsOf(await loadData(flags.data as string, { seed: sd, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
+      runs.push(uncertaintyReport(d2, method, { samples, seed: sd, epochs, hidden, p, priorSigma, sigma0, klWeight, onEpoch }));
+    }
     progress.done();
+    const be = backendLabel(backend());
+    const r = runs[0]!;
+    const ratio = (x: (typeof runs)[number]): number | undefined => (x.stdIn > 0 ? x.stdOut / x.stdIn : undefined);
+    const row = (x: (typeof runs)[number]) => ({ accuracy: x.accuracy, nll: x.nll, ece: x.ece, std_in: x.stdIn, std_out: x.stdOut, ...(ratio(x) !== undefined ? { out_in_ratio: ratio(x) } : {}) });
     if (flags.json) {
-      io.out(JSON.stringify({ data: r.data, method: r.method, model: r.model, samples: r.samples, train_rows: r.trainRows, test_rows: r.testRows, accuracy: r.accuracy, nll: r.nll, ece: r.ece, std_in: r.stdIn, std_out: r.stdOut, out_points: r.outRows, seconds: r.seconds }) + '\n');
+      const one = { data: r.data, method: r.method, model: r.model, samples: r.samples, train_rows: r.trainRows, test_rows: r.testRows, ...row(r), out_points: r.outRows, backend: be, seconds: runs.reduce((t, x) => t + x.seconds, 0) };
+      if (seeds.length === 1) io.out(JSON.stringify(one) + '\n');
+      else {
+        const keys = Object.keys(row(r)) as (keyof ReturnType<typeof row>)[];
+        io.out(JSON.stringify({ ...one, seeds, per_seed: runs.map((x, k) => ({ seed: seeds[k], ...row(x) })), spread: Object.fromEntries(keys.map((key) => [key, spread(runs.map((x) => row(x)[key]!))])) }) + '\n');
+      }
       return 0;
     }
+    const many = seeds.length > 1;
+    const show = (f: (x: (typeof runs)[number]) => number | undefined, digits = 4): string => {
+      if (!many) return fmt(f(r), digits);
+      const v = spread(runs.map((x) => f(x)!));
+      return `${fmt(v.mean, digits)} [${fmt(v.min, digits)}, ${fmt(v.max, digits)}]`;
+    };
     io.out(`data        ${r.data} (${r.trainRows} training rows, ${r.testRows} held-out rows, standardised)\n`);
     io.out(`method      ${r.method}${r.method === 'deterministic' ? '' : ` (${r.samples} Monte Carlo samples)`}\n`);
     io.out(`model       ${r.model}\n`);
-    io.out(`accuracy    ${fmt(r.accuracy)}  (held out)\n`);
-    io.out(`NLL         ${fmt(r.nll)}  (mean −log p(label), held out)\n`);
-    io.out(`ECE         ${fmt(r.ece)}  (15 bins, held out)\n`);
-    io.out(`std in      ${fmt(r.stdIn)}  (mean predictive std on the held-out rows)\n`);
-    io.out(`std out     ${fmt(r.stdOut)}  (on ${r.outRows} points ≥ 1 standardised unit from every training input)\n`);
-    if (r.stdIn > 0) io.out(`out / in    ${fmt(r.stdOut / r.stdIn, 3)}\n`);
-    io.out(`time        ${fmt(r.seconds, 3)} s\n`);
+    io.out(`backend     ${be}\n`);
+    if (many) io.out(`seeds       ${seeds[0]}–${seeds[seeds.length - 1]}: mean [min, max] over ${seeds.length} runs\n`);
+    io.out(`accuracy    ${show((x) => x.accuracy)}  (held out)\n`);
+    io.out(`NLL         ${show((x) => x.nll)}  (mean −log p(label), held out)\n`);
+    io.out(`ECE         ${show((x) => x.ece)}  (15 bins, held out)\n`);
+    io.out(`std in      ${show((x) => x.stdIn)}  (mean predictive std on the held-out rows)\n`);
+    io.out(`std out     ${show((x) => x.stdOut)}  (on ${r.outRows} points ≥ 1 standardised unit from every training input)\n`);
+    if (runs.every((x) => x.stdIn > 0)) {
+      io.out(`out / in    ${show(ratio, 3)}\n`);
+      if (many) io.out(`            per seed: ${runs.map((x, k) => `${seeds[k]}: ${fmt(ratio(x), 3)}`).join(', ')}\n`);
+    }
+    io.out(`time        ${fmt(runs.reduce((t, x) => t + x.seconds, 0), 3)} s\n`);
     return 0;
   },
 };

@@ -11,9 +11,12 @@ import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';
 
 
+/** A column name as an axis name: petal_length → petal length (cm), the unit of the UCI file. */
+const axisName = (column: string): string => `${column.replace(/_/g, ' ')} (cm)`;
+
 export const section: TourSection = {
   id: 'colimit',
-  title: 'III. Colimits and invariance: pooling, DeepSets, k-means',
+  title: 'Colimits and invariance: pooling, DeepSets, k-means',
   async run({ seed }) {
     const lines: string[] = [];
     // the seed's demo: sum pooling is the same on any ordering of the set
@@ -41,8 +44,8 @@ export const section: TourSection = {
     const points = Array.from({ length: b.x.batch }, (_, i) => [b.x.data[2 * i]!, b.x.data[2 * i + 1]!]);
     const irisPetals = Array.from({ length: 150 }, (_, i) => [iris().x.data[4 * i + 2]!, iris().x.data[4 * i + 3]!]);
     const figures = [
-      { caption: 'k-means on three blobs: each point coloured by its cluster (the universal morphism), each centroid (+) the colimit — the average — of its cluster.', svg: scatterPlot(points, kb.assignments, { title: 'k-means, three blobs', centres: kb.centroids }) },
-      { caption: 'k-means on raw Iris (k = 3), shown on petal length and width; centroids projected.', svg: scatterPlot(irisPetals, ki.assignments, { title: 'k-means, Iris (petal length, width)', centres: ki.centroids.map((c) => [c[2]!, c[3]!]) }) },
+      { caption: 'k-means on three blobs. Each point is coloured by the cluster it is sent to (the universal morphism); each cross is a centroid, the colimit — the average — of its cluster. What to see: the three crosses sit in the middle of the three blobs.', svg: scatterPlot(points, kb.assignments, { title: 'k-means, three blobs', centres: kb.centroids, classNames: ['cluster 1', 'cluster 2', 'cluster 3'] }) },
+      { caption: 'k-means on raw Iris (k = 3, all four features), drawn on petal length and width with the centroids projected. What to see: setosa (small petals) is one cluster on its own; the other two clusters split versicolor and virginica where their petals overlap.', svg: scatterPlot(irisPetals, ki.assignments, { title: 'k-means, Iris', xlabel: axisName(iris().featureNames?.[2] ?? 'petal length'), ylabel: axisName(iris().featureNames?.[3] ?? 'petal width'), centres: ki.centroids.map((c) => [c[2]!, c[3]!]), classNames: ['cluster 1', 'cluster 2', 'cluster 3'] }) },
     ];
     return {
       lines,

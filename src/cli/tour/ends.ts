@@ -60,12 +60,12 @@ export const section: TourSection = {
       sheaf.map((s, i) => [i ? 'A, B agree; C disagrees on x3' : 'A, B, C agree', s.coend.points.length, s.coend.classes.length, String(s.coend.onePerPoint), s.glue ? 'glued' : 'conflict'])));
 
     const figures = [{
-      caption: 'Gluing as a coend: a 1-D signal cut into overlapping patches, each convolved locally (thin lines); the coend (overlap-add) of the local outputs equals the global convolution.',
+      caption: 'Gluing as a coend: a 1-D signal cut into overlapping patches, each convolved locally (thick grey); the coend (overlap-add) of the local outputs (dashed red) equals the global convolution (blue). What to see: the dashed line lies exactly on the blue one, including where patches overlap.',
       svg: linePlot([
-        ...g1.outputPatches.map((R, i) => ({ name: `local V${i}`, colour: ['#9e9e9e', '#bcaaa4', '#90a4ae', '#a5d6a7', '#ce93d8'][i % 5], values: Array.from(g1.localOutputs[i]!), x: Array.from({ length: R.c1 - R.c0 }, (_, j) => R.c0 + j) })),
-        { name: 'global conv', colour: '#1f77b4', values: Array.from(g1.global), x: Array.from({ length: n }, (_, j) => j) },
-        { name: 'glued (on top)', colour: '#d62728', values: Array.from(g1.glued), x: Array.from({ length: n }, (_, j) => j) },
-      ], { title: 'overlap-add = coend', xlabel: 'position', ylabel: 'output' }),
+        ...g1.outputPatches.map((R, i) => ({ name: 'local conv on each patch Vᵢ', colour: '#9a9a9a', width: 5, values: Array.from(g1.localOutputs[i]!), x: Array.from({ length: R.c1 - R.c0 }, (_, j) => R.c0 + j) })),
+        { name: 'global convolution', colour: '#1f77b4', width: 3, values: Array.from(g1.global), x: Array.from({ length: n }, (_, j) => j) },
+        { name: 'glued (overlap-add)', colour: '#d62728', dash: '5 4', values: Array.from(g1.glued), x: Array.from({ length: n }, (_, j) => j) },
+      ], { title: 'overlap-add = coend', xlabel: 'position', ylabel: 'output', markers: false }),
     }];
     return {
       lines,

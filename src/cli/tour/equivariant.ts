@@ -105,14 +105,14 @@ export const section: TourSection = {
     });
     const conv8 = derive('Trans(8)', 'V', 'V');
     const figures = [
-      { caption: 'The end over translations of an 8-point ring (V → V): one basis element per offset — convolution\'s weight tying.', svg: matrixGallery(nested(conv8), { title: 'Trans(8): V → V', cell: 8 }) },
-      { caption: 'The end over S(5) (V → V): the identity and the off-diagonal all-ones — DeepSets.', svg: matrixGallery(nested(sets), { title: 'S(5): V → V', cell: 12 }) },
-      { caption: 'The end over SO(2) on T(2) → T(2) (4×4 maps): 6 basis elements.', svg: matrixGallery(nested(so2k), { title: 'SO(2): T(2) → T(2)', cell: 14 }) },
-      { caption: 'The end over SO(3) on T(2) → V: the cross product ε_kij (3×9).', svg: matrixGallery(nested(cross), { title: 'SO(3): T(2) → V', cell: 14 }) },
-      { caption: 'Natural gradient under θ = φ + ½φ³: the function after one step in φ differs from the step in θ by O(η²); plain gradient descent by O(η).', svg: linePlot([
+      { caption: 'The end over translations of an 8-point ring (V → V): one basis element per offset. What to see: each element is a shifted diagonal — convolution\'s weight tying.', svg: matrixGallery(nested(conv8), { title: 'Trans(8): V → V', cell: 14, names: nested(conv8).map((_, k) => `offset ${k}`) }) },
+      { caption: 'The end over S(5) (V → V): two basis elements. What to see: the identity and the off-diagonal all-ones — the two weights of a DeepSets layer.', svg: matrixGallery(nested(sets), { title: 'S(5): V → V', cell: 22 }) },
+      { caption: 'The end over SO(2) on T(2) → T(2) (4×4 maps): 6 basis elements. What to see: antisymmetric and symmetric patterns, the circular-harmonic orders 0 and 2.', svg: matrixGallery(nested(so2k), { title: 'SO(2): T(2) → T(2)', cell: 22 }) },
+      { caption: 'The end over SO(3) on T(2) → V: one basis element, 3×9 (rows k, columns i·3 + j). What to see: the Levi-Civita symbol ε_kij — the cross product — with ±1 on the six permutations and white zeros elsewhere.', svg: matrixGallery(nested(cross), { title: 'SO(3): T(2) → V', cell: 26, names: ['ε_kij'] }) },
+      { caption: 'Natural gradient under θ = φ + ½φ³, log–log: how far one step in φ lands from the same step in θ, against the step size η. What to see: the natural-gradient line has slope 2 (the difference is O(η²)), plain gradient descent slope 1 (O(η)).', svg: linePlot([
         { name: 'natural gradient', x: demo.nonlinear.map((d) => d.eta), values: demo.nonlinear.map((d) => d.natural) },
         { name: 'gradient descent', x: demo.nonlinear.map((d) => d.eta), values: demo.nonlinear.map((d) => d.gradientDescent) },
-      ], { title: 'reparameterisation: difference vs step size', xlabel: 'η', ylabel: 'max |Δf|', log: true }) },
+      ], { title: 'reparameterisation: difference vs step size', xlabel: 'step size η', ylabel: 'max |Δf| between coordinates', log: true, logx: true }) },
     ];
     return {
       lines,

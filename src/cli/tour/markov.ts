@@ -12,7 +12,7 @@ import type { Figure, TourSection } from './section.js';
 
 export const section: TourSection = {
   id: 'markov',
-  title: 'II. Markov categories: stochastic morphisms, dropout, Bayesian layers',
+  title: 'Markov categories: stochastic morphisms, dropout, Bayesian layers',
   async run({ seed }) {
     const lines: string[] = [];
     const figures: Figure[] = [];
@@ -54,8 +54,8 @@ export const section: TourSection = {
     const blocks = (c: number[]): number[] => Array.from({ length: Math.floor(c.length / 25) }, (_, b) => c.slice(25 * b, 25 * b + 25).reduce((s, v) => s + v, 0) / 25);
     const bx = blocks(ex.stochastic).map((_, b) => 25 * b + 13);
     figures.push({
-      caption: 'Exercise 2: XOR training loss (mean over blocks of 25 epochs) with and without a dropout lens between the two Para layers',
-      svg: linePlot([{ name: 'with dropout(0.2)', values: blocks(ex.stochastic), x: bx }, { name: 'no dropout', values: blocks(ex.deterministic), x: bx }], { title: 'XOR loss', log: true }),
+      caption: 'Exercise 2: XOR training loss (mean over blocks of 25 epochs, log scale) with and without a dropout lens between the two Para layers. What to see: with dropout the training loss stays higher and noisier — the masks keep perturbing the net.',
+      svg: linePlot([{ name: 'with dropout(0.2)', values: blocks(ex.stochastic), x: bx }, { name: 'no dropout', values: blocks(ex.deterministic), x: bx }], { title: 'XOR training loss', log: true, ylabel: 'MSE (25-epoch mean)' }),
     });
 
     // the seed's Bayesian demo
@@ -71,7 +71,7 @@ export const section: TourSection = {
     lines.push(table(['method', 'near data', 'gap |x|≤1', 'beyond |x|≥5', 'away / near'], gaps.map((g) => [g.method, fmt(g.near), fmt(g.gap), fmt(g.beyond), fmt(g.away / g.near, 3)])));
     for (const g of gaps) {
       figures.push({
-        caption: `${g.method}: predictive mean ± 2 std on the gap regression`,
+        caption: `${g.method}: predictive mean ± 2 std on the gap regression y = sin x + ε, trained on x ∈ [−4,−2] ∪ [2,4]. What to see: whether the band widens in the gap |x| ≤ 1 and beyond |x| ≥ 5, away from the training points.`,
         svg: bandPlot(g.curve.x, g.curve.mean, g.curve.std, { title: `${g.method}: mean ± 2σ`, points: g.train.x.map((xi, i) => ({ x: xi, y: g.train.y[i]! })) }),
       });
     }
@@ -97,7 +97,7 @@ export const section: TourSection = {
       summary: [
         ['stochastic morphism = Markov kernel', 'Kernel, thenK, tensorK — src/markov/kernel.ts'],
         ['copy / discard comonoid', 'copyK, discardK, comonoidLaws'],
-        ['dropout = stochastic lens (mask shared by F and F*)', 'dropout(p) — src/markov/dropout.ts'],
+        ['dropout = stochastic lens (mask shared by F and F*)', 'dropout(p) — src/markov/layers/dropout.ts'],
         ['Bayesian weights W ~ N(μ, σ²)', 'bayes_dense(in,out), trainElbo (Bayes by backprop)'],
         ['epistemic uncertainty = MC spread', 'mcPredict, expectation, uncertaintyReport'],
       ],

@@ -15,7 +15,7 @@ const natRows = (before: NaturalityReport[] | undefined, after: NaturalityReport
 
 export const section: TourSection = {
   id: 'natural',
-  title: 'V. Natural transformations: learned adapters, naturality, distillation',
+  title: 'Natural transformations: learned adapters, naturality, distillation',
   async run({ seed }) {
     const lines: string[] = [];
     const e = exercise4({ seed });
@@ -42,12 +42,12 @@ export const section: TourSection = {
     const arrows = e.naturalityBefore.map((r) => r.arrow);
     const figures = [
       {
-        caption: 'Exercise 4: the naturality defect ‖G(f)∘η − η∘F(f)‖ of the adapter η along each arrow f of the input category, before and after learning η.',
-        svg: matrixPlot([e.naturalityBefore.map((r) => r.defect), e.naturalityAfter.map((r) => r.defect)], { title: 'naturality defect', rowLabels: ['before', 'after'], colLabels: arrows, cell: 48 }),
+        caption: 'Exercise 4: the naturality defect ‖G(f)∘η − η∘F(f)‖ of the adapter η along each arrow f of the input category, before and after learning η. What to see: the bottom row is paler — learning η makes the squares commute more nearly.',
+        svg: matrixPlot([e.naturalityBefore.map((r) => r.defect), e.naturalityAfter.map((r) => r.defect)], { title: 'naturality defect', rowLabels: ['before', 'after'], colLabels: arrows, cell: 56, label: '‖G(f)∘η − η∘F(f)‖', lo: 0 }),
       },
       {
-        caption: 'Distillation, held-out accuracy (mean over 5 seeds): teacher, student alone, Hinton KD, KD + hint through η.',
-        svg: matrixPlot(runs.map(([, r]) => [r.summary.teacher, r.summary.alone, r.summary.distilled, r.summary.hinted].map((m) => m.mean)), { title: 'held-out accuracy', rowLabels: runs.map(([n]) => n), colLabels: ['teacher', 'alone', 'KD', 'KD+hint'], cell: 48 }),
+        caption: 'Distillation, held-out accuracy (mean over 5 seeds): teacher, student alone, Hinton KD, KD + hint through η. What to see: whether the distilled columns beat the student alone (the numbers are in the cells).',
+        svg: matrixPlot(runs.map(([, r]) => [r.summary.teacher, r.summary.alone, r.summary.distilled, r.summary.hinted].map((m) => m.mean)), { title: 'held-out accuracy', rowLabels: runs.map(([n]) => n), colLabels: ['teacher', 'alone', 'KD', 'KD+hint'], cell: 64, label: 'accuracy' }),
       },
     ];
     return {

@@ -49,7 +49,7 @@ export function epochsToTarget(spec: string, seed: number, opts: { lr: number; m
 
 export const section: TourSection = {
   id: 'para',
-  title: 'I. Para categories and lenses: layers, composition, backprop',
+  title: 'Para categories and lenses: layers, composition, backprop',
   async run({ seed }) {
     const lines: string[] = [];
     // XOR as in the seed: per-sample SGD, MSE, 6000 epochs
@@ -79,17 +79,17 @@ export const section: TourSection = {
     lines.push(`Iris, dense(4,16) >> relu >> dense(16,3), softmax cross-entropy, Adam lr 0.01, batch 16, 200 epochs:`);
     lines.push(`  training accuracy ${fmt(ir.accuracy)}, held-out accuracy ${fmt(ir.testAccuracy)} (${split.train.x.batch}/${split.test.x.batch} rows, ${fmt(ir.seconds, 3)} s)`);
     const figures = [
-      { caption: 'The seed XOR network as a string diagram in Para: parameter wires enter each dense box from above.', svg: stringDiagram(r.model) },
+      { caption: 'The seed XOR network as a string diagram in Para. What to see: data flows left to right, labelled with its shape; parameter wires (dashed) enter each dense box from above.', svg: stringDiagram(r.model) },
       {
-        caption: 'The trained XOR network over the input plane (blue: 0, orange: 1), with the four training points.',
+        caption: 'The trained XOR network over the input plane (blue: output 0, orange: 1), with the four training points in their target colours. What to see: each point sits in a region of its own colour — the network has learnt XOR.',
         svg: heatMap(gridValues(r.model, r.theta, { x0: -0.5, x1: 1.5, y0: -0.5, y1: 1.5 }), {
-          title: 'XOR: χ(x) = network output',
+          title: 'XOR: χ(x) = network output', label: 'network output',
           points: [[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]].map(([x, y, l]) => ({ x: x!, y: y!, label: l! })),
         }),
       },
       {
-        caption: 'Exercise 1: XOR training loss, all-sigmoid (lr 0.5) against ReLU hidden layers (lr 0.1), per-sample SGD.',
-        svg: linePlot([{ name: 'all-sigmoid', values: curves[0]! }, { name: 'ReLU hidden', values: curves[1]! }], { title: 'XOR loss', log: true }),
+        caption: 'Exercise 1: XOR training loss on a log scale, all-sigmoid (lr 0.5) against ReLU hidden layers (lr 0.1), per-sample SGD. What to see: the long plateau of the sigmoid net before its loss falls, and where each curve ends.',
+        svg: linePlot([{ name: 'all-sigmoid', values: curves[0]! }, { name: 'ReLU hidden', values: curves[1]! }], { title: 'XOR training loss', log: true, ylabel: 'MSE' }),
       },
     ];
     return {

@@ -11,3 +11,9 @@ import { section as topos } from './topos.js';
 
 /** The tour's sections, in the order of the seeds. */
 export const sections: readonly TourSection[] = [para, markov, colimit, topos, natural, equivariant, attention, toposNetwork, ends];
+
+/** A section's number in the tour (its place in `sections`, the same with --only) and its numbered title. */
+export function numbered(section: TourSection): { n: number; title: string } {
+  const n = sections.indexOf(section) + 1;
+  return { n, title: `${n}. ${section.title}` };
+}

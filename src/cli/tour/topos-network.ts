@@ -15,6 +15,8 @@ import { showSieve, sieveNegate, subobjectClassifier } from '../../topos/preshea
 import { networkSite } from '../../topos/network/site.js';
 import { siteReport } from '../../topos/network/site-report.js';
 import { circularConv, denseMap, globalAveragePool, randomVectors, shiftDefect, subsample2 } from '../../topos/network/stack-equivariance.js';
+import { cyclicGroup, groupAction, groupPresheaf } from '../../topos/network/stack.js';
+import { omegaHasse, sitePicture, stackPicture } from '../../topos/network/site-picture.js';
 import { fmt } from '../progress.js';
 import { trainedXor, XOR_SPEC } from './para.js';
 import type { TourSection } from './section.js';
@@ -29,6 +31,16 @@ function maxDiff(a: readonly Tensor[], b: readonly Tensor[]): number {
   return m;
 }
 
+/** ℤ/2 swapping the two units of each layer of the chain y → x, acting on bit patterns; the restriction is bitwise NOT (equivariant: NOT commutes with the swap). */
+function bitPatternStack() {
+  const C = parsePoset('y<x');
+  const Z2 = cyclicGroup(2);
+  const F = groupPresheaf(C, [Z2, Z2], C.arrows.map(() => [0, 1]));
+  const patterns = ['00', '01', '10', '11'];
+  const swap = [0, 2, 1, 3];
+  const A = groupAction(F, [patterns, patterns], [[[0, 1, 2, 3], swap], [[0, 1, 2, 3], swap]], C.arrows.map((a) => (a.dom === a.cod ? [0, 1, 2, 3] : [3, 2, 1, 0])));
+  return { F, A };
+}
 export const section: TourSection = {
   id: 'topos-network',
   title: 'Topos II: the topos and stacks of a network',
@@ -85,10 +97,27 @@ export const section: TourSection = {
     const hidden = info[0]!;
     const i2 = hidden.ik.find((s) => s.k === 2)!;
     lines.push(`trained XOR (accuracy ${fmt(r.accuracy, 3)}), hidden layer ${hidden.vertex} binarised: H(units) = ${hidden.unitEntropies.map((h) => fmt(h, 3)).join(', ')} bits, H(layer) = ${fmt(hidden.jointEntropy, 3)}, I_2 ∈ [${fmt(i2.min, 3)}, ${fmt(i2.max, 3)}], cocycle defect ${fmt(hidden.maxCocycleDefect)}`);
-    const figures = [{
-      caption: 'The residual network whose site is not thin: the skip wire and the body both reach the add vertex, a fork with two parallel arrows.',
-      svg: stringDiagram(parseSpec('dense(2,4) >> residual(dense(4,4) >> relu) >> dense(4,1)')),
-    }];
+    const forkSite = networkSite(parseEdges('x1>h, x2>h, h>y'));
+    const bitStack = bitPatternStack();
+    const tank = forkSite.forks[0]!.tank;
+    const figures = [
+      {
+        caption: 'The site C of the network x1>h, x2>h, h>y (Belfiore–Bennequin §1.3). What to see: h has two inputs, so it gets a fork — the object A★(h), which the tines from x1 and x2 enter, and A(h), reached by the tang from A★(h) and the handle from h. The arrows of C run against the flow of data (y → h).',
+        svg: sitePicture(forkSite, 'the site of x1>h, x2>h, h>y'),
+      },
+      {
+        caption: `Ω(A(h)): the ${fork.sievesPerObject['A(h)']} sieves on A(h) in that site, ordered by inclusion (an edge where nothing lies between), each written by the objects that generate it. What to see: a lattice that is not a Boolean algebra — the red sieves S have ¬¬S ≠ S, so the internal logic is intuitionistic.`,
+        svg: omegaHasse(forkSite.category, tank),
+      },
+      {
+        caption: 'A stack over the chain y → x (arrows against the flow): in each fibre ℤ/2 swaps the two units of a layer, acting on the four bit patterns; the restriction from x to y is bitwise NOT, which commutes with the swap. What to see: the fibres are the action groupoids S(U)//F(U) — 00 and 11 are fixed, 01 and 10 swapped — and the dashed restrictions carry each orbit onto an orbit (equivariance).',
+        svg: stackPicture(bitStack.F, bitStack.A),
+      },
+      {
+        caption: 'The residual network whose site is not thin. What to see: the skip wire and the body both reach the add vertex — a fork whose two inputs are joined by a path, so C has two parallel arrows.',
+        svg: stringDiagram(parseSpec('dense(2,4) >> residual(dense(4,4) >> relu) >> dense(4,1)')),
+      },
+    ];
     return {
       lines,
       figures,

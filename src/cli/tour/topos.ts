@@ -16,7 +16,7 @@ const BOUNDS = { x0: -0.25, x1: 1.25, y0: -0.25, y1: 1.25 };
 
 export const section: TourSection = {
   id: 'topos',
-  title: 'IV. Topos I: subobject classifier, Heyting logic, sheaf gluing',
+  title: 'Topos I: subobject classifier, Heyting logic, sheaf gluing',
   async run({ seed }) {
     const lines: string[] = [];
     // 1. the sigmoid output of the trained XOR network as χ: X → Ω
@@ -61,16 +61,16 @@ export const section: TourSection = {
       },
       figures: [
         {
-          caption: 'XOR: χ = the sigmoid output over the plane, the decision boundary χ⁻¹(0.5) traced by marching squares (black), the four inputs (orange: in the subobject S = χ⁻¹[0.5, 1]).',
+          caption: 'XOR: χ = the sigmoid output over the plane, with the decision boundary χ⁻¹(0.5) traced by marching squares (black) and the four inputs (orange: in the subobject S = χ⁻¹[0.5, 1]). What to see: the boundary separates (0,1) and (1,0) from (0,0) and (1,1) — no single line could.',
           svg: heatMap(boundary.grid, {
-            title: 'χ: X → Ω and χ⁻¹(0.5)',
+            title: 'χ: X → Ω and χ⁻¹(0.5)', corners: true, label: 'χ(x)',
             lines: boundary.polylines,
             points: [[0, 0], [0, 1], [1, 0], [1, 1]].map(([x, y], i) => ({ x: x!, y: y!, label: S.mask[i]! })),
           }),
         },
         {
-          caption: `Iris ensemble: mean disagreement ‖pᵢ − pⱼ‖∞ between experts on held-out rows (first split); the sheaf condition compares overlapping contexts.`,
-          svg: matrixPlot(study.agreement.map((row) => row.map((v) => v ?? 0)), { title: 'expert disagreement', rowLabels: study.contexts.map((_, k) => `E${k + 1}`), colLabels: study.contexts.map((_, k) => `E${k + 1}`) }),
+          caption: `Iris ensemble: mean disagreement ‖pᵢ − pⱼ‖∞ between experts on held-out rows (first split); the sheaf condition compares overlapping contexts. What to see: the diagonal is 0, and experts that share more features disagree less.`,
+          svg: matrixPlot(study.agreement.map((row) => row.map((v) => v ?? 0)), { title: 'expert disagreement', label: 'mean ‖pᵢ − pⱼ‖∞', lo: 0, rowLabels: study.contexts.map((_, k) => `E${k + 1}`), colLabels: study.contexts.map((_, k) => `E${k + 1}`) }),
         },
       ],
       summary: [
