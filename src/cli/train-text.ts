@@ -4,7 +4,7 @@ import { scheduleByName } from '../optim/schedule.js';
 import { parseSpec } from '../spec/index.js';
 import { backendInfo, backendLabel } from '../tensor/init.js';
 import { backend } from '../tensor/registry.js';
-import { trainLanguageModel } from '../train/language-model.js';
+import { trainLanguageModelAsync } from '../train/language-model.js';
 import { UsageError } from './args.js';
 import type { ParsedFlags } from './args.js';
 import type { CliIO } from './command.js';
@@ -35,7 +35,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
   const model = parseSpec(flags.model as string, { constants: { vocab: V } });
   const steps = (flags.steps as number | undefined) ?? (flags.epochs as number) * Math.ceil(corpus.train.length / (batch * context));
   const progress = new Progress(io, 'train', silent);
-  const r = trainLanguageModel(model, corpus, {
+  const r = await trainLanguageModelAsync(model, corpus, {
     context, batch, steps,
     lr: flags.lr as number,
     optimizer: flags.optimizer as string,
