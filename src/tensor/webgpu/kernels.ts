@@ -28,24 +28,24 @@ export const gemm: Kernel = {
   helpers: /* wgsl */ `
 var<workgroup> As: array<f32, 1024>;
 var<workgroup> Bs: array<f32, 1024>;
-var<private> a0: u32;
-var<private> b0: u32;
+var<private> aAt: u32;
+var<private> bAt: u32;
 fn opA(i: u32, p: u32) -> f32 {
   if (i >= u.m || p >= u.k) { return 0.0; }
-  if (TA) { return ld_a(a0 + p * u.lda + i); }
-  return ld_a(a0 + i * u.lda + p);
+  if (TA) { return ld_a(aAt + p * u.lda + i); }
+  return ld_a(aAt + i * u.lda + p);
 }
 fn opB(p: u32, j: u32) -> f32 {
   if (j >= u.n || p >= u.k) { return 0.0; }
-  if (TB) { return ld_b(b0 + j * u.ldb + p); }
-  return ld_b(b0 + p * u.ldb + j);
+  if (TB) { return ld_b(bAt + j * u.ldb + p); }
+  return ld_b(bAt + p * u.ldb + j);
 }`,
   body: /* wgsl */ `
   let product = u.first + wid.y / u.rowTiles;
   let po = product / u.inner;
   let pi = product % u.inner;
-  a0 = po * u.aOuter + pi * u.aInner;
-  b0 = po * u.bOuter + pi * u.bInner;
+  aAt = po * u.aOuter + pi * u.aInner;
+  bAt = po * u.bOuter + pi * u.bInner;
   let c0 = po * u.cOuter + pi * u.cInner;
   let row0 = (wid.y % u.rowTiles) * 64u;
   let col0 = wid.x * 64u;
