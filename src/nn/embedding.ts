@@ -44,7 +44,8 @@ export function embedding(V: number, d: number, dom?: Shape): Para {
     forward: ([W], x, ctx) => {
       if (dom) checkInput(self, x);
       const be = backend();
-      // ids on a device are not readable here: they were checked where they were uploaded
+      // ids on a device cannot be read here: trainLanguageModelAsync checks the vocabulary
+      // against the table on the host first (an id past it would read robust-access values)
       if (!be.device?.holds(x.data)) checkTokenIds(where, x.data, V);
       const y = ctx.alloc([...x.shape, d], x.dtype, true);
       be.gatherRows(x.data, W!.data, d, y.data);

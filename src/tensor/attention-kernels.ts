@@ -3,8 +3,8 @@ import type { Data } from './tensor.js';
 
 /**
  * The reference attention kernels (Backend.gemmBatched, attentionSoftmax,
- * attentionSoftmaxBackward, rotatePairs, and the embedding's gatherRows, scatterRows): plain loops, any typed array. The wasm backend must agree with
- * them within float32 tolerance.
+ * attentionSoftmaxBackward, rotatePairs, and the embedding's gatherRows, scatterRows): plain
+ * loops, any typed array. The wasm backend must agree with them within float32 tolerance.
  */
 
 export function gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void {
