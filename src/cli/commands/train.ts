@@ -59,7 +59,7 @@ tokens_per_second (docs/attention.md).`,
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
     every: { type: 'int', help: 'with --checkpoint: write one every N epochs (default 1), for text data every N steps (default 100), and after the last', range: 'positive' },
     init: { type: 'string', help: 'start from the weights of this model file (its spec is the model; --model must match it)' },
-    resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow); keeps checkpointing there' },
+    resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow, but not a text run\'s --steps); keeps checkpointing there' },
   },
   async run(flags, io) {
     if (!flags.model && !flags.init) throw new UsageError('train: --model SPEC is required (or --init FILE), e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
