@@ -8,6 +8,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
 import { checkFiniteValues, checkLr, checkSlots, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerState } from './optimizer.js';
+import { NATURAL_MAX_PARAMETERS } from './natural-gradient.js';
 import type { NaturalOptions } from './natural-gradient.js';
 
 
@@ -41,6 +42,8 @@ export function kfacModel(model: Para, opts: { stats?: KfacStats; decay?: number
     if (f.kind === 'par') return par(...f.children.map(wrap));
     if (f.kind !== 'dense') return f;
     const [inDim, outDim] = f.args as [number, number];
+    // each step factorises (in+1)×(in+1) and out×out matrices: bounded like natural's dense Fisher, refused before any is made
+    if (Math.max(inDim + 1, outDim) > NATURAL_MAX_PARAMETERS) throw new RangeArgError(`kfac: ${f} has a ${inDim + 1}×${inDim + 1} and a ${outDim}×${outDim} Kronecker factor, above the limit ${NATURAL_MAX_PARAMETERS} (each is factorised every step); use adam`);
     return primitive({
       kind: 'dense', args: f.args, dom: f.dom, cod: f.cod, params: f.params,
       forward: (theta, x, ctx) => {
