@@ -103,7 +103,8 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
     io.out(`backend     ${backendLabel(backend())}\n`);
     io.out(`steps       ${r.steps} of ${batch} windows × ${context} characters (${fmt(r.seconds, 3)} s, ${fmt(r.tokensPerSecond, 3)} tokens/s)\n`);
     io.out(`bits/char   ${fmt(r.bitsPerChar)} training, ${fmt(r.valBitsPerChar)} validation\n`);
-    for (const [k, v] of Object.entries(checkpoints.summary())) io.out(`${k.padEnd(11)} ${String(v)}\n`);
+    if (out.resumed_from !== undefined) io.out(`resumed     from step ${out.resumed_from}\n`);
+    if (out.checkpoint !== undefined) io.out(`checkpoint  ${out.checkpoint} (step ${out.checkpoint_step}; ${out.checkpoints_written} written by this run)\n`);
     if (out.saved) io.out(`saved       ${out.saved} (${out.file_bytes} bytes)\n`);
   }
   return 0;
