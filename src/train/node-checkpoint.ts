@@ -24,11 +24,11 @@ import type { Trainer } from './trainer.js';
  * to its end: a second run on the same directory is refused while the first lives, and a lock
  * whose process is gone (killed) is stale and taken over.
  */
-export const CHECKPOINT_FILE = 'checkpoint.safetensors';
+const CHECKPOINT_FILE = 'checkpoint.safetensors';
 const LOCK_FILE = '.checkpoint.lock';
 
 /** The path of the current checkpoint in `dir`. */
-export function checkpointPath(dir: string): string {
+function checkpointPath(dir: string): string {
   return join(dir, CHECKPOINT_FILE);
 }
 
@@ -108,7 +108,7 @@ function makeDir(dir: string): void {
  * a checkpoint of about `bytes` can be written there (writable, room for it). Returns the
  * lock's release function.
  */
-export function probeCheckpointDir(dir: string, bytes?: number): () => void {
+function probeCheckpointDir(dir: string, bytes?: number): () => void {
   let release: (() => void) | undefined;
   try {
     makeDir(dir);
@@ -124,7 +124,7 @@ export function probeCheckpointDir(dir: string, bytes?: number): () => void {
 }
 
 /** Reads the checkpoint of `dir`; undefined when there is none. A damaged file is a FileFormatError naming it. */
-export function readCheckpointFile(dir: string): Checkpoint | undefined {
+function readCheckpointFile(dir: string): Checkpoint | undefined {
   const path = checkpointPath(dir);
   let st;
   try {
