@@ -150,10 +150,14 @@ export function benchJaxjs(jax: Jax, system: string, cfg: BenchConfig, skipped: 
       const g = jax.grad(loss)(jax.tree.ref(p), xs, ys) as Params;
       return p.map((w, i) => w.sub(g[i]!.mul(cfg.xor.lr)));
     });
-    const run = (): number => {
+    const run = (epochs = cfg.xor.epochs): number => {
       const t = performance.now();
       let p = denseParams(jax, [2, 4, 4, 1], 11);
-      for (let e = 0; e < cfg.xor.epochs; e++) p = step(p, x.ref, y.ref);
+      for (let e = 0; e < epochs; e++) {
+        p = step(p, x.ref, y.ref);
+        // wait for the work now and then: dispatched steps pile up in memory otherwise (2 GB after 15 min)
+        if (e % 100 === 99) p[0]!.ref.dataSync();
+      }
       p[0]!.ref.dataSync();
       const s = (performance.now() - t) / 1000;
       jax.tree.dispose(p);
@@ -162,8 +166,10 @@ export function benchJaxjs(jax: Jax, system: string, cfg: BenchConfig, skipped: 
     add(names.xor(cfg.xor.epochs), 's', () => {
       // a step costs jax-js a fixed ~10 ms here whatever its size: a run of 6000 takes over a
       // minute, so beyond 30 s the warm-up run (compilation included) is the one sample
+      const probe = run(200) * (cfg.xor.epochs / 200);
+      if (probe > 120) throw new Error(`a step costs jax-js ${((probe / cfg.xor.epochs) * 1000).toFixed(1)} ms here: ${cfg.xor.epochs} epochs would take about ${Math.round(probe)} s (estimated from 200 steps; not run)`);
       const warm = run();
-      return warm > 30 ? [warm] : Array.from({ length: repeatsAfter(warm, cfg) }, run);
+      return warm > 30 ? [warm] : Array.from({ length: repeatsAfter(warm, cfg) }, () => run());
     });
     x.dispose();
     y.dispose();

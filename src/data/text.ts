@@ -97,6 +97,19 @@ export function sampleWindows(ids: Float32Array, T: number, rng: Rng, x: Float32
 }
 
 /**
+ * B windows like sampleWindows', at evenly spaced starts instead of random ones
+ * (s_b = ⌊b·(N − T − 1)/(B − 1)⌋): a fixed, seed-free sample of a text.
+ */
+export function spacedWindows(ids: Float32Array, T: number, x: Float32Array | Float64Array, y: Float32Array | Float64Array): void {
+  const B = x.length / T, last = ids.length - T - 1;
+  for (let b = 0; b < B; b++) {
+    const s = B > 1 ? Math.floor((b * last) / (B - 1)) : 0;
+    x.set(ids.subarray(s, s + T), b * T);
+    y.set(ids.subarray(s + 1, s + T + 1), b * T);
+  }
+}
+
+/**
  * Windows of length T covering every prediction of a text (ids[1…N−1], each from the
  * characters before it inside its window): non-overlapping windows at 0, T, 2T, …, and,
  * when N − 1 is not a multiple of T, a last window ending at the end of which only the

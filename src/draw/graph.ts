@@ -4,7 +4,7 @@ import { TICK_FONT, TITLE_FONT } from './frame.js';
 import { TooLargeError } from '../errors.js';
 
 /** A picture with more nodes and edges than this is refused: dagre's layout grows faster than linearly, and nobody reads it. */
-export const GRAPH_PICTURE_LIMIT = 4000;
+const GRAPH_PICTURE_LIMIT = 4000;
 
 /**
  * Layered pictures of finite graphs — the site of a network, a Hasse diagram of sieves, the

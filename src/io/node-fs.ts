@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DataError, formatBytes, TooLargeError } from '../errors.js';
+import { DataError, formatBytes } from '../errors.js';
 
 /**
  * Safe file writing, in one place (every output of the CLI comes here: --save, --onnx,
@@ -262,25 +262,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   } catch (e) {
     if (e instanceof DataError) throw e;
     throw new DataError(`cannot write ${path}: ${why(e, path)}`);
-  }
-}
-
-/** The largest text file (a CSV) the CLI reads whole: its string and the numbers parsed from it stay within the 1 GiB budget. */
-const MAX_TEXT_FILE_BYTES = 256 * 2 ** 20;
-
-/**
- * Reads a text file whole, after checking its size against `maxBytes` (TooLargeError with the
- * size): a DataError naming `what` and the file when it cannot be read.
- */
-export async function readTextFile(path: string, what: string, maxBytes = MAX_TEXT_FILE_BYTES): Promise<string> {
-  try {
-    const st = statSync(path);
-    if (st.isFile() && st.size > maxBytes) throw new TooLargeError(`${what}: ${path} has ${formatBytes(st.size)}; a file read whole may have at most ${formatBytes(maxBytes)}`, { bytes: st.size });
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    if (e instanceof TooLargeError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new DataError(`${what}: cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`);
   }
 }
 

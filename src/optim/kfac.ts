@@ -8,6 +8,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
 import { checkFiniteValues, checkLr, checkSlots, scheduledLr } from './optimizer.js';
 import type { Optimizer, OptimizerState } from './optimizer.js';
+import { NATURAL_MAX_PARAMETERS } from './natural-gradient.js';
 import type { NaturalOptions } from './natural-gradient.js';
 
 
@@ -41,6 +42,8 @@ export function kfacModel(model: Para, opts: { stats?: KfacStats; decay?: number
     if (f.kind === 'par') return par(...f.children.map(wrap));
     if (f.kind !== 'dense') return f;
     const [inDim, outDim] = f.args as [number, number];
+    // each step factorises (in+1)×(in+1) and out×out matrices: bounded like natural's dense Fisher, refused before any is made
+    if (Math.max(inDim + 1, outDim) > NATURAL_MAX_PARAMETERS) throw new RangeArgError(`kfac: ${f} has a ${inDim + 1}×${inDim + 1} and a ${outDim}×${outDim} Kronecker factor, above the limit ${NATURAL_MAX_PARAMETERS} (each is factorised every step); use adam`);
     return primitive({
       kind: 'dense', args: f.args, dom: f.dom, cod: f.cod, params: f.params,
       forward: (theta, x, ctx) => {
@@ -51,15 +54,18 @@ export function kfacModel(model: Para, opts: { stats?: KfacStats; decay?: number
             if (recording) {
               let s = stats.get(theta[0]!);
               if (!s) stats.set(theta[0]!, (s = { inDim, outDim, A: new Float64Array((inDim + 1) ** 2), G: new Float64Array(outDim ** 2), updates: 0 }));
-              const B = x.batch, n1 = inDim + 1, beta = s.updates ? decay : 0;
-              // per-sample gradients of a batch-mean loss are B·dy_b; sampled cotangents are per sample already
-              const c = sampled ? 1 / B : B;
+              // a dense layer acts per position: its rows are the B samples of [B, in] inputs, or
+              // the B·T positions of [B, T, in] (shared weights: Grosse & Martens 2016's KFC)
+              const B = x.batch, R = x.size / inDim, n1 = inDim + 1, beta = s.updates ? decay : 0;
+              // per-row gradients of a loss averaged over the R rows are R·dy_r; sampled
+              // cotangents are per sample already, their outer products summed over its positions
+              const c = sampled ? 1 / B : R;
               for (let i = 0; i < s.A.length; i++) s.A[i] *= beta;
               for (let i = 0; i < s.G.length; i++) s.G[i] *= beta;
-              for (let b = 0; b < B; b++) {
-                const a = (i: number): number => (i < inDim ? x.data[b * inDim + i]! : 1);
-                for (let i = 0; i < n1; i++) for (let j = 0; j < n1; j++) s.A[i * n1 + j] += ((1 - beta) * a(i) * a(j)) / B;
-                for (let i = 0; i < outDim; i++) for (let j = 0; j < outDim; j++) s.G[i * outDim + j] += (1 - beta) * c * dy.data[b * outDim + i]! * dy.data[b * outDim + j]!;
+              for (let r = 0; r < R; r++) {
+                const a = (i: number): number => (i < inDim ? x.data[r * inDim + i]! : 1);
+                for (let i = 0; i < n1; i++) for (let j = 0; j < n1; j++) s.A[i * n1 + j] += ((1 - beta) * a(i) * a(j)) / R;
+                for (let i = 0; i < outDim; i++) for (let j = 0; j < outDim; j++) s.G[i * outDim + j] += (1 - beta) * c * dy.data[r * outDim + i]! * dy.data[r * outDim + j]!;
               }
               s.updates++;
               if (sampled) return lens.pullback(dy, null, true);

@@ -1,7 +1,7 @@
 import { RangeArgError } from '../errors.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
-import { Tensor } from '../tensor/tensor.js';
+import { sizeOf, Tensor } from '../tensor/tensor.js';
 import { dampedSolve } from '../linalg/cholesky.js';
 import type { Link } from '../nn/link.js';
 import type { Loss } from '../nn/loss.js';
@@ -62,9 +62,45 @@ export function outputFisherBlock(link: Link | undefined, z: ArrayLike<number>):
 }
 
 /**
+ * How many values a distribution of `link` spans in an output of `shape` (per sample): a
+ * categorical (softmax) spans the last axis — one distribution per position, as for
+ * token-cross-entropy — a Gaussian or Bernoulli one value each.
+ */
+function classesOf(link: Link | undefined, shape: readonly number[]): number {
+  return link === 'softmax' ? (shape[shape.length - 1] ?? 1) : 1;
+}
+
+/** Parameters above which the dense Fisher (P² values, P³ to solve) is refused. */
+export const NATURAL_MAX_PARAMETERS = 4096;
+/**
+ * Multiply-adds of one exact Fisher above which `natural` refuses a model (checkFisherCost):
+ * what the largest dense model costs on 256 samples of one output, about 4.3·10⁹.
+ */
+export const NATURAL_FISHER_BUDGET = 256 * NATURAL_MAX_PARAMETERS * (NATURAL_MAX_PARAMETERS + 2);
+
+/**
+ * Refuses (RangeArgError), before anything is allocated, a model whose exact Fisher on N
+ * samples costs more than NATURAL_FISHER_BUDGET multiply-adds: per sample, K pullbacks (K
+ * outputs; each touches the P parameters once per position) and K rank-1 updates of the P×P
+ * matrix, about N·K·P·(P + C + K/C) with C values per distribution.
+ */
+export function checkFisherCost(model: Para, P: number, N: number, link?: Link): void {
+  if (P > NATURAL_MAX_PARAMETERS) throw new RangeArgError(`natural gradient: ${model} has ${P} parameters, too many for a dense Fisher (limit ${NATURAL_MAX_PARAMETERS}); use kfac or adam`);
+  const cod = model.cod;
+  if (!cod) return;
+  const K = cod.reduce((a, b) => a * b, 1), C = classesOf(link, cod);
+  const cost = N * K * P * (P + C + K / C);
+  if (cost > NATURAL_FISHER_BUDGET) {
+    throw new RangeArgError(`natural gradient: the exact Fisher of ${model} costs ${cost.toExponential(1)} multiply-adds a step (${N} samples × ${K} outputs [${cod.join(',')}] × ${P}² parameters), above the limit ${NATURAL_FISHER_BUDGET.toExponential(1)}; use fewer outputs (for text a shorter --context or --batch), kfac or adam`);
+  }
+}
+
+/**
  * The exact Fisher F = (1/N) Σ_i J_iᵀ M_i J_i of `model` at θ on the inputs x for the output
- * distribution of `loss` (outputFisherBlock of its link), in float64: one pullback per (sample, output)
- * pair. Size P×P; for small models.
+ * distribution of `loss` (outputFisherBlock of its link), in float64: one pullback per (sample,
+ * output) pair. A softmax link is one categorical per position (the last axis), so M_i is
+ * block-diagonal and F = (1/(N·positions)) Σ_i Σ_t J_itᵀ M_it J_it, the Fisher of a loss that
+ * is a mean over positions (token-cross-entropy). Size P×P; for small models (checkFisherCost).
  */
 export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, loss?: Pick<Loss, 'link'>): Float64Array {
   const th = theta.map((t) => t.to('float64'));
@@ -74,27 +110,37 @@ export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, l
   for (let i = 0; i < N; i++) {
     const xi = Tensor.of(x.data.subarray(i * per, (i + 1) * per), [1, ...x.shape.slice(1)], 'float64');
     const lens = model.forward(th, xi, makeCtx());
-    const K = lens.y.size;
-    const M = outputFisherBlock(loss?.link, lens.y.data);
-    const J: Float64Array[] = [];
-    for (let k = 0; k < K; k++) {
-      const e = Tensor.zeros(lens.y.shape, 'float64');
-      e.data[k] = 1;
-      const d = th.map((t) => Tensor.zeros(t.shape, 'float64'));
-      lens.pullback(e, d, false);
-      J.push(flatten(d));
-    }
-    for (let k = 0; k < K; k++)
-      for (let l = 0; l < K; l++) {
-        const m = M[k * K + l]! / N;
-        if (m === 0) continue;
-        const jk = J[k]!, jl = J[l]!;
+    const K = lens.y.size, C = classesOf(loss?.link, lens.y.shape);
+    const scale = 1 / (N * (loss?.link === 'softmax' ? K / C : 1));
+    // one distribution (C outputs) at a time: C pullbacks, then its block Jᵀ M J
+    for (let o = 0; o < K; o += C) {
+      const M = outputFisherBlock(loss?.link, lens.y.data.subarray(o, o + C));
+      const J: Float64Array[] = [];
+      for (let k = 0; k < C; k++) {
+        const e = Tensor.zeros(lens.y.shape, 'float64');
+        e.data[o + k] = 1;
+        const d = th.map((t) => Tensor.zeros(t.shape, 'float64'));
+        lens.pullback(e, d, false);
+        J.push(flatten(d));
+      }
+      // F += Jᵀ (M J): M J first (C²·P), then one rank-1 update per output (P² each)
+      const MJ = J.map((_, k) => {
+        const row = new Float64Array(P);
+        for (let l = 0; l < C; l++) {
+          const m = M[k * C + l]! * scale, jl = J[l]!;
+          if (m !== 0) for (let b = 0; b < P; b++) row[b] += m * jl[b]!;
+        }
+        return row;
+      });
+      for (let k = 0; k < C; k++) {
+        const jk = J[k]!, mk = MJ[k]!;
         for (let a = 0; a < P; a++) {
-          const ja = m * jk[a]!;
+          const ja = jk[a]!;
           if (ja === 0) continue;
-          for (let b = 0; b < P; b++) F[a * P + b] += ja * jl[b]!;
+          for (let b = 0; b < P; b++) F[a * P + b] += ja * mk[b]!;
         }
       }
+    }
   }
   return F;
 }
@@ -132,9 +178,14 @@ export class NaturalGradient implements Optimizer {
     this.bound = { model, x, loss };
     return this;
   }
-  /** The Trainer's hook: bind to the model, (up to 256 of) the training inputs and the loss. */
-  prepare(model: Para, x: Tensor, _theta?: readonly Tensor[], loss?: Pick<Loss, 'link'>): Para {
-    this.bind(model, x.batch > 256 ? x.rows(0, 256) : x, loss);
+  /**
+   * The Trainer's hook: bind to the model, (up to 256 of) the training inputs and the loss —
+   * refused at once (checkFisherCost) when the Fisher of every step would cost too much.
+   */
+  prepare(model: Para, x: Tensor, theta?: readonly Tensor[], loss?: Pick<Loss, 'link'>): Para {
+    const rows = x.batch > 256 ? x.rows(0, 256) : x;
+    checkFisherCost(model, (theta ?? model.params).reduce((n, t) => n + sizeOf(t.shape), 0), rows.batch, loss?.link);
+    this.bind(model, rows, loss);
     return model;
   }
   lr(): number {
@@ -143,7 +194,7 @@ export class NaturalGradient implements Optimizer {
   /** The natural direction (F + λI)⁻¹ g for the flattened gradient g. */
   direction(theta: readonly Tensor[], g: Float64Array): Float64Array {
     const P = g.length;
-    if (P > 4096) throw new RangeArgError(`natural gradient: ${P} parameters is too many for a dense Fisher (limit 4096); use K-FAC`);
+    if (P > NATURAL_MAX_PARAMETERS) throw new RangeArgError(`natural gradient: ${P} parameters is too many for a dense Fisher (limit ${NATURAL_MAX_PARAMETERS}); use kfac or adam`);
     let F: Float64Array;
     if (this.bound) F = outputFisher(this.bound.model, theta, this.bound.x, this.bound.loss);
     else {

@@ -18,8 +18,9 @@ import type { TrainerSnapshot } from './trainer.js';
  *               order                the row permutation (float64: exact for integers < 2^53)
  *   metadata    format "paralens-checkpoint", spec, input_shape, epoch, step,
  *               rng (the xoshiro128** state words), optimizer ({name, t, slots}),
- *               training (the settings that must match on resume), checksum
- *               (FNV-1a of metadata, tensor table and data), paralens_version
+ *               training (the settings that must match on resume), run_state (optional:
+ *               what a run keeps besides the Trainer, e.g. text training's window sampler),
+ *               checksum (FNV-1a of metadata, tensor table and data), paralens_version
  *
  * Restoring it into a Trainer of the same model, data and settings and training on gives
  * the same bits as an uninterrupted run (test/reliability/kill-resume.test.ts).
@@ -41,6 +42,8 @@ export interface Checkpoint {
   /** Settings that define the run (data, loss, optimiser, lr, batch, seed, …); compared on resume. */
   readonly settings: Record<string, unknown>;
   readonly snapshot: TrainerSnapshot;
+  /** What the run keeps besides the Trainer (text training: the window sampler's RNG state, its running loss sums); JSON. */
+  readonly runState?: Record<string, unknown>;
 }
 
 /** FNV-1a (32-bit) of a byte range, continuing from `h`: cheap, and any flipped byte changes it. */
@@ -60,8 +63,8 @@ function checksum(header: SafetensorsHeader, bytes: Uint8Array): string {
   return fnv1a(bytes.subarray(header.dataStart), fnv1a(new TextEncoder().encode(table))).toString(16).padStart(8, '0');
 }
 
-/** The bytes of a checkpoint of `snapshot`, taken while training `model` with `settings`. */
-export function encodeCheckpoint(model: Para, snapshot: TrainerSnapshot, settings: Record<string, unknown>): Uint8Array {
+/** The bytes of a checkpoint of `snapshot` (and of the run's own `runState`), taken while training `model` with `settings`. */
+export function encodeCheckpoint(model: Para, snapshot: TrainerSnapshot, settings: Record<string, unknown>, runState?: Record<string, unknown>): Uint8Array {
   const s = snapshot;
   const tensors: NamedTensor[] = s.theta.map((t, i) => ({ name: `theta/${i}`, tensor: t }));
   const slots: Record<string, number> = {};
@@ -79,6 +82,7 @@ export function encodeCheckpoint(model: Para, snapshot: TrainerSnapshot, setting
     rng: JSON.stringify(s.rng.map((w) => w >>> 0)),
     optimizer: JSON.stringify({ name: s.optimizer.name, t: s.optimizer.t, slots }),
     training: JSON.stringify(settings),
+    ...(runState ? { run_state: JSON.stringify(runState) } : {}),
     paralens_version: VERSION,
   };
   const unsigned = encodeSafetensors(tensors, metadata);
@@ -130,6 +134,8 @@ export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
   const o = opt as { name: string; t: number; slots: Record<string, unknown> };
   const settings = parseJson(metadata, 'training');
   if (!isRecord(settings)) bad(`training settings must be a JSON object`);
+  const runState = metadata.run_state === undefined ? undefined : parseJson(metadata, 'run_state');
+  if (runState !== undefined && !isRecord(runState)) bad(`run_state must be a JSON object`);
   const take = (name: string): Tensor => tensors.get(name) ?? bad(`is missing tensor ${quote(name)}`);
   const theta: Tensor[] = [];
   for (let i = 0; tensors.has(`theta/${i}`); i++) theta.push(take(`theta/${i}`));
@@ -153,7 +159,7 @@ export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
     rng: rng as number[],
     order,
   };
-  return { spec, inputShape: inputShape as number[] | undefined, settings: settings as Record<string, unknown>, snapshot };
+  return { spec, inputShape: inputShape as number[] | undefined, settings: settings as Record<string, unknown>, snapshot, ...(runState ? { runState: runState as Record<string, unknown> } : {}) };
 }
 
 /**

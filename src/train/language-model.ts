@@ -1,9 +1,11 @@
 import { RangeArgError } from '../errors.js';
-import { checkWindow, sampleWindows, vocabSize } from '../data/text.js';
+import { checkWindow, sampleWindows, spacedWindows, vocabSize } from '../data/text.js';
 import type { TextCorpus } from '../data/text.js';
 import { tokenCrossEntropy } from '../nn/loss.js';
+import { DeviceSupportError } from '../errors.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
+import { Rng } from '../random/rng.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import { DeviceTrainer, IN_FLIGHT } from './device-trainer.js';
@@ -20,6 +22,33 @@ export interface LanguageModelOptions extends Omit<TrainOptions, 'loss' | 'batch
   steps: number;
   /** Called after each step with the minibatch loss in bits per character. */
   onStep?: (step: number, steps: number, bits: number) => void;
+  /** Called once the Trainer is built, before the first step: a checkpoint restores its state here (training then resumes at `trainer.step`). */
+  onStart?: (trainer: Trainer) => void;
+  /** The run state a checkpoint kept with that Trainer state (what afterStep was given); required when onStart resumes a run. */
+  resumed?: Record<string, unknown>;
+  /** Called after each step with the run's state besides the Trainer's (checkpoints are written here). */
+  afterStep?: (trainer: Trainer, runState: LanguageModelRunState) => void;
+}
+
+/**
+ * What a run holds besides its Trainer: the window sampler's generator and the running sum of
+ * the last tenth's losses. With the Trainer's snapshot it is all the next step depends on,
+ * so a run resumed from both ends with the same bits as one never stopped.
+ */
+export interface LanguageModelRunState extends Record<string, unknown> {
+  /** The window sampler's xoshiro128** state words. */
+  sampler: number[];
+  /** Σ of the bits per character of the steps so far in the last tenth. */
+  tail_bits: number;
+}
+
+function checkRunState(s: Record<string, unknown> | undefined, step: number): LanguageModelRunState {
+  const words = s?.sampler, tail = s?.tail_bits;
+  if (!(Array.isArray(words) && words.length === 4 && words.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32) && words.some((w) => w !== 0))) {
+    throw new RangeArgError(`resuming text training at step ${step} needs the window sampler's state (4 unsigned 32-bit words, not all zero) in the checkpoint's run state`);
+  }
+  if (typeof tail !== 'number' || !Number.isFinite(tail)) throw new RangeArgError(`resuming text training needs a finite tail_bits in the checkpoint's run state, got ${JSON.stringify(tail)}`);
+  return { sampler: words as number[], tail_bits: tail };
 }
 
 export interface LanguageModelResult {
@@ -37,9 +66,11 @@ export interface LanguageModelResult {
   parameters: number;
 }
 
-/** A language-model run set up: its trainer, the generator of its windows, and how a step's loss is recorded. */
+/** A language-model run set up: its trainer, the steps still to take, the window draws, and how a step's loss is recorded. */
 interface LanguageModelRun {
   trainer: Trainer;
+  /** The first step this run takes (past 0 when it resumes). */
+  first: number;
   fill: (xb: Tensor, yb: Tensor) => void;
   /** Records step s's loss (nats) and reports it. */
   record(s: number, loss: number): void;
@@ -55,19 +86,31 @@ function prepare(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): L
   checkWindow(`${corpus.name} (validation text)`, corpus.val, T);
   const V = vocabSize(corpus.vocabulary);
   const m = atContext(model, T, V);
-  // the trainer sees B windows of T ids and their next-character targets: this batch of
-  // zeros only gives it their shapes; every step fills its own
+  // the trainer sees B windows of T ids and their next-character targets: every step fills
+  // its own; these, evenly spaced over the text, give it their shapes, and an optimiser that
+  // binds to training inputs (the natural gradient's Fisher) a fixed sample of the text
   const shapes = { name: corpus.name, x: Tensor.zeros([B, T]), y: Tensor.zeros([B, T]) };
+  spacedWindows(corpus.train, T, shapes.x.data, shapes.y.data);
   const trainer = new Trainer(m, shapes, { ...opts, loss: tokenCrossEntropy, batch: B });
-  const windows = trainer.rng.split();
+  let windows = trainer.rng.split();
   const tail = Math.max(1, Math.ceil(steps / 10));
   let tailSum = 0;
+  opts.onStart?.(trainer);
+  const first = trainer.step;
+  if (first > steps) throw new RangeArgError(`the run to resume is at step ${first}, beyond its ${steps} steps`);
+  if (first > 0) {
+    const resumed = checkRunState(opts.resumed, first);
+    windows = new Rng(resumed.sampler);
+    tailSum = resumed.tail_bits;
+  }
   return {
     trainer,
+    first,
     fill: (xb, yb) => sampleWindows(corpus.train, T, windows, xb.data, yb.data),
     record(s, loss) {
       const bits = loss / Math.LN2;
       if (s >= steps - tail) tailSum += bits;
+      opts.afterStep?.(trainer, { sampler: windows.state().map((w) => w >>> 0), tail_bits: tailSum });
       opts.onStep?.(s + 1, steps, bits);
     },
     result: (theta, seconds) => ({
@@ -76,7 +119,8 @@ function prepare(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): L
       steps,
       bitsPerChar: tailSum / tail,
       valBitsPerChar: bitsPerChar(trainer.model, theta, corpus.val, T, V),
-      tokensPerSecond: (B * T * steps) / seconds,
+      // the steps this process took (a resumed run's, from where it resumed)
+      tokensPerSecond: (B * T * (steps - first)) / seconds,
       seconds,
       parameters: countParameters(theta),
     }),
@@ -91,7 +135,7 @@ function prepare(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): L
 export function trainLanguageModel(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): LanguageModelResult {
   const run = prepare(model, corpus, opts);
   const t0 = performance.now();
-  for (let s = 0; s < opts.steps; s++) run.record(s, run.trainer.stepOn(opts.batch, run.fill).loss);
+  for (let s = run.first; s < opts.steps; s++) run.record(s, run.trainer.stepOn(opts.batch, run.fill).loss);
   return run.result(run.trainer.theta, (performance.now() - t0) / 1000);
 }
 
@@ -99,11 +143,13 @@ export function trainLanguageModel(model: Para, corpus: TextCorpus, opts: Langua
  * trainLanguageModel, resident on the device on a backend with device memory (webgpu): the
  * same windows and steps, queued a few ahead (DeviceTrainer.stepOn), only each step's loss
  * coming back; at the end the parameters come back and the validation text is scored on the
- * host. Elsewhere it is trainLanguageModel.
+ * host. Checkpoints (onStart, afterStep) need host parameters after every step and are
+ * refused there. Elsewhere it is trainLanguageModel.
  */
 export async function trainLanguageModelAsync(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): Promise<LanguageModelResult> {
   const device = backend().device;
   if (!device) return trainLanguageModel(model, corpus, opts);
+  if (opts.onStart || opts.afterStep) throw new DeviceSupportError(`${backend().name} does not write checkpoints yet; train with --backend wasm for --checkpoint and --resume`);
   const run = prepare(model, corpus, opts);
   // ids on the device are not checked there: a window holding the largest id (and 0) goes
   // through the model on the host first, so an embedding too small for the vocabulary is refused as on the host

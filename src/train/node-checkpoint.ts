@@ -24,11 +24,11 @@ import type { Trainer } from './trainer.js';
  * to its end: a second run on the same directory is refused while the first lives, and a lock
  * whose process is gone (killed) is stale and taken over.
  */
-export const CHECKPOINT_FILE = 'checkpoint.safetensors';
+const CHECKPOINT_FILE = 'checkpoint.safetensors';
 const LOCK_FILE = '.checkpoint.lock';
 
 /** The path of the current checkpoint in `dir`. */
-export function checkpointPath(dir: string): string {
+function checkpointPath(dir: string): string {
   return join(dir, CHECKPOINT_FILE);
 }
 
@@ -108,7 +108,7 @@ function makeDir(dir: string): void {
  * a checkpoint of about `bytes` can be written there (writable, room for it). Returns the
  * lock's release function.
  */
-export function probeCheckpointDir(dir: string, bytes?: number): () => void {
+function probeCheckpointDir(dir: string, bytes?: number): () => void {
   let release: (() => void) | undefined;
   try {
     makeDir(dir);
@@ -124,7 +124,7 @@ export function probeCheckpointDir(dir: string, bytes?: number): () => void {
 }
 
 /** Reads the checkpoint of `dir`; undefined when there is none. A damaged file is a FileFormatError naming it. */
-export function readCheckpointFile(dir: string): Checkpoint | undefined {
+function readCheckpointFile(dir: string): Checkpoint | undefined {
   const path = checkpointPath(dir);
   let st;
   try {
@@ -145,35 +145,56 @@ export function readCheckpointFile(dir: string): Checkpoint | undefined {
 export interface CheckpointOptions {
   /** Directory to write checkpoints into (default: the resume directory, if any). */
   dir?: string;
-  /** Write every this many epochs (and after the last one). */
+  /** Write every this many epochs, or optimiser steps with unit 'step' (and after the last one). */
   every: number;
   /** Directory of a checkpoint to resume from; it must exist and match `settings`. */
   resume?: string;
   /** The epoch count requested for this run. */
   epochs: number;
+  /** The optimiser steps requested instead (--steps; required with unit 'step'): the last checkpoint is written when they are done. */
+  steps?: number;
+  /** What `every` counts: epochs (default), or optimiser steps (text training, whose steps draw random windows rather than pass over the data). */
+  unit?: 'epoch' | 'step';
   /** The settings that define the run: a resumed run must have the same ones. */
   settings: Record<string, unknown>;
 }
 
+/** What a run gets from checkpointHooks. */
+export interface CheckpointHooks {
+  hooks: {
+    /** Once the Trainer exists: restores it from the resumed checkpoint, probes the directory. */
+    onStart?: (t: Trainer) => void;
+    /** After each epoch (unit 'step': after each step): writes a checkpoint when one is due, with the run's own state besides the Trainer's. */
+    afterEpoch?: (t: Trainer, runState?: Record<string, unknown>) => void;
+  };
+  /** The run state of the resumed checkpoint (what afterEpoch was given), if any. */
+  resumedRunState?: Record<string, unknown>;
+  summary: () => Record<string, unknown>;
+  release: () => void;
+}
+
 /**
  * The `train` hooks that resume from and write checkpoints: `onStart` restores the
- * Trainer from `resume`, `afterEpoch` writes every `every` epochs. The checkpoint is read
- * and checked before training starts, so a bad one fails fast (exit 2).
+ * Trainer from `resume`, `afterEpoch` writes every `every` epochs (or steps). The checkpoint
+ * is read and checked before training starts, so a bad one fails fast (exit 2).
  */
-export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (t: Trainer) => void; afterEpoch?: (t: Trainer) => void }; summary: () => Record<string, unknown>; release: () => void } {
+export function checkpointHooks(opts: CheckpointOptions): CheckpointHooks {
   const dir = opts.dir ?? opts.resume;
+  const unit = opts.unit ?? 'epoch';
+  const done = (t: Trainer | Checkpoint['snapshot']): number => (unit === 'step' ? t.step : t.epoch);
+  // the run's last epoch or step, after which a checkpoint is always written
+  const isLast = (t: Trainer): boolean => (opts.steps !== undefined ? t.step >= opts.steps : t.epoch === opts.epochs);
   let resumeFrom: Checkpoint | undefined;
   if (opts.resume !== undefined) {
     resumeFrom = readCheckpointFile(opts.resume);
     if (!resumeFrom) throw new CheckpointError(`no checkpoint to resume in ${opts.resume} (expected ${checkpointPath(opts.resume)}); run without --resume to start afresh`);
     const diff = settingsMismatch(resumeFrom.settings, opts.settings);
     if (diff.length) throw new CheckpointError(`cannot resume from ${opts.resume}: the run's settings differ (${diff.join('; ')})`);
-    if (resumeFrom.snapshot.epoch > opts.epochs) {
-      throw new CheckpointError(`the checkpoint in ${opts.resume} is at epoch ${resumeFrom.snapshot.epoch}, beyond --epochs ${opts.epochs}`);
-    }
+    const [at, most] = opts.steps !== undefined ? [resumeFrom.snapshot.step, 'steps'] : [resumeFrom.snapshot.epoch, 'epochs'];
+    if (at > (opts.steps ?? opts.epochs)) throw new CheckpointError(`the checkpoint in ${opts.resume} is at ${most.slice(0, -1)} ${at}, beyond --${most} ${opts.steps ?? opts.epochs}`);
   }
   const restore = resumeFrom;
-  let written = 0, lastEpoch: number | undefined, release = (): void => {};
+  let written = 0, last: number | undefined, release = (): void => {};
   const hooks = {
     // once the trainer exists (model and data checked, so bad input leaves no directory
     // behind) and before the first epoch: a directory that cannot take a checkpoint fails now
@@ -192,21 +213,22 @@ export function checkpointHooks(opts: CheckpointOptions): { hooks: { onStart?: (
     afterEpoch:
       dir === undefined
         ? undefined
-        : (t: Trainer) => {
-            if (t.epoch % opts.every !== 0 && t.epoch !== opts.epochs) return;
+        : (t: Trainer, runState?: Record<string, unknown>) => {
+            const n = done(t);
+            if (n % opts.every !== 0 && !isLast(t)) return;
             const snapshot = t.snapshot();
             // only a finite state becomes the last good checkpoint
             const bad = [...snapshot.theta, ...Object.values(snapshot.optimizer.slots).flat()].some((x) => !x.data.every(Number.isFinite));
-            if (bad) throw new NonFiniteError(`the training state became non-finite at epoch ${t.epoch}; the last good checkpoint${lastEpoch === undefined ? '' : ` (epoch ${lastEpoch})`} stays in ${dir}`, t.epoch, t.step);
-            writeCheckpointFile(dir, encodeCheckpoint(t.model, snapshot, opts.settings));
+            if (bad) throw new NonFiniteError(`the training state became non-finite at ${unit} ${n}; the last good checkpoint${last === undefined ? '' : ` (${unit} ${last})`} stays in ${dir}`, t.epoch, t.step);
+            writeCheckpointFile(dir, encodeCheckpoint(t.model, snapshot, opts.settings, runState));
             written++;
-            lastEpoch = t.epoch;
+            last = n;
           },
   };
   // What the CLI reports: where training resumed, and the checkpoint it left.
   const summary = (): Record<string, unknown> => ({
-    ...(restore ? { resumed_from: restore.snapshot.epoch } : {}),
-    ...(dir !== undefined ? { checkpoint: dir, checkpoint_epoch: lastEpoch ?? restore?.snapshot.epoch ?? null, checkpoints_written: written } : {}),
+    ...(restore ? { resumed_from: done(restore.snapshot) } : {}),
+    ...(dir !== undefined ? { checkpoint: dir, [`checkpoint_${unit}`]: last ?? (restore ? done(restore.snapshot) : null), checkpoints_written: written } : {}),
   });
-  return { hooks, summary, release: () => release() };
+  return { hooks, ...(restore?.runState ? { resumedRunState: restore.runState } : {}), summary, release: () => release() };
 }

@@ -83,6 +83,31 @@ describe('paralens train on text, eval and generate', () => {
     expect(r.json().error.message).toMatch(/not trained on text/);
   });
 
+  it('natural gradient and K-FAC on a transformer: refused at once (exit 2) above their bounded cost, a finite loss below it', async () => {
+    const text = ['--data', `text:${book}`, '--optimizer', 'natural', '--lr', '0.001', '--json'];
+    // P > 4096: the dense Fisher itself is refused, naming the parameters and the limit
+    const big = await cli('train', '--model', 'embedding(vocab,64) >> transformer(64,4,256,rope) >> dense(64,vocab)', ...text, '--steps', '2000');
+    expect(big.code).toBe(2);
+    expect(big.json().error.message).toMatch(/natural gradient: .* has \d+ parameters, too many for a dense Fisher \(limit 4096\)/);
+    // P < 4096 but 8 windows × 16 positions × V outputs: the Fisher's cost is refused, naming its parts
+    const wide = await cli('train', '--model', LM('rope'), ...text, '--context', '16', '--batch', '8', '--steps', '2000');
+    expect(wide.code).toBe(2);
+    expect(wide.json().error.message).toMatch(/exact Fisher .* costs .* \(8 samples × \d+ outputs \[16,\d+\] × \d+² parameters\), above the limit/);
+    // small enough: it trains, with the categorical Fisher of every position
+    const small = await cli('train', '--model', 'embedding(vocab,4) >> transformer(4,1,8,rope) >> dense(4,vocab)', ...text, '--context', '4', '--batch', '2', '--steps', '6');
+    expect(small.code, small.err).toBe(0);
+    expect(Number.isFinite(small.json().bits_per_char) && Number.isFinite(small.json().val_bits_per_char)).toBe(true);
+    // K-FAC's factors are per dense layer (the head, per position here); the rest takes gradient steps
+    const kfac = await cli('train', '--model', LM('rope'), '--data', `text:${book}`, '--context', '16', '--batch', '8', '--steps', '20', '--optimizer', 'kfac', '--lr', '0.05', '--json');
+    expect(kfac.code, kfac.err).toBe(0);
+    expect(kfac.json().bits_per_char).toBeLessThan(Math.log2(kfac.json().vocab_size));
+    expect(Number.isFinite(kfac.json().val_bits_per_char)).toBe(true);
+    // a dense layer whose Kronecker factor would be too big to factorise every step is refused before training
+    const wideKfac = await cli('train', '--model', 'dense(2,5000) >> tanh >> dense(5000,1)', '--data', 'xor', '--optimizer', 'kfac', '--epochs', '1', '--json');
+    expect(wideKfac.code).toBe(2);
+    expect(wideKfac.json().error.message).toMatch(/kfac: dense\(2,5000\) has a 3×3 and a 5000×5000 Kronecker factor, above the limit 4096/);
+  });
+
   it('--steps works for row data sets too', async () => {
     const r = await cli('train', '--model', 'dense(2,4) >> tanh >> dense(4,1)', '--data', 'moons', '--batch', '16', '--steps', '25', '--json');
     expect(r.code, r.err).toBe(0);

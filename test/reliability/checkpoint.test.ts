@@ -66,6 +66,51 @@ describe('checkpoint and resume (in-process CLI)', () => {
   });
 });
 
+describe('checkpoint and resume of text training (in-process CLI)', () => {
+  const text = join(work, 'text.txt');
+  writeFileSync(text, 'the quick brown fox jumps over the lazy dog. '.repeat(40));
+  const run = (steps: number, ...more: string[]): string[] => [
+    'train', '--model', 'embedding(vocab,8) >> transformer(8,2,16,rope) >> dense(8,vocab)', '--data', `text:${text}`, '--context', '8', '--batch', '3',
+    '--optimizer', 'adam', '--lr', '0.01', '--seed', '2', '--steps', String(steps), '--json', ...more,
+  ];
+
+  it('counts --every in steps, always writes the last one, and a resumed finished run saves the same bytes as a straight one', async () => {
+    const dir = join(work, 'ck-text'), straight = join(work, 'text-s.safetensors'), resumed = join(work, 'text-r.safetensors');
+    const first = await cli(...run(12, '--checkpoint', dir, '--every', '5', '--save', straight));
+    expect(first.code, first.err).toBe(0);
+    expect(first.json()).toMatchObject({ steps: 12, checkpoint: dir, checkpoint_step: 12, checkpoints_written: 3 }); // steps 5, 10 and the last, 12
+    const ck = decodeCheckpoint(readFileSync(join(dir, 'checkpoint.safetensors')));
+    expect(ck.snapshot.step).toBe(12);
+    expect(ck.runState).toMatchObject({ sampler: expect.any(Array), tail_bits: expect.any(Number) });
+    // nothing left to train: the saved model (with bits_per_char, from the kept loss tail) is the straight run's
+    const again = await cli(...run(12, '--resume', dir, '--save', resumed));
+    expect(again.code, again.err).toBe(0);
+    expect(again.json()).toMatchObject({ resumed_from: 12, checkpoint_step: 12, checkpoints_written: 0 });
+    expect(Buffer.compare(readFileSync(resumed), readFileSync(straight))).toBe(0);
+  });
+
+  it('refuses to resume with other settings, another text or more steps (exit 2, E_CHECKPOINT)', async () => {
+    const dir = join(work, 'ck-text-refuse');
+    expect((await cli(...run(6, '--checkpoint', dir))).code).toBe(0);
+    const lr = await cli(...run(6, '--resume', dir).map((a) => (a === '0.01' ? '0.02' : a)));
+    expect(lr.code).toBe(2);
+    expect(lr.json().error.code).toBe('E_CHECKPOINT');
+    expect(lr.err).toMatch(/lr: 0\.01 in the checkpoint, 0\.02 now/);
+    const steps = await cli(...run(9, '--resume', dir));
+    expect(steps.code).toBe(2);
+    expect(steps.err).toMatch(/steps: 6 in the checkpoint, 9 now/);
+    const saved = readFileSync(text);
+    writeFileSync(text, saved.toString().replace('lazy', 'hazy'));
+    try {
+      const other = await cli(...run(6, '--resume', dir));
+      expect(other.code).toBe(2);
+      expect(other.err).toMatch(/text: "[0-9a-f]{8}" in the checkpoint, "[0-9a-f]{8}" now/);
+    } finally {
+      writeFileSync(text, saved);
+    }
+  });
+});
+
 describe('a damaged checkpoint is refused, never half-read', () => {
   const trainer = new Trainer(parseSpec('dense(2,4) >> tanh >> dense(4,1)'), moons(40, 0.1, 1), { loss: bce, optimizer: 'adam', lr: 0.01, batch: 8, seed: 3 });
   trainer.runEpoch();

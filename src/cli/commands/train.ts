@@ -57,16 +57,16 @@ tokens_per_second (docs/attention.md).`,
     context: { type: 'int', help: 'text data: characters per training window (T)', default: 64, range: 'positive' },
     save: { type: 'string', help: 'write the trained model to this .safetensors file', output: true },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
-    every: { type: 'int', help: 'with --checkpoint: write one every N epochs (and after the last)', default: 1, range: 'positive' },
+    every: { type: 'int', help: 'with --checkpoint: write one every N epochs (default 1), for text data every N steps (default 100), and after the last', range: 'positive' },
     init: { type: 'string', help: 'start from the weights of this model file (its spec is the model; --model must match it)' },
-    resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow); keeps checkpointing there' },
+    resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow, but not a text run\'s --steps); keeps checkpointing there' },
   },
   async run(flags, io) {
     if (!flags.model && !flags.init) throw new UsageError('train: --model SPEC is required (or --init FILE), e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     if (flags.init && flags.resume) throw new UsageError('train: --init and --resume both set the starting weights; give one');
     if (!flags.data) throw new UsageError(`train: --data NAME is required (${dataForms()}; ${TEXT_DATA.join('; ')})`);
-    if (isTextData(flags.data as string)) return trainOnText(flags, io);
     if (backend().device && (flags.checkpoint || flags.resume)) throw new UsageError(`train: --checkpoint and --resume need host parameters every epoch; --backend ${backend().name} keeps them on the device (use --backend wasm)`);
+    if (isTextData(flags.data as string)) return trainOnText(flags, io);
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const init = flags.init ? await loadModel(flags.init as string) : undefined;
@@ -85,7 +85,7 @@ tokens_per_second (docs/attention.md).`,
     const progress = trainingProgress(io, isSilent(flags));
     const optional = { ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}), ...(validation ? { val_fraction: flags['val-fraction'] } : {}) };
     const checkpoints = checkpointHooks({
-      dir: flags.checkpoint as string | undefined, every: flags.every as number, resume: flags.resume as string | undefined, epochs: flags.epochs as number,
+      dir: flags.checkpoint as string | undefined, every: (flags.every as number | undefined) ?? 1, resume: flags.resume as string | undefined, epochs: flags.epochs as number, steps: flags.steps as number | undefined,
       settings: { spec: String(model), data: name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed, ...optional },
     });
     // on a device backend the run stays on the device (DeviceTrainer); elsewhere it is `train`

@@ -19,7 +19,7 @@ export interface IndexSymmetry {
 }
 
 /** The largest number of indices a formula may have (H ≤ S(k) is enumerated: 8! = 40320). */
-export const MAX_INDICES = 8;
+const MAX_INDICES = 8;
 
 const key = (p: readonly number[]): string => p.join(',');
 

@@ -33,8 +33,8 @@ export function irrepName(ir: Irrep): string {
 }
 
 /** The largest ℓ an irreps expression may name, and the largest multiplicity. */
-export const MAX_L = 32;
-export const MAX_MUL = 4096;
+const MAX_L = 32;
+const MAX_MUL = 4096;
 
 /**
  * A direct sum of irreducibles with multiplicities, in e3nn's notation (`2x0e+1x1o`) and

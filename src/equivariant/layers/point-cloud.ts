@@ -6,7 +6,7 @@ import { shDim, sphericalHarmonics } from '../irreps/spherical-harmonics.js';
 import type { Scratch } from './tp-kernel.js';
 
 /** The largest point cloud the point-cloud layers are built for (all n(n−1) ordered pairs are edges). */
-export const MAX_POINTS_CLOUD = 256;
+const MAX_POINTS_CLOUD = 256;
 
 export function checkPoints(what: string, n: number): void {
   if (!(Number.isInteger(n) && n >= 2 && n <= MAX_POINTS_CLOUD)) throw new RangeArgError(`${what}: a point cloud needs an integer number of points in 2 … ${MAX_POINTS_CLOUD}, got ${n}`);

@@ -31,7 +31,7 @@ export interface NBodyTrajectory {
 }
 
 /** The largest system the simulator runs (all pairs are computed each step). */
-export const MAX_PARTICLES = 64;
+const MAX_PARTICLES = 64;
 
 function forces(x: Float64Array, q: Float64Array, n: number, strength: number, maxF: number, F: Float64Array): void {
   F.fill(0);

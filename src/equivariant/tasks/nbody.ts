@@ -62,7 +62,7 @@ export function nbodySamples(count: number, seed: number): NBodySamples {
 export type NBodyFormat = 'cloud' | 'nodes' | 'flat';
 
 /** Node features of the equivariant model, in the irreps 2x0e+2x1o: charge, |v| (0e), v and x − x̄ (1o), as SEGNN's input. */
-export const NBODY_CLOUD_IRREPS = '2x0e+2x1o';
+const NBODY_CLOUD_IRREPS = '2x0e+2x1o';
 
 /**
  * The samples as a data set: `cloud` [N, 5, 3 + 8] = position, then the features q, |v|, v,
@@ -179,7 +179,7 @@ export function transformSamples(s: NBodySamples, g: E3Element): NBodySamples {
 }
 
 /** The model's predictions (positions, [count, 5, 3] flattened) in chunks of `chunk` samples. */
-export function nbodyPredict(model: Para, theta: readonly Tensor[], ds: Dataset, chunk = 200): Float64Array {
+function nbodyPredict(model: Para, theta: readonly Tensor[], ds: Dataset, chunk = 200): Float64Array {
   const out = new Float64Array(ds.y.size);
   const per = ds.y.size / ds.y.batch;
   for (let s = 0; s < ds.x.batch; s += chunk) {
@@ -247,14 +247,14 @@ export interface NBodyResult {
 }
 
 /** The first k samples (all of them when there are fewer). */
-export function headSamples(s: NBodySamples, k: number): NBodySamples {
+function headSamples(s: NBodySamples, k: number): NBodySamples {
   const c = Math.min(k, s.count), n = NBODY.particles;
   return { count: c, positions: s.positions.subarray(0, c * n * 3), velocities: s.velocities.subarray(0, c * n * 3), charges: s.charges.subarray(0, c * n), targets: s.targets.subarray(0, c * n * 3) };
 }
 
 /** Samples of the three splits, made once per data seed and size (each split its own stream). */
 const splitCache = new Map<string, { train: NBodySamples; valid: NBodySamples; test: NBodySamples }>();
-export function nbodySplits(train: number, valid: number, test: number, dataSeed: number): { train: NBodySamples; valid: NBodySamples; test: NBodySamples } {
+function nbodySplits(train: number, valid: number, test: number, dataSeed: number): { train: NBodySamples; valid: NBodySamples; test: NBodySamples } {
   const key = `${train},${valid},${test},${dataSeed}`;
   let s = splitCache.get(key);
   if (!s) {

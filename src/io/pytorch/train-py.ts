@@ -211,6 +211,13 @@ def worker(rank, world, args, init_method):
     if world > 1:
         dist.barrier()
         dist.destroy_process_group()
+        # PyTorch 1.13 can deadlock in the interpreter's teardown, when the DDP reducer's last
+        # reference to the gloo process group is dropped while a gloo thread waits for the GIL
+        # (seen here: the result written, the worker spinning for minutes). Everything is
+        # written and flushed by now, so a worker ends without that teardown.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 class Run:

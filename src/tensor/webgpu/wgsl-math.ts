@@ -1,7 +1,7 @@
 import type { UnaryOp } from '../backend.js';
 
 /** Op codes of the WGSL kernels, by position (the same order as the wasm kernels'). */
-export const OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
+const OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
 export const opCode = (op: UnaryOp): number => OPS.indexOf(op);
 
 /**
