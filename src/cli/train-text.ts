@@ -37,7 +37,6 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
   for (const f of ['init', 'target', 'task', 'val-fraction']) {
     if (flags[f] !== undefined) throw new UsageError(`train: --${f} does not apply to text data (its split is fixed: the first 90 % of the characters train, the last 10 % validate)`);
   }
-  if (backend().device && (flags.checkpoint || flags.resume)) throw new UsageError(`train: --checkpoint and --resume need host parameters after every step; --backend ${backend().name} keeps them on the device (use --backend wasm)`);
   if (flags.loss !== undefined && flags.loss !== 'token-cross-entropy') throw new UsageError(`train: text data trains with the token-cross-entropy loss, not ${String(flags.loss)}`);
   const json = Boolean(flags.json);
   const silent = isSilent(flags);
@@ -54,7 +53,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
     settings: { spec: String(model), data: corpus.name, text: textFingerprint(corpus), loss: 'token-cross-entropy', optimizer: flags.optimizer, lr: flags.lr, batch, context, steps, seed: flags.seed, ...schedule },
   });
   const progress = new Progress(io, 'train', silent);
-  // on a device backend the run stays on the device (trainLanguageModelAsync), without checkpoints
+  // on a device backend the run stays on the device (trainLanguageModelAsync), without checkpoints (refused by train)
   const device = backend().device !== undefined;
   let r: LanguageModelResult;
   try {

@@ -1,6 +1,6 @@
 // `paralens train --backend webgpu --data text:PATH`: the char transformer trains resident on
 // the device, step for step along wasm's run (the same windows, the same initialisation), and
-// reports the device it ran on. Without an adapter: skipped with the reason, failing under CI=true.
+// reports the device it ran on; checkpoints are refused there. Without an adapter: skipped with the reason, failing under CI=true.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,4 +29,10 @@ describeWith(peer, 'paralens train --backend webgpu --data text:PATH', () => {
     expect(Math.abs(g.bits_per_char - w.bits_per_char)).toBeLessThan(1e-3 * w.bits_per_char);
     expect(Math.abs(g.val_bits_per_char - w.val_bits_per_char)).toBeLessThan(1e-3 * w.val_bits_per_char);
   }, 300_000);
+
+  it('--checkpoint on the device exits 2 before reading the text', async () => {
+    const c = await cli('train', '--model', 'embedding(vocab,8) >> dense(8,vocab)', '--data', `text:${join(dir, 'absent.txt')}`, '--steps', '2', '--checkpoint', join(dir, 'ck'), '--backend', 'webgpu');
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/--checkpoint and --resume need host parameters every epoch; --backend webgpu keeps them on the device/);
+  }, 120_000);
 });
