@@ -1,8 +1,7 @@
-import { RangeArgError } from '../errors.js';
+import { DeviceSupportError, RangeArgError } from '../errors.js';
 import { checkWindow, sampleWindows, spacedWindows, vocabSize } from '../data/text.js';
 import type { TextCorpus } from '../data/text.js';
 import { tokenCrossEntropy } from '../nn/loss.js';
-import { DeviceSupportError } from '../errors.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Rng } from '../random/rng.js';
@@ -152,7 +151,8 @@ export async function trainLanguageModelAsync(model: Para, corpus: TextCorpus, o
   if (opts.onStart || opts.afterStep) throw new DeviceSupportError(`${backend().name} does not write checkpoints yet; train with --backend wasm for --checkpoint and --resume`);
   const run = prepare(model, corpus, opts);
   // ids on the device are not checked there: a window holding the largest id (and 0) goes
-  // through the model on the host first, so an embedding too small for the vocabulary is refused as on the host
+  // through the model on the host first, so an embedding too small for the vocabulary is
+  // refused as on the host
   const probe = Tensor.zeros([1, opts.context]);
   probe.data[0] = vocabSize(corpus.vocabulary) - 1;
   run.trainer.model.forward(run.trainer.theta, probe, makeCtx());
