@@ -3,15 +3,16 @@
  * jax-js 0.1.25 on its WebGPU device, and TensorFlow.js's WebGPU backend
  * (@tensorflow/tfjs-backend-webgpu, skipped with a message when it is not installed), on the
  * same Dawn adapter in Node: matmul n³ (default 1024, 2048, 4096), MLP 784-256-256-10 and CNN
- * training. The char transformer is not listed: attention has no device path yet (no
- * batched products in the Backend interface on this branch). On SwiftShader every number is a
- * CPU emulation's and is printed as such.
+ * training (paralens and jax-js), and the char transformer (bench/workloads.ts: 2 blocks of
+ * d 64, T 64, batch 32, Adam; paralens and TF.js, whose model is bench/tfjs-transformer.ts).
+ * On SwiftShader every number is a CPU emulation's and is printed as such.
  *
- *   node dist/bench/gpu.js [--sizes 1024,2048,4096] [--repeats 5] [--json]
+ *   node dist/bench/gpu.js [--sizes 1024,2048,4096] [--repeats 5] [--transformer-steps 5] [--json]
  */
+import { tfjsCharTransformer } from './tfjs-transformer.js';
 import { benchWebGpu, gpuSystem, startWebGpu } from './webgpu.js';
 import { fill, median, names } from './workloads.js';
-import type { Measurement } from './workloads.js';
+import type { CharTransformerConfig, Measurement } from './workloads.js';
 import { markdownTable } from './report.js';
 
 const argv = process.argv.slice(2);
@@ -23,6 +24,7 @@ const sizes = (arg('sizes') ?? '1024,2048,4096').split(',').map(Number);
 const repeats = Number(arg('repeats') ?? 5);
 const log = (s: string): void => void process.stderr.write(s + '\n');
 const MLP = { batch: 128, steps: 20 }, CNN = { batch: 64, steps: 5 };
+const CHAR: CharTransformerConfig = { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: Number(arg('transformer-steps') ?? 5), lr: 0.003 };
 
 /** Times `run` (which resolves when the device is done) `repeats` times after a warm-up; GFLOP/s or samples/s from `work`. */
 async function timed(work: number, run: () => Promise<void>): Promise<number[]> {
@@ -89,7 +91,7 @@ async function benchJax(skipped: string[]): Promise<Measurement[]> {
   return out;
 }
 
-/** TensorFlow.js on @tensorflow/tfjs-backend-webgpu, when installed: matmul. */
+/** TensorFlow.js on @tensorflow/tfjs-backend-webgpu, when installed: matmul and the char transformer. */
 async function benchTfjsWebGpu(skipped: string[]): Promise<Measurement[]> {
   const system = 'TF.js webgpu';
   const specifier = '@tensorflow/tfjs-backend-webgpu';
@@ -108,7 +110,18 @@ async function benchTfjsWebGpu(skipped: string[]): Promise<Measurement[]> {
         c.dispose();
       });
       out.push({ workload: names.matmul(n), system, value: median(samples), unit: 'GFLOP/s', samples });
+      log(`  ${system} ${names.matmul(n)} ${median(samples).toPrecision(4)} GFLOP/s`);
+      tf.dispose([a, b]);
     }
+    // a WebGPU backend reads back asynchronously only (its readSync needs a canvas)
+    const m = tfjsCharTransformer(tf, CHAR);
+    const samples = await timed(m.tokens, async () => {
+      m.epoch();
+      await m.probe.data();
+    });
+    m.dispose();
+    out.push({ workload: names.charTransformer(CHAR), system, value: median(samples), unit: 'tokens/s', samples });
+    log(`  ${system} ${names.charTransformer(CHAR)} ${median(samples).toPrecision(4)} tokens/s`);
   } catch (e) {
     skipped.push(`${system}: ${(e as Error).message.split('\n')[0]}`);
     log(`  skipping ${system}: ${(e as Error).message.split('\n')[0]}`);
@@ -121,13 +134,15 @@ async function main(): Promise<void> {
   const be = await startWebGpu(log);
   if (!be) throw new Error('no WebGPU adapter: nothing to measure');
   log(`adapter: ${be.device.label}${be.device.emulated ? ' — SwiftShader, a CPU emulation: these numbers check that everything runs, they are not GPU speeds' : ''}`);
-  const results = await benchWebGpu(be, { matmulSizes: sizes, mlp: MLP, cnn: CNN, repeats }, skipped, log);
+  const results = await benchWebGpu(be, { matmulSizes: sizes, mlp: MLP, cnn: CNN, charTransformer: CHAR, repeats }, skipped, log);
   // the peers find Dawn where a browser has its WebGPU: navigator.gpu and the GPU* globals
   const dawn = (await import('webgpu')) as { create(o: string[]): unknown; globals: object };
   Object.assign(globalThis, dawn.globals);
   const gpu = dawn.create([]);
   if (!(globalThis as { navigator?: unknown }).navigator) Object.defineProperty(globalThis, 'navigator', { value: { gpu, userAgent: `Node.js ${process.version}` }, configurable: true });
-  results.push(...(await benchJax(skipped)), ...(await benchTfjsWebGpu(skipped)));
+  const peers = [...(await benchJax(skipped)), ...(await benchTfjsWebGpu(skipped))];
+  // the peers ran on the same adapter: on SwiftShader their rows are an emulation's too
+  results.push(...peers.map((m) => (be.device.emulated ? { ...m, system: `${m.system} (SwiftShader: CPU emulation)`, emulated: true } : m)));
   if (argv.includes('--json')) process.stdout.write(JSON.stringify({ adapter: be.device.label, emulated: be.device.emulated, system: gpuSystem(be), results, skipped }) + '\n');
   else process.stdout.write(`\nadapter: ${be.device.label}${be.device.emulated ? ' (CPU emulation)' : ''}\n\n${markdownTable(results)}\n\nskipped: ${skipped.join('; ') || 'nothing'}\n`);
   process.exit(0);

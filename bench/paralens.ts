@@ -9,7 +9,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';
 import type { Loss } from '../src/nn/loss.js';
 import { charTransformerSpec, fill, names, recorder, repeatsAfter, tokenWindows } from './workloads.js';
-import type { BenchConfig, Measurement } from './workloads.js';
+import type { BenchConfig, CharTransformerConfig, Measurement } from './workloads.js';
 
 export const MLP_SPEC = 'dense(784,256) >> relu >> dense(256,256) >> relu >> dense(256,10)';
 export const CNN_SPEC = 'conv2d(1,8,3,1,1) >> relu >> maxpool2d(2) >> conv2d(8,16,3,1,1) >> relu >> maxpool2d(2) >> flatten >> dense(784,10)';
@@ -73,19 +73,25 @@ export function timeXor(cfg: BenchConfig): number[] {
   return Array.from({ length: cfg.repeats }, run);
 }
 
-/**
- * Tokens/s of the char transformer: `steps` Adam steps over batches of pre-made windows (one
- * epoch of batch·steps windows), after one warm-up epoch.
- */
-export function timeCharTransformer(cfg: BenchConfig): number[] {
-  const c = cfg.charTransformer, T = c.context, N = c.batch * c.steps;
+/** The char transformer's data: batch·steps windows of synthetic ids (x [N, T]) and their next ids (y [N, T]). */
+export function charWindows(c: CharTransformerConfig): Dataset {
+  const T = c.context, N = c.batch * c.steps;
   const ids = tokenWindows(N, c, 11);
   const x = Tensor.zeros([N, T]), y = Tensor.zeros([N, T]);
   for (let i = 0; i < N; i++) {
     x.data.set(ids.subarray(i * (T + 1), i * (T + 1) + T), i * T);
     y.data.set(ids.subarray(i * (T + 1) + 1, (i + 1) * (T + 1)), i * T);
   }
-  const trainer = new Trainer(parseSpec(charTransformerSpec(c)).at([T]), { name: 'windows', x, y }, { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 });
+  return { name: 'windows', x, y };
+}
+
+/**
+ * Tokens/s of the char transformer: `steps` Adam steps over batches of pre-made windows (one
+ * epoch of batch·steps windows), after one warm-up epoch.
+ */
+export function timeCharTransformer(cfg: BenchConfig): number[] {
+  const c = cfg.charTransformer, T = c.context, N = c.batch * c.steps;
+  const trainer = new Trainer(parseSpec(charTransformerSpec(c)).at([T]), charWindows(c), { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 });
   const t0 = performance.now();
   trainer.runEpoch();
   const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);

@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       log(`paralens on backend 'webgpu'`);
       const w = gpu.device.emulated || quick
         ? { matmulSizes: [128, 256], mlp: { batch: 128, steps: 4 }, cnn: { batch: 32, steps: 2 }, repeats: 3 }
-        : { matmulSizes: cfg.matmulSizes, mlp: { batch: 128, steps: 20 }, cnn: { batch: cfg.conv.batch, steps: cfg.conv.steps }, repeats: cfg.repeats };
+        : { matmulSizes: cfg.matmulSizes, mlp: { batch: 128, steps: 20 }, cnn: { batch: cfg.conv.batch, steps: cfg.conv.steps }, charTransformer: cfg.charTransformer, repeats: cfg.repeats };
       results.push(...(await benchWebGpu(gpu, w, skipped, log)));
     }
   }

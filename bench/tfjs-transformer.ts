@@ -4,17 +4,25 @@
  * product (tf.gather's gradient, UnsortedSegmentSum, is missing from TF.js-wasm),
  * layer norm from tf.moments, batched tf.matMul over [B, heads, T, dh] for attention with
  * interleaved RoPE (pairs split, rotated, stacked back), an additive causal mask, GELU (tanh
- * form), softmax cross-entropy on one-hot targets — trained with tf.train.adam.
+ * form), softmax cross-entropy on one-hot targets — trained with tf.train.adam. The same
+ * code on any TF.js backend: wasm here (timeTfjsCharTransformer), WebGPU in bench/gpu.ts.
  */
 import { repeatsAfter, tokenWindows } from './workloads.js';
-import type { BenchConfig } from './workloads.js';
+import type { BenchConfig, CharTransformerConfig } from './workloads.js';
 
 type TF = typeof import('@tensorflow/tfjs');
 type T = import('@tensorflow/tfjs').Tensor;
 type V = import('@tensorflow/tfjs').Variable;
 
-export function timeTfjsCharTransformer(tf: TF, cfg: BenchConfig): number[] {
-  const c = cfg.charTransformer;
+/** The model, its `steps` batches and its optimiser: `epoch` queues one pass (read `probe` to wait for it); `tokens` per epoch. */
+export interface TfjsCharTransformer {
+  epoch(): void;
+  readonly probe: T;
+  readonly tokens: number;
+  dispose(): void;
+}
+
+export function tfjsCharTransformer(tf: TF, c: CharTransformerConfig): TfjsCharTransformer {
   if (c.pos !== 'rope') throw new Error(`the TF.js char transformer is written for rope only, not ${c.pos}`);
   const { vocab, d, heads, ff, context: Tn, batch: B, steps } = c, dh = d / heads;
   const uniform = (shape: number[], fanIn: number, seed: number): V => tf.variable(tf.randomUniform(shape, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn), 'float32', seed));
@@ -75,9 +83,25 @@ export function timeTfjsCharTransformer(tf: TF, cfg: BenchConfig): number[] {
     return [tf.tensor2d(x, [B, Tn], 'int32'), tf.tensor2d(y, [B, Tn], 'int32')] as const;
   });
   const opt = tf.train.adam(c.lr);
+  return {
+    epoch: () => {
+      for (const [x, y] of batches) tf.tidy(() => { opt.minimize(() => loss(x, y), false); });
+    },
+    probe: emb,
+    tokens: steps * B * Tn,
+    dispose: () => {
+      tf.dispose([emb, gf, bf, head, headB, cos, sin, mask, ...blocks.flatMap((k) => Object.values(k)), ...batches.flat()]);
+      opt.dispose();
+    },
+  };
+}
+
+/** Tokens/s of epochs on a backend that reads back synchronously (TF.js wasm), after a warm-up epoch. */
+export function timeTfjsCharTransformer(tf: TF, cfg: BenchConfig): number[] {
+  const m = tfjsCharTransformer(tf, cfg.charTransformer);
   const epoch = (): void => {
-    for (const [x, y] of batches) tf.tidy(() => { opt.minimize(() => loss(x, y), false); });
-    emb.dataSync();
+    m.epoch();
+    m.probe.dataSync();
   };
   const t0 = performance.now();
   epoch();
@@ -86,9 +110,8 @@ export function timeTfjsCharTransformer(tf: TF, cfg: BenchConfig): number[] {
   for (let r = 0; r < repeats; r++) {
     const t = performance.now();
     epoch();
-    out.push((steps * B * Tn) / ((performance.now() - t) / 1000));
+    out.push(m.tokens / ((performance.now() - t) / 1000));
   }
-  tf.dispose([emb, gf, bf, head, headB, cos, sin, mask, ...blocks.flatMap((k) => Object.values(k)), ...batches.flat()]);
-  opt.dispose();
+  m.dispose();
   return out;
 }

@@ -6,7 +6,9 @@
  * statistics. On SwiftShader (a CPU emulation) the numbers say nothing about GPUs: the rows
  * are marked `emulated` and kept out of the speed-up tables.
  */
-import { softmaxCrossEntropy } from '../src/nn/loss.js';
+import type { Dataset } from '../src/data/dataset.js';
+import { softmaxCrossEntropy, tokenCrossEntropy } from '../src/nn/loss.js';
+import type { Loss } from '../src/nn/loss.js';
 import { parseSpec } from '../src/spec/index.js';
 import { setBackend, backend } from '../src/tensor/registry.js';
 import type { Backend } from '../src/tensor/backend.js';
@@ -14,14 +16,16 @@ import { createWebGpuBackend } from '../src/tensor/webgpu/backend.js';
 import type { WebGpuBackend } from '../src/tensor/webgpu/backend.js';
 import { DeviceTrainer } from '../src/train/device-trainer.js';
 import { Trainer } from '../src/train/trainer.js';
-import { CNN_SPEC, MLP_SPEC, syntheticData } from './paralens.js';
-import { fill, median, names } from './workloads.js';
-import type { Measurement } from './workloads.js';
+import { charWindows, CNN_SPEC, MLP_SPEC, syntheticData } from './paralens.js';
+import { charTransformerSpec, fill, median, names } from './workloads.js';
+import type { CharTransformerConfig, Measurement } from './workloads.js';
 
 export interface GpuWorkloads {
   matmulSizes: number[];
   mlp: { batch: number; steps: number };
   cnn: { batch: number; steps: number };
+  /** The char transformer (bench/workloads.ts), trained with Adam on the device; absent: not run. */
+  charTransformer?: CharTransformerConfig;
   repeats: number;
 }
 
@@ -60,16 +64,15 @@ async function timeMatmul(be: WebGpuBackend, n: number, repeats: number): Promis
   return out;
 }
 
-/** Samples/s of SGD epochs of `steps` minibatches on the device, after a warm-up epoch. */
-async function timeTraining(be: WebGpuBackend, spec: string, shape: number[], batch: number, steps: number, repeats: number): Promise<number[]> {
-  const data = syntheticData(batch * steps, shape, 3);
-  const dt = new DeviceTrainer(new Trainer(parseSpec(spec), data, { loss: softmaxCrossEntropy, batch, lr: 0.01, optimizer: 'sgd', seed: 0 }), be.device);
+/** Rows (or, with `perRow`, tokens) per second of epochs of `data` in minibatches on the device, after a warm-up epoch. */
+async function timeTraining(be: WebGpuBackend, spec: string, data: Dataset, batch: number, opts: { loss: Loss; optimizer: string; lr: number; perRow?: number }, repeats: number): Promise<number[]> {
+  const dt = new DeviceTrainer(new Trainer(parseSpec(spec), data, { loss: opts.loss, batch, lr: opts.lr, optimizer: opts.optimizer, seed: 0 }), be.device);
   await dt.runEpoch();
   const out: number[] = [];
   for (let r = 0; r < repeats; r++) {
     const t = performance.now();
     await dt.runEpoch();
-    out.push((batch * steps) / ((performance.now() - t) / 1000));
+    out.push((data.x.batch * (opts.perRow ?? 1)) / ((performance.now() - t) / 1000));
   }
   return out;
 }
@@ -91,8 +94,11 @@ export async function benchWebGpu(be: WebGpuBackend, w: GpuWorkloads, skipped: s
   };
   try {
     for (const n of w.matmulSizes) await add(names.matmul(n), 'GFLOP/s', () => timeMatmul(be, n, w.repeats));
-    await add(names.mlp(w.mlp.batch), 'samples/s', () => timeTraining(be, MLP_SPEC, [784], w.mlp.batch, w.mlp.steps, w.repeats));
-    await add(names.conv(w.cnn.batch), 'samples/s', () => timeTraining(be, CNN_SPEC, [1, 28, 28], w.cnn.batch, w.cnn.steps, w.repeats));
+    const sgd = { loss: softmaxCrossEntropy, optimizer: 'sgd', lr: 0.01 };
+    await add(names.mlp(w.mlp.batch), 'samples/s', () => timeTraining(be, MLP_SPEC, syntheticData(w.mlp.batch * w.mlp.steps, [784], 3), w.mlp.batch, sgd, w.repeats));
+    await add(names.conv(w.cnn.batch), 'samples/s', () => timeTraining(be, CNN_SPEC, syntheticData(w.cnn.batch * w.cnn.steps, [1, 28, 28], 3), w.cnn.batch, sgd, w.repeats));
+    const c = w.charTransformer;
+    if (c) await add(names.charTransformer(c), 'tokens/s', () => timeTraining(be, charTransformerSpec(c), charWindows(c), c.batch, { loss: tokenCrossEntropy, optimizer: 'adam', lr: c.lr, perRow: c.context }, w.repeats));
   } finally {
     setBackend(previous);
   }

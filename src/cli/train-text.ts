@@ -7,7 +7,8 @@ import { scheduleByName } from '../optim/schedule.js';
 import { parseSpec } from '../spec/index.js';
 import { backendInfo, backendLabel } from '../tensor/init.js';
 import { backend } from '../tensor/registry.js';
-import { trainLanguageModel } from '../train/language-model.js';
+import { trainLanguageModelAsync } from '../train/language-model.js';
+import type { LanguageModelResult } from '../train/language-model.js';
 import { UsageError } from './args.js';
 import type { ParsedFlags } from './args.js';
 import type { CliIO } from './command.js';
@@ -52,17 +53,17 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
     settings: { spec: String(model), data: corpus.name, text: textFingerprint(corpus), loss: 'token-cross-entropy', optimizer: flags.optimizer, lr: flags.lr, batch, context, steps, seed: flags.seed, ...schedule },
   });
   const progress = new Progress(io, 'train', silent);
-  let r: ReturnType<typeof trainLanguageModel>;
+  // on a device backend the run stays on the device (trainLanguageModelAsync), without checkpoints (refused by train)
+  const device = backend().device !== undefined;
+  let r: LanguageModelResult;
   try {
-    r = trainLanguageModel(model, corpus, {
+    r = await trainLanguageModelAsync(model, corpus, {
       context, batch, steps,
       lr: flags.lr as number,
       optimizer: flags.optimizer as string,
       ...(flags.schedule !== undefined && flags.schedule !== 'constant' ? { optimizerOptions: { schedule: scheduleByName(flags.schedule as string, steps) } } : {}),
       seed: flags.seed as number,
-      onStart: checkpoints.hooks.onStart,
-      resumed: checkpoints.resumedRunState,
-      afterStep: checkpoints.hooks.afterEpoch,
+      ...(device ? {} : { onStart: checkpoints.hooks.onStart, resumed: checkpoints.resumedRunState, afterStep: checkpoints.hooks.afterEpoch }),
       onStep: (s, n, bits) => progress.update(s, n, `bits/char ${fmt(bits)}`),
     });
   } finally {

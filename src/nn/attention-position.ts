@@ -1,5 +1,6 @@
 import { SpecError } from '../errors.js';
-import { ropeFrequencies, rotaryTable, rotateRows } from '../equivariant/group/rotary.js';
+import { ropeFrequencies, rotaryTable } from '../equivariant/group/rotary.js';
+import { backend } from '../tensor/registry.js';
 import type { Data } from '../tensor/tensor.js';
 
 /**
@@ -91,9 +92,10 @@ export function relativeBiasBackward(g: Data, H: number, Tq: number, Tk: number,
 /**
  * Rotates the per-head queries or keys of `count` sequences ([count, T, d] rows, `heads`
  * groups of d/heads features) by ρ(position), positions offset … offset+T−1; `inverse`
- * applies ρᵀ (the pullback of the rotation).
+ * applies ρᵀ (the pullback of the rotation). The backend's kernel (rotatePairs), so that
+ * queries and keys on a device are rotated there.
  */
 export function ropeRotate(x: Data, count: number, T: number, d: number, heads: number, offset: number, inverse = false): void {
   const table = rotaryTable(T, ropeFrequencies(d / heads), offset);
-  rotateRows(x, count, T * d, d, table, heads, inverse);
+  backend().rotatePairs(x, count, d, table, heads, inverse);
 }

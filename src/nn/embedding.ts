@@ -2,6 +2,7 @@ import { DataError } from '../errors.js';
 import { primitive } from '../para/category.js';
 import { checkInput } from '../para/para.js';
 import type { Para } from '../para/para.js';
+import { backend } from '../tensor/registry.js';
 import type { Data, Shape } from '../tensor/tensor.js';
 import { requirePositive } from './conv2d.js';
 import { normal } from './init.js';
@@ -24,7 +25,7 @@ export function checkTokenIds(where: string, ids: Data, V: number): void {
  * embedding(V,d): token ids [*, …] → vectors [*, …, d], row id of a table W: [V, d]
  * (PyTorch's nn.Embedding, initialised N(0,1) as there). Pullback: the rows of dy are
  * scatter-added into dW at their ids; the ids get no gradient (dx = 0). Takes ids of any
- * shape (a sequence [T]) until composed.
+ * shape (a sequence [T]) until composed. Both are the backend's (gatherRows, scatterRows).
  */
 export function embedding(V: number, d: number, dom?: Shape): Para {
   const where = `embedding(${V},${d})`;
@@ -38,23 +39,20 @@ export function embedding(V: number, d: number, dom?: Shape): Para {
     cod: dom && [...dom, d],
     params: [{ name: 'weight', shape: [V, d], init: normal(1) }],
     positionwise: true,
+    kernelsOnly: true,
     at: (s) => embedding(V, d, s),
     forward: ([W], x, ctx) => {
       if (dom) checkInput(self, x);
-      checkTokenIds(where, x.data, V);
-      const n = x.size, table = W!.data;
+      const be = backend();
+      // ids on a device cannot be read here: trainLanguageModelAsync checks the vocabulary
+      // against the table on the host first (an id past it would read robust-access values)
+      if (!be.device?.holds(x.data)) checkTokenIds(where, x.data, V);
       const y = ctx.alloc([...x.shape, d], x.dtype, true);
-      for (let i = 0; i < n; i++) y.data.set(table.subarray(x.data[i]! * d, (x.data[i]! + 1) * d), i * d);
+      be.gatherRows(x.data, W!.data, d, y.data);
       return {
         y,
         pullback: (dy, dTheta) => {
-          if (dTheta) {
-            const dW = dTheta[0]!.data;
-            for (let i = 0; i < n; i++) {
-              const o = x.data[i]! * d;
-              for (let j = 0; j < d; j++) dW[o + j] += dy.data[i * d + j]!;
-            }
-          }
+          if (dTheta) be.scatterRows(dy.data, x.data, d, dTheta[0]!.data);
           return ctx.alloc(x.shape, x.dtype);
         },
       };

@@ -131,6 +131,7 @@ export const tokenCrossEntropy: Loss = {
   name: 'token-cross-entropy',
   // softmax over the last axis (each position's logits)
   link: 'softmax',
+  kernel: 'token-cross-entropy',
   targetShape: (cod: Shape) => cod.slice(0, -1),
   apply(z, target, ctx = { alloc: freshAlloc }) {
     const V = z.shape[z.rank - 1]!, rows = z.size / V;

@@ -2,6 +2,7 @@ import { ShapeError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
 import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './category.js';
+import { Defined } from './definition.js';
 import { checkDom, describeShape, perPosition } from './para.js';
 import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
 
@@ -221,10 +222,11 @@ export function reparam(f: Para, r: ParamMap): Para {
 /**
  * The parts of f that compute on host arrays, by their spec strings: primitives without
  * PrimitiveDef.kernelsOnly, and every morphism other than the composites >>, @ and residual
- * (whose own work is kernels). Empty when all of f can run on a device.
+ * (whose own work is kernels) and the abbreviations of composites (Defined: transformer).
+ * Empty when all of f can run on a device.
  */
 export function hostOnlyParts(f: Para): string[] {
-  if (f instanceof Seq || f instanceof Par || f instanceof Residual) return f.children.flatMap(hostOnlyParts);
+  if (f instanceof Seq || f instanceof Par || f instanceof Residual || f instanceof Defined) return f.children.flatMap(hostOnlyParts);
   if (f instanceof Primitive && f.kernelsOnly) return [];
   return [String(f)];
 }

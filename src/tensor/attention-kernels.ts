@@ -1,10 +1,10 @@
-import type { MatrixBatch } from './backend.js';
+import type { MatrixBatch, Rotation } from './backend.js';
 import type { Data } from './tensor.js';
 
 /**
  * The reference attention kernels (Backend.gemmBatched, attentionSoftmax,
- * attentionSoftmaxBackward): plain loops, any typed array. The wasm backend must agree with
- * them within float32 tolerance.
+ * attentionSoftmaxBackward, rotatePairs, and the embedding's gatherRows, scatterRows): plain
+ * loops, any typed array. The wasm backend must agree with them within float32 tolerance.
  */
 
 export function gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void {
@@ -53,5 +53,35 @@ export function attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: num
     let dot = 0;
     for (let j = 0; j < n; j++) dot += dp[o + j]! * p[o + j]!;
     for (let j = 0; j < n; j++) dp[o + j] = scale * p[o + j]! * (dp[o + j]! - dot);
+  }
+}
+
+export function rotatePairs(x: Data, count: number, d: number, r: Rotation, groups: number, inverse: boolean): void {
+  const { T, half, cos, sin } = r;
+  const sgn = inverse ? -1 : 1;
+  for (let s = 0; s < count; s++) {
+    for (let t = 0; t < T; t++) {
+      const row = (s * T + t) * d, tab = t * half;
+      for (let g = 0; g < groups; g++) {
+        const o = row + 2 * g * half;
+        for (let i = 0; i < half; i++) {
+          const c = cos[tab + i]!, sn = sgn * sin[tab + i]!;
+          const a = x[o + 2 * i]!, b = x[o + 2 * i + 1]!;
+          x[o + 2 * i] = a * c - b * sn;
+          x[o + 2 * i + 1] = a * sn + b * c;
+        }
+      }
+    }
+  }
+}
+
+export function gatherRows(ids: Data, table: Data, d: number, y: Data): void {
+  for (let i = 0; i < ids.length; i++) y.set(table.subarray(ids[i]! * d, (ids[i]! + 1) * d), i * d);
+}
+
+export function scatterRows(dy: Data, ids: Data, d: number, dTable: Data): void {
+  for (let i = 0; i < ids.length; i++) {
+    const o = ids[i]! * d;
+    for (let j = 0; j < d; j++) dTable[o + j] += dy[i * d + j]!;
   }
 }

@@ -27,6 +27,17 @@ export interface MatrixBatch {
   readonly inner: number;
 }
 
+/**
+ * cos and sin of the rotation angles of T positions × `half` feature pairs ([T, half] each,
+ * row t for the t-th position of a sequence), for Backend.rotatePairs (RoPE's ρ(m)).
+ */
+export interface Rotation {
+  readonly T: number;
+  readonly half: number;
+  readonly cos: Data;
+  readonly sin: Data;
+}
+
 /** The activations Backend.swapAxes applies (those a layer can fuse: FusableOp in src/para/category.ts). */
 export type SwapOp = 'identity' | 'relu' | 'sigmoid' | 'tanh' | 'exp';
 
@@ -67,6 +78,16 @@ export interface Backend {
    * dp ← scale·p ⊙ (dp − ⟨dp, p⟩). (The gradient of the bias is dp/scale, summed over blocks.)
    */
   attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void;
+  /**
+   * RoPE in place over `count` sequences x [count, r.T, d]: each row holds `groups` consecutive
+   * groups of 2·r.half features (one per head), and pair (2i, 2i+1) of every group in row t
+   * becomes (a·cos − b·sin, a·sin + b·cos) with r's angle (t, i); `inverse` applies ρᵀ (sin negated).
+   */
+  rotatePairs(x: Data, count: number, d: number, r: Rotation, groups: number, inverse: boolean): void;
+  /** y[i, :] = table[ids[i], :] for each of the ids (rows of d; ids as numbers): an embedding lookup. */
+  gatherRows(ids: Data, table: Data, d: number, y: Data): void;
+  /** Its pullback: dTable[ids[i], :] += dy[i, :] (repeated ids add up). */
+  scatterRows(dy: Data, ids: Data, d: number, dTable: Data): void;
   /**
    * Normalisation of `rows` rows of d features: x̂ = (x − μ)·r with r = 1/√(σ² + eps) (layernorm),
    * or, when not `centre`, x̂ = x·r with r = 1/√(mean(x²) + eps) (rmsnorm); y = g ⊙ x̂ (+ b when
@@ -132,7 +153,8 @@ export interface Backend {
   /** The softmax pullback: dx = y ⊙ (dy − ⟨dy, y⟩) per row. */
   softmaxBackward(y: Data, dy: Data, rows: number, n: number, dx: Data): void;
   /**
-   * A loss on predictions ŷ [rows, cols] against targets t (nn/loss.ts defines them): grad = ∂L/∂ŷ
+   * A loss on predictions ŷ [rows, cols] against targets t (nn/loss.ts defines them; for
+   * token-cross-entropy t holds one class id per row): grad = ∂L/∂ŷ
    * of the mean loss L, and rowLoss[r] the part of L that row r contributes (so L = Σ_r rowLoss[r]).
    */
   lossGrad(kind: LossKind, yhat: Data, t: Data, rows: number, cols: number, grad: Data, rowLoss: Data): void;
@@ -155,7 +177,7 @@ export interface Backend {
 }
 
 /** The losses Backend.lossGrad computes, by their names in nn/loss.ts. */
-export type LossKind = 'mse' | 'bce' | 'softmax-cross-entropy';
+export type LossKind = 'mse' | 'bce' | 'softmax-cross-entropy' | 'token-cross-entropy';
 
 /**
  * Arrays resident on a device. A device array is a Float32Array *handle*: its length is the

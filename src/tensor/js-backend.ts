@@ -1,6 +1,6 @@
 import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
 import { argmaxRows, lossGradRows, sigmoidOf, softmaxBackwardRows, softmaxRows } from './rows.js';
-import { attentionSoftmax, attentionSoftmaxBackward, gemmBatched } from './attention-kernels.js';
+import { attentionSoftmax, attentionSoftmaxBackward, gatherRows, gemmBatched, rotatePairs, scatterRows } from './attention-kernels.js';
 import { layerNorm, layerNormBackward } from './norm-kernels.js';
 import type { Data } from './tensor.js';
 import { avgPool, avgPoolBackward, col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
@@ -230,7 +230,7 @@ function softmax(x: Data, rows: number, n: number, y: Data): void {
 
 /** The reference backend: plain TypeScript, any typed array, runs everywhere. */
 export const jsBackend: Backend = {
-  name: 'js', gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, layerNorm, layerNormBackward, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
+  name: 'js', gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, rotatePairs, gatherRows, scatterRows, layerNorm, layerNormBackward, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
   fill, copyRows, softmax, softmaxBackward: softmaxBackwardRows, lossGrad: lossGradRows, argmaxRows, avgPool, avgPoolBackward,
 };
 

@@ -361,6 +361,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
     // row-wise and copying kernels: the reference ones (they were host loops in the layers before)
     fill: jsBackend.fill, copyRows: jsBackend.copyRows, softmax: jsBackend.softmax, softmaxBackward: jsBackend.softmaxBackward,
+    rotatePairs: jsBackend.rotatePairs, gatherRows: jsBackend.gatherRows, scatterRows: jsBackend.scatterRows,
     lossGrad: jsBackend.lossGrad, argmaxRows: jsBackend.argmaxRows, avgPool: jsBackend.avgPool, avgPoolBackward: jsBackend.avgPoolBackward,
     alloc: (n) => inst.alloc(n),
     dispose() { pool?.stop(); pool = undefined; },

@@ -12,7 +12,7 @@ import type { Trainer } from './trainer.js';
 import type { EpochStats } from './trainer.js';
 
 /** Steps queued ahead of the device: enough to keep it busy, few enough to bound the uploads waiting in its queue. */
-const IN_FLIGHT = 3;
+export const IN_FLIGHT = 3;
 /** Rows per chunk when evaluating. */
 const EVAL_ROWS = 1024;
 
@@ -37,13 +37,15 @@ export class DeviceTrainer {
   private readonly lossKind: LossKind;
   private readonly threshold: number;
   private stage = new Float32Array(0);
+  /** Host minibatches for stepOn's `fill`. */
+  private readonly hostArena = new Arena();
 
   /** Takes over `host`'s run: its parameters (as they are now) go to the device. */
   constructor(host: Trainer, private readonly device: DeviceMemory) {
     const name = backend().name;
     const hostOnly = hostOnlyParts(host.model);
     if (hostOnly.length) throw new DeviceSupportError(`${name} has no device path for ${hostOnly.join(', ')} (in ${host.model}): it computes on host arrays; train this model with --backend wasm`);
-    if (!host.loss.kernel) throw new DeviceSupportError(`${name} has no device path for the loss ${host.loss.name}; use mse, bce or softmax-cross-entropy, or --backend wasm`);
+    if (!host.loss.kernel) throw new DeviceSupportError(`${name} has no device path for the loss ${host.loss.name}; use mse, bce, softmax-cross-entropy or token-cross-entropy, or --backend wasm`);
     if (!host.optimizer.kernelsOnly) throw new DeviceSupportError(`${name} has no device path for the optimiser ${host.optimizer.name}; use sgd, adam or adamw, or --backend wasm`);
     this.host = host;
     this.lossKind = host.loss.kernel;
@@ -74,19 +76,64 @@ export class DeviceTrainer {
       const r = order ? order[start + i]! : start + i;
       this.stage.set(src.data.subarray(r * per, (r + 1) * per), i * per);
     }
-    const t = ctx.alloc([B, ...src.shape.slice(1)], 'float32', true);
-    this.device.write(t.data as Float32Array, this.stage.subarray(0, B * per));
+    return this.toDevice(this.stage.subarray(0, B * per), [B, ...src.shape.slice(1)], ctx);
+  }
+
+  /** Host values queued into a device tensor of the arena. */
+  private toDevice(src: Data, shape: readonly number[], ctx: Ctx): Tensor {
+    const t = ctx.alloc(shape, 'float32', true);
+    this.device.write(t.data as Float32Array, src);
     return t;
   }
 
-  /** Queues the loss gradient of predictions y against targets t, the batch's loss into lossOut[0], and the predicted classes into classesOut. */
+  /**
+   * Queues the loss gradient of predictions y against targets t, the batch's loss into
+   * lossOut[0], and the predicted classes into classesOut. The loss's rows are the samples, or
+   * for token-cross-entropy every position (its targets: one id per position).
+   */
   private lossOf(y: Tensor, t: Tensor, ctx: Ctx, lossOut: Float32Array, classesOut: Float32Array | undefined): Tensor {
-    const be = backend(), B = y.batch, C = y.size / B;
-    const dy = ctx.alloc(y.shape, 'float32', true), rowLoss = ctx.alloc([B], 'float32', true);
-    be.lossGrad(this.lossKind, y.data, t.data, B, C, dy.data, rowLoss.data);
-    be.sumRows(rowLoss.data, B, 1, lossOut, false);
+    const be = backend(), B = y.batch, C = this.lossKind === 'token-cross-entropy' ? y.shape[y.rank - 1]! : y.size / B, rows = y.size / C;
+    const dy = ctx.alloc(y.shape, 'float32', true), rowLoss = ctx.alloc([rows], 'float32', true);
+    be.lossGrad(this.lossKind, y.data, t.data, rows, C, dy.data, rowLoss.data);
+    be.sumRows(rowLoss.data, rows, 1, lossOut, false);
     if (classesOut) be.argmaxRows(y.data, B, C, this.threshold, classesOut);
     return dy;
+  }
+
+  /** Queues one optimiser step on the device minibatch xb, yb: forward, loss, pullback, the gradients' finiteness into finiteOut[0], update. */
+  private queueStep(xb: Tensor, yb: Tensor, ctx: Ctx, lossOut: Float32Array, finiteOut: Float32Array, classesOut?: Float32Array): void {
+    const be = backend(), t = this.host;
+    const lens = t.model.forward(this.theta, xb, ctx);
+    const dy = this.lossOf(lens.y, yb, ctx, lossOut, classesOut);
+    for (const g of this.grads) be.fill(g.data, 0);
+    lens.pullback(dy, this.grads, false);
+    for (const g of this.grads) this.device.markNonFinite(g.data as Float32Array, finiteOut);
+    t.optimizer.step(this.theta, this.grads);
+  }
+
+  /**
+   * One optimiser step on a minibatch of B rows that `fill` writes into host tensors xb and yb
+   * (as Trainer.stepOn), queued without waiting; resolves to the minibatch loss once the
+   * device has run it (the loss and a finiteness flag are all that come back), or rejects
+   * with a NonFiniteError. Steps run in the order they are queued.
+   */
+  stepOn(B: number, fill: (xb: Tensor, yb: Tensor) => void): Promise<number> {
+    const t = this.host, { x, y } = t.data, be = backend();
+    this.arena.reset();
+    this.hostArena.reset();
+    const xs = this.hostArena.alloc([B, ...x.shape.slice(1)], 'float32', true), ys = this.hostArena.alloc([B, ...y.shape.slice(1)], 'float32', true);
+    fill(xs, ys);
+    const ctx = makeCtx({ training: true, rng: t.rng, alloc: this.arena.alloc });
+    const out = ctx.alloc([2], 'float32', true).data as Float32Array;
+    be.fill(out.subarray(1, 2), 1);
+    this.queueStep(this.toDevice(xs.data, xs.shape, ctx), this.toDevice(ys.data, ys.shape, ctx), ctx, out.subarray(0, 1), out.subarray(1, 2));
+    const epoch = t.epoch + 1, step = ++t.step;
+    // the read is queued now, before the next step reuses the arena
+    return this.device.read(out).then(([loss, flag]) => {
+      if (Number.isFinite(loss!) && flag === 1) return loss!;
+      const what = Number.isFinite(loss!) ? 'a gradient became non-finite' : `the loss became ${loss}`;
+      throw new NonFiniteError(`${what} at step ${step} (on ${be.name}; train with --backend wasm to find the morphism that produced it)`, epoch, step);
+    });
   }
 
   /**
@@ -105,12 +152,7 @@ export class DeviceTrainer {
       const start = s * batch, B = Math.min(batch, N - start);
       this.arena.reset();
       const xb = this.rowsOf(data.x, order, start, B, ctx), yb = this.rowsOf(data.y, order, start, B, ctx);
-      const lens = t.model.forward(this.theta, xb, ctx);
-      const dy = this.lossOf(lens.y, yb, ctx, stepLoss.subarray(s, s + 1), classes?.subarray(start, start + B));
-      for (const g of this.grads) be.fill(g.data, 0);
-      lens.pullback(dy, this.grads, false);
-      for (const g of this.grads) dev.markNonFinite(g.data as Float32Array, finite.subarray(s, s + 1));
-      t.optimizer.step(this.theta, this.grads);
+      this.queueStep(xb, yb, ctx, stepLoss.subarray(s, s + 1), finite.subarray(s, s + 1), classes?.subarray(start, start + B));
       pending.push(dev.done());
       if (pending.length > IN_FLIGHT) await pending.shift();
       onBatch?.(start + B);

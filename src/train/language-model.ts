@@ -1,10 +1,13 @@
-import { RangeArgError } from '../errors.js';
+import { DeviceSupportError, RangeArgError } from '../errors.js';
 import { checkWindow, sampleWindows, spacedWindows, vocabSize } from '../data/text.js';
 import type { TextCorpus } from '../data/text.js';
 import { tokenCrossEntropy } from '../nn/loss.js';
+import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Rng } from '../random/rng.js';
+import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
+import { DeviceTrainer, IN_FLIGHT } from './device-trainer.js';
 import { countParameters } from './train.js';
 import { Trainer } from './trainer.js';
 import type { TrainOptions } from './trainer.js';
@@ -62,12 +65,18 @@ export interface LanguageModelResult {
   parameters: number;
 }
 
-/**
- * Trains a next-character model: each step draws `batch` windows of `context` characters at
- * seeded random starts in the training text and takes one optimiser step on the mean
- * token cross-entropy of predicting every next character (Trainer.stepOn).
- */
-export function trainLanguageModel(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): LanguageModelResult {
+/** A language-model run set up: its trainer, the steps still to take, the window draws, and how a step's loss is recorded. */
+interface LanguageModelRun {
+  trainer: Trainer;
+  /** The first step this run takes (past 0 when it resumes). */
+  first: number;
+  fill: (xb: Tensor, yb: Tensor) => void;
+  /** Records step s's loss (nats) and reports it. */
+  record(s: number, loss: number): void;
+  result(theta: Tensor[], seconds: number): LanguageModelResult;
+}
+
+function prepare(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): LanguageModelRun {
   const { context: T, batch: B, steps } = opts;
   for (const [name, v] of [['context', T], ['batch', B], ['steps', steps]] as const) {
     if (!(Number.isInteger(v) && v > 0)) throw new RangeArgError(`${name} must be a positive integer, got ${v}`);
@@ -93,24 +102,70 @@ export function trainLanguageModel(model: Para, corpus: TextCorpus, opts: Langua
     windows = new Rng(resumed.sampler);
     tailSum = resumed.tail_bits;
   }
-  const t0 = performance.now();
-  for (let s = first; s < steps; s++) {
-    const { loss } = trainer.stepOn(B, (xb, yb) => sampleWindows(corpus.train, T, windows, xb.data, yb.data));
-    const bits = loss / Math.LN2;
-    if (s >= steps - tail) tailSum += bits;
-    opts.afterStep?.(trainer, { sampler: windows.state().map((w) => w >>> 0), tail_bits: tailSum });
-    opts.onStep?.(s + 1, steps, bits);
-  }
-  const seconds = (performance.now() - t0) / 1000;
   return {
-    model: trainer.model,
-    theta: trainer.theta,
-    steps,
-    bitsPerChar: tailSum / tail,
-    valBitsPerChar: bitsPerChar(trainer.model, trainer.theta, corpus.val, T, V),
-    // the steps this process took (a resumed run's, from where it resumed)
-    tokensPerSecond: (B * T * (steps - first)) / seconds,
-    seconds,
-    parameters: countParameters(trainer.theta),
+    trainer,
+    first,
+    fill: (xb, yb) => sampleWindows(corpus.train, T, windows, xb.data, yb.data),
+    record(s, loss) {
+      const bits = loss / Math.LN2;
+      if (s >= steps - tail) tailSum += bits;
+      opts.afterStep?.(trainer, { sampler: windows.state().map((w) => w >>> 0), tail_bits: tailSum });
+      opts.onStep?.(s + 1, steps, bits);
+    },
+    result: (theta, seconds) => ({
+      model: trainer.model,
+      theta,
+      steps,
+      bitsPerChar: tailSum / tail,
+      valBitsPerChar: bitsPerChar(trainer.model, theta, corpus.val, T, V),
+      // the steps this process took (a resumed run's, from where it resumed)
+      tokensPerSecond: (B * T * (steps - first)) / seconds,
+      seconds,
+      parameters: countParameters(theta),
+    }),
   };
+}
+
+/**
+ * Trains a next-character model: each step draws `batch` windows of `context` characters at
+ * seeded random starts in the training text and takes one optimiser step on the mean
+ * token cross-entropy of predicting every next character (Trainer.stepOn).
+ */
+export function trainLanguageModel(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): LanguageModelResult {
+  const run = prepare(model, corpus, opts);
+  const t0 = performance.now();
+  for (let s = run.first; s < opts.steps; s++) run.record(s, run.trainer.stepOn(opts.batch, run.fill).loss);
+  return run.result(run.trainer.theta, (performance.now() - t0) / 1000);
+}
+
+/**
+ * trainLanguageModel, resident on the device on a backend with device memory (webgpu): the
+ * same windows and steps, queued a few ahead (DeviceTrainer.stepOn), only each step's loss
+ * coming back; at the end the parameters come back and the validation text is scored on the
+ * host. Checkpoints (onStart, afterStep) need host parameters after every step and are
+ * refused there. Elsewhere it is trainLanguageModel.
+ */
+export async function trainLanguageModelAsync(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): Promise<LanguageModelResult> {
+  const device = backend().device;
+  if (!device) return trainLanguageModel(model, corpus, opts);
+  if (opts.onStart || opts.afterStep) throw new DeviceSupportError(`${backend().name} does not write checkpoints yet; train with --backend wasm for --checkpoint and --resume`);
+  const run = prepare(model, corpus, opts);
+  // ids on the device are not checked there: a window holding the largest id (and 0) goes
+  // through the model on the host first, so an embedding too small for the vocabulary is
+  // refused as on the host
+  const probe = Tensor.zeros([1, opts.context]);
+  probe.data[0] = vocabSize(corpus.vocabulary) - 1;
+  run.trainer.model.forward(run.trainer.theta, probe, makeCtx());
+  const dt = new DeviceTrainer(run.trainer, device);
+  const t0 = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let s = 0; s < opts.steps; s++) {
+    const step = dt.stepOn(opts.batch, run.fill).then((loss) => run.record(s, loss));
+    step.catch(() => {}); // awaited below, in order; a later step failing first must not go unhandled
+    pending.push(step);
+    if (pending.length > IN_FLIGHT) await pending.shift();
+  }
+  await Promise.all(pending);
+  const seconds = (performance.now() - t0) / 1000;
+  return run.result(await dt.hostTheta(), seconds);
 }

@@ -18,6 +18,9 @@ import { setBackend } from '../../src/tensor/registry.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { Shape } from '../../src/tensor/tensor.js';
 import { createWasmBackend } from '../../src/tensor/wasm-backend.js';
+import { textCorpus, vocabSize } from '../../src/data/text.js';
+import { trainLanguageModelAsync } from '../../src/train/language-model.js';
+import type { LanguageModelResult } from '../../src/train/language-model.js';
 import { trainAsync } from '../../src/train/train.js';
 import type { TrainRunOptions } from '../../src/train/train.js';
 import { describeWith, webgpuBackend } from '../peer/available.js';
@@ -35,8 +38,8 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
   return s;
 };
 
-// spec, per-sample input shape
-const LAYERS: readonly [string, Shape][] = [
+// spec, per-sample input shape (and for an embedding, the vocabulary its integer inputs come from)
+const LAYERS: readonly [string, Shape, number?][] = [
   ['dense(5,7)', [5]],
   ['dense(5,7) >> relu', [5]],
   ['dense(5,7) >> sigmoid', [5]],
@@ -53,6 +56,14 @@ const LAYERS: readonly [string, Shape][] = [
   ['flatten >> dense(18,4)', [2, 3, 3]],
   ['copy(4) >> (dense(4,3) @ dense(4,3)) >> add(3)', [4]],
   ['residual(dense(4,4) >> tanh)', [4]],
+  ['layernorm(6)', [4, 6]],
+  ['rmsnorm(6)', [4, 6]],
+  ['embedding(7,5)', [6], 7],
+  ['attention(8,2,rope)', [5, 8]],
+  ['attention(8,2,none)', [5, 8]],
+  ['attention(8,2,none,none)', [5, 8]],
+  ['transformer(8,2,16,rope)', [5, 8]],
+  ['embedding(7,8) >> transformer(8,2,16,rope) >> layernorm(8) >> dense(8,7)', [5], 7],
 ];
 
 describeWith(peer, 'layers on the webgpu backend', () => {
@@ -65,14 +76,16 @@ describeWith(peer, 'layers on the webgpu backend', () => {
   };
   afterAll(() => setBackend(jsBackend));
 
-  it.each(LAYERS)('%s: the device pullback agrees with float64 central differences of the reference forward', async (spec, dom) => {
+  it.each(LAYERS)('%s: the device pullback agrees with float64 central differences of the reference forward', async (spec, dom, vocab) => {
     const f = parseSpec(spec).at(dom) as Para;
     const rng = new Rng(5);
     const B = 3;
-    // inputs away from ties and kinks: a maximum or a relu at 0 has no derivative to check
+    // inputs away from ties and kinks: a maximum or a relu at 0 has no derivative to check;
+    // token ids are not perturbed (they have no derivative)
     const x = randn([B, ...dom], rng);
+    if (vocab) x.data.forEach((_, i) => (x.data[i] = Math.floor(rng.uniform() * vocab)));
     const theta = f.init(rng.split(), 'float64');
-    const vx = randn(x.shape, rng), vt = theta.map((t) => randn(t.shape, rng));
+    const vx = vocab ? Tensor.zeros(x.shape, 'float64') : randn(x.shape, rng), vt = theta.map((t) => randn(t.shape, rng));
     setBackend(jsBackend);
     const r = randn(f.forward(theta, x, makeCtx()).y.shape, rng);
     // on the device, in float32
@@ -133,6 +146,32 @@ describeWith(peer, 'layers on the webgpu backend', () => {
     wasm.dispose();
   }, 300_000);
 
+  it('a small char transformer follows wasm\'s loss curve on the device, and comes back with the same parameters', async () => {
+    const wasm = await createWasmBackend({ threads: 1 });
+    const corpus = textCorpus('lines', 'the cat sat on the mat; the dog sat on the log. '.repeat(12));
+    const spec = 'embedding(vocab,16) >> transformer(16,2,32,rope) >> layernorm(16) >> dense(16,vocab)';
+    const run = async (on: typeof be | typeof wasm): Promise<{ bits: number[]; r: LanguageModelResult }> => {
+      setBackend(on);
+      try {
+        const bits: number[] = [];
+        const model = parseSpec(spec, { constants: { vocab: vocabSize(corpus.vocabulary) } });
+        const r = await trainLanguageModelAsync(model, corpus, { context: 16, batch: 4, steps: 8, lr: 0.01, optimizer: 'adam', seed: 3, onStep: (s, _n, b) => (bits[s - 1] = b) });
+        return { bits, r };
+      } finally {
+        setBackend(jsBackend);
+      }
+    };
+    const dispatches = be.dispatches();
+    const [a, b] = [await run(wasm), await run(be)];
+    expect(be.dispatches() - dispatches).toBeGreaterThan(8 * 50);
+    expect(b.bits).toHaveLength(8);
+    a.bits.forEach((l, i) => expect(Math.abs(b.bits[i]! - l)).toBeLessThan(1e-3 * Math.max(1, l)));
+    expect(b.bits[7]!).toBeLessThan(b.bits[0]!);
+    expect(Math.abs(b.r.valBitsPerChar - a.r.valBitsPerChar)).toBeLessThan(1e-3 * a.r.valBitsPerChar);
+    b.r.theta.forEach((t, i) => t.data.forEach((v, j) => expect(Math.abs(v - a.r.theta[i]!.data[j]!)).toBeLessThan(1e-3)));
+    wasm.dispose();
+  }, 300_000);
+
   it('a layer, loss or optimiser without a device path is refused by name, before training', async () => {
     const data = moons(32, 0.1, 1);
     setBackend(be);
@@ -140,6 +179,13 @@ describeWith(peer, 'layers on the webgpu backend', () => {
       await expect(trainAsync(parseSpec('dense(2,4) >> leaky_relu(0.1) >> dense(4,1)'), data, { loss: mse, epochs: 1 })).rejects.toThrow(DeviceSupportError);
       await expect(trainAsync(parseSpec('dense(2,4) >> leaky_relu(0.1) >> dense(4,1)'), data, { loss: mse, epochs: 1 })).rejects.toThrow(/no device path for leaky_relu\(0.1\)/);
       await expect(trainAsync(parseSpec('dense(2,1)'), data, { loss: mse, epochs: 1, optimizer: 'momentum' })).rejects.toThrow(/optimiser momentum/);
+      // learned positions are added by host loops
+      const corpus = textCorpus('lines', 'abcabcabd '.repeat(20));
+      const absolute = parseSpec('embedding(vocab,8) >> attention(8,2,absolute(8)) >> dense(8,vocab)', { constants: { vocab: vocabSize(corpus.vocabulary) } });
+      await expect(trainLanguageModelAsync(absolute, corpus, { context: 8, batch: 2, steps: 1 })).rejects.toThrow(/no device path for attention\(8,2,absolute\(8\)\)/);
+      // ids beyond the embedding's table are refused on the host before the device sees them
+      const small = parseSpec('embedding(3,8) >> dense(8,vocab)', { constants: { vocab: vocabSize(corpus.vocabulary) } });
+      await expect(trainLanguageModelAsync(small, corpus, { context: 8, batch: 2, steps: 1 })).rejects.toThrow(/token id \d+ at index 0 is not an integer in 0…2/);
     } finally {
       setBackend(jsBackend);
     }

@@ -6,11 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { describeWith, webgpuBackend } from '../peer/available.js';
 import { backendSuite } from './backend-suite.js';
 import { deviceMirror } from './device-mirror.js';
+import { transformerKernelSuite } from './transformer-kernels-suite.js';
 
 const { peer, value: gpu } = await webgpuBackend();
 
 describeWith(peer, 'the webgpu backend', () => {
   backendSuite([deviceMirror(gpu!)]);
+  transformerKernelSuite([deviceMirror(gpu!)]);
 
   describe('webgpu specifics', () => {
     it('the kernels ran on the device, and a host output of device values is refused', () => {

@@ -1,7 +1,7 @@
-// The one backend suite on WebGPU in headless Chromium (SwiftShader's adapter): the suite and
-// the webgpu backend bundled by Vite for the browser (webgpu-suite/, with a small stand-in for
-// vitest's describe/it/expect), run in a page, every test reported back by name. Without
-// Chromium: skipped with the reason, failing under CI=true.
+// The one backend suite (and the transformer kernels' suite) on WebGPU in headless Chromium
+// (SwiftShader's adapter): the suites and the webgpu backend bundled by Vite for the browser
+// (webgpu-suite/, with a small stand-in for vitest's describe/it/expect), run in a page, every
+// test reported back by name. Without Chromium: skipped with the reason, failing under CI=true.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

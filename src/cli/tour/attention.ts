@@ -40,7 +40,7 @@ export const section: TourSection = {
       data: { layer_defects: defects, study: rows ? { settings: STUDY, rows } : { skipped: why } },
       summary: [
         ['attention kernel = end over the position group', 'attention(d,heads,rope|relative|none) — src/nn/attention.ts'],
-        ['RoPE from SO(2): ρ(m) = ⊕ R(mω_i)', 'rotaryTable, rotateRows — src/equivariant/group/rotary.ts'],
+        ['RoPE from SO(2): ρ(m) = ⊕ R(mω_i)', 'rotaryTable — src/equivariant/group/rotary.ts; Backend.rotatePairs'],
         ['κ(k − q) from translations', 'relativeBias — src/nn/attention-position.ts'],
       ],
     };

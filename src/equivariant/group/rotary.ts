@@ -1,4 +1,5 @@
 import { RangeArgError } from '../../errors.js';
+import { rotatePairs } from '../../tensor/attention-kernels.js';
 import type { Data } from '../../tensor/tensor.js';
 
 /**
@@ -33,7 +34,7 @@ export function ropeFrequencies(d: number, opts: RopeOptions = {}): Float64Array
 /** Rotates x (T×d at positions offset … offset+T−1) in place by ρ(m), or by ρ(m)ᵀ when `inverse`, pairing features by `layout`. */
 export function applyRope(x: Data, T: number, d: number, omega: Float64Array, offset = 0, inverse = false, layout: RopeLayout = 'interleaved'): void {
   if (layout === 'interleaved') {
-    rotateRows(x, 1, T * d, d, rotaryTable(T, omega, offset), 1, inverse);
+    rotatePairs(x, 1, d, rotaryTable(T, omega, offset), 1, inverse);
     return;
   }
   const sgn = inverse ? -1 : 1, h = d / 2;
@@ -50,7 +51,8 @@ export function applyRope(x: Data, T: number, d: number, omega: Float64Array, of
 
 /**
  * cos and sin of m·ω_i for positions m = offset … offset+T−1 ([T, d/2] each), so that a
- * batch of sequences is rotated without recomputing them per sequence.
+ * batch of sequences is rotated without recomputing them per sequence (by Backend.rotatePairs:
+ * one group of pairs per attention head, every head seeing the same ρ).
  */
 export interface RotaryTable {
   readonly T: number;
@@ -70,29 +72,4 @@ export function rotaryTable(T: number, omega: Float64Array, offset = 0): RotaryT
     }
   }
   return { T, half, cos, sin };
-}
-
-/**
- * Rotates `count` sequences of T rows in place by ρ(m) (ρ(m)ᵀ when `inverse`): row t of
- * sequence s starts at s·seqStride + t·rowStride and holds `groups` consecutive groups of
- * 2·table.half features, each rotated by the table's frequencies — one group per attention
- * head, so every head sees the same ρ.
- */
-export function rotateRows(x: Data, count: number, seqStride: number, rowStride: number, table: RotaryTable, groups: number, inverse = false): void {
-  const { T, half, cos, sin } = table;
-  const sgn = inverse ? -1 : 1;
-  for (let s = 0; s < count; s++) {
-    for (let t = 0; t < T; t++) {
-      const row = s * seqStride + t * rowStride, tab = t * half;
-      for (let g = 0; g < groups; g++) {
-        const o = row + 2 * g * half;
-        for (let i = 0; i < half; i++) {
-          const c = cos[tab + i]!, sn = sgn * sin[tab + i]!;
-          const a = x[o + 2 * i]!, b = x[o + 2 * i + 1]!;
-          x[o + 2 * i] = a * c - b * sn;
-          x[o + 2 * i + 1] = a * sn + b * c;
-        }
-      }
-    }
-  }
 }

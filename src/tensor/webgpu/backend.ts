@@ -1,15 +1,19 @@
 import { ParalensError } from '../../errors.js';
-import type { AdamStep, Backend, DeviceMemory, LossKind, SwapOp, UnaryOp } from '../backend.js';
+import type { AdamStep, Backend, DeviceMemory, LossKind, MatrixBatch, SwapOp, UnaryOp } from '../backend.js';
 import { jsBackend } from '../js-backend.js';
 import type { Data } from '../tensor.js';
 import type { Window } from '../window.js';
 import { requestGpuDevice } from './adapter.js';
 import * as K from './kernels.js';
-import { groups1d, GpuQueue } from './queue.js';
+import { groups1d, GpuQueue, MAX_GROUPS } from './queue.js';
+import * as S from './sequence-kernels.js';
 import { opCode } from './wgsl-math.js';
 import type { Kernel } from './program.js';
 
-const LOSS_CODE: Record<LossKind, number> = { mse: 0, bce: 1, 'softmax-cross-entropy': 2 };
+const LOSS_CODE: Record<LossKind, number> = { mse: 0, bce: 1, 'softmax-cross-entropy': 2, 'token-cross-entropy': 3 };
+
+/** A gemm's operands as a batch of one (rows ld apart as they are stored). */
+const single = (data: Data, ld: number): MatrixBatch => ({ data, ld, outer: 0, inner: 0 });
 
 export interface WebGpuBackendOptions {
   /** Where calls on host arrays run (every kernel with a host output): default the reference backend. */
@@ -52,13 +56,23 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     return false;
   }
 
-  /** Throws unless every array is a host array (a kernel without a device path). */
-  function onHost(where: string, ...arrays: (Data | undefined)[]): void {
-    if (arrays.some((x) => x && on(x))) throw new ParalensError('E_BACKEND', `webgpu: ${where} has no device path yet; train this model with --backend wasm`, false);
-  }
-
   const run1d = (k: Kernel, consts: Record<string, number | boolean>, arrays: Data[], n: number, scalars: number[] = [n]): void =>
     q.run(k, consts, arrays, scalars, groups1d(n, K.WG));
+
+  /**
+   * The gemm kernel over the count[0] × count[1] products of a batch, in dispatches of at most
+   * MAX_GROUPS rows of workgroups (a product has ⌈m/TILE⌉ of them).
+   */
+  function products(tA: boolean, tB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], acc: boolean, bias?: Data, op: UnaryOp = 'identity'): void {
+    const total = count[0] * count[1], rowTiles = Math.ceil(m / K.TILE);
+    if (total === 0 || m === 0 || n === 0) return;
+    const per = Math.max(1, Math.floor(MAX_GROUPS / rowTiles));
+    const consts = { TA: tA, TB: tB, ACC: acc, BIAS: bias !== undefined, OP: opCode(op) };
+    for (let first = 0; first < total; first += per) {
+      const scalars = [m, n, k, a.ld, b.ld, c.ld, a.outer, a.inner, b.outer, b.inner, c.outer, c.inner, count[1], first, rowTiles];
+      q.run(K.gemm, consts, [a.data, b.data, c.data, bias ?? c.data], scalars, [Math.ceil(n / K.TILE), Math.min(per, total - first) * rowTiles]);
+    }
+  }
 
   const device: DeviceMemory = {
     label: gpu.label,
@@ -80,30 +94,43 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
 
     gemm(tA, tB, m, n, k, a, b, c, acc, bias, op: UnaryOp = 'identity') {
       if (!onDevice('gemm', c, a, b, bias)) return host.gemm(tA, tB, m, n, k, a, b, c, acc, bias, op);
-      q.run(K.gemm, { TA: tA, TB: tB, ACC: acc, BIAS: bias !== undefined, OP: opCode(op) }, [a, b, c, bias ?? c], [m, n, k], [Math.ceil(n / K.TILE), Math.ceil(m / K.TILE)]);
+      products(tA, tB, m, n, k, single(a, tA ? m : k), single(b, tB ? k : n), single(c, n), [1, 1], acc, bias, op);
     },
-    // the sequence kernels (attention products and softmax, layer norms) have no device path
-    // yet: the layers that use them are not kernelsOnly and are refused before a device run
-    // (hostOnlyParts); here they serve host arrays, and name themselves if handed device ones
     gemmBatched(tA, tB, m, n, k, a, b, c, count, acc) {
-      onHost('gemmBatched', c.data, a.data, b.data);
-      host.gemmBatched(tA, tB, m, n, k, a, b, c, count, acc);
+      if (!onDevice('gemmBatched', c.data, a.data, b.data)) return host.gemmBatched(tA, tB, m, n, k, a, b, c, count, acc);
+      products(tA, tB, m, n, k, a, b, c, count, acc);
     },
-    attentionSoftmax(sc, blocks, Tq, Tk, scale, causal, qOffset, bias, heads) {
-      onHost('attentionSoftmax', sc, bias);
-      host.attentionSoftmax(sc, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
+    attentionSoftmax(sc, blocks, Tq, Tk, scale, causal, qOffset, bias, heads = 1) {
+      if (!onDevice('attentionSoftmax', sc, bias)) return host.attentionSoftmax(sc, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
+      run1d(S.attentionSoftmax, { CAUSAL: causal, BIAS: bias !== undefined }, [sc, bias ?? sc], blocks * Tq, [blocks * Tq, Tq, Tk, heads, qOffset, scale]);
     },
     attentionSoftmaxBackward(p, dp, rows, n, scale) {
-      onHost('attentionSoftmaxBackward', p, dp);
-      host.attentionSoftmaxBackward(p, dp, rows, n, scale);
+      if (!onDevice('attentionSoftmaxBackward', dp, p)) return host.attentionSoftmaxBackward(p, dp, rows, n, scale);
+      run1d(S.attentionSoftmaxBackward, {}, [p, dp], rows, [rows, n, scale]);
+    },
+    rotatePairs(x, count, d, r, groups, inverse) {
+      if (!on(x)) return host.rotatePairs(x, count, d, r, groups, inverse);
+      const n = count * r.T * groups * r.half;
+      run1d(S.rotatePairs, { INVERSE: inverse }, [x, r.cos, r.sin], n, [n, r.T, r.half, groups, d]);
+    },
+    gatherRows(ids, table, d, y) {
+      if (!onDevice('gatherRows', y, ids, table)) return host.gatherRows(ids, table, d, y);
+      run1d(S.gatherRows, {}, [ids, table, y], ids.length * d, [ids.length * d, d]);
+    },
+    scatterRows(dy, ids, d, dTable) {
+      if (!onDevice('scatterRows', dTable, dy, ids)) return host.scatterRows(dy, ids, d, dTable);
+      run1d(S.scatterRows, {}, [dy, ids, dTable], ids.length * d, [ids.length * d, d]);
     },
     layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r) {
-      onHost('layerNorm', x, g, b, y, xhat, r);
-      host.layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r);
+      if (!onDevice('layerNorm', y, x, g, b)) return host.layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r);
+      run1d(S.layerNorm, { CENTRE: centre, BIAS: b !== undefined }, [x, g, b ?? g, y, xhat, r], rows, [rows, d, eps]);
     },
     layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db) {
-      onHost('layerNormBackward', dy, xhat, r, g, dx, dg, db);
-      host.layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db);
+      const out = dx ?? dg ?? db;
+      if (!out) return;
+      if (!onDevice('layerNormBackward', out, dy, xhat, r, g)) return host.layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db);
+      if (dx) run1d(S.layerNormBackward, { CENTRE: centre }, [dy, xhat, r, g, dx], rows, [rows, d]);
+      if (dg || db) run1d(S.layerNormParams, { DG: dg !== undefined, DB: db !== undefined }, [dy, xhat, (dg ?? db)!, (db ?? dg)!], d, [rows, d]);
     },
     unary(op, x, out) {
       if (!onDevice('unary', out, x)) return host.unary(op, x, out);

@@ -11,28 +11,43 @@ const guard = (n: string): string => `  if (tid >= ${n}) { return; }`;
  * C = op(A)·op(B) (+ C) (+ bias, then f): one TILE×TILE block of C per workgroup. Each step
  * stages a 16-deep slice of op(A) and op(B) in workgroup memory, loaded along whichever axis
  * is contiguous in the stored layout — so a transposed operand is read transposed, never
- * copied — and every thread accumulates a 4×4 register tile from it.
+ * copied — and every thread accumulates a 4×4 register tile from it. Rows of each operand are
+ * ld apart, and a batch of products (Backend.gemmBatched) is the y axis of the dispatch:
+ * workgroup row wid.y is row tile wid.y mod rowTiles of product first + wid.y / rowTiles,
+ * whose matrices start at o·outer + i·inner for its index (o, i) in the outer × inner batch.
  */
 export const gemm: Kernel = {
   name: 'gemm',
   arrays: [{ name: 'a' }, { name: 'b' }, { name: 'c', write: true }, { name: 'bias' }],
-  scalars: [['m', 'u32'], ['n', 'u32'], ['k', 'u32']],
+  scalars: [
+    ['m', 'u32'], ['n', 'u32'], ['k', 'u32'], ['lda', 'u32'], ['ldb', 'u32'], ['ldc', 'u32'],
+    ['aOuter', 'u32'], ['aInner', 'u32'], ['bOuter', 'u32'], ['bInner', 'u32'], ['cOuter', 'u32'], ['cInner', 'u32'],
+    ['inner', 'u32'], ['first', 'u32'], ['rowTiles', 'u32'],
+  ],
   workgroup: [16, 16],
   helpers: /* wgsl */ `
 var<workgroup> As: array<f32, 1024>;
 var<workgroup> Bs: array<f32, 1024>;
+var<private> aAt: u32;
+var<private> bAt: u32;
 fn opA(i: u32, p: u32) -> f32 {
   if (i >= u.m || p >= u.k) { return 0.0; }
-  if (TA) { return ld_a(p * u.m + i); }
-  return ld_a(i * u.k + p);
+  if (TA) { return ld_a(aAt + p * u.lda + i); }
+  return ld_a(aAt + i * u.lda + p);
 }
 fn opB(p: u32, j: u32) -> f32 {
   if (j >= u.n || p >= u.k) { return 0.0; }
-  if (TB) { return ld_b(j * u.k + p); }
-  return ld_b(p * u.n + j);
+  if (TB) { return ld_b(bAt + j * u.ldb + p); }
+  return ld_b(bAt + p * u.ldb + j);
 }`,
   body: /* wgsl */ `
-  let row0 = wid.y * 64u;
+  let product = u.first + wid.y / u.rowTiles;
+  let po = product / u.inner;
+  let pi = product % u.inner;
+  aAt = po * u.aOuter + pi * u.aInner;
+  bAt = po * u.bOuter + pi * u.bInner;
+  let c0 = po * u.cOuter + pi * u.cInner;
+  let row0 = (wid.y % u.rowTiles) * 64u;
   let col0 = wid.x * 64u;
   let t = lid.y * 16u + lid.x;
   var acc: array<vec4f, 4>;
@@ -63,10 +78,11 @@ fn opB(p: u32, j: u32) -> f32 {
     for (var c = 0u; c < 4u; c++) {
       let j = col0 + lid.x * 4u + c;
       if (j >= u.n) { break; }
+      let at = c0 + i * u.ldc + j;
       var v = acc[r][c];
-      if (ACC) { v += ld_c(i * u.n + j); }
+      if (ACC) { v += ld_c(at); }
       if (BIAS) { v = apply(OP, v + ld_bias(j)); }
-      st_c(i * u.n + j, v);
+      st_c(at, v);
     }
   }`,
 };
@@ -322,12 +338,20 @@ export const softmaxBackward: Kernel = {
   for (var j = 0u; j < u.n; j++) { st_dx(o + j, ld_y(o + j) * (ld_dy(o + j) - s)); }`,
 };
 
-/** Backend.lossGrad, a thread per row; KIND 0 mse, 1 bce, 2 softmax cross-entropy. */
+/** Backend.lossGrad, a thread per row; KIND 0 mse, 1 bce, 2 softmax cross-entropy, 3 token cross-entropy (t: one id per row). */
 export const lossGrad: Kernel = {
   name: 'lossGrad',
   arrays: [{ name: 'yhat' }, { name: 't' }, { name: 'grad', write: true }, { name: 'rowLoss', write: true }],
   scalars: [['rows', 'u32'], ['cols', 'u32']],
   workgroup: [WG],
+  helpers: /* wgsl */ `
+fn logSumExp(o: u32) -> f32 {
+  var mx = -inf();
+  for (var j = 0u; j < u.cols; j++) { mx = max(mx, ld_yhat(o + j)); }
+  var se: f32 = 0.0;
+  for (var j = 0u; j < u.cols; j++) { se += expf(ld_yhat(o + j) - mx); }
+  return mx + log(se);
+}`,
   body: `${guard('u.rows')}
   let o = tid * u.cols;
   let n = f32(u.rows * u.cols);
@@ -343,12 +367,14 @@ export const lossGrad: Kernel = {
       st_grad(o + j, (sigmoidf(z) - t) / n);
     }
     st_rowLoss(tid, s / n);
+  } else if (KIND == 3u) {
+    let lse = logSumExp(o);
+    let id = u32(ld_t(tid));
+    let rows = f32(u.rows);
+    for (var j = 0u; j < u.cols; j++) { st_grad(o + j, (expf(ld_yhat(o + j) - lse) - select(0.0, 1.0, j == id)) / rows); }
+    st_rowLoss(tid, (lse - ld_yhat(o + id)) / rows);
   } else {
-    var mx = -inf();
-    for (var j = 0u; j < u.cols; j++) { mx = max(mx, ld_yhat(o + j)); }
-    var se: f32 = 0.0;
-    for (var j = 0u; j < u.cols; j++) { se += expf(ld_yhat(o + j) - mx); }
-    let lse = mx + log(se);
+    let lse = logSumExp(o);
     var tsum: f32 = 0.0;
     for (var j = 0u; j < u.cols; j++) { let t = ld_t(o + j); tsum += t; if (t != 0.0) { s -= t * (ld_yhat(o + j) - lse); } }
     let rows = f32(u.rows);

@@ -7,7 +7,8 @@ import type { Kernel } from './program.js';
 
 /** Uniform blocks per submission: work is submitted when they run out (or when data must move). */
 const BLOCKS = 512;
-const MAX_GROUPS = 65535;
+/** The most workgroups a dispatch may have along one axis (WebGPU's maxComputeWorkgroupsPerDimension default). */
+export const MAX_GROUPS = 65535;
 
 /**
  * Records kernel dispatches into one command encoder and submits them in order: before any

@@ -1,8 +1,10 @@
-// The backend suite (test/tensor/backend-suite.ts) on the webgpu backend of this browser,
+// The backend suite (test/tensor/backend-suite.ts) and the transformer kernels'
+// (transformer-kernels-suite.ts) on the webgpu backend of this browser,
 // bundled by Vite as the playground is; the result lands in window.result.
 import { createWebGpuBackend } from '../../../src/tensor/webgpu/backend.js';
 import { backendSuite } from '../../tensor/backend-suite.js';
 import { deviceMirror } from '../../tensor/device-mirror.js';
+import { transformerKernelSuite } from '../../tensor/transformer-kernels-suite.js';
 import { run } from './vitest-shim.js';
 
 // the two uses of Node's Buffer in the suite: comparing and printing the bytes of an array
@@ -22,6 +24,7 @@ const out = window as unknown as { result?: unknown };
 try {
   const gpu = await createWebGpuBackend();
   backendSuite([deviceMirror(gpu)]);
+  transformerKernelSuite([deviceMirror(gpu)]);
   out.result = { adapter: gpu.device.label, ...(await run()) };
 } catch (e) {
   out.result = { error: String((e as Error).stack ?? e) };
