@@ -172,6 +172,8 @@ export async function fuzzCli(name: string, cases: readonly Case[], seed: number
   const outcomes: Outcome[] = [];
   for (let i = 0; i < cases.length; i += 2000) outcomes.push(...(await runCases(cases.slice(i, i + 2000))));
   const t = logTally(name, outcomes);
+  // the long run's hangs and crashes named at once (the failure report comes only at the end of the file)
+  if (process.env.PARALENS_TEST_VERBOSE) outcomes.forEach((o, i) => typeof o.code === 'string' && console.log(`fuzz ${name}: case ${i} ${o.code} after ${Math.round(o.wallMs)} ms: ${JSON.stringify(cases[i]!.argv).slice(0, 2000)}`));
   outcomes.forEach((o, i) => {
     const argv = cases[i]!.argv.map((a) => (a.length > 60 ? `${a.slice(0, 60)}…(${a.length} chars)` : a)).join(' ');
     expectWithinBudget(o, `${name} case ${i} (PARALENS_FUZZ_SEED=${seed}): ${JSON.stringify(argv)}`);
