@@ -95,9 +95,12 @@ function constraintMatrix(g: GeneratorPair): Sparse {
 function constraintOperator(gens: GeneratorPair[], no: number, ni: number): LinearOperator {
   const n = no * ni;
   const outT = gens.map((g) => sparseTranspose(g.out)), inT = gens.map((g) => sparseTranspose(g.in));
+  // one spmm per side and generator: every stored value of ρ_out(h) meets ni entries, of ρ_in(h) no
+  const cost = gens.reduce((c, g) => c + g.out.vals.length * ni + no * g.in.vals.length, 0);
   return {
     n,
     m: n * gens.length,
+    cost,
     apply(x, y) {
       gens.forEach((g, k) => {
         const yk = y.subarray(k * n, (k + 1) * n);
@@ -115,6 +118,9 @@ function constraintOperator(gens: GeneratorPair[], no: number, ni: number): Line
     },
   };
 }
+
+/** The most constraints (unknowns × generators) an iterative solve takes on: 256 MiB for its two vectors of them. */
+const MAX_CONSTRAINTS = 1.6e7;
 
 /** The most steps the measured equivariance error may take (beyond it the generator residual is reported). */
 const MAX_MEASURE_WORK = 5e7;
@@ -183,6 +189,10 @@ export interface EndSolve {
 export function solveEnd(gens: readonly GeneratorPair[], no: number, ni: number, options: Pick<SolveOptions, 'denseLimit' | 'maxDim' | 'seed'> & { rng?: Rng } = {}): EndSolve {
   const o = { ...DEFAULTS, ...options };
   const rng = options.rng ?? new Rng(options.seed ?? 0);
+  // the iterative solve keeps two vectors of every constraint (no·ni per generator): bounded before they exist
+  if (no * ni > o.denseLimit && no * ni * gens.length > MAX_CONSTRAINTS) {
+    throw new SolveTooLargeError(`the end solver: ${formatCount(no * ni)} unknowns under ${gens.length} generators are ${formatCount(no * ni * gens.length)} constraints; at most ${formatCount(MAX_CONSTRAINTS)} (fewer generators: a smaller group, or smaller representations)`, 16 * no * ni * gens.length);
+  }
   const op = constraintOperator([...gens], no, ni);
   let rows: Float64Array, dim: number, method: EndSolve['method'];
   if (gens.length === 0) {
