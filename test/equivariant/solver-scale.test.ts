@@ -7,6 +7,8 @@ import { SolveTooLargeError } from '../../src/equivariant/group/errors.js';
 import { identificationNullspace, nullspace, nullspaceOfGram } from '../../src/linalg/nullspace.js';
 import { fromTriples } from '../../src/linalg/sparse.js';
 import { fromRows } from '../../src/linalg/matrix.js';
+import { iterativeNullspace } from '../../src/linalg/iterative.js';
+import { TooLargeError } from '../../src/errors.js';
 
 const derive = (g: string, i: string, o: string, opts = {}) => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o), opts);
 
@@ -130,5 +132,19 @@ describe('nullspace (dense)', () => {
         expect(s).toBeCloseTo(a === b ? 1 : 0, 12);
       }
     }
+  });
+});
+
+describe('the iterative solve is bounded (found by the long fuzz run: S(64)xO(64) on V ran past 60 s)', () => {
+  it('refuses a solve with more constraints than it may hold before building them, naming the counts', () => {
+    // 128² unknowns under 2019 generators: 3.3e7 constraints
+    expect(() => derive('S(64)xO(64)', 'V', 'V')).toThrow(/16384 unknowns under 2019 generators are 3\.31e\+7 constraints; at most 1\.60e\+7/);
+  });
+
+  it('meters the iterations as they run: a work budget it cannot keep is a TooLargeError, the same solve within budget succeeds', () => {
+    const op = (n: number) => ({ n, m: n, cost: n, apply: (x: Float64Array, y: Float64Array) => y.set(x.map((v, i) => (i % 2 ? v : 0))), applyT: (y: Float64Array, x: Float64Array) => x.set(y.map((v, i) => (i % 2 ? v : 0))) });
+    // the kernel of "keep the odd coordinates" is the even ones: n/2 dimensions
+    expect(iterativeNullspace(op(64), { rng: new Rng(1) }).dim).toBe(32);
+    expect(() => iterativeNullspace(op(64), { rng: new Rng(1), maxWork: 1000 })).toThrow(TooLargeError);
   });
 });
