@@ -48,7 +48,11 @@ export function timeMatmul(n: number, cfg: BenchConfig): number[] {
 /** Samples/s of `steps` SGD steps at `batch` (one epoch of a batch·steps-row set), after one warm-up epoch. */
 export function timeTraining(spec: string, shape: number[], batch: number, steps: number, lr: number, loss: Loss, cfg: BenchConfig): number[] {
   const data = syntheticData(batch * steps, shape, 3);
-  const trainer = new Trainer(parseSpec(spec), data, { loss, batch, lr, optimizer: 'sgd', seed: 0 });
+  return epochRates(new Trainer(parseSpec(spec), data, { loss, batch, lr, optimizer: 'sgd', seed: 0 }), batch * steps, cfg);
+}
+
+/** Items per second of whole epochs (`items` each), timed after one warm-up epoch. */
+function epochRates(trainer: Trainer, items: number, cfg: BenchConfig): number[] {
   const t0 = performance.now();
   trainer.runEpoch();
   const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
@@ -56,7 +60,7 @@ export function timeTraining(spec: string, shape: number[], batch: number, steps
   for (let r = 0; r < repeats; r++) {
     const t = performance.now();
     trainer.runEpoch();
-    out.push((batch * steps) / ((performance.now() - t) / 1000));
+    out.push(items / ((performance.now() - t) / 1000));
   }
   return out;
 }
@@ -91,17 +95,7 @@ export function charWindows(c: CharTransformerConfig): Dataset {
  */
 export function timeCharTransformer(cfg: BenchConfig): number[] {
   const c = cfg.charTransformer, T = c.context, N = c.batch * c.steps;
-  const trainer = new Trainer(parseSpec(charTransformerSpec(c)).at([T]), charWindows(c), { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 });
-  const t0 = performance.now();
-  trainer.runEpoch();
-  const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
-  const out: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    const t = performance.now();
-    trainer.runEpoch();
-    out.push((N * T) / ((performance.now() - t) / 1000));
-  }
-  return out;
+  return epochRates(new Trainer(parseSpec(charTransformerSpec(c)).at([T]), charWindows(c), { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 }), N * T, cfg);
 }
 
 /** Every workload on the backend registered as `name`; `system` labels the rows. */
