@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fill, names, recorder, repeatsAfter } from './workloads.js';
+import { fill, names, ratesAfterWarmUp, recorder, repeatsAfter } from './workloads.js';
 import type { BenchConfig, Measurement } from './workloads.js';
 
 type Jax = typeof import('@jax-js/jax');
@@ -84,15 +84,7 @@ function timeSteps(jax: Jax, params: Params, loss: (p: Params, x: A, y: A) => A,
     p[0]!.ref.dataSync();
   };
   const batch = batches[0]![0].shape[0]!;
-  const t0 = performance.now();
-  epoch();
-  const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
-  const out: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    const t = performance.now();
-    epoch();
-    out.push((batches.length * batch) / ((performance.now() - t) / 1000));
-  }
+  const out = ratesAfterWarmUp(epoch, batches.length * batch, cfg);
   tree.dispose(p);
   for (const [x, y] of batches) (x.dispose(), y.dispose());
   return out;

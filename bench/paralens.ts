@@ -8,7 +8,7 @@ import { allocFloat32, backend, setBackend } from '../src/tensor/registry.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';
 import type { Loss } from '../src/nn/loss.js';
-import { charTransformerSpec, fill, names, recorder, repeatsAfter, tokenWindows } from './workloads.js';
+import { charTransformerSpec, fill, names, ratesAfterWarmUp, recorder, tokenWindows } from './workloads.js';
 import type { BenchConfig, CharTransformerConfig, Measurement } from './workloads.js';
 
 export const MLP_SPEC = 'dense(784,256) >> relu >> dense(256,256) >> relu >> dense(256,10)';
@@ -53,16 +53,7 @@ export function timeTraining(spec: string, shape: number[], batch: number, steps
 
 /** Items per second of whole epochs (`items` each), timed after one warm-up epoch. */
 function epochRates(trainer: Trainer, items: number, cfg: BenchConfig): number[] {
-  const t0 = performance.now();
-  trainer.runEpoch();
-  const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
-  const out: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    const t = performance.now();
-    trainer.runEpoch();
-    out.push(items / ((performance.now() - t) / 1000));
-  }
-  return out;
+  return ratesAfterWarmUp(() => trainer.runEpoch(), items, cfg);
 }
 
 /** Wall seconds of seed 000's XOR run: build 2-4-4-1 sigmoid, then `epochs` full-batch SGD steps on MSE. */

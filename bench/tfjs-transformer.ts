@@ -7,7 +7,7 @@
  * form), softmax cross-entropy on one-hot targets — trained with tf.train.adam. The same
  * code on any TF.js backend: wasm here (timeTfjsCharTransformer), WebGPU in bench/gpu.ts.
  */
-import { repeatsAfter, tokenWindows } from './workloads.js';
+import { ratesAfterWarmUp, tokenWindows } from './workloads.js';
 import type { BenchConfig, CharTransformerConfig } from './workloads.js';
 
 type TF = typeof import('@tensorflow/tfjs');
@@ -103,15 +103,7 @@ export function timeTfjsCharTransformer(tf: TF, cfg: BenchConfig): number[] {
     m.epoch();
     m.probe.dataSync();
   };
-  const t0 = performance.now();
-  epoch();
-  const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
-  const out: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    const t = performance.now();
-    epoch();
-    out.push(m.tokens / ((performance.now() - t) / 1000));
-  }
+  const out = ratesAfterWarmUp(epoch, m.tokens, cfg);
   m.dispose();
   return out;
 }

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { timeTfjsCharTransformer } from './tfjs-transformer.js';
-import { fill, names, recorder, repeatsAfter } from './workloads.js';
+import { fill, names, ratesAfterWarmUp, recorder } from './workloads.js';
 import type { BenchConfig, Measurement } from './workloads.js';
 
 type TF = typeof import('@tensorflow/tfjs');
@@ -71,15 +71,7 @@ function timeSteps(tf: TF, makeBatch: (s: number) => [T, T], steps: number, batc
     for (const [x, y] of batches) opt.minimize(() => lossOf(x, y), false);
     sync();
   };
-  const t0 = performance.now();
-  epoch();
-  const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
-  const out: number[] = [];
-  for (let r = 0; r < repeats; r++) {
-    const t = performance.now();
-    epoch();
-    out.push((steps * batch) / ((performance.now() - t) / 1000));
-  }
+  const out = ratesAfterWarmUp(epoch, steps * batch, cfg);
   tf.dispose(batches.flat());
   opt.dispose();
   return out;

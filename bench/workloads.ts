@@ -141,3 +141,17 @@ export function recorder(system: string, out: Measurement[], skipped: string[], 
 export function repeatsAfter(warmSeconds: number, cfg: BenchConfig): number {
   return Math.max(Math.min(3, cfg.repeats), Math.min(cfg.repeats, Math.floor(60 / Math.max(1e-9, warmSeconds))));
 }
+
+/** Items per second of `run` (which handles `items` items and waits for them), timed after one warm-up run. */
+export function ratesAfterWarmUp(run: () => void, items: number, cfg: BenchConfig): number[] {
+  const t0 = performance.now();
+  run();
+  const repeats = repeatsAfter((performance.now() - t0) / 1000, cfg);
+  const out: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const t = performance.now();
+    run();
+    out.push(items / ((performance.now() - t) / 1000));
+  }
+  return out;
+}
