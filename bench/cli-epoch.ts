@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadFashionMnist } from '../src/data/node.js';
 import { softmaxCrossEntropy } from '../src/nn/loss.js';
-import { parseSpec } from '../src/spec/index.js';
+import { parseSpec } from '../src/catalogue/index.js';
 import { Trainer } from '../src/train/trainer.js';
 import { MLP_SPEC } from './paralens.js';
 import { names, recorder } from './workloads.js';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Dataset } from '../src/data/dataset.js';
 import { FASHION_MNIST_DIR, loadFashionMnist } from '../src/data/node.js';
 import { softmaxCrossEntropy } from '../src/nn/loss.js';
-import { parseSpec } from '../src/spec/index.js';
+import { parseSpec } from '../src/catalogue/index.js';
 import { cosine } from '../src/optim/schedule.js';
 import { backend } from '../src/tensor/registry.js';
 import { init } from '../src/tensor/init.js';

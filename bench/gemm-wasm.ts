@@ -13,7 +13,7 @@
 import { loadavg } from 'node:os';
 import type { Backend } from '../src/tensor/backend.js';
 import { setBackend } from '../src/tensor/registry.js';
-import { parseSpec } from '../src/spec/index.js';
+import { parseSpec } from '../src/catalogue/index.js';
 import { mse } from '../src/nn/index.js';
 import { xor } from '../src/data/index.js';
 import { train } from '../src/train/index.js';

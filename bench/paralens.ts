@@ -3,7 +3,7 @@ import { xor as xorData } from '../src/data/generated.js';
 import type { Dataset } from '../src/data/dataset.js';
 import { oneHot } from '../src/data/dataset.js';
 import { mse, softmaxCrossEntropy, tokenCrossEntropy } from '../src/nn/loss.js';
-import { parseSpec } from '../src/spec/index.js';
+import { parseSpec } from '../src/catalogue/index.js';
 import { allocFloat32, backend, setBackend } from '../src/tensor/registry.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';

@@ -9,7 +9,7 @@
 import type { Dataset } from '../src/data/dataset.js';
 import { softmaxCrossEntropy, tokenCrossEntropy } from '../src/nn/loss.js';
 import type { Loss } from '../src/nn/loss.js';
-import { parseSpec } from '../src/spec/index.js';
+import { parseSpec } from '../src/catalogue/index.js';
 import { setBackend, backend } from '../src/tensor/registry.js';
 import type { Backend } from '../src/tensor/backend.js';
 import { createWebGpuBackend } from '../src/tensor/webgpu/backend.js';

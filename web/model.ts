@@ -3,15 +3,15 @@ import type { Dataset } from '../src/data/dataset.js';
 import { gridPoints } from '../src/draw/grid.js';
 import type { Box } from '../src/draw/grid.js';
 import { gaussianParams } from '../src/markov/kl.js';
-import { withKlGradient } from '../src/markov/elbo.js';
-import { lossFor, methodSpec } from '../src/markov/methods.js';
+import { withKlGradient } from '../src/experiments/markov/elbo.js';
+import { lossFor, methodSpec } from '../src/experiments/markov/uncertainty.js';
 // the weight of the KL term for Bayesian models: the CLI's `uncertainty --method bayes` default
-import { CLASSIFICATION_DEFAULTS } from '../src/markov/report.js';
+import { CLASSIFICATION_DEFAULTS } from '../src/experiments/markov/uncertainty-report.js';
 import { evalPredict, mcPredict } from '../src/markov/predict.js';
 import type { Link } from '../src/nn/link.js';
 import type { Loss } from '../src/nn/loss.js';
 import { optimizer as makeOptimizer } from '../src/optim/by-name.js';
-import { parseSpec } from '../src/spec/index.js';
+import { parseSpec } from '../src/catalogue/index.js';
 import type { Para } from '../src/para/para.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { argmax } from '../src/train/metrics.js';
@@ -40,7 +40,7 @@ export function uncertaintySpec(method: 'mc-dropout' | 'bayes', data: string, se
  * Builds the data, loss and a Trainer for a state (with `seedOffset` added to the seed, for
  * ensembles), or returns the error message the CLI would print: a spec that does not parse,
  * shapes that do not compose or do not fit the data. A Bayesian state trains the ELBO: the
- * optimiser adds the KL gradient to the prior (src/markov/elbo.ts).
+ * optimiser adds the KL gradient to the prior (src/experiments/markov/elbo.ts).
  */
 export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: string } {
   try {

@@ -2,7 +2,7 @@ import { ParalensError } from '../errors.js';
 import { vocabSize } from '../data/text.js';
 import { loadModel } from '../io/node.js';
 import type { Para } from '../para/para.js';
-import { parseSpec } from '../spec/index.js';
+import { parseSpec } from '../catalogue/index.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { UsageError } from './args.js';
 

@@ -4,7 +4,7 @@ import { fnv1a } from '../train/checkpoint.js';
 import { checkpointHooks } from '../train/node-checkpoint.js';
 import { saveModel } from '../io/node.js';
 import { scheduleByName } from '../optim/schedule.js';
-import { parseSpec } from '../spec/index.js';
+import { parseSpec } from '../catalogue/index.js';
 import { backendInfo, backendLabel } from '../tensor/init.js';
 import { backend } from '../tensor/registry.js';
 import { trainLanguageModelAsync } from '../train/language-model.js';

@@ -77,7 +77,7 @@ export interface VectCoend {
  * The coend of F: C^op × C → Vect, the coequaliser of ⊕_{f: c→c'} F(c', c) ⇉ ⊕_c F(c, c)
  * (Loregian, *(Co)end Calculus*, Def. 1.1.4): the quotient of ⊕_c F(c, c) by the image of
  * D(x) = ι_c F(f, c)x − ι_{c'} F(c', f)x. The quotient is identified with ker Dᵀ = (im D)^⊥, whose
- * orthonormal basis (the nullspace solver of `src/equivariant`) is the projection.
+ * orthonormal basis (the nullspace solver of `src/symmetry`) is the projection.
  */
 export function vectCoend(F: VectDifunctor, opts: { tol?: number } = {}): VectCoend {
   const C = F.category;

@@ -82,7 +82,7 @@ export function diagonalOffsets(dim: (c: number) => number, n: number): number[]
  * The end of F: C^op × C → Vect, the equaliser of ⊕_c F(c, c) ⇉ ⊕_{f: c→c'} F(c, c'), i.e. the
  * kernel of the difference x ↦ (F(c, f)x_c − F(f, c')x_{c'})_f (Mac Lane §IX.5; Loregian,
  * *(Co)end Calculus*, Def. 1.1.4). The basis comes from the nullspace solver of
- * `src/equivariant` (pivoted Cholesky on the normal equations). Identity arrows give no
+ * `src/symmetry` (pivoted Cholesky on the normal equations). Identity arrows give no
  * equation; every arrow of C is used (generators would suffice, but C is finite).
  */
 export function vectEnd(F: VectDifunctor, opts: { tol?: number } = {}): VectEnd {

@@ -1,6 +1,6 @@
 import { FiniteCategory } from '../category/finite.js';
 import type { Arrow } from '../category/finite.js';
-import type { Group } from '../equivariant/group/group.js';
+import type { Group } from '../symmetry/group/group.js';
 import { eye, matmul, permMatrix } from '../linalg/matrix.js';
 import type { Mat } from '../linalg/matrix.js';
 import { FunctorError } from '../category/errors.js';

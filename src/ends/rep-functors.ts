@@ -1,5 +1,5 @@
-import { repMatrix, repToString } from '../equivariant/group/rep.js';
-import type { Rep } from '../equivariant/group/rep.js';
+import { repMatrix, repToString } from '../symmetry/group/rep.js';
+import type { Rep } from '../symmetry/group/rep.js';
 import { eye, kron, transpose } from '../linalg/matrix.js';
 import type { Mat } from '../linalg/matrix.js';
 import { FunctorError } from '../category/errors.js';

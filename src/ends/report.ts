@@ -1,10 +1,10 @@
 import { FiniteCategory } from '../category/finite.js';
-import { formatBytes, SolveTooLargeError } from '../equivariant/group/errors.js';
+import { formatBytes, SolveTooLargeError } from '../symmetry/group/errors.js';
 import { formatCount, TooLargeError } from '../errors.js';
-import type { Group } from '../equivariant/group/group.js';
-import { repSize, repToString } from '../equivariant/group/rep.js';
-import type { Rep } from '../equivariant/group/rep.js';
-import { equivariantBasis } from '../equivariant/solve/solver.js';
+import type { Group } from '../symmetry/group/group.js';
+import { repSize, repToString } from '../symmetry/group/rep.js';
+import type { Rep } from '../symmetry/group/rep.js';
+import { equivariantBasis } from '../symmetry/solve/solver.js';
 import { setCoend, vectCoend } from './coend.js';
 import { setEnd, vectEnd } from './end.js';
 import { groupCategory } from './group-category.js';

@@ -1,4 +1,4 @@
-import { MAX_PARAM_ELEMENTS } from '../para/category.js';
+import { MAX_PARAM_ELEMENTS } from '../para/composite.js';
 import { Tensor } from '../tensor/tensor.js';
 import { FileFormatError } from './errors.js';
 import { ONNX_DOUBLE, ONNX_FLOAT, ONNX_INT32, ONNX_INT64, onnxSchema } from './onnx-schema.js';

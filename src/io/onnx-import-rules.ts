@@ -8,7 +8,7 @@ import { globalavgpool } from '../nn/globalavgpool.js';
 import { leakyRelu } from '../nn/leaky-relu.js';
 import { maxpool2d } from '../nn/maxpool2d.js';
 import { softmax } from '../nn/softmax.js';
-import { dropout } from '../markov/layers/dropout.js';
+import { dropout } from '../nn/markov/dropout.js';
 import { embedding } from '../nn/embedding.js';
 import { layernorm } from '../nn/layernorm.js';
 import type { Para } from '../para/para.js';

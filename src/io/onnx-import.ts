@@ -1,9 +1,9 @@
 import { ParalensError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import { add, copy, discard, id, residual } from '../para/structure.js';
-import { par, seq } from '../para/category.js';
+import { par, seq } from '../para/composite.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
-import { parseSpec } from '../spec/index.js';
+import { parseSpec } from '../catalogue/index.js';
 import { ImportError } from './errors.js';
 import { decodeOnnx } from './onnx-decode.js';
 import type { OnnxModel, OnnxNode } from './onnx-decode.js';

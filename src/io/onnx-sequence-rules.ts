@@ -1,4 +1,4 @@
-import { ropeFrequencies } from '../equivariant/group/rotary.js';
+import { ropeFrequencies } from '../symmetry/group/rotary.js';
 import { parsePosition, relativeBias, relativeBuckets } from '../nn/attention-position.js';
 import { NORM_EPS } from '../nn/norm-lens.js';
 import { makeCtx } from '../para/para.js';

@@ -1,7 +1,7 @@
 import { RangeArgError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
-import { softplusDerivative, softplusValue } from './layers/bayes-dense.js';
+import { softplusDerivative, softplusValue } from '../nn/markov/bayes-dense.js';
 
 /** Indices into θ of one Gaussian variational parameter: its mean μ and its ρ (σ = softplusValue(ρ)). */
 export interface GaussianParam {

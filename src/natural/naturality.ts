@@ -1,6 +1,6 @@
 import type { Para } from '../para/para.js';
 import { Tensor } from '../tensor/tensor.js';
-import { checkAdapter } from './layers/adapter.js';
+import { checkAdapter } from '../nn/natural/adapter.js';
 import type { InputMorphism, RepresentationFunctor } from './functor.js';
 
 /** The naturality square of η at one arrow f, measured on data. */

@@ -1,4 +1,4 @@
-import { fusable, primitive } from '../para/category.js';
+import { fusable, primitive } from '../para/composite.js';
 import type { Ctx, Para } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
 import type { SwapOp, UnaryOp } from '../tensor/backend.js';

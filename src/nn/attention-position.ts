@@ -1,5 +1,5 @@
 import { SpecError } from '../errors.js';
-import { ropeFrequencies, rotaryTable } from '../equivariant/group/rotary.js';
+import { ropeFrequencies, rotaryTable } from '../symmetry/group/rotary.js';
 import { backend } from '../tensor/registry.js';
 import type { Data } from '../tensor/tensor.js';
 

@@ -1,5 +1,5 @@
 import { RangeArgError, ShapeError } from '../errors.js';
-import { primitive } from '../para/category.js';
+import { primitive } from '../para/composite.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Ctx, Lens, Para, ParamSpec, Stepper } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
@@ -8,7 +8,7 @@ import type { Data, Tensor } from '../tensor/tensor.js';
 import { parsePosition, positionText, relativeBias, relativeBiasBackward, relativeBuckets, ropeRotate } from './attention-position.js';
 import type { Position } from './attention-position.js';
 import { requirePositive } from './conv2d.js';
-import { glorotUniform, normal, zeros } from './init.js';
+import { glorotUniform, normal, zeros } from './initializers.js';
 
 export type Mask = 'causal' | 'none';
 

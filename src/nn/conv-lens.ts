@@ -14,7 +14,7 @@ const CHUNK = 1 << 21;
  * of `count` samples from x[xOff …] side by side into col (leading dimension ld: sample s fills
  * columns s·P …); `fold`, its adjoint, adds such columns back onto dx[xOff …]. A sliding
  * window with zero padding is one (windowUnfolding: the backend's im2col/col2im), the derived
- * neighbour map of a periodic grid another (src/equivariant/layers/conv.ts).
+ * neighbour map of a periodic grid another (src/nn/equivariant/conv.ts).
  */
 export interface Unfolding {
   readonly K: number;

@@ -1,4 +1,4 @@
-import { primitive } from '../para/category.js';
+import { primitive } from '../para/composite.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { checkChannels, checkConvArgs, convForwards, convParams, windowGeometry } from './conv2d.js';

@@ -1,6 +1,6 @@
 import { RangeArgError, ShapeError } from '../errors.js';
-import { primitive } from '../para/category.js';
-import type { PrimitiveDef } from '../para/category.js';
+import { primitive } from '../para/composite.js';
+import type { PrimitiveDef } from '../para/composite.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
 import type { SwapOp } from '../tensor/backend.js';
@@ -9,7 +9,7 @@ import { convLens, windowUnfolding } from './conv-lens.js';
 import type { Unfolding } from './conv-lens.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
-import { torchDefaultUniform } from './init.js';
+import { torchDefaultUniform } from './initializers.js';
 
 /** Checks a positive-integer layer argument. */
 export function requirePositive(where: string, name: string, v: number, min = 1): void {

@@ -1,12 +1,12 @@
 import { RangeArgError } from '../errors.js';
-import { primitive } from '../para/category.js';
+import { primitive } from '../para/composite.js';
 import { checkInput } from '../para/para.js';
 import type { Ctx, Lens, Para } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
 import type { SwapOp } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 import { throughActivation } from './activation.js';
-import { glorotUniform, zeros } from './init.js';
+import { glorotUniform, zeros } from './initializers.js';
 
 /**
  * dense(in,out): the affine map x ↦ x·Wᵀ + b with W: [out,in] (PyTorch's layout) and b: [out].

@@ -1,11 +1,11 @@
 import { DataError } from '../errors.js';
-import { primitive } from '../para/category.js';
+import { primitive } from '../para/composite.js';
 import { checkInput } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
 import type { Data, Shape } from '../tensor/tensor.js';
 import { requirePositive } from './conv2d.js';
-import { normal } from './init.js';
+import { normal } from './initializers.js';
 
 /**
  * Token ids travel as float32 (or float64) numbers holding integers, exact up to 2²⁴: every id

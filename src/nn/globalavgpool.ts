@@ -1,5 +1,5 @@
 import { ShapeError } from '../errors.js';
-import { primitive } from '../para/category.js';
+import { primitive } from '../para/composite.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { sizeOf } from '../tensor/tensor.js';

@@ -1,4 +1,4 @@
-export * from './init.js';
+export * from './initializers.js';
 export * from './dense.js';
 export * from './activation.js';
 export * from './leaky-relu.js';
@@ -22,3 +22,11 @@ export { parsePosition, positionText } from './attention-position.js';
 export type { Position } from './attention-position.js';
 export { transformer } from './transformer.js';
 export { tied } from './tied.js';
+// the layers each perspective adds: stochastic (Markov), on sets (colimits), adapters (natural transformations), equivariant
+export * from './markov/dropout.js';
+export * from './markov/bayes-dense.js';
+export * from './colimit/pool.js';
+export * from './colimit/map.js';
+export * from './colimit/deepsets.js';
+export * from './natural/adapter.js';
+export * from './equivariant/index.js';

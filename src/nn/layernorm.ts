@@ -1,8 +1,8 @@
-import { primitive } from '../para/category.js';
+import { primitive } from '../para/composite.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { requirePositive } from './conv2d.js';
-import { constant, zeros } from './init.js';
+import { constant, zeros } from './initializers.js';
 import { lastAxis, normLens } from './norm-lens.js';
 
 /**

@@ -1,5 +1,5 @@
 import { RangeArgError } from '../errors.js';
-import { primitive } from '../para/category.js';
+import { primitive } from '../para/composite.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { sizeArgs } from './activation.js';

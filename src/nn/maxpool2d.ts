@@ -1,4 +1,4 @@
-import { primitive } from '../para/category.js';
+import { primitive } from '../para/composite.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { ShapeError } from '../errors.js';

@@ -1,4 +1,4 @@
-import { seq } from '../para/category.js';
+import { seq } from '../para/composite.js';
 import { defined } from '../para/definition.js';
 import type { Para } from '../para/para.js';
 import { residual } from '../para/structure.js';

@@ -1,5 +1,5 @@
 import { RangeArgError, ShapeError } from '../errors.js';
-import { primitive, seq, par } from '../para/category.js';
+import { primitive, seq, par } from '../para/composite.js';
 import { makeCtx } from '../para/para.js';
 import type { Para } from '../para/para.js';
 import { Rng } from '../random/rng.js';

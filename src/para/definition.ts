@@ -1,4 +1,4 @@
-import { Morphism } from './category.js';
+import { Morphism } from './composite.js';
 import { checkDom, perPosition } from './para.js';
 import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';

@@ -1,7 +1,7 @@
 import { ShapeError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
-import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './category.js';
+import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './composite.js';
 import { Defined } from './definition.js';
 import { checkDom, describeShape, perPosition } from './para.js';
 import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';

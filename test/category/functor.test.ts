@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FunctorError, checkSetDifunctor, checkVectDifunctor, setDifunctor, vectDifunctor } from '../../src/category/index.js';
 import fc from 'fast-check';
 import { groupCategory, homFunctor, homRepFunctor, linearize } from '../../src/ends/index.js';
-import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseGroup } from '../../src/symmetry/group/parse-group.js';
 import { eye, fromRows, mat } from '../../src/linalg/matrix.js';
 import { parsePoset } from '../../src/category/finite.js';
 import { posetFrom } from '../ends/helpers.js';

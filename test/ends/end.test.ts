@@ -4,9 +4,9 @@ import type { SetDifunctor } from '../../src/category/index.js';
 import fc from 'fast-check';
 import { groupCategory, homFunctor, homRepFunctor, representation, setEnd, vectEnd, wedgeComponent } from '../../src/ends/index.js';
 
-import { parseGroup } from '../../src/equivariant/group/parse-group.js';
-import { parseRep } from '../../src/equivariant/group/parse-rep.js';
-import { equivariantBasis } from '../../src/equivariant/solve/solver.js';
+import { parseGroup } from '../../src/symmetry/group/parse-group.js';
+import { parseRep } from '../../src/symmetry/group/parse-rep.js';
+import { equivariantBasis } from '../../src/symmetry/solve/solver.js';
 import { posetFrom, rank } from './helpers.js';
 
 /** Brute force: every tuple in Π_c F(c, c), kept when every arrow's wedge equation holds. */

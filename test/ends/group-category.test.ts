@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FunctorError } from '../../src/category/index.js';
 import { cycleNotation, groupCategory } from '../../src/ends/index.js';
-import { parseGroup } from '../../src/equivariant/group/parse-group.js';
+import { parseGroup } from '../../src/symmetry/group/parse-group.js';
 import { checkCategory } from '../../src/category/finite.js';
 import { TooLargeError } from '../../src/errors.js';
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeModel } from '../../src/io/model-file.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { fuzzCli } from './budget.js';
 import type { Case } from './budget.js';
 import { edgesExpr, FUZZ_CASES, FUZZ_SEED, groupExpr, posetExpr, rawText, repExpr, sample, specExpr, textFile } from './generators.js';

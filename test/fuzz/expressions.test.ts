@@ -1,10 +1,10 @@
-// Fuzzing the group and representation expression parsers of src/equivariant (the
+// Fuzzing the group and representation expression parsers of src/symmetry (the
 // `paralens derive --group G --in REP --out REP` grammar) and the graph parser.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseGraph } from '../../src/equivariant/layers/message-passing.js';
-import { parseGroup } from '../../src/equivariant/group/parse-group.js';
-import { parseRep } from '../../src/equivariant/group/parse-rep.js';
+import { parseGraph } from '../../src/nn/equivariant/message-passing.js';
+import { parseGroup } from '../../src/symmetry/group/parse-group.js';
+import { parseRep } from '../../src/symmetry/group/parse-rep.js';
 import { ParalensError } from '../../src/errors.js';
 import { cleanly, NUM_RUNS } from './cleanly.js';
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeModel } from '../../src/io/model-file.js';
 import { encodeSafetensors } from '../../src/io/safetensors.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { encodeCheckpoint, Trainer } from '../../src/train/index.js';
 import type { TrainerSnapshot } from '../../src/train/trainer.js';

@@ -10,7 +10,7 @@ import { decodeModel, encodeModel } from '../../src/io/model-file.js';
 import { decodeSafetensors, encodeSafetensors, MAX_HEADER_BYTES } from '../../src/io/safetensors.js';
 import { decodeIdx, parseIdx } from '../../src/data/idx.js';
 import { DataError, ParalensError } from '../../src/errors.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { Rng } from '../../src/random/rng.js';
 import { idxBytes } from '../data/idx-files.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileFormatError } from '../../src/io/errors.js';
 import { decodeModel, encodeModel } from '../../src/io/model-file.js';
 import { decodeSafetensors } from '../../src/io/safetensors.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { cli } from '../cli/helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'paralens-strict-'));

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
-import { bayesDemo, bayesDense, gaussianKl, gaussianParams, mcPredict, softplusInverse, softplusValue, trainElbo, gapRegression } from '../../src/markov/index.js';
+import { gaussianKl, gaussianParams, mcPredict, gapRegression } from '../../src/markov/index.js';
+import { bayesDemo, trainElbo } from '../../src/experiments/markov/index.js';
+import { bayesDense, softplusInverse, softplusValue } from '../../src/nn/index.js';
 import { gradcheck, makeCtx } from '../../src/para/index.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { mse, softmaxCrossEntropy } from '../../src/nn/index.js';
 import { Tensor } from '../../src/tensor/index.js';
 import { RangeArgError } from '../../src/errors.js';

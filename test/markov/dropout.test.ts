@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
-import { dropout, estimate } from '../../src/markov/index.js';
+import { estimate } from '../../src/markov/index.js';
+import { dropout } from '../../src/nn/index.js';
 import { gradcheck, makeCtx } from '../../src/para/index.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { Tensor } from '../../src/tensor/index.js';
 import { RangeArgError } from '../../src/errors.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
-import { dropout } from '../../src/markov/index.js';
+import { } from '../../src/markov/index.js';
+import { dropout } from '../../src/nn/index.js';
 import { copy, discard, gradcheck, makeCtx, par, seq } from '../../src/para/index.js';
 import { Tensor } from '../../src/tensor/index.js';
 

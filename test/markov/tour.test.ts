@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import '../../src/tensor/index.js';
 import { fmt } from '../../src/cli/progress.js';
 import { section } from '../../src/cli/tour/markov.js';
-import type { UncertaintyReport } from '../../src/markov/index.js';
+import type { } from '../../src/markov/index.js';
+import type { UncertaintyReport } from '../../src/experiments/markov/index.js';
 import { quietIO } from '../cli/helpers.js';
 
 interface MarkovData {

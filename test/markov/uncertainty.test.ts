@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { awayFromData, exercise2, gapReport, uncertaintyReport } from '../../src/markov/index.js';
+import { awayFromData } from '../../src/markov/index.js';
+import { exercise2, gapReport, uncertaintyReport } from '../../src/experiments/markov/index.js';
 import { builtInData, moons } from '../../src/data/index.js';
 import { Tensor } from '../../src/tensor/index.js';
 

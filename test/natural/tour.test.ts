@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fmt } from '../../src/cli/progress.js';
 import { section } from '../../src/cli/tour/natural.js';
-import { meanSpread } from '../../src/natural/distill.js';
-import type { DistillReport, Verdict } from '../../src/natural/distill.js';
-import type { Exercise4Result } from '../../src/natural/bit-flip-naturality.js';
+import { meanSpread } from '../../src/experiments/natural/distill.js';
+import type { DistillReport, Verdict } from '../../src/experiments/natural/distill.js';
+import type { Exercise4Result } from '../../src/experiments/natural/bit-flip-naturality.js';
 import type { NaturalityReport } from '../../src/natural/naturality.js';
 import { quietIO } from '../cli/helpers.js';
 

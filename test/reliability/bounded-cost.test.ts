@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { encodeModel } from '../../src/io/model-file.js';
 import { encodeSafetensors } from '../../src/io/safetensors.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { idxBytes } from '../data/idx-files.js';
 import { expectWithinBudget, runCases } from '../fuzz/budget.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bce } from '../../src/nn/loss.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { decodeCheckpoint, encodeCheckpoint, moons, Tensor, Trainer } from '../../src/index.js';
 import type { TrainerSnapshot } from '../../src/train/trainer.js';
 import { writeCheckpointFile } from '../../src/train/node-checkpoint.js';

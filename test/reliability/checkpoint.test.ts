@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileFormatError } from '../../src/io/errors.js';
 import { bce, mse } from '../../src/nn/loss.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { decodeCheckpoint, encodeCheckpoint, moons, Trainer, xor } from '../../src/index.js';
 import { writeCheckpointFile } from '../../src/train/node-checkpoint.js';
 import { cli } from '../cli/helpers.js';

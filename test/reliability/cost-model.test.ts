@@ -10,14 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { categoryFromPoset, MAX_POSET_ELEMENTS, parsePoset } from '../../src/category/finite.js';
 import { readIdxFile } from '../../src/data/node.js';
 import { clip, quote, TooLargeError, WorkMeter } from '../../src/errors.js';
-import { parseRep } from '../../src/equivariant/group/parse-rep.js';
-import { parseGroup } from '../../src/equivariant/group/parse-group.js';
-import { repMeasure, repToString } from '../../src/equivariant/group/rep.js';
-import { equivariantBasis, estimateBasisBytes } from '../../src/equivariant/solve/solver.js';
-import { seqOf } from '../../src/para/category.js';
-import { parseSpecWith, SPEC_LIMITS } from '../../src/para/spec.js';
+import { parseRep } from '../../src/symmetry/group/parse-rep.js';
+import { parseGroup } from '../../src/symmetry/group/parse-group.js';
+import { repMeasure, repToString } from '../../src/symmetry/group/rep.js';
+import { equivariantBasis, estimateBasisBytes } from '../../src/symmetry/solve/solver.js';
+import { seqOf } from '../../src/para/composite.js';
+import { parseSpecWith, SPEC_LIMITS } from '../../src/catalogue/grammar.js';
 import { id } from '../../src/para/structure.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { idxBytes } from '../data/idx-files.js';
 
 describe('quote: raw input inside a one-line message', () => {

@@ -4,7 +4,7 @@ import type { Backend } from '../../src/tensor/backend.js';
 import { jsBackend } from '../../src/tensor/js-backend.js';
 import { createWasmBackend, loadWasmBackend } from '../../src/tensor/wasm-backend.js';
 import { init } from '../../src/tensor/init.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { mse } from '../../src/nn/index.js';
 import { moons } from '../../src/data/index.js';
 import { train } from '../../src/train/index.js';

@@ -12,7 +12,7 @@ import { mse, softmaxCrossEntropy } from '../../src/nn/loss.js';
 import { Arena, makeCtx } from '../../src/para/para.js';
 import type { Para } from '../../src/para/para.js';
 import { Rng } from '../../src/random/rng.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { jsBackend } from '../../src/tensor/js-backend.js';
 import { setBackend } from '../../src/tensor/registry.js';
 import { Tensor } from '../../src/tensor/tensor.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { iris, moons, stratifiedSplit, xor } from '../../src/data/index.js';
 import type { Dataset } from '../../src/data/index.js';
 import { scheduleByName, scheduleNames } from '../../src/optim/schedule.js';
-import { parseSpec } from '../../src/spec/index.js';
+import { parseSpec } from '../../src/catalogue/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { train, Trainer } from '../../src/train/index.js';
 import type { TrainEvent } from '../../src/train/index.js';

@@ -1,5 +1,5 @@
-import { compareOnSets, setTaskNames } from '../../colimit/set-experiment.js';
-import type { SetTask } from '../../colimit/set-experiment.js';
+import { compareOnSets, setTaskNames } from '../../experiments/colimit/set-experiment.js';
+import type { SetTask } from '../../experiments/colimit/set-experiment.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { fmt, table } from '../progress.js';

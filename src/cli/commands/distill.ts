@@ -1,5 +1,5 @@
-import { distill, verdicts } from '../../natural/distill.js';
-import type { MeanSpread } from '../../natural/distill.js';
+import { distill, verdicts } from '../../experiments/natural/distill.js';
+import type { MeanSpread } from '../../experiments/natural/distill.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';

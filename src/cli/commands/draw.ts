@@ -1,6 +1,6 @@
 import { quote } from '../../errors.js';
 import { stringDiagram } from '../../draw/diagram.js';
-import { parseSpec } from '../../spec/index.js';
+import { parseSpec } from '../../catalogue/index.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { writeFileAtomic } from '../../io/node-fs.js';

@@ -1,5 +1,5 @@
-import { GROUP_FORMS, parseGroup } from '../../equivariant/group/parse-group.js';
-import { parseRep } from '../../equivariant/group/parse-rep.js';
+import { GROUP_FORMS, parseGroup } from '../../symmetry/group/parse-group.js';
+import { parseRep } from '../../symmetry/group/parse-rep.js';
 import { endOverGroup } from '../../ends/report.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';

@@ -1,5 +1,5 @@
-import { NBODY, NBODY_PUBLISHED, nbodyRun } from '../../equivariant/tasks/nbody.js';
-import type { NBodyModel, NBodyResult } from '../../equivariant/tasks/nbody.js';
+import { NBODY, NBODY_PUBLISHED, nbodyRun } from '../../experiments/equivariant/nbody.js';
+import type { NBodyModel, NBodyResult } from '../../experiments/equivariant/nbody.js';
 import { UsageError } from '../args.js';
 import type { CliIO } from '../command.js';
 import type { ParsedFlags } from '../args.js';

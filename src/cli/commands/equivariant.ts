@@ -1,8 +1,8 @@
 import { quote } from '../../errors.js';
-import { benchmarkExperiment } from '../../equivariant/tasks/benchmark.js';
-import type { BenchmarkRow, BenchmarkTask } from '../../equivariant/tasks/benchmark.js';
-import { inertiaTask } from '../../equivariant/tasks/inertia.js';
-import { o5Task } from '../../equivariant/tasks/o5-invariant.js';
+import { benchmarkExperiment } from '../../experiments/equivariant/benchmark.js';
+import type { BenchmarkRow, BenchmarkTask } from '../../experiments/equivariant/benchmark.js';
+import { inertiaTask } from '../../experiments/equivariant/inertia.js';
+import { o5Task } from '../../experiments/equivariant/o5-invariant.js';
 import { parseDecimal, UsageError } from '../args.js';
 import { NBODY_MODELS, runNBody } from './equivariant-nbody.js';
 import type { Command } from '../command.js';

@@ -1,8 +1,8 @@
 import { subset } from '../../data/dataset.js';
 import type { Dataset } from '../../data/dataset.js';
 import { DataError, quote } from '../../errors.js';
-import { sheafEnsembleStudy } from '../../topos/gluing/ensemble-study.js';
-import type { GluingStudy } from '../../topos/gluing/ensemble-study.js';
+import { sheafEnsembleStudy } from '../../experiments/topos/ensemble-study.js';
+import type { GluingStudy } from '../../experiments/topos/ensemble-study.js';
 import { glue } from '../../topos/gluing/glue.js';
 import type { Section } from '../../topos/gluing/glue.js';
 import { maximalConsistentSubset } from '../../topos/gluing/consistent.js';

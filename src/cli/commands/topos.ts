@@ -1,4 +1,4 @@
-import { parseSpec } from '../../spec/index.js';
+import { parseSpec } from '../../catalogue/index.js';
 import { layerInformation } from '../../topos/network/information.js';
 import { networkGraphOfModel, parseEdges } from '../../topos/network/graph.js';
 import { networkSite } from '../../topos/network/site.js';

@@ -1,6 +1,6 @@
 import { lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
-import { parseSpec } from '../../spec/index.js';
+import { parseSpec } from '../../catalogue/index.js';
 import { trainAsync } from '../../train/train.js';
 import type { Task } from '../../data/task.js';
 import { UsageError } from '../args.js';

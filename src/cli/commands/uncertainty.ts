@@ -1,5 +1,5 @@
-import { UNCERTAINTY_METHODS, CLASSIFICATION_DEFAULTS, uncertaintyReport } from '../../markov/index.js';
-import type { UncertaintyMethod } from '../../markov/index.js';
+import { UNCERTAINTY_METHODS, CLASSIFICATION_DEFAULTS, uncertaintyReport } from '../../experiments/markov/index.js';
+import type { UncertaintyMethod } from '../../experiments/markov/index.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';

@@ -1,8 +1,8 @@
 import { textCorpus } from '../../data/text.js';
 import { readFortunes } from '../../data/node-text.js';
 import { ParalensError } from '../../errors.js';
-import { layerDefects, positionStudy } from '../../equivariant/tasks/attention-positions.js';
-import type { PositionStudyRow } from '../../equivariant/tasks/attention-positions.js';
+import { layerDefects, positionStudy } from '../../experiments/equivariant/attention-positions.js';
+import type { PositionStudyRow } from '../../experiments/equivariant/attention-positions.js';
 import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';
 
@@ -40,7 +40,7 @@ export const section: TourSection = {
       data: { layer_defects: defects, study: rows ? { settings: STUDY, rows } : { skipped: why } },
       summary: [
         ['attention kernel = end over the position group', 'attention(d,heads,rope|relative|none) — src/nn/attention.ts'],
-        ['RoPE from SO(2): ρ(m) = ⊕ R(mω_i)', 'rotaryTable — src/equivariant/group/rotary.ts; Backend.rotatePairs'],
+        ['RoPE from SO(2): ρ(m) = ⊕ R(mω_i)', 'rotaryTable — src/symmetry/group/rotary.ts; Backend.rotatePairs'],
         ['κ(k − q) from translations', 'relativeBias — src/nn/attention-position.ts'],
       ],
     };

@@ -1,9 +1,9 @@
-import { fisherIrisFeatures } from '../../colimit/fisher-iris.js';
+import { fisherIrisFeatures } from '../../experiments/colimit/fisher-iris.js';
 import { kMeans } from '../../colimit/kmeans.js';
 import { scatterPlot } from '../../draw/plot.js';
 import { permuteSets } from '../../colimit/permute.js';
-import { pool } from '../../colimit/layers/pool.js';
-import { compareOnSets } from '../../colimit/set-experiment.js';
+import { pool } from '../../nn/colimit/pool.js';
+import { compareOnSets } from '../../experiments/colimit/set-experiment.js';
 import { blobCentres, blobs } from '../../data/generated.js';
 import { iris } from '../../data/registry.js';
 import { Tensor } from '../../tensor/tensor.js';

@@ -1,6 +1,6 @@
 import { parsePoset } from '../../category/finite.js';
-import { parseGroup } from '../../equivariant/group/parse-group.js';
-import { parseRep } from '../../equivariant/group/parse-rep.js';
+import { parseGroup } from '../../symmetry/group/parse-group.js';
+import { parseRep } from '../../symmetry/group/parse-rep.js';
 import { glue } from '../../topos/gluing/glue.js';
 import { conjugacyClasses, coinvariants, endOverGroup, homCoend } from '../../ends/report.js';
 import { glueConvolution } from '../../ends/gluing.js';

@@ -1,19 +1,19 @@
-import { reparameterisationDemo } from '../../equivariant/tasks/fibration.js';
-import { inertiaExperiment } from '../../equivariant/tasks/inertia.js';
-import { parseGroup } from '../../equivariant/group/parse-group.js';
-import { parseRep } from '../../equivariant/group/parse-rep.js';
-import { applyRope, ropeFrequencies } from '../../equivariant/layers/rope.js';
-import { basisMatrix, equivarianceError, equivariantBasis } from '../../equivariant/solve/solver.js';
-import type { EquivariantBasis } from '../../equivariant/solve/solver.js';
+import { reparameterisationDemo } from '../../experiments/equivariant/fibration.js';
+import { inertiaExperiment } from '../../experiments/equivariant/inertia.js';
+import { parseGroup } from '../../symmetry/group/parse-group.js';
+import { parseRep } from '../../symmetry/group/parse-rep.js';
+import { applyRope, ropeFrequencies } from '../../nn/equivariant/rope.js';
+import { basisMatrix, equivarianceError, equivariantBasis } from '../../symmetry/solve/solver.js';
+import type { EquivariantBasis } from '../../symmetry/solve/solver.js';
 import { linePlot, matrixGallery } from '../../draw/plot.js';
 import { matrixLines } from '../commands/derive.js';
 import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';
-import { clebschGordan } from '../../equivariant/irreps/clebsch-gordan.js';
-import { decompose, decomposeSymmetric, decompositionString } from '../../equivariant/irreps/decompose.js';
-import { parseIndexSymmetry } from '../../equivariant/irreps/index-symmetry.js';
-import { sphericalHarmonics } from '../../equivariant/irreps/spherical-harmonics.js';
-import { wignerD } from '../../equivariant/irreps/wigner.js';
+import { clebschGordan } from '../../symmetry/irreps/clebsch-gordan.js';
+import { decompose, decomposeSymmetric, decompositionString } from '../../symmetry/irreps/decompose.js';
+import { parseIndexSymmetry } from '../../symmetry/irreps/index-symmetry.js';
+import { sphericalHarmonics } from '../../symmetry/irreps/spherical-harmonics.js';
+import { wignerD } from '../../symmetry/irreps/wigner.js';
 import { Rng } from '../../random/rng.js';
 
 const derive = (g: string, i: string, o: string): EquivariantBasis => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o));
@@ -126,11 +126,11 @@ export const section: TourSection = {
         inertia: rows,
       },
       summary: [
-        ['end ∫_g Hom(ρ_in g, ρ_out g)', 'equivariantBasis() — src/equivariant/solver.ts'],
+        ['end ∫_g Hom(ρ_in g, ρ_out g)', 'equivariantBasis() — src/symmetry/solve/solver.ts'],
         ['convolution = end over translations', 'conv1dPeriodic / conv2dPeriodic'],
         ['DeepSets = end over S(n); message passing = its restriction to a graph', 'deepsetsLayer, messagePassing'],
         ['RoPE / SO(2) and SO(3) kernels', 'ropeAttention, equivariantBasis(SO(n), …)'],
-        ['irreducibles: spherical harmonics, Wigner D, Clebsch–Gordan, decompositions', 'src/equivariant/irreps; derive --decompose'],
+        ['irreducibles: spherical harmonics, Wigner D, Clebsch–Gordan, decompositions', 'src/symmetry/irreps; derive --decompose'],
         ['cartesian (natural) update on the fibration', 'NaturalGradient, KFAC — src/optim/natural-gradient.ts'],
       ],
     };

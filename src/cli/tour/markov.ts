@@ -1,9 +1,9 @@
 import { linePlot, bandPlot } from '../../draw/plot.js';
 import { builtInData } from '../../data/registry.js';
-import {
-  UNCERTAINTY_METHODS, bayesDemo, bernoulliK, comonoidLaws, copyNaturality, deterministic, dropout, exercise2, gapReport, kernel, uncertaintyReport,
-} from '../../markov/index.js';
-import type { GapReport, UncertaintyReport } from '../../markov/index.js';
+import { bernoulliK, comonoidLaws, copyNaturality, deterministic, kernel } from '../../markov/index.js';
+import { UNCERTAINTY_METHODS, bayesDemo, exercise2, gapReport, uncertaintyReport } from '../../experiments/markov/index.js';
+import { dropout } from '../../nn/index.js';
+import type { GapReport, UncertaintyReport } from '../../experiments/markov/index.js';
 import { makeCtx } from '../../para/para.js';
 import { Rng } from '../../random/rng.js';
 import { Tensor } from '../../tensor/tensor.js';
@@ -97,7 +97,7 @@ export const section: TourSection = {
       summary: [
         ['stochastic morphism = Markov kernel', 'Kernel, thenK, tensorK — src/markov/kernel.ts'],
         ['copy / discard comonoid', 'copyK, discardK, comonoidLaws'],
-        ['dropout = stochastic lens (mask shared by F and F*)', 'dropout(p) — src/markov/layers/dropout.ts'],
+        ['dropout = stochastic lens (mask shared by F and F*)', 'dropout(p) — src/nn/markov/dropout.ts'],
         ['Bayesian weights W ~ N(μ, σ²)', 'bayes_dense(in,out), trainElbo (Bayes by backprop)'],
         ['epistemic uncertainty = MC spread', 'mcPredict, expectation, uncertaintyReport'],
       ],

@@ -1,10 +1,10 @@
 import { moons } from '../../data/generated.js';
 import { iris } from '../../data/registry.js';
-import { distill, verdicts } from '../../natural/distill.js';
-import type { DistillReport, MeanSpread } from '../../natural/distill.js';
-import { exercise4 } from '../../natural/bit-flip-naturality.js';
+import { distill, verdicts } from '../../experiments/natural/distill.js';
+import type { DistillReport, MeanSpread } from '../../experiments/natural/distill.js';
+import { exercise4 } from '../../experiments/natural/bit-flip-naturality.js';
 import { matrixPlot } from '../../draw/plot.js';
-import { hintNaturality } from '../../natural/hint-naturality.js';
+import { hintNaturality } from '../../experiments/natural/hint-naturality.js';
 import type { NaturalityReport } from '../../natural/naturality.js';
 import { fmt, table } from '../progress.js';
 import type { TourSection } from './section.js';

@@ -2,7 +2,7 @@ import { xor } from '../../data/generated.js';
 import { stratifiedSplit } from '../../data/dataset.js';
 import { iris } from '../../data/registry.js';
 import { mse, softmaxCrossEntropy } from '../../nn/loss.js';
-import { parseSpec } from '../../spec/index.js';
+import { parseSpec } from '../../catalogue/index.js';
 import { train } from '../../train/train.js';
 import type { TrainResult } from '../../train/train.js';
 import { fmt, table } from '../progress.js';

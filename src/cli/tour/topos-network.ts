@@ -2,7 +2,7 @@ import { xor } from '../../data/generated.js';
 import { Rng } from '../../random/rng.js';
 import { mse } from '../../nn/loss.js';
 import { makeCtx } from '../../para/para.js';
-import { parseSpec } from '../../spec/index.js';
+import { parseSpec } from '../../catalogue/index.js';
 import { stringDiagram } from '../../draw/diagram.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { parsePoset } from '../../category/finite.js';

@@ -2,7 +2,7 @@ import { xor } from '../../data/generated.js';
 import { iris } from '../../data/registry.js';
 import { asciiSubobject, boundaryPlot, decisionBoundary, sampleGrid } from '../../topos/gluing/boundary.js';
 import { heatMap, matrixPlot } from '../../draw/plot.js';
-import { sheafEnsembleStudy } from '../../topos/gluing/ensemble-study.js';
+import { sheafEnsembleStudy } from '../../experiments/topos/ensemble-study.js';
 import { checkLaws, unitSamples } from '../../topos/logic/laws.js';
 import { truthAlgebras } from '../../topos/logic/by-name.js';
 import { characteristicMorphism, subobject } from '../../topos/gluing/subobject.js';

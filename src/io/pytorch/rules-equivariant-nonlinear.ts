@@ -1,13 +1,13 @@
-import { atoms, repSize } from '../../equivariant/group/rep.js';
-import { ropeFrequencies } from '../../equivariant/layers/rope.js';
-import { toGroup, toRep } from '../../equivariant/solve/resolve.js';
+import { atoms, repSize } from '../../symmetry/group/rep.js';
+import { ropeFrequencies } from '../../nn/equivariant/rope.js';
+import { toGroup, toRep } from '../../symmetry/solve/resolve.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { named, plain } from './torch-module.js';
 import type { TorchRuleSet } from './torch-module.js';
 
 /**
- * The equivariant nonlinear layers (src/equivariant/layers/gated.ts, norm.ts, rope.ts): what
+ * The equivariant nonlinear layers (src/nn/equivariant/gated.ts, norm.ts, rope.ts): what
  * is fixed by the group — which gate scales which output, which positions form an atom, the
  * rotations R_m of RoPE — is a buffer; what is learned (norm biases, attention projections)
  * is a parameter under paralens's name. emlp is a composite of equivariant and gated, so it

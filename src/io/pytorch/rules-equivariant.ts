@@ -1,8 +1,8 @@
-import { symmetric } from '../../equivariant/group/group.js';
-import { repSize, trivial, V } from '../../equivariant/group/rep.js';
-import { mixersOf } from '../../equivariant/layers/deepsets.js';
-import { messagePassingMixers, parseGraph } from '../../equivariant/layers/message-passing.js';
-import { cachedBasis, toGroup, toRep } from '../../equivariant/solve/resolve.js';
+import { symmetric } from '../../symmetry/group/group.js';
+import { repSize, trivial, V } from '../../symmetry/group/rep.js';
+import { mixersOf } from '../../nn/equivariant/deepsets.js';
+import { messagePassingMixers, parseGraph } from '../../nn/equivariant/message-passing.js';
+import { cachedBasis, toGroup, toRep } from '../../symmetry/solve/resolve.js';
 import type { Sparse } from '../../linalg/sparse.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
@@ -10,7 +10,7 @@ import { named } from './torch-module.js';
 import type { TorchRuleSet } from './torch-module.js';
 
 /**
- * The equivariant layers (src/equivariant/layers) as fixed bases times learned
+ * The equivariant layers (src/nn/equivariant) as fixed bases times learned
  * coefficients: the derived basis of the end is a buffer (saved with the weights, never
  * trained) and the parameters are the coefficients, exactly as paralens holds them. The
  * periodic convolutions, whose derived basis is one shift per offset, are circular padding

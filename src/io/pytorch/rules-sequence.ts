@@ -1,5 +1,5 @@
 import { relativeBias, relativeBuckets, parsePosition } from '../../nn/attention-position.js';
-import { ropeFrequencies, rotaryTable } from '../../equivariant/group/rotary.js';
+import { ropeFrequencies, rotaryTable } from '../../symmetry/group/rotary.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { ExportError } from '../errors.js';

@@ -2,9 +2,9 @@ import { named, plain, under } from './torch-module.js';
 import type { TorchRuleSet } from './torch-module.js';
 
 /**
- * Sets (src/colimit/layers) and the natural-transformation adapter (src/natural/layers).
+ * Sets (src/nn/colimit) and the natural-transformation adapter (src/nn/natural).
  * A set is a per-sample tensor [n, d]; pooling reduces axis 1. A masked set carries a last
- * mask column (> 0.5 = present); an empty set pools to 0, as in src/colimit/layers/pool.ts.
+ * mask column (> 0.5 = present); an empty set pools to 0, as in src/nn/colimit/pool.ts.
  * map(f) runs f on all B·n elements as one batch.
  */
 const HELPERS: Record<string, string> = {

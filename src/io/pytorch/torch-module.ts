@@ -39,7 +39,7 @@ export type TorchRule = (a: TorchRuleInput) => TorchModule;
 /**
  * The rules of one family of layers: kind → rule, and the Python classes (name → source)
  * those rules' expressions use. Each family's file exports one; src/io/pytorch/export.ts
- * lists them, as src/spec/catalogue.ts lists the layers.
+ * lists them, as src/catalogue/catalogue.ts lists the layers.
  */
 export interface TorchRuleSet {
   readonly rules: Readonly<Record<string, TorchRule>>;

@@ -4,6 +4,4 @@ export * from './consistent.js';
 export * from './seed-experts.js';
 export * from './subobject.js';
 export * from './boundary.js';
-export * from './ensemble.js';
 export * from './ensemble-metrics.js';
-export * from './ensemble-study.js';

@@ -1,4 +1,4 @@
-import { joinRows } from '../../para/category.js';
+import { joinRows } from '../../para/composite.js';
 import { makeCtx } from '../../para/para.js';
 import type { Tensor } from '../../tensor/tensor.js';
 import type { NetworkGraph } from './graph.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { xor } from '../../../src/data/generated.js';
 import { RangeArgError, ShapeError } from '../../../src/errors.js';
 import { mse } from '../../../src/nn/loss.js';
-import { parseSpec } from '../../../src/spec/index.js';
+import { parseSpec } from '../../../src/catalogue/index.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import { train } from '../../../src/train/train.js';
 import {

@@ -4,7 +4,8 @@ import { xor } from '../../../src/data/generated.js';
 import { iris } from '../../../src/data/registry.js';
 import { DataError, RangeArgError } from '../../../src/errors.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
-import { auroc, expertProbabilities, heldOutRecords, sheafEnsembleStudy, toleranceRow, trainEnsemble } from '../../../src/topos/index.js';
+import { auroc } from '../../../src/topos/index.js';
+import { expertProbabilities, heldOutRecords, sheafEnsembleStudy, toleranceRow, trainEnsemble } from '../../../src/experiments/topos/index.js';
 
 describe('auroc', () => {
   it('equals the pairwise definition P(score₊ > score₋) + ½ P(tie)', () => {

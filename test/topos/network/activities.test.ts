@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { xor } from '../../../src/data/generated.js';
 import { mse } from '../../../src/nn/loss.js';
 import { makeCtx } from '../../../src/para/para.js';
-import { parseSpec } from '../../../src/spec/index.js';
+import { parseSpec } from '../../../src/catalogue/index.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import { activityPresheaf, backpropComponent, checkFunctorial, crossedRestrict, globalSections, isSheaf, modelActivityPresheaf, networkActivities, networkGraphOfModel, networkSite, parseEdges, weightPresheaf } from '../../../src/topos/index.js';
 import type { CrossedElement, Weights } from '../../../src/topos/index.js';

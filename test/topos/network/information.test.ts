@@ -3,7 +3,7 @@ import { parsePoset } from '../../../src/category/index.js';
 import fc from 'fast-check';
 import { xor } from '../../../src/data/generated.js';
 import { mse } from '../../../src/nn/loss.js';
-import { parseSpec } from '../../../src/spec/index.js';
+import { parseSpec } from '../../../src/catalogue/index.js';
 import { train } from '../../../src/train/train.js';
 import { conditionalAction, cocycleDefect, conditionTheory, contentCounting, contentNormalised, empiricalDistribution, shannonEntropy, informationCBH, layerInformation, mutualInformationK, semanticPhi, semanticMutualInformation, sieveAlgebra, stateAlgebra, stateMeasure, theoryOf, conditionDistribution, ToposError } from '../../../src/topos/index.js';
 import type { Sieve } from '../../../src/topos/index.js';

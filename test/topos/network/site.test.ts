@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToposError } from '../../../src/category/index.js';
 import fc from 'fast-check';
-import { parseSpec } from '../../../src/spec/index.js';
+import { parseSpec } from '../../../src/catalogue/index.js';
 import { closedSieves, countGlobalTruthValues, countSheafTruthValues, globalTruthValues, siteReport, networkGraphOfModel, networkSite, parseEdges, sieves, subobjectClassifier, topologyGeneratedBy, sieveGeneratedBy, showSieve, topologyAxiomFailure } from '../../../src/topos/index.js';
 
 describe('the site of a network', () => {

@@ -1,0 +1,2 @@
+export * from './set-experiment.js';
+export * from './fisher-iris.js';

@@ -1,0 +1,5 @@
+export * from './elbo.js';
+export * from './uncertainty.js';
+export * from './dropout-xor.js';
+export * from './bayes-demo.js';
+export * from './uncertainty-report.js';

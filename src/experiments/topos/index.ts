@@ -1,0 +1,2 @@
+export * from './ensemble.js';
+export * from './ensemble-study.js';
