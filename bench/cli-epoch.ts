@@ -37,12 +37,30 @@ function trainerEpochs(cfg: BenchConfig): number[] {
 /** The command's run: its median epoch, and its process's wall and CPU seconds. */
 function cliRun(cfg: BenchConfig): { epoch: number; wall: number; cpu?: number; backend: string } {
   const { epochs, batch, lr } = cfg.fashion;
-  const args = [CLI, 'train', '--model', MLP_SPEC, '--data', 'fashion-mnist', '--optimizer', 'sgd', '--lr', String(lr), '--batch', String(batch), '--epochs', String(epochs), '--json'];
+  const args = [
+    CLI,
+    'train',
+    '--model',
+    MLP_SPEC,
+    '--data',
+    'fashion-mnist',
+    '--optimizer',
+    'sgd',
+    '--lr',
+    String(lr),
+    '--batch',
+    String(batch),
+    '--epochs',
+    String(epochs),
+    '--json',
+  ];
   const timed = existsSync(TIME);
   const t0 = performance.now();
   // a clean environment for the choices the command makes itself
   const env = { ...process.env, PARALENS_BACKEND: '', PARALENS_THREADS: '' };
-  const r = timed ? spawnSync(TIME, ['-f', 'paralens-time %e %U %S', process.execPath, ...args], { encoding: 'utf8', env }) : spawnSync(process.execPath, args, { encoding: 'utf8', env });
+  const r = timed
+    ? spawnSync(TIME, ['-f', 'paralens-time %e %U %S', process.execPath, ...args], { encoding: 'utf8', env })
+    : spawnSync(process.execPath, args, { encoding: 'utf8', env });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`paralens train exited ${r.status}: ${(r.stderr || '').trim().split('\n').at(-1)}`);
   const out = JSON.parse(r.stdout) as { seconds_per_epoch: number; backend: { name: string; simd?: string; threads: number } };
@@ -63,7 +81,12 @@ export function benchCliEpoch(cfg: BenchConfig, skipped: string[], log: (s: stri
   }
   recorder('paralens wasm (Trainer)', out, skipped, log)(workload, 's', () => trainerEpochs(cfg));
   let run: ReturnType<typeof cliRun> | undefined;
-  recorder('paralens CLI', out, skipped, log)(workload, 's', () => {
+  recorder(
+    'paralens CLI',
+    out,
+    skipped,
+    log,
+  )(workload, 's', () => {
     run = cliRun(cfg);
     return [run.epoch];
   });
@@ -81,9 +104,11 @@ export function benchCliEpoch(cfg: BenchConfig, skipped: string[], log: (s: stri
 export function cliSummary(results: readonly Measurement[], cfg: BenchConfig): string | undefined {
   const get = (workload: string, system: string): number | undefined => results.find((r) => r.workload === workload && r.system === system)?.value;
   const w = names.fashionEpoch(cfg.fashion.batch);
-  const cli = get(w, 'paralens CLI'), lib = get(w, 'paralens wasm (Trainer)');
+  const cli = get(w, 'paralens CLI'),
+    lib = get(w, 'paralens wasm (Trainer)');
   if (cli === undefined || lib === undefined) return undefined;
-  const wall = get(names.cliProcess(cfg.fashion.epochs, 'wall'), 'paralens CLI'), cpu = get(names.cliProcess(cfg.fashion.epochs, 'CPU'), 'paralens CLI');
+  const wall = get(names.cliProcess(cfg.fashion.epochs, 'wall'), 'paralens CLI'),
+    cpu = get(names.cliProcess(cfg.fashion.epochs, 'CPU'), 'paralens CLI');
   const cores = wall && cpu ? `; its process: CPU ${cpu.toFixed(2)} s over wall ${wall.toFixed(2)} s = ${(cpu / wall).toFixed(2)}` : '';
   return `paralens train's Fashion-MNIST epoch ÷ the Trainer's: ${(cli / lib).toFixed(2)}× (${cli.toFixed(3)} s ÷ ${lib.toFixed(3)} s; target ≤ 1.1×)${cores}`;
 }

@@ -66,7 +66,14 @@ async function main(): Promise<void> {
     const [tr, te] = kind === 'cnn' ? [asImages(train), asImages(test)] : [train, test];
     const steps = opts.epochs * Math.ceil(tr.x.batch / opts.batch);
     const schedule = opts.schedule === 'cosine' ? cosine(steps) : undefined;
-    const trainer = new Trainer(parseSpec(spec), tr, { loss: softmaxCrossEntropy, batch: opts.batch, lr: opts.lr, optimizer: opts.optimizer, optimizerOptions: { schedule }, seed: 0 });
+    const trainer = new Trainer(parseSpec(spec), tr, {
+      loss: softmaxCrossEntropy,
+      batch: opts.batch,
+      lr: opts.lr,
+      optimizer: opts.optimizer,
+      optimizerOptions: { schedule },
+      seed: 0,
+    });
     const theta0 = trainer.theta.map((t) => Array.from(t.data));
     const ours: EpochRow[] = [];
     for (let e = 1; e <= opts.epochs; e++) {
@@ -80,18 +87,40 @@ async function main(): Promise<void> {
     let theirs: EpochRow[] | undefined;
     if (torch) {
       const script = fileURLToPath(new URL('../../bench/fashion_torch.py', import.meta.url));
-      const job = { model: kind, spec, schedule: opts.schedule, theta: theta0, epochs: opts.epochs, batch: opts.batch, lr: opts.lr, optimizer: opts.optimizer, dataDir: opts.dataDir, limit: opts.limit ?? null, threads: opts.torchThreads };
-      const r = spawnSync(PYTHON, [script], { input: JSON.stringify(job), env: torchEnv(), encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['pipe', 'pipe', 'inherit'] });
+      const job = {
+        model: kind,
+        spec,
+        schedule: opts.schedule,
+        theta: theta0,
+        epochs: opts.epochs,
+        batch: opts.batch,
+        lr: opts.lr,
+        optimizer: opts.optimizer,
+        dataDir: opts.dataDir,
+        limit: opts.limit ?? null,
+        threads: opts.torchThreads,
+      };
+      const r = spawnSync(PYTHON, [script], {
+        input: JSON.stringify(job),
+        env: torchEnv(),
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
       if (r.status !== 0) throw new Error(`bench/fashion_torch.py exited ${r.status}`);
       theirs = (JSON.parse(r.stdout) as { epochs: EpochRow[] }).epochs;
     }
     (report.models as Record<string, unknown>)[kind] = { spec, paralens: ours, pytorch: theirs ?? null };
     if (!opts.json) {
-      process.stdout.write(`\n${kind}: ${spec}\n${opts.optimizer} lr ${opts.lr} (${opts.schedule} schedule), batch ${opts.batch}, same initial weights; PyTorch ${torch ?? '(absent)'} with ${opts.torchThreads} thread(s), paralens backend ${backend().name}\n\n`);
+      process.stdout.write(
+        `\n${kind}: ${spec}\n${opts.optimizer} lr ${opts.lr} (${opts.schedule} schedule), batch ${opts.batch}, same initial weights; PyTorch ${torch ?? '(absent)'} with ${opts.torchThreads} thread(s), paralens backend ${backend().name}\n\n`,
+      );
       process.stdout.write('| epoch | paralens s | PyTorch s | paralens test acc | PyTorch test acc |\n|---:|---:|---:|---:|---:|\n');
       ours.forEach((o, i) => {
         const p = theirs?.[i];
-        process.stdout.write(`| ${o.epoch} | ${o.seconds.toFixed(2)} | ${p ? p.seconds.toFixed(2) : '—'} | ${o.testAccuracy.toFixed(4)} | ${p ? p.testAccuracy.toFixed(4) : '—'} |\n`);
+        process.stdout.write(
+          `| ${o.epoch} | ${o.seconds.toFixed(2)} | ${p ? p.seconds.toFixed(2) : '—'} | ${o.testAccuracy.toFixed(4)} | ${p ? p.testAccuracy.toFixed(4) : '—'} |\n`,
+        );
       });
     }
   }

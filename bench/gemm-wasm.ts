@@ -38,17 +38,24 @@ export interface GemmTiming {
 
 /** GFLOP/s of backend.gemm on n×n×n float32: `samples` samples of ≥ `sampleSeconds` of work each. */
 export function timeGemm(be: Backend, n: number, transA = false, transB = false, samples = 5, sampleSeconds = 0.2): GemmTiming {
-  const a = new Float32Array(n * n), b = new Float32Array(n * n), c = new Float32Array(n * n);
-  for (let i = 0; i < a.length; i++) { a[i] = ((i * 7919) % 1000) / 1000 - 0.5; b[i] = ((i * 104729) % 1000) / 1000 - 0.5; }
+  const a = new Float32Array(n * n),
+    b = new Float32Array(n * n),
+    c = new Float32Array(n * n);
+  for (let i = 0; i < a.length; i++) {
+    a[i] = ((i * 7919) % 1000) / 1000 - 0.5;
+    b[i] = ((i * 104729) % 1000) / 1000 - 0.5;
+  }
   const flops = 2 * n * n * n;
   be.gemm(transA, transB, n, n, n, a, b, c, false); // warm-up
   const t0 = performance.now();
   be.gemm(transA, transB, n, n, n, a, b, c, false);
   const once = Math.max(1e-6, (performance.now() - t0) / 1000);
   const reps = Math.max(1, Math.round(sampleSeconds / once));
-  const times: number[] = [], cpu: number[] = [];
+  const times: number[] = [],
+    cpu: number[] = [];
   for (let s = 0; s < samples; s++) {
-    const t = performance.now(), u = process.cpuUsage();
+    const t = performance.now(),
+      u = process.cpuUsage();
     for (let r = 0; r < reps; r++) be.gemm(transA, transB, n, n, n, a, b, c, false);
     times.push((performance.now() - t) / 1000 / reps);
     const du = process.cpuUsage(u);
@@ -56,7 +63,16 @@ export function timeGemm(be: Backend, n: number, transA = false, transB = false,
   }
   const median = (xs: number[]): number => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const seconds = median(times);
-  return { backend: be.name, transA, transB, size: n, gflops: flops / seconds / 1e9, bestGflops: flops / times[0]! / 1e9, seconds, cpuGflops: flops / median(cpu) / 1e9 };
+  return {
+    backend: be.name,
+    transA,
+    transB,
+    size: n,
+    gflops: flops / seconds / 1e9,
+    bestGflops: flops / times[0]! / 1e9,
+    seconds,
+    cpuGflops: flops / median(cpu) / 1e9,
+  };
 }
 
 /** Median CPU microseconds per call of f (after a warm-up), 5 samples of `reps` calls. */
@@ -79,13 +95,15 @@ function perCall(f: () => void, reps: number): number {
 export function smallCallCosts(eager: Backend): { call: string; jsMicros: number; wasmMicros: number }[] {
   const rows: { call: string; jsMicros: number; wasmMicros: number }[] = [];
   for (const d of [2, 4, 8, 16]) {
-    const a = new Float32Array(d * d).fill(0.5), c = new Float32Array(d * d);
+    const a = new Float32Array(d * d).fill(0.5),
+      c = new Float32Array(d * d);
     const call = (be: Backend) => () => be.gemm(false, true, d, d, d, a, a, c, false);
     rows.push({ call: `gemm ${d}×${d}×${d}`, jsMicros: perCall(call(jsBackend), 20000), wasmMicros: perCall(call(eager), 20000) });
   }
   for (const op of ['relu', 'sigmoid'] as const) {
     for (const n of [64, 256, 1024]) {
-      const x = Float32Array.from({ length: n }, (_, i) => Math.sin(i)), y = new Float32Array(n);
+      const x = Float32Array.from({ length: n }, (_, i) => Math.sin(i)),
+        y = new Float32Array(n);
       const call = (be: Backend) => () => be.unary(op, x, y);
       rows.push({ call: `${op} n=${n}`, jsMicros: perCall(call(jsBackend), 20000), wasmMicros: perCall(call(eager), 20000) });
     }
@@ -136,7 +154,11 @@ async function main(): Promise<void> {
     }
   }
   const results: GemmTiming[] = [];
-  log(`node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share these cores)`);
+  log(
+    `node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other processes share these cores)`,
+  );
   log(`size  ${backends.map((b) => b.name.padStart(16)).join('')}   (wall GFLOP/s (per CPU-second), A·B, ${best ? 'wall: best of 15' : 'median of 5'})`);
   for (const n of sizes) {
     const row = backends.map((b) => (b === jsBackend && n > 512 ? undefined : timeGemm(b, n, false, false, b === jsBackend ? 3 : samples, sampleSeconds)));
@@ -144,15 +166,21 @@ async function main(): Promise<void> {
     log(`${String(n).padEnd(6)}${row.map((r) => (r ? `${wall(r).toFixed(1)} (${r.cpuGflops.toFixed(1)})` : '-').padStart(16)).join('')}`);
   }
   const big = sizes[sizes.length - 1]!;
-  for (const [tA, tB] of [[true, false], [false, true], [true, true]] as const) {
+  for (const [tA, tB] of [
+    [true, false],
+    [false, true],
+    [true, true],
+  ] as const) {
     const row = backends.slice(1).map((b) => timeGemm(b, big, tA, tB, samples, sampleSeconds));
     results.push(...row);
     log(`${big} ${tA ? 'Aᵀ' : 'A'}·${tB ? 'Bᵀ' : 'B'}`.padEnd(22) + row.map((r) => `${wall(r).toFixed(1)} (${r.cpuGflops.toFixed(1)})`.padStart(16)).join(''));
   }
-  const shares = wasm.filter((b) => b.threads > 1).map((b) => {
-    const st = b.threadStats();
-    return `${b.name} ${((100 * st.chunksByWorkers) / Math.max(1, st.chunks)).toFixed(0)}%`;
-  });
+  const shares = wasm
+    .filter((b) => b.threads > 1)
+    .map((b) => {
+      const st = b.threadStats();
+      return `${b.name} ${((100 * st.chunksByWorkers) / Math.max(1, st.chunks)).toFixed(0)}%`;
+    });
   if (shares.length) log(`share of the chunks of shared products run by the worker thread: ${shares.join(', ')}`);
   const eager = await createWasmBackend({ threads: 1, name: 'wasm-eager', minGemmVolume: 0, minElements: 0 });
   const small = smallCallCosts(eager);

@@ -23,8 +23,20 @@ const arg = (name: string): string | undefined => {
 const sizes = (arg('sizes') ?? '1024,2048,4096').split(',').map(Number);
 const repeats = Number(arg('repeats') ?? 5);
 const log = (s: string): void => void process.stderr.write(s + '\n');
-const MLP = { batch: 128, steps: 20 }, CNN = { batch: 64, steps: 5 };
-const CHAR: CharTransformerConfig = { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: Number(arg('transformer-steps') ?? 5), lr: 0.003 };
+const MLP = { batch: 128, steps: 20 },
+  CNN = { batch: 64, steps: 5 };
+const CHAR: CharTransformerConfig = {
+  vocab: 96,
+  d: 64,
+  heads: 4,
+  ff: 256,
+  blocks: 2,
+  pos: 'rope',
+  context: 64,
+  batch: 32,
+  steps: Number(arg('transformer-steps') ?? 5),
+  lr: 0.003,
+};
 
 /** Times `run` (which resolves when the device is done) `repeats` times after a warm-up; GFLOP/s or samples/s from `work`. */
 async function timed(work: number, run: () => Promise<void>): Promise<number[]> {
@@ -49,7 +61,8 @@ async function benchJax(skipped: string[]): Promise<Measurement[]> {
     jax.defaultDevice('webgpu');
     const np = jax.numpy;
     for (const n of sizes) {
-      const a = np.array(fill(n * n, 1)).reshape([n, n]), b = np.array(fill(n * n, 2)).reshape([n, n]);
+      const a = np.array(fill(n * n, 1)).reshape([n, n]),
+        b = np.array(fill(n * n, 2)).reshape([n, n]);
       const samples = await timed((2 * n ** 3) / 1e9, async () => {
         await jax.blockUntilReady(np.matmul(a.ref, b.ref)).then((c) => c.dispose());
       });
@@ -57,10 +70,14 @@ async function benchJax(skipped: string[]): Promise<Measurement[]> {
       log(`  ${system} ${names.matmul(n)} ${median(samples).toPrecision(4)} GFLOP/s`);
     }
     // the MLP: params as a tree, one jitted value-and-grad per step, SGD by tree.map
-    const dims = [784, 256, 256, 10], B = MLP.batch;
+    const dims = [784, 256, 256, 10],
+      B = MLP.batch;
     let p: Record<string, InstanceType<typeof jax.Array>> = {};
     dims.slice(1).forEach((d, i) => {
-      p[`w${i}`] = np.array(fill(dims[i]! * d, 10 + i)).reshape([dims[i]!, d]).mul(0.1);
+      p[`w${i}`] = np
+        .array(fill(dims[i]! * d, 10 + i))
+        .reshape([dims[i]!, d])
+        .mul(0.1);
       p[`b${i}`] = np.zeros([d]);
     });
     const loss = (q: typeof p, x: InstanceType<typeof jax.Array>, y: InstanceType<typeof jax.Array>) => {
@@ -69,11 +86,21 @@ async function benchJax(skipped: string[]): Promise<Measurement[]> {
         h = np.matmul(h, q[`w${i}`]!).add(q[`b${i}`]!);
         if (i < 2) h = jax.nn.relu(h);
       }
-      return jax.nn.logSoftmax(h).mul(y).sum().mul(-1 / B);
+      return jax.nn
+        .logSoftmax(h)
+        .mul(y)
+        .sum()
+        .mul(-1 / B);
     };
     const step = jax.jit(jax.valueAndGrad(loss));
     const xs = np.array(fill(B * 784, 3)).reshape([B, 784]);
-    const ys = jax.nn.oneHot(np.array(Int32Array.from({ length: B }, (_, i) => i % 10), { dtype: np.int32 }), 10);
+    const ys = jax.nn.oneHot(
+      np.array(
+        Int32Array.from({ length: B }, (_, i) => i % 10),
+        { dtype: np.int32 },
+      ),
+      10,
+    );
     const samples = await timed(MLP.batch * MLP.steps, async () => {
       for (let s = 0; s < MLP.steps; s++) {
         const [l, g] = step(jax.tree.ref(p), xs.ref, ys.ref);
@@ -103,7 +130,8 @@ async function benchTfjsWebGpu(skipped: string[]): Promise<Measurement[]> {
     });
     if (!(await tf.setBackend('webgpu'))) throw new Error('tf.setBackend(webgpu) failed');
     for (const n of sizes) {
-      const a = tf.tensor2d(fill(n * n, 1), [n, n]), b = tf.tensor2d(fill(n * n, 2), [n, n]);
+      const a = tf.tensor2d(fill(n * n, 1), [n, n]),
+        b = tf.tensor2d(fill(n * n, 2), [n, n]);
       const samples = await timed((2 * n ** 3) / 1e9, async () => {
         const c = tf.matMul(a, b);
         await c.data();
@@ -133,18 +161,25 @@ async function main(): Promise<void> {
   const skipped: string[] = [];
   const be = await startWebGpu(log);
   if (!be) throw new Error('no WebGPU adapter: nothing to measure');
-  log(`adapter: ${be.device.label}${be.device.emulated ? ' — SwiftShader, a CPU emulation: these numbers check that everything runs, they are not GPU speeds' : ''}`);
+  log(
+    `adapter: ${be.device.label}${be.device.emulated ? ' — SwiftShader, a CPU emulation: these numbers check that everything runs, they are not GPU speeds' : ''}`,
+  );
   const results = await benchWebGpu(be, { matmulSizes: sizes, mlp: MLP, cnn: CNN, charTransformer: CHAR, repeats }, skipped, log);
   // the peers find Dawn where a browser has its WebGPU: navigator.gpu and the GPU* globals
   const dawn = (await import('webgpu')) as { create(o: string[]): unknown; globals: object };
   Object.assign(globalThis, dawn.globals);
   const gpu = dawn.create([]);
-  if (!(globalThis as { navigator?: unknown }).navigator) Object.defineProperty(globalThis, 'navigator', { value: { gpu, userAgent: `Node.js ${process.version}` }, configurable: true });
+  if (!(globalThis as { navigator?: unknown }).navigator)
+    Object.defineProperty(globalThis, 'navigator', { value: { gpu, userAgent: `Node.js ${process.version}` }, configurable: true });
   const peers = [...(await benchJax(skipped)), ...(await benchTfjsWebGpu(skipped))];
   // the peers ran on the same adapter: on SwiftShader their rows are an emulation's too
   results.push(...peers.map((m) => (be.device.emulated ? { ...m, system: `${m.system} (SwiftShader: CPU emulation)`, emulated: true } : m)));
-  if (argv.includes('--json')) process.stdout.write(JSON.stringify({ adapter: be.device.label, emulated: be.device.emulated, system: gpuSystem(be), results, skipped }) + '\n');
-  else process.stdout.write(`\nadapter: ${be.device.label}${be.device.emulated ? ' (CPU emulation)' : ''}\n\n${markdownTable(results)}\n\nskipped: ${skipped.join('; ') || 'nothing'}\n`);
+  if (argv.includes('--json'))
+    process.stdout.write(JSON.stringify({ adapter: be.device.label, emulated: be.device.emulated, system: gpuSystem(be), results, skipped }) + '\n');
+  else
+    process.stdout.write(
+      `\nadapter: ${be.device.label}${be.device.emulated ? ' (CPU emulation)' : ''}\n\n${markdownTable(results)}\n\nskipped: ${skipped.join('; ') || 'nothing'}\n`,
+    );
   process.exit(0);
 }
 

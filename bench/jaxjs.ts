@@ -29,7 +29,10 @@ export async function loadJaxjs(): Promise<{ jax: Jax; note: string } | { error:
     // the package exports no ./package.json: read it beside the entry point
     const entry = createRequire(import.meta.url).resolve('@jax-js/jax');
     const { version } = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string };
-    return { jax, note: `@jax-js/jax ${version}, device wasm (navigator.hardwareConcurrency = ${g.navigator.hardwareConcurrency}), jit(SGD step of grad(loss))` };
+    return {
+      jax,
+      note: `@jax-js/jax ${version}, device wasm (navigator.hardwareConcurrency = ${g.navigator.hardwareConcurrency}), jit(SGD step of grad(loss))`,
+    };
   } catch (e) {
     return { error: `jax-js unavailable: ${(e as Error).message.split('\n')[0]}` };
   }
@@ -37,14 +40,18 @@ export async function loadJaxjs(): Promise<{ jax: Jax; note: string } | { error:
 
 /** A float32 array of deterministic values in the given shape. */
 const data = (jax: Jax, shape: number[], seed: number, scale = 1): A => {
-  const v = fill(shape.reduce((a, b) => a * b, 1), seed);
+  const v = fill(
+    shape.reduce((a, b) => a * b, 1),
+    seed,
+  );
   if (scale !== 1) for (let i = 0; i < v.length; i++) v[i]! *= scale;
   return jax.numpy.array(v).reshape(shape);
 };
 
 function timeMatmul(jax: Jax, n: number, cfg: BenchConfig): number[] {
   const { numpy: np } = jax;
-  const a = data(jax, [n, n], 1), b = data(jax, [n, n], 2);
+  const a = data(jax, [n, n], 1),
+    b = data(jax, [n, n], 2);
   const mm = jax.jit((x: A, y: A) => np.dot(x, y));
   // dataSync finishes the product (and frees its result)
   const once = (): void => void mm(a.ref, b.ref).dataSync();
@@ -91,10 +98,21 @@ function timeSteps(jax: Jax, params: Params, loss: (p: Params, x: A, y: A) => A,
 }
 
 const labels = (jax: Jax, batch: number, s: number): A =>
-  jax.nn.oneHot(jax.numpy.array(Int32Array.from({ length: batch }, (_, i) => (i * 7 + s) % 10), { dtype: jax.numpy.int32 }), 10);
+  jax.nn.oneHot(
+    jax.numpy.array(
+      Int32Array.from({ length: batch }, (_, i) => (i * 7 + s) % 10),
+      { dtype: jax.numpy.int32 },
+    ),
+    10,
+  );
 
 /** Softmax cross-entropy of logits z against one-hot rows y, mean over the batch. */
-const crossEntropy = (jax: Jax, z: A, y: A, batch: number): A => jax.nn.logSoftmax(z).mul(y).sum().mul(-1 / batch);
+const crossEntropy = (jax: Jax, z: A, y: A, batch: number): A =>
+  jax.nn
+    .logSoftmax(z)
+    .mul(y)
+    .sum()
+    .mul(-1 / batch);
 
 export function benchJaxjs(jax: Jax, system: string, cfg: BenchConfig, skipped: string[], log: (s: string) => void): Measurement[] {
   const { numpy: np, nn, lax } = jax;
@@ -112,7 +130,16 @@ export function benchJaxjs(jax: Jax, system: string, cfg: BenchConfig, skipped: 
       }
       return crossEntropy(jax, h, y, batch);
     };
-    add(names.mlp(batch), 'samples/s', () => timeSteps(jax, denseParams(jax, dims, 7), mlp, Array.from({ length: steps }, (_, s) => [data(jax, [batch, 784], 100 + s), labels(jax, batch, s)]), lr, cfg));
+    add(names.mlp(batch), 'samples/s', () =>
+      timeSteps(
+        jax,
+        denseParams(jax, dims, 7),
+        mlp,
+        Array.from({ length: steps }, (_, s) => [data(jax, [batch, 784], 100 + s), labels(jax, batch, s)]),
+        lr,
+        cfg,
+      ),
+    );
   }
 
   {
@@ -124,15 +151,33 @@ export function benchJaxjs(jax: Jax, system: string, cfg: BenchConfig, skipped: 
       return crossEntropy(jax, np.dot(h.reshape([batch, 784]), p[4]!).add(p[5]!), y, batch);
     };
     const params = (): Params => [
-      data(jax, [8, 1, 3, 3], 1, 2 / 3), np.zeros([8, 1, 1]),
-      data(jax, [16, 8, 3, 3], 2, 2 / Math.sqrt(72)), np.zeros([16, 1, 1]),
-      data(jax, [784, 10], 3, 2 / 28), np.zeros([10]),
+      data(jax, [8, 1, 3, 3], 1, 2 / 3),
+      np.zeros([8, 1, 1]),
+      data(jax, [16, 8, 3, 3], 2, 2 / Math.sqrt(72)),
+      np.zeros([16, 1, 1]),
+      data(jax, [784, 10], 3, 2 / 28),
+      np.zeros([10]),
     ];
-    add(names.conv(batch), 'samples/s', () => timeSteps(jax, params(), cnn, Array.from({ length: steps }, (_, s) => [data(jax, [batch, 1, 28, 28], 200 + s), labels(jax, batch, s)]), cfg.conv.lr, cfg));
+    add(names.conv(batch), 'samples/s', () =>
+      timeSteps(
+        jax,
+        params(),
+        cnn,
+        Array.from({ length: steps }, (_, s) => [data(jax, [batch, 1, 28, 28], 200 + s), labels(jax, batch, s)]),
+        cfg.conv.lr,
+        cfg,
+      ),
+    );
   }
 
   {
-    const x = np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), y = np.array([[0], [1], [1], [0]]);
+    const x = np.array([
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ]),
+      y = np.array([[0], [1], [1], [0]]);
     const loss = (p: Params, xs: A, ys: A): A => {
       let h = xs;
       for (let k = 0; k < p.length; k += 2) h = nn.sigmoid(np.dot(h, p[k]!).add(p[k + 1]!));
@@ -159,7 +204,10 @@ export function benchJaxjs(jax: Jax, system: string, cfg: BenchConfig, skipped: 
       // a step costs jax-js a fixed ~10 ms here whatever its size: a run of 6000 takes over a
       // minute, so beyond 30 s the warm-up run (compilation included) is the one sample
       const probe = run(200) * (cfg.xor.epochs / 200);
-      if (probe > 120) throw new Error(`a step costs jax-js ${((probe / cfg.xor.epochs) * 1000).toFixed(1)} ms here: ${cfg.xor.epochs} epochs would take about ${Math.round(probe)} s (estimated from 200 steps; not run)`);
+      if (probe > 120)
+        throw new Error(
+          `a step costs jax-js ${((probe / cfg.xor.epochs) * 1000).toFixed(1)} ms here: ${cfg.xor.epochs} epochs would take about ${Math.round(probe)} s (estimated from 200 steps; not run)`,
+        );
       const warm = run();
       return warm > 30 ? [warm] : Array.from({ length: repeatsAfter(warm, cfg) }, () => run());
     });

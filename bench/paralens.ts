@@ -28,7 +28,9 @@ export function syntheticData(n: number, shape: number[], seed: number): Dataset
  * wasm memory on 'wasm'), as TF.js's are tensors made before timing.
  */
 export function timeMatmul(n: number, cfg: BenchConfig): number[] {
-  const a = allocFloat32(n * n), b = allocFloat32(n * n), c = allocFloat32(n * n);
+  const a = allocFloat32(n * n),
+    b = allocFloat32(n * n),
+    c = allocFloat32(n * n);
   a.set(fill(n * n, 1));
   b.set(fill(n * n, 2));
   const be = backend();
@@ -60,7 +62,13 @@ function epochRates(trainer: Trainer, items: number, cfg: BenchConfig): number[]
 export function timeXor(cfg: BenchConfig): number[] {
   const run = (): number => {
     const t = performance.now();
-    const trainer = new Trainer(parseSpec('dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid'), xorData(), { loss: mse, lr: cfg.xor.lr, batch: 4, shuffle: false, seed: 0 });
+    const trainer = new Trainer(parseSpec('dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid'), xorData(), {
+      loss: mse,
+      lr: cfg.xor.lr,
+      batch: 4,
+      shuffle: false,
+      seed: 0,
+    });
     for (let e = 0; e < cfg.xor.epochs; e++) trainer.runEpoch();
     return (performance.now() - t) / 1000;
   };
@@ -70,9 +78,11 @@ export function timeXor(cfg: BenchConfig): number[] {
 
 /** The char transformer's data: batch·steps windows of synthetic ids (x [N, T]) and their next ids (y [N, T]). */
 export function charWindows(c: CharTransformerConfig): Dataset {
-  const T = c.context, N = c.batch * c.steps;
+  const T = c.context,
+    N = c.batch * c.steps;
   const ids = tokenWindows(N, c, 11);
-  const x = Tensor.zeros([N, T]), y = Tensor.zeros([N, T]);
+  const x = Tensor.zeros([N, T]),
+    y = Tensor.zeros([N, T]);
   for (let i = 0; i < N; i++) {
     x.data.set(ids.subarray(i * (T + 1), i * (T + 1) + T), i * T);
     y.data.set(ids.subarray(i * (T + 1) + 1, (i + 1) * (T + 1)), i * T);
@@ -85,8 +95,14 @@ export function charWindows(c: CharTransformerConfig): Dataset {
  * epoch of batch·steps windows), after one warm-up epoch.
  */
 export function timeCharTransformer(cfg: BenchConfig): number[] {
-  const c = cfg.charTransformer, T = c.context, N = c.batch * c.steps;
-  return epochRates(new Trainer(parseSpec(charTransformerSpec(c)).at([T]), charWindows(c), { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 }), N * T, cfg);
+  const c = cfg.charTransformer,
+    T = c.context,
+    N = c.batch * c.steps;
+  return epochRates(
+    new Trainer(parseSpec(charTransformerSpec(c)).at([T]), charWindows(c), { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 }),
+    N * T,
+    cfg,
+  );
 }
 
 /** Every workload on the backend registered as `name`; `system` labels the rows. */
@@ -97,8 +113,11 @@ export function benchParalens(name: string, system: string, cfg: BenchConfig, sk
   const add = recorder(system, out, skipped, log, cfg.only);
   try {
     for (const n of cfg.matmulSizes) add(names.matmul(n), 'GFLOP/s', () => timeMatmul(n, cfg));
-    for (const { batch, steps } of cfg.mlp.runs) add(names.mlp(batch), 'samples/s', () => timeTraining(MLP_SPEC, [784], batch, steps, cfg.mlp.lr, softmaxCrossEntropy, cfg));
-    add(names.conv(cfg.conv.batch), 'samples/s', () => timeTraining(CNN_SPEC, [1, 28, 28], cfg.conv.batch, cfg.conv.steps, cfg.conv.lr, softmaxCrossEntropy, cfg));
+    for (const { batch, steps } of cfg.mlp.runs)
+      add(names.mlp(batch), 'samples/s', () => timeTraining(MLP_SPEC, [784], batch, steps, cfg.mlp.lr, softmaxCrossEntropy, cfg));
+    add(names.conv(cfg.conv.batch), 'samples/s', () =>
+      timeTraining(CNN_SPEC, [1, 28, 28], cfg.conv.batch, cfg.conv.steps, cfg.conv.lr, softmaxCrossEntropy, cfg),
+    );
     add(names.xor(cfg.xor.epochs), 's', () => timeXor(cfg));
     add(names.charTransformer(cfg.charTransformer), 'tokens/s', () => timeCharTransformer(cfg));
   } finally {

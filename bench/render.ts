@@ -29,14 +29,26 @@ if (benchFile) {
   for (const s of b.skipped) process.stdout.write(`- skipped: ${s}\n`);
 }
 if (fashionFile) {
-  const f = JSON.parse(readFileSync(fashionFile, 'utf8')) as { backend: string; settings: Record<string, unknown>; torch: string | null; models: Record<string, { spec: string; paralens: EpochRow[]; pytorch: EpochRow[] | null }> };
+  const f = JSON.parse(readFileSync(fashionFile, 'utf8')) as {
+    backend: string;
+    settings: Record<string, unknown>;
+    torch: string | null;
+    models: Record<string, { spec: string; paralens: EpochRow[]; pytorch: EpochRow[] | null }>;
+  };
   for (const [kind, m] of Object.entries(f.models)) {
-    process.stdout.write(`\n**${kind}** \`${m.spec}\`\n\n| epoch | paralens (${f.backend}) s | PyTorch ${f.torch ?? ''} (${f.settings.torchThreads} threads) s | paralens test acc | PyTorch test acc |\n|---:|---:|---:|---:|---:|\n`);
+    process.stdout.write(
+      `\n**${kind}** \`${m.spec}\`\n\n| epoch | paralens (${f.backend}) s | PyTorch ${f.torch ?? ''} (${f.settings.torchThreads} threads) s | paralens test acc | PyTorch test acc |\n|---:|---:|---:|---:|---:|\n`,
+    );
     m.paralens.forEach((o, i) => {
       const p = m.pytorch?.[i];
-      process.stdout.write(`| ${o.epoch} | ${o.seconds.toFixed(1)} | ${p ? p.seconds.toFixed(1) : '—'} | ${o.testAccuracy.toFixed(4)} | ${p ? p.testAccuracy.toFixed(4) : '—'} |\n`);
+      process.stdout.write(
+        `| ${o.epoch} | ${o.seconds.toFixed(1)} | ${p ? p.seconds.toFixed(1) : '—'} | ${o.testAccuracy.toFixed(4)} | ${p ? p.testAccuracy.toFixed(4) : '—'} |\n`,
+      );
     });
     const med = (rs: EpochRow[]): number => median(rs.map((r) => r.seconds));
-    if (m.pytorch) process.stdout.write(`\nmedian epoch: paralens ${med(m.paralens).toFixed(1)} s, PyTorch ${med(m.pytorch).toFixed(1)} s (ratio ${(med(m.paralens) / med(m.pytorch)).toFixed(2)}×); final test accuracy paralens ${m.paralens.at(-1)!.testAccuracy.toFixed(4)}, PyTorch ${m.pytorch.at(-1)!.testAccuracy.toFixed(4)}\n`);
+    if (m.pytorch)
+      process.stdout.write(
+        `\nmedian epoch: paralens ${med(m.paralens).toFixed(1)} s, PyTorch ${med(m.pytorch).toFixed(1)} s (ratio ${(med(m.paralens) / med(m.pytorch)).toFixed(2)}×); final test accuracy paralens ${m.paralens.at(-1)!.testAccuracy.toFixed(4)}, PyTorch ${m.pytorch.at(-1)!.testAccuracy.toFixed(4)}\n`,
+      );
   }
 }

@@ -18,7 +18,8 @@ export function ratios(results: readonly Measurement[]): Ratio[] {
   for (const m of results) {
     if (!m.system.startsWith('paralens') || m.emulated) continue;
     for (const p of results) {
-      if (p.workload === m.workload && !p.system.startsWith('paralens')) out.push({ workload: m.workload, system: m.system, peer: p.system, ratio: better(m, p) });
+      if (p.workload === m.workload && !p.system.startsWith('paralens'))
+        out.push({ workload: m.workload, system: m.system, peer: p.system, ratio: better(m, p) });
     }
   }
   return out;
@@ -48,10 +49,14 @@ export function ratioTable(rs: readonly Ratio[]): string {
   const pairs = [...new Set(rs.map((r) => `${r.system} ÷ ${r.peer}`))];
   const lines = [`| workload | ${pairs.join(' | ')} |`, `|---|${pairs.map(() => '---:').join('|')}|`];
   for (const w of workloads) {
-    lines.push(`| ${w} | ${pairs.map((p) => {
-      const r = rs.find((x) => x.workload === w && `${x.system} ÷ ${x.peer}` === p);
-      return r ? `${r.ratio.toFixed(2)}×` : '—';
-    }).join(' | ')} |`);
+    lines.push(
+      `| ${w} | ${pairs
+        .map((p) => {
+          const r = rs.find((x) => x.workload === w && `${x.system} ÷ ${x.peer}` === p);
+          return r ? `${r.ratio.toFixed(2)}×` : '—';
+        })
+        .join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -30,7 +30,9 @@ const skip = new Set(skipAt >= 0 ? (argv[skipAt + 1] ?? '').split(',') : []);
 const onlyAt = argv.indexOf('--only');
 const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 if (argv.includes('--help')) {
-  process.stdout.write('usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,webgpu,tfjs-cpu,tfjs-wasm,jaxjs,torch] [--only WORKLOAD-SUBSTRING]\n');
+  process.stdout.write(
+    'usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,webgpu,tfjs-cpu,tfjs-wasm,jaxjs,torch] [--only WORKLOAD-SUBSTRING]\n',
+  );
   process.exit(0);
 }
 const log = (s: string): void => void process.stderr.write(s + '\n');
@@ -43,7 +45,13 @@ const settle = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 async function main(): Promise<void> {
   const cfg = { ...benchConfig(quick), only };
-  const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, relaxedSimdFlag: process.execArgv.includes('--experimental-wasm-relaxed-simd') };
+  const machine = {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: availableParallelism(),
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    relaxedSimdFlag: process.execArgv.includes('--experimental-wasm-relaxed-simd'),
+  };
   log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}${quick ? ' (quick)' : ''}`);
   const systems: Record<string, string> = {};
   const skipped: string[] = [];
@@ -87,7 +95,8 @@ async function main(): Promise<void> {
     } finally {
       setBackend(previous);
     }
-    systems['paralens CLI'] = `paralens train --json in a process of its own, no Node flags (node dist/src/cli/main.js train … --epochs ${cfg.fashion.epochs}); its seconds_per_epoch, and the process's wall and CPU time from /usr/bin/time`;
+    systems['paralens CLI'] =
+      `paralens train --json in a process of its own, no Node flags (node dist/src/cli/main.js train … --epochs ${cfg.fashion.epochs}); its seconds_per_epoch, and the process's wall and CPU time from /usr/bin/time`;
   }
   // the webgpu backend, at sizes an emulated device (SwiftShader) finishes in seconds
   if (!skip.has('webgpu')) {
@@ -96,9 +105,16 @@ async function main(): Promise<void> {
     if (gpu) {
       systems.webgpu = `${gpuSystem(gpu)}: ${gpu.device.label}${gpu.device.emulated ? '; these rows check that it runs, and are left out of the speed-ups' : ''}`;
       log(`paralens on backend 'webgpu'`);
-      const w = gpu.device.emulated || quick
-        ? { matmulSizes: [128, 256], mlp: { batch: 128, steps: 4 }, cnn: { batch: 32, steps: 2 }, repeats: 3 }
-        : { matmulSizes: cfg.matmulSizes, mlp: { batch: 128, steps: 20 }, cnn: { batch: cfg.conv.batch, steps: cfg.conv.steps }, charTransformer: cfg.charTransformer, repeats: cfg.repeats };
+      const w =
+        gpu.device.emulated || quick
+          ? { matmulSizes: [128, 256], mlp: { batch: 128, steps: 4 }, cnn: { batch: 32, steps: 2 }, repeats: 3 }
+          : {
+              matmulSizes: cfg.matmulSizes,
+              mlp: { batch: 128, steps: 20 },
+              cnn: { batch: cfg.conv.batch, steps: cfg.conv.steps },
+              charTransformer: cfg.charTransformer,
+              repeats: cfg.repeats,
+            };
       results.push(...(await benchWebGpu(gpu, w, skipped, log)));
     }
   }

@@ -24,23 +24,39 @@ export interface TfjsCharTransformer {
 
 export function tfjsCharTransformer(tf: TF, c: CharTransformerConfig): TfjsCharTransformer {
   if (c.pos !== 'rope') throw new Error(`the TF.js char transformer is written for rope only, not ${c.pos}`);
-  const { vocab, d, heads, ff, context: Tn, batch: B, steps } = c, dh = d / heads;
-  const uniform = (shape: number[], fanIn: number, seed: number): V => tf.variable(tf.randomUniform(shape, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn), 'float32', seed));
+  const { vocab, d, heads, ff, context: Tn, batch: B, steps } = c,
+    dh = d / heads;
+  const uniform = (shape: number[], fanIn: number, seed: number): V =>
+    tf.variable(tf.randomUniform(shape, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn), 'float32', seed));
   let seed = 1;
   const emb = tf.variable(tf.randomNormal([vocab, d], 0, 1, 'float32', seed++));
   const blocks = Array.from({ length: c.blocks }, () => ({
-    g1: tf.variable(tf.ones([d])), b1: tf.variable(tf.zeros([d])),
-    wq: uniform([d, d], d, seed++), wk: uniform([d, d], d, seed++), wv: uniform([d, d], d, seed++), wo: uniform([d, d], d, seed++),
-    g2: tf.variable(tf.ones([d])), b2: tf.variable(tf.zeros([d])),
-    w1: uniform([d, ff], d, seed++), c1: tf.variable(tf.zeros([ff])), w2: uniform([ff, d], ff, seed++), c2: tf.variable(tf.zeros([d])),
+    g1: tf.variable(tf.ones([d])),
+    b1: tf.variable(tf.zeros([d])),
+    wq: uniform([d, d], d, seed++),
+    wk: uniform([d, d], d, seed++),
+    wv: uniform([d, d], d, seed++),
+    wo: uniform([d, d], d, seed++),
+    g2: tf.variable(tf.ones([d])),
+    b2: tf.variable(tf.zeros([d])),
+    w1: uniform([d, ff], d, seed++),
+    c1: tf.variable(tf.zeros([ff])),
+    w2: uniform([ff, d], ff, seed++),
+    c2: tf.variable(tf.zeros([d])),
   }));
-  const gf = tf.variable(tf.ones([d])), bf = tf.variable(tf.zeros([d]));
-  const head = uniform([d, vocab], d, seed++), headB = tf.variable(tf.zeros([vocab]));
+  const gf = tf.variable(tf.ones([d])),
+    bf = tf.variable(tf.zeros([d]));
+  const head = uniform([d, vocab], d, seed++),
+    headB = tf.variable(tf.zeros([vocab]));
   // RoPE tables [T, dh/2] and the causal mask [T, T]
   const omega = Array.from({ length: dh / 2 }, (_, i) => Math.pow(10000, (-2 * i) / dh));
   const angles = Array.from({ length: Tn * (dh / 2) }, (_, k) => Math.floor(k / (dh / 2)) * omega[k % (dh / 2)]!);
-  const cos = tf.tensor2d(angles.map(Math.cos), [Tn, dh / 2]), sin = tf.tensor2d(angles.map(Math.sin), [Tn, dh / 2]);
-  const mask = tf.tensor2d(Array.from({ length: Tn * Tn }, (_, k) => (k % Tn > Math.floor(k / Tn) ? -1e9 : 0)), [Tn, Tn]);
+  const cos = tf.tensor2d(angles.map(Math.cos), [Tn, dh / 2]),
+    sin = tf.tensor2d(angles.map(Math.sin), [Tn, dh / 2]);
+  const mask = tf.tensor2d(
+    Array.from({ length: Tn * Tn }, (_, k) => (k % Tn > Math.floor(k / Tn) ? -1e9 : 0)),
+    [Tn, Tn],
+  );
 
   const layerNorm = (x: T, g: T, b: T): T => {
     const { mean, variance } = tf.moments(x, -1, true);
@@ -62,7 +78,9 @@ export function tfjsCharTransformer(tf: TF, c: CharTransformerConfig): TfjsCharT
     let h = tf.reshape(tf.matMul(tf.oneHot(tf.reshape(ids, [B * Tn]), vocab), emb), [B, Tn, d]);
     for (const k of blocks) {
       const z = layerNorm(h, k.g1, k.b1);
-      const q = rope(split(dense2(z, k.wq))), kk = rope(split(dense2(z, k.wk))), v = split(dense2(z, k.wv));
+      const q = rope(split(dense2(z, k.wq))),
+        kk = rope(split(dense2(z, k.wk))),
+        v = split(dense2(z, k.wv));
       const att = tf.softmax(tf.add(tf.mul(tf.matMul(q, kk, false, true), 1 / Math.sqrt(dh)), mask));
       const o = tf.reshape(tf.transpose(tf.matMul(att, v), [0, 2, 1, 3]), [B * Tn, d]);
       h = tf.add(h, tf.reshape(tf.matMul(o, k.wo), [B, Tn, d]));
@@ -75,17 +93,24 @@ export function tfjsCharTransformer(tf: TF, c: CharTransformerConfig): TfjsCharT
 
   const ids = tokenWindows(B * steps, c, 11);
   const batches = Array.from({ length: steps }, (_, s) => {
-    const x: number[] = [], y: number[] = [];
+    const x: number[] = [],
+      y: number[] = [];
     for (let b = 0; b < B; b++) {
       const o = (s * B + b) * (Tn + 1);
-      for (let t = 0; t < Tn; t++) { x.push(ids[o + t]!); y.push(ids[o + t + 1]!); }
+      for (let t = 0; t < Tn; t++) {
+        x.push(ids[o + t]!);
+        y.push(ids[o + t + 1]!);
+      }
     }
     return [tf.tensor2d(x, [B, Tn], 'int32'), tf.tensor2d(y, [B, Tn], 'int32')] as const;
   });
   const opt = tf.train.adam(c.lr);
   return {
     epoch: () => {
-      for (const [x, y] of batches) tf.tidy(() => { opt.minimize(() => loss(x, y), false); });
+      for (const [x, y] of batches)
+        tf.tidy(() => {
+          opt.minimize(() => loss(x, y), false);
+        });
     },
     probe: emb,
     tokens: steps * B * Tn,

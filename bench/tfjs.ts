@@ -25,7 +25,8 @@ export async function loadTfjs(backend: 'cpu' | 'wasm'): Promise<{ tf: TF; note:
     }
     if (!(await tf.setBackend(backend))) return { error: `TensorFlow.js backend '${backend}' did not initialise` };
     await tf.ready();
-    if (backend === 'wasm') note += ` (SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT')}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'yes' : 'no: 1 thread in Node'})`;
+    if (backend === 'wasm')
+      note += ` (SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT')}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'yes' : 'no: 1 thread in Node'})`;
     return { tf, note };
   } catch (e) {
     return { error: `TensorFlow.js ${backend} unavailable: ${(e as Error).message.split('\n')[0]}` };
@@ -33,10 +34,18 @@ export async function loadTfjs(backend: 'cpu' | 'wasm'): Promise<{ tf: TF; note:
 }
 
 /** A 2-d or 4-d float32 tensor of deterministic values. */
-const data = (tf: TF, shape: number[], seed: number): T => tf.tensor(fill(shape.reduce((a, b) => a * b, 1), seed), shape);
+const data = (tf: TF, shape: number[], seed: number): T =>
+  tf.tensor(
+    fill(
+      shape.reduce((a, b) => a * b, 1),
+      seed,
+    ),
+    shape,
+  );
 
 function timeMatmul(tf: TF, n: number, cfg: BenchConfig): number[] {
-  const a = data(tf, [n, n], 1), b = data(tf, [n, n], 2);
+  const a = data(tf, [n, n], 1),
+    b = data(tf, [n, n], 2);
   const once = (): void => {
     const c = tf.matMul(a, b);
     c.dataSync();
@@ -64,7 +73,16 @@ function denseVars(tf: TF, dims: number[]): { W: import('@tensorflow/tfjs').Vari
 }
 
 /** Samples/s of `steps` minimize steps over pre-made batches, after one warm-up pass. */
-function timeSteps(tf: TF, makeBatch: (s: number) => [T, T], steps: number, batch: number, lossOf: (x: T, y: T) => import('@tensorflow/tfjs').Scalar, lr: number, cfg: BenchConfig, sync: () => void): number[] {
+function timeSteps(
+  tf: TF,
+  makeBatch: (s: number) => [T, T],
+  steps: number,
+  batch: number,
+  lossOf: (x: T, y: T) => import('@tensorflow/tfjs').Scalar,
+  lr: number,
+  cfg: BenchConfig,
+  sync: () => void,
+): number[] {
   const batches = Array.from({ length: steps }, (_, s) => makeBatch(s));
   const opt = tf.train.sgd(lr);
   const epoch = (): void => {
@@ -77,7 +95,16 @@ function timeSteps(tf: TF, makeBatch: (s: number) => [T, T], steps: number, batc
   return out;
 }
 
-const labels = (tf: TF, batch: number, s: number): T => tf.oneHot(tf.tensor1d(Array.from({ length: batch }, (_, i) => (i * 7 + s) % 10), 'int32'), 10).toFloat();
+const labels = (tf: TF, batch: number, s: number): T =>
+  tf
+    .oneHot(
+      tf.tensor1d(
+        Array.from({ length: batch }, (_, i) => (i * 7 + s) % 10),
+        'int32',
+      ),
+      10,
+    )
+    .toFloat();
 
 export function benchTfjs(tf: TF, system: string, cfg: BenchConfig, skipped: string[], log: (s: string) => void): Measurement[] {
   const out: Measurement[] = [];
@@ -95,14 +122,27 @@ export function benchTfjs(tf: TF, system: string, cfg: BenchConfig, skipped: str
       });
       return tf.losses.softmaxCrossEntropy(y, h) as import('@tensorflow/tfjs').Scalar;
     };
-    add(names.mlp(batch), 'samples/s', () => timeSteps(tf, (s) => [data(tf, [batch, 784], 100 + s), labels(tf, batch, s)], steps, batch, mlp, lr, cfg, () => W[0]!.dataSync()));
+    add(names.mlp(batch), 'samples/s', () =>
+      timeSteps(
+        tf,
+        (s) => [data(tf, [batch, 784], 100 + s), labels(tf, batch, s)],
+        steps,
+        batch,
+        mlp,
+        lr,
+        cfg,
+        () => W[0]!.dataSync(),
+      ),
+    );
     tf.dispose([...W, ...b]);
   }
 
   {
     const { batch, steps } = cfg.conv;
-    const f1 = tf.variable(tf.randomUniform([3, 3, 1, 8], -1 / 3, 1 / 3, 'float32', 1)), c1 = tf.variable(tf.zeros([8]));
-    const f2 = tf.variable(tf.randomUniform([3, 3, 8, 16], -1 / Math.sqrt(72), 1 / Math.sqrt(72), 'float32', 2)), c2 = tf.variable(tf.zeros([16]));
+    const f1 = tf.variable(tf.randomUniform([3, 3, 1, 8], -1 / 3, 1 / 3, 'float32', 1)),
+      c1 = tf.variable(tf.zeros([8]));
+    const f2 = tf.variable(tf.randomUniform([3, 3, 8, 16], -1 / Math.sqrt(72), 1 / Math.sqrt(72), 'float32', 2)),
+      c2 = tf.variable(tf.zeros([16]));
     const { W, b } = denseVars(tf, [784, 10]);
     const cnn = (x: T, y: T): import('@tensorflow/tfjs').Scalar => {
       type T4 = import('@tensorflow/tfjs').Tensor4D;
@@ -111,12 +151,29 @@ export function benchTfjs(tf: TF, system: string, cfg: BenchConfig, skipped: str
       const z = tf.add(tf.matMul(tf.reshape(h, [batch, 784]), W[0]!), b[0]!);
       return tf.losses.softmaxCrossEntropy(y, z) as import('@tensorflow/tfjs').Scalar;
     };
-    add(names.conv(batch), 'samples/s', () => timeSteps(tf, (s) => [data(tf, [batch, 28, 28, 1], 200 + s), labels(tf, batch, s)], steps, batch, cnn, cfg.conv.lr, cfg, () => f1.dataSync()));
+    add(names.conv(batch), 'samples/s', () =>
+      timeSteps(
+        tf,
+        (s) => [data(tf, [batch, 28, 28, 1], 200 + s), labels(tf, batch, s)],
+        steps,
+        batch,
+        cnn,
+        cfg.conv.lr,
+        cfg,
+        () => f1.dataSync(),
+      ),
+    );
     tf.dispose([f1, c1, f2, c2, ...W, ...b]);
   }
 
   {
-    const x = tf.tensor2d([[0, 0], [0, 1], [1, 0], [1, 1]]), y = tf.tensor2d([[0], [1], [1], [0]]);
+    const x = tf.tensor2d([
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ]),
+      y = tf.tensor2d([[0], [1], [1], [0]]);
     const run = (): number => {
       const t = performance.now();
       const { W, b } = denseVars(tf, [2, 4, 4, 1]);

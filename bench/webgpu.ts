@@ -45,7 +45,10 @@ export async function startWebGpu(log: (s: string) => void): Promise<WebGpuBacke
 
 /** GFLOP/s of n×n×n products on device arrays, `reps` per sample, timed to the device's completion. */
 async function timeMatmul(be: WebGpuBackend, n: number, repeats: number): Promise<number[]> {
-  const dev = be.device, a = dev.alloc(n * n), b = dev.alloc(n * n), c = dev.alloc(n * n);
+  const dev = be.device,
+    a = dev.alloc(n * n),
+    b = dev.alloc(n * n),
+    c = dev.alloc(n * n);
   dev.write(a, fill(n * n, 1));
   dev.write(b, fill(n * n, 2));
   be.gemm(false, false, n, n, n, a, b, c, false);
@@ -65,7 +68,14 @@ async function timeMatmul(be: WebGpuBackend, n: number, repeats: number): Promis
 }
 
 /** Rows (or, with `perRow`, tokens) per second of epochs of `data` in minibatches on the device, after a warm-up epoch. */
-async function timeTraining(be: WebGpuBackend, spec: string, data: Dataset, batch: number, opts: { loss: Loss; optimizer: string; lr: number; perRow?: number }, repeats: number): Promise<number[]> {
+async function timeTraining(
+  be: WebGpuBackend,
+  spec: string,
+  data: Dataset,
+  batch: number,
+  opts: { loss: Loss; optimizer: string; lr: number; perRow?: number },
+  repeats: number,
+): Promise<number[]> {
   const dt = new DeviceTrainer(new Trainer(parseSpec(spec), data, { loss: opts.loss, batch, lr: opts.lr, optimizer: opts.optimizer, seed: 0 }), be.device);
   await dt.runEpoch();
   const out: number[] = [];
@@ -79,7 +89,8 @@ async function timeTraining(be: WebGpuBackend, spec: string, data: Dataset, batc
 
 /** The workloads on `be`, as Measurements (emulated ones flagged); failures are logged and listed in `skipped`. */
 export async function benchWebGpu(be: WebGpuBackend, w: GpuWorkloads, skipped: string[], log: (s: string) => void): Promise<Measurement[]> {
-  const system = gpuSystem(be), out: Measurement[] = [];
+  const system = gpuSystem(be),
+    out: Measurement[] = [];
   const previous: Backend = backend();
   setBackend(be);
   const add = async (workload: string, unit: Measurement['unit'], measure: () => Promise<number[]>): Promise<void> => {
@@ -95,10 +106,24 @@ export async function benchWebGpu(be: WebGpuBackend, w: GpuWorkloads, skipped: s
   try {
     for (const n of w.matmulSizes) await add(names.matmul(n), 'GFLOP/s', () => timeMatmul(be, n, w.repeats));
     const sgd = { loss: softmaxCrossEntropy, optimizer: 'sgd', lr: 0.01 };
-    await add(names.mlp(w.mlp.batch), 'samples/s', () => timeTraining(be, MLP_SPEC, syntheticData(w.mlp.batch * w.mlp.steps, [784], 3), w.mlp.batch, sgd, w.repeats));
-    await add(names.conv(w.cnn.batch), 'samples/s', () => timeTraining(be, CNN_SPEC, syntheticData(w.cnn.batch * w.cnn.steps, [1, 28, 28], 3), w.cnn.batch, sgd, w.repeats));
+    await add(names.mlp(w.mlp.batch), 'samples/s', () =>
+      timeTraining(be, MLP_SPEC, syntheticData(w.mlp.batch * w.mlp.steps, [784], 3), w.mlp.batch, sgd, w.repeats),
+    );
+    await add(names.conv(w.cnn.batch), 'samples/s', () =>
+      timeTraining(be, CNN_SPEC, syntheticData(w.cnn.batch * w.cnn.steps, [1, 28, 28], 3), w.cnn.batch, sgd, w.repeats),
+    );
     const c = w.charTransformer;
-    if (c) await add(names.charTransformer(c), 'tokens/s', () => timeTraining(be, charTransformerSpec(c), charWindows(c), c.batch, { loss: tokenCrossEntropy, optimizer: 'adam', lr: c.lr, perRow: c.context }, w.repeats));
+    if (c)
+      await add(names.charTransformer(c), 'tokens/s', () =>
+        timeTraining(
+          be,
+          charTransformerSpec(c),
+          charWindows(c),
+          c.batch,
+          { loss: tokenCrossEntropy, optimizer: 'adam', lr: c.lr, perRow: c.context },
+          w.repeats,
+        ),
+      );
   } finally {
     setBackend(previous);
   }

@@ -43,7 +43,12 @@ export interface CharTransformerConfig {
 
 /** The char transformer as a paralens spec. */
 export function charTransformerSpec(c: CharTransformerConfig): string {
-  return [`embedding(${c.vocab},${c.d})`, ...Array.from({ length: c.blocks }, () => `transformer(${c.d},${c.heads},${c.ff},${c.pos})`), `layernorm(${c.d})`, `dense(${c.d},${c.vocab})`].join(' >> ');
+  return [
+    `embedding(${c.vocab},${c.d})`,
+    ...Array.from({ length: c.blocks }, () => `transformer(${c.d},${c.heads},${c.ff},${c.pos})`),
+    `layernorm(${c.d})`,
+    `dense(${c.d},${c.vocab})`,
+  ].join(' >> ');
 }
 
 /** Token ids in 0 … vocab−1 for `windows` windows of context + 1 (inputs and next-token targets), from `fill`. */
@@ -57,7 +62,14 @@ export function benchConfig(quick: boolean): BenchConfig {
         repeats: 3,
         matmulSizes: [128, 256, 512],
         matmulSeconds: 0.05,
-        mlp: { dims: [784, 256, 256, 10], lr: 0.01, runs: [{ batch: 128, steps: 5 }, { batch: 1, steps: 100 }] },
+        mlp: {
+          dims: [784, 256, 256, 10],
+          lr: 0.01,
+          runs: [
+            { batch: 128, steps: 5 },
+            { batch: 1, steps: 100 },
+          ],
+        },
         conv: { batch: 64, steps: 3, lr: 0.01 },
         xor: { epochs: 1000, lr: 0.5 },
         fashion: { epochs: 1, batch: 128, lr: 0.05 },
@@ -67,7 +79,14 @@ export function benchConfig(quick: boolean): BenchConfig {
         repeats: 5,
         matmulSizes: [128, 256, 512, 1024],
         matmulSeconds: 0.2,
-        mlp: { dims: [784, 256, 256, 10], lr: 0.01, runs: [{ batch: 128, steps: 20 }, { batch: 1, steps: 300 }] },
+        mlp: {
+          dims: [784, 256, 256, 10],
+          lr: 0.01,
+          runs: [
+            { batch: 128, steps: 20 },
+            { batch: 1, steps: 300 },
+          ],
+        },
         conv: { batch: 64, steps: 5, lr: 0.01 },
         xor: { epochs: 6000, lr: 0.5 },
         fashion: { epochs: 3, batch: 128, lr: 0.05 },
@@ -98,7 +117,11 @@ export function fill(n: number, seed: number): Float32Array {
   const out = new Float32Array(n);
   let s = seed >>> 0 || 1;
   for (let i = 0; i < n; i++) {
-    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
     out[i] = s / 4294967296 - 0.5;
   }
   return out;

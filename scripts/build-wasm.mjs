@@ -25,7 +25,11 @@ for (const [name, flags] of Object.entries(variants)) {
   let binary;
   const { error, stderr } = await asc.main(
     [entry, '-O3', '--noAssert', '--runtime', 'stub', '--importMemory', '--disableWarning', '112', '-o', 'out.wasm', ...flags],
-    { writeFile: (file, contents) => { if (file.endsWith('.wasm')) binary = contents; } },
+    {
+      writeFile: (file, contents) => {
+        if (file.endsWith('.wasm')) binary = contents;
+      },
+    },
   );
   if (error || !binary) {
     process.stderr.write(stderr.toString());
@@ -44,4 +48,8 @@ const body = [
 ].join('\n');
 writeFileSync(out + '.tmp', body);
 renameSync(out + '.tmp', out);
-process.stderr.write(`build-wasm: ${Object.entries(encoded).map(([k, v]) => `${k} ${Math.round((v.length * 3) / 4)} B`).join(', ')}\n`);
+process.stderr.write(
+  `build-wasm: ${Object.entries(encoded)
+    .map(([k, v]) => `${k} ${Math.round((v.length * 3) / 4)} B`)
+    .join(', ')}\n`,
+);

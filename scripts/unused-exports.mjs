@@ -16,11 +16,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const walk = (dir) => readdirSync(dir).flatMap((f) => {
-  const p = join(dir, f);
-  if (statSync(p).isDirectory()) return f === 'node_modules' || f === 'assembly' ? [] : walk(p);
-  return /\.(ts|mts)$/.test(f) && !f.endsWith('.d.ts') ? [p] : [];
-});
+const walk = (dir) =>
+  readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) return f === 'node_modules' || f === 'assembly' ? [] : walk(p);
+    return /\.(ts|mts)$/.test(f) && !f.endsWith('.d.ts') ? [p] : [];
+  });
 const files = ['src', 'test', 'web', 'bench'].filter((d) => existsSync(join(root, d))).flatMap((d) => walk(join(root, d)));
 const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|(^|[^:'"`])\/\/.*$/gm, '$1')]));
 
@@ -33,16 +34,34 @@ function target(from, spec) {
 }
 
 /** `a, b as c, type d` → [[a, a], [b, c], [d, d]] (imported or local name, exported or bound name). */
-const names = (list) => list.split(',').map((s) => s.trim().replace(/^type\s+/, '')).filter(Boolean).map((s) => {
-  const [a, b] = s.split(/\s+as\s+/);
-  return [a.trim(), (b ?? a).trim()];
-});
+const names = (list) =>
+  list
+    .split(',')
+    .map((s) => s.trim().replace(/^type\s+/, ''))
+    .filter(Boolean)
+    .map((s) => {
+      const [a, b] = s.split(/\s+as\s+/);
+      return [a.trim(), (b ?? a).trim()];
+    });
 
 // what each module declares, re-exports by name, and re-exports wholesale
-const declared = new Map(), named = new Map(), star = new Map(), used = new Set(), all = new Set();
+const declared = new Map(),
+  named = new Map(),
+  star = new Map(),
+  used = new Set(),
+  all = new Set();
 for (const [f, src] of text) {
   if (!f.startsWith(join(root, 'src'))) continue;
-  declared.set(f, new Set([...src.matchAll(/^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1])));
+  declared.set(
+    f,
+    new Set(
+      [
+        ...src.matchAll(
+          /^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm,
+        ),
+      ].map((m) => m[1]),
+    ),
+  );
   named.set(f, []);
   star.set(f, []);
   for (const m of src.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*(?:from\s*['"]([^'"]+)['"])?/gm)) {
@@ -81,7 +100,9 @@ function use(f, name, seen = new Set()) {
 
 // the public API: the package's entry points, every name they export
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const entries = Object.values(pkg.exports ?? {}).map((e) => (typeof e === 'object' ? e.import : e)).filter((e) => typeof e === 'string' && e.endsWith('.js'));
+const entries = Object.values(pkg.exports ?? {})
+  .map((e) => (typeof e === 'object' ? e.import : e))
+  .filter((e) => typeof e === 'string' && e.endsWith('.js'));
 for (const e of entries) {
   const f = join(root, e.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
   if (text.has(f)) use(f, '*');

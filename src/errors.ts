@@ -134,10 +134,14 @@ export class SolveTooLargeError extends TooLargeError {
  */
 export class WorkMeter {
   private spent = 0;
-  constructor(readonly what: string, readonly limit: number) {}
+  constructor(
+    readonly what: string,
+    readonly limit: number,
+  ) {}
   spend(n: number): void {
     this.spent += n;
-    if (this.spent > this.limit) throw new TooLargeError(`${this.what} takes more than ${formatCount(this.limit)} steps (the limit); give a smaller input`, { work: this.spent });
+    if (this.spent > this.limit)
+      throw new TooLargeError(`${this.what} takes more than ${formatCount(this.limit)} steps (the limit); give a smaller input`, { work: this.spent });
   }
 }
 
@@ -161,7 +165,8 @@ export function quote(text: unknown, max = 80): string {
  * make arbitrarily long: escaped as `quote` does, at most `max` characters, then an ellipsis.
  */
 export function clip(text: unknown, max = 160): string {
-  let out = '', n = 0;
+  let out = '',
+    n = 0;
   for (const ch of String(text)) {
     if (n++ === max) return `${out}…`;
     out += escapeChar(ch);

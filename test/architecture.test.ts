@@ -29,7 +29,6 @@ function floorsFromDocs(text: string): Map<string, number> {
 
 const FLOORS = floorsFromDocs(readFileSync(join(root, 'docs', 'architecture.md'), 'utf8'));
 
-
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
@@ -86,7 +85,10 @@ describe('the layout is the architecture', () => {
   it('no import circle between files (type-only imports included)', () => {
     // Tarjan's strongly connected components; any component of two or more files is a circle
     let index = 0;
-    const idx = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>(), stack: string[] = [];
+    const idx = new Map<string, number>(),
+      low = new Map<string, number>(),
+      onStack = new Set<string>(),
+      stack: string[] = [];
     const circles: string[][] = [];
     const visit = (v: string): void => {
       idx.set(v, index);

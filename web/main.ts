@@ -20,7 +20,11 @@ const fields = {
   seed: $<HTMLInputElement>('seed'),
   uncertainty: $<HTMLSelectElement>('uncertainty'),
 };
-for (const [sel, opts] of [[fields.data, DATA_SETS], [fields.optimizer, OPTIMIZERS], [fields.uncertainty, UNCERTAINTY]] as const) {
+for (const [sel, opts] of [
+  [fields.data, DATA_SETS],
+  [fields.optimizer, OPTIMIZERS],
+  [fields.uncertainty, UNCERTAINTY],
+] as const) {
   sel.innerHTML = opts.map((o) => `<option value="${o}">${o}</option>`).join('');
 }
 
@@ -116,7 +120,8 @@ function dataPoints(): { x: number; y: number; label: number }[] {
   const key = `${state.data}|${state.seed}`;
   if (scatter?.key !== key) {
     const ds = builtInData(state.data, state.seed);
-    const points = ds.x.shape[1] === 2 ? Array.from({ length: ds.x.batch }, (_, i) => ({ x: ds.x.data[2 * i]!, y: ds.x.data[2 * i + 1]!, label: ds.labels![i]! })) : [];
+    const points =
+      ds.x.shape[1] === 2 ? Array.from({ length: ds.x.batch }, (_, i) => ({ x: ds.x.data[2 * i]!, y: ds.x.data[2 * i + 1]!, label: ds.labels![i]! })) : [];
     scatter = { key, points };
   }
   return scatter.points;
@@ -135,9 +140,14 @@ function classCount(): number {
 function drawGrid(g: GridMsg, title: string): string {
   const k = classCount();
   const points = dataPoints();
-  if (k > 2) return heatMap({ ...g, values: Float32Array.from(g.values, (v) => Math.round(v * (k - 1))) }, { title, points, classes: k, classNames: builtInData(state.data, state.seed).classes?.map((c) => (/^\d+$/.test(c) ? `class ${c}` : c)) });
+  if (k > 2)
+    return heatMap(
+      { ...g, values: Float32Array.from(g.values, (v) => Math.round(v * (k - 1))) },
+      { title, points, classes: k, classNames: builtInData(state.data, state.seed).classes?.map((c) => (/^\d+$/.test(c) ? `class ${c}` : c)) },
+    );
   // the values sit at cell centres: the level set's grid runs from the first centre to the last
-  const hx = (g.x1 - g.x0) / g.nx / 2, hy = (g.y1 - g.y0) / g.ny / 2;
+  const hx = (g.x1 - g.x0) / g.nx / 2,
+    hy = (g.y1 - g.y0) / g.ny / 2;
   const lines = marchingSquares({ x0: g.x0 + hx, x1: g.x1 - hx, y0: g.y0 + hy, y1: g.y1 - hy, nx: g.nx, ny: g.ny, values: Float64Array.from(g.values) }, 0.5);
   return heatMap(g, { title, points, lines, label: 'χ(x) = P(class 1)' });
 }
@@ -168,7 +178,15 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   }
   if (m.type === 'stopped') {
     const a = m.activity;
-    setStatus('stopped', a.kind === 'training' ? `stopped at epoch ${a.epoch}/${a.epochs}${lastProgress ? `  loss ${lastProgress.loss.toPrecision(4)}` : ''}` : a.kind === 'ensemble' ? `stopped while training expert ${a.expert} of ${a.experts}` : 'stopped (nothing was running)', $('status').dataset.backend);
+    setStatus(
+      'stopped',
+      a.kind === 'training'
+        ? `stopped at epoch ${a.epoch}/${a.epochs}${lastProgress ? `  loss ${lastProgress.loss.toPrecision(4)}` : ''}`
+        : a.kind === 'ensemble'
+          ? `stopped while training expert ${a.expert} of ${a.experts}`
+          : 'stopped (nothing was running)',
+      $('status').dataset.backend,
+    );
     return;
   }
   if (m.type === 'ensemble-progress') {
@@ -176,7 +194,14 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
     return;
   }
   if (m.type === 'ensemble') {
-    $('sheaf').innerHTML = heatMap(m.disagreement, { title: `ensemble disagreement (glues where ≤ ${m.tol})`, lo: 0, hi: 1, map: 'sequential', label: 'max − min of the experts\' χ' }) +
+    $('sheaf').innerHTML =
+      heatMap(m.disagreement, {
+        title: `ensemble disagreement (glues where ≤ ${m.tol})`,
+        lo: 0,
+        hi: 1,
+        map: 'sequential',
+        label: "max − min of the experts' χ",
+      }) +
       `<figcaption>${m.glued} of ${m.points} grid points satisfy the sheaf condition (all ${m.experts} experts within ${m.tol}); elsewhere no global section exists</figcaption>`;
     $('status').dataset.sheaf = String(m.glued);
     setStatus('ensemble-done', `ensemble finished: ${m.experts} experts; ${m.glued} of ${m.points} grid points glue`, m.backend);
@@ -188,15 +213,32 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   const status = $('status');
   if (losses.length === 1) status.dataset.firstLoss = String(m.loss);
   // the backend, and why it is not the GPU when the worker fell back
-  setStatus(m.done ? 'done' : 'training', m.done ? `done: ${progressText(m)}` : `training: ${progressText(m)}`, m.note ? `${m.backend} (${m.note})` : m.backend);
+  setStatus(
+    m.done ? 'done' : 'training',
+    m.done ? `done: ${progressText(m)}` : `training: ${progressText(m)}`,
+    m.note ? `${m.backend} (${m.note})` : m.backend,
+  );
   status.dataset.backend = m.backend;
   if (m.note) status.dataset.backendNote = m.note;
   status.dataset.epoch = String(m.epoch);
   status.dataset.loss = String(m.loss);
   status.dataset.done = String(m.done);
-  $('loss').innerHTML = linePlot([{ name: '', values: losses, x: lossEpochs }], { title: 'training loss', xlabel: 'epoch', ylabel: 'loss (log scale)', log: true, markers: false });
+  $('loss').innerHTML = linePlot([{ name: '', values: losses, x: lossEpochs }], {
+    title: 'training loss',
+    xlabel: 'epoch',
+    ylabel: 'loss (log scale)',
+    log: true,
+    markers: false,
+  });
   if (m.grid) $('boundary').innerHTML = drawGrid(m.grid, 'χ: the classifier over the plane');
-  if (m.std) $('uncertainty-view').innerHTML = heatMap(m.std, { title: `predictive std (${state.uncertainty})`, lo: 0, hi: niceMax(m.std.values), map: 'sequential', label: 'std of P(class) over samples' });
+  if (m.std)
+    $('uncertainty-view').innerHTML = heatMap(m.std, {
+      title: `predictive std (${state.uncertainty})`,
+      lo: 0,
+      hi: niceMax(m.std.values),
+      map: 'sequential',
+      label: 'std of P(class) over samples',
+    });
 };
 
 $('train').addEventListener('click', () => {

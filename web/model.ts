@@ -52,7 +52,10 @@ export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: 
     const fixed = model.dom ? model : model.at(data.x.shape.slice(1));
     const gauss = state.uncertainty === 'bayes' ? gaussianParams(fixed) : [];
     const trainer = gauss.length
-      ? new Trainer(fixed, data, { ...base, optimizer: withKlGradient(makeOptimizer(state.optimizer, { lr: state.lr }), gauss, 1, CLASSIFICATION_DEFAULTS.klWeight! / data.x.batch) })
+      ? new Trainer(fixed, data, {
+          ...base,
+          optimizer: withKlGradient(makeOptimizer(state.optimizer, { lr: state.lr }), gauss, 1, CLASSIFICATION_DEFAULTS.klWeight! / data.x.batch),
+        })
       : new Trainer(model, data, { ...base, lr: state.lr, optimizer: state.optimizer });
     return { data, loss, link, trainer };
   } catch (e) {

@@ -21,11 +21,16 @@ export const UNCERTAINTY = ['off', 'mc-dropout', 'bayes'] as const;
 /** A model that suits each data set: inputs and outputs of the right size. */
 export function defaultModel(data: string): string {
   switch (data) {
-    case 'xor': return 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1)';
-    case 'spirals': return 'dense(2,16) >> tanh >> dense(16,16) >> tanh >> dense(16,1)';
-    case 'blobs': return 'dense(2,8) >> tanh >> dense(8,3)';
-    case 'iris': return 'dense(4,16) >> relu >> dense(16,3)';
-    default: return 'dense(2,8) >> tanh >> dense(8,8) >> tanh >> dense(8,1)';
+    case 'xor':
+      return 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1)';
+    case 'spirals':
+      return 'dense(2,16) >> tanh >> dense(16,16) >> tanh >> dense(16,1)';
+    case 'blobs':
+      return 'dense(2,8) >> tanh >> dense(8,3)';
+    case 'iris':
+      return 'dense(4,16) >> relu >> dense(16,3)';
+    default:
+      return 'dense(2,8) >> tanh >> dense(8,8) >> tanh >> dense(8,1)';
   }
 }
 

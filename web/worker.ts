@@ -9,7 +9,8 @@ import { gridOf, N, setup } from './model.js';
 import type { PlaygroundState } from './state.js';
 
 /** Messages the page sends. */
-export type ToWorker = { type: 'train'; state: PlaygroundState } | { type: 'stop' } | { type: 'ensemble'; state: PlaygroundState; experts: number; tol: number };
+export type ToWorker =
+  { type: 'train'; state: PlaygroundState } | { type: 'stop' } | { type: 'ensemble'; state: PlaygroundState; experts: number; tol: number };
 
 /** What the worker is doing: the page's status line says it. */
 export type Activity = { kind: 'idle' } | { kind: 'training'; epoch: number; epochs: number } | { kind: 'ensemble'; expert: number; experts: number };
@@ -17,7 +18,18 @@ export type Activity = { kind: 'idle' } | { kind: 'training'; epoch: number; epo
 /** Messages the worker sends back. */
 export type FromWorker =
   | { type: 'error'; message: string }
-  | { type: 'progress'; epoch: number; epochs: number; loss: number; accuracy?: number; grid?: GridMsg; std?: GridMsg; done: boolean; backend: string; note?: string }
+  | {
+      type: 'progress';
+      epoch: number;
+      epochs: number;
+      loss: number;
+      accuracy?: number;
+      grid?: GridMsg;
+      std?: GridMsg;
+      done: boolean;
+      backend: string;
+      note?: string;
+    }
   | { type: 'stopped'; activity: Activity }
   | { type: 'ensemble-progress'; expert: number; experts: number; backend: string }
   | { type: 'ensemble'; disagreement: GridMsg; glued: number; points: number; tol: number; experts: number; backend: string };
@@ -52,7 +64,8 @@ function train(state: PlaygroundState): void {
   const box = data.x.shape[1] === 2 ? boundsOf(data.x, 0.15) : undefined;
   const perFrame = Math.max(1, Math.ceil(state.epochs / 150)); // about 150 frames a run
   const device = backend().device;
-  let onDevice: DeviceTrainer | undefined, note = fallback;
+  let onDevice: DeviceTrainer | undefined,
+    note = fallback;
   if (device) {
     try {
       onDevice = new DeviceTrainer(trainer, device);
@@ -75,7 +88,18 @@ function train(state: PlaygroundState): void {
       const g = box && gridOf(trainer.model, theta, box, link, withStd ? 16 : 0, state.seed);
       const grid = g && box ? { ...box, values: g.chi, nx: N, ny: N } : undefined;
       const std = g?.std && box ? { ...box, values: g.std, nx: N, ny: N } : undefined;
-      post({ type: 'progress', epoch: trainer.epoch, epochs: state.epochs, loss: stats.loss, accuracy: stats.accuracy, grid, std, done, backend: backendLabel(backend()), ...(note ? { note } : {}) });
+      post({
+        type: 'progress',
+        epoch: trainer.epoch,
+        epochs: state.epochs,
+        loss: stats.loss,
+        accuracy: stats.accuracy,
+        grid,
+        std,
+        done,
+        backend: backendLabel(backend()),
+        ...(note ? { note } : {}),
+      });
       if (!done) setTimeout(chunk, 12);
     } catch (e) {
       fail(e); // e.g. the loss became NaN: the message names the epoch and the morphism
@@ -109,7 +133,8 @@ async function ensemble(state: PlaygroundState, experts: number, tol: number): P
   const dis = new Float32Array(N * N);
   let glued = 0;
   for (let i = 0; i < N * N; i++) {
-    let lo = Infinity, hi = -Infinity;
+    let lo = Infinity,
+      hi = -Infinity;
     for (const g of grids) {
       lo = Math.min(lo, g[i]!);
       hi = Math.max(hi, g[i]!);
@@ -126,12 +151,10 @@ async function ensemble(state: PlaygroundState, experts: number, tol: number): P
 // headers) — else the reference one, with the reason in the status line. Messages wait for
 // it, in order.
 let fallback: string | undefined;
-const fast = ('gpu' in navigator ? init({ backend: 'webgpu' }) : Promise.reject(new Error('this browser offers no WebGPU')))
-  .catch((e: Error) => {
-    fallback = `no WebGPU here (${e.message.replace(/^backend 'webgpu' cannot start here: /, '')}): on the CPU`;
-    return init();
-  });
-
+const fast = ('gpu' in navigator ? init({ backend: 'webgpu' }) : Promise.reject(new Error('this browser offers no WebGPU'))).catch((e: Error) => {
+  fallback = `no WebGPU here (${e.message.replace(/^backend 'webgpu' cannot start here: /, '')}): on the CPU`;
+  return init();
+});
 
 self.onmessage = async (e: MessageEvent<ToWorker>): Promise<void> => {
   await fast;

@@ -8,7 +8,12 @@ const defs: LayerDef[] = [];
 const optInt = (n: unknown): number | undefined => (typeof n === 'number' ? n : undefined);
 
 for (const op of ['sum', 'mean', 'max'] as const) {
-  defs.push({ name: `${op}_pool`, args: [], doc: `${op}_pool: ${op} over the set axis, [n,d] → [d] (a colimit-induced, permutation-invariant map)`, make: () => pool(op, false) });
+  defs.push({
+    name: `${op}_pool`,
+    args: [],
+    doc: `${op}_pool: ${op} over the set axis, [n,d] → [d] (a colimit-induced, permutation-invariant map)`,
+    make: () => pool(op, false),
+  });
   defs.push({
     name: `masked_${op}_pool`,
     args: [],
@@ -16,7 +21,12 @@ for (const op of ['sum', 'mean', 'max'] as const) {
     make: () => pool(op, true),
   });
 }
-defs.push({ name: 'map', args: ['morphism', 'int?'], doc: 'map(f,n): f on every element of a set, [n,…A] → [n,…B]', make: (f, n) => mapSet(f as Para, optInt(n)) });
+defs.push({
+  name: 'map',
+  args: ['morphism', 'int?'],
+  doc: 'map(f,n): f on every element of a set, [n,…A] → [n,…B]',
+  make: (f, n) => mapSet(f as Para, optInt(n)),
+});
 defs.push({
   name: 'masked_map',
   args: ['morphism', 'int?'],

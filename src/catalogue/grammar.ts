@@ -86,9 +86,15 @@ function tokenize(src: string): Token[] {
 export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOptions = {}): Para {
   const constants = opts.constants ?? {};
   if (typeof src !== 'string' || src.trim() === '') throw new SpecError('spec: empty model spec; expected e.g. dense(2,4) >> sigmoid');
-  if (src.length > SPEC_LIMITS.chars) throw new TooLargeError(`spec: ${formatCount(src.length)} characters; a model spec takes at most ${formatCount(SPEC_LIMITS.chars)}`, { elements: src.length });
+  if (src.length > SPEC_LIMITS.chars)
+    throw new TooLargeError(`spec: ${formatCount(src.length)} characters; a model spec takes at most ${formatCount(SPEC_LIMITS.chars)}`, {
+      elements: src.length,
+    });
   const tokens = tokenize(src);
-  let k = 0, depth = 0, bytes = 0, parameters = 0;
+  let k = 0,
+    depth = 0,
+    bytes = 0,
+    parameters = 0;
   const peek = (): Token | undefined => tokens[k];
   const fail = (what: string, t: Token | undefined): never => {
     const pos = t ? t.pos : src.length;
@@ -105,7 +111,10 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
   const spend = (name: string, c: CostEstimate, t: Token): void => {
     bytes += c.bytes ?? 0;
     if (bytes > SPEC_LIMITS.bytes) {
-      throw new TooLargeError(`spec: building its layers up to ${name} at column ${t.pos + 1} needs about ${formatBytes(bytes)}; the limit is ${formatBytes(SPEC_LIMITS.bytes)}`, { bytes });
+      throw new TooLargeError(
+        `spec: building its layers up to ${name} at column ${t.pos + 1} needs about ${formatBytes(bytes)}; the limit is ${formatBytes(SPEC_LIMITS.bytes)}`,
+        { bytes },
+      );
     }
   };
   const expect = (text: string): Token => {
@@ -191,7 +200,10 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
       if (end - start === 1 && /^[A-Za-z_]/.test(text)) {
         if (!Object.hasOwn(constants, text)) {
           const bound = Object.keys(constants);
-          fail(`${def.name} expects a number as argument ${i + 1} but got ${quote(text)} (no size named ${quote(text)} is bound here${bound.length ? `; bound: ${bound.join(', ')}` : '; vocab is bound to the vocabulary size by text data'})`, tok);
+          fail(
+            `${def.name} expects a number as argument ${i + 1} but got ${quote(text)} (no size named ${quote(text)} is bound here${bound.length ? `; bound: ${bound.join(', ')}` : '; vocab is bound to the vocabulary size by text data'})`,
+            tok,
+          );
         }
         const c = constants[text]!;
         if (kind === 'int' && !Number.isInteger(c)) fail(`${def.name} expects an integer as argument ${i + 1} but ${text} = ${c}`, tok);
@@ -207,7 +219,10 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
       const made = def.make(...values);
       parameters += made.params.reduce((n, p) => n + sizeOf(p.shape), 0);
       if (parameters > SPEC_LIMITS.parameters) {
-        throw new TooLargeError(`spec: the layers up to ${def.name} at column ${t.pos + 1} have ${formatCount(parameters)} parameters; at most ${formatCount(SPEC_LIMITS.parameters)}`, { elements: parameters, bytes: 4 * parameters });
+        throw new TooLargeError(
+          `spec: the layers up to ${def.name} at column ${t.pos + 1} have ${formatCount(parameters)} parameters; at most ${formatCount(SPEC_LIMITS.parameters)}`,
+          { elements: parameters, bytes: 4 * parameters },
+        );
       }
       return made;
     } catch (e) {
@@ -227,12 +242,13 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
  * write the maps of src/para/param-maps.ts: tie, cubic, linear).
  */
 export function printSpec(f: Para): string {
-  const unwritable = (m: Para): Reparam | undefined =>
-    m instanceof Reparam && !m.r.writable ? m : m.children.map(unwritable).find((r) => r !== undefined);
+  const unwritable = (m: Para): Reparam | undefined => (m instanceof Reparam && !m.r.writable ? m : m.children.map(unwritable).find((r) => r !== undefined));
   const r = unwritable(f);
   if (r) {
     const where = r === f ? '' : ` in ${r}`;
-    throw new SpecError(`${f} has no spec string: its parameter map '${r.r.name}'${where} was given in code; spec strings write only tie((i,j,…),…), cubic(c) and linear((row),…)`);
+    throw new SpecError(
+      `${f} has no spec string: its parameter map '${r.r.name}'${where} was given in code; spec strings write only tie((i,j,…),…), cubic(c) and linear((row),…)`,
+    );
   }
   return String(f);
 }

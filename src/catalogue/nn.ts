@@ -29,7 +29,12 @@ const size = (n: unknown, layer: string): number[] | undefined => {
 };
 
 for (const op of ['sigmoid', 'tanh', 'relu', 'gelu', 'softplus'] as const) {
-  defs.push({ name: op, args: ['int?'], doc: `${op} or ${op}(n): elementwise ${op} (n features; inferred when composed)`, make: (n) => elementwise(op, size(n, op)) });
+  defs.push({
+    name: op,
+    args: ['int?'],
+    doc: `${op} or ${op}(n): elementwise ${op} (n features; inferred when composed)`,
+    make: (n) => elementwise(op, size(n, op)),
+  });
 }
 defs.push({
   name: 'leaky_relu',
@@ -37,8 +42,12 @@ defs.push({
   doc: 'leaky_relu(alpha[,n]): x ↦ max(x, alpha·x), alpha defaults to 0.01',
   make: (a, n) => leakyRelu(a === undefined ? 0.01 : (a as number), size(n, 'leaky_relu')),
 });
-defs.push({ name: 'softmax', args: ['int?'], doc: 'softmax or softmax(n): normalised exponentials over the last axis', make: (n) => softmax(size(n, 'softmax')) });
-
+defs.push({
+  name: 'softmax',
+  args: ['int?'],
+  doc: 'softmax or softmax(n): normalised exponentials over the last axis',
+  make: (n) => softmax(size(n, 'softmax')),
+});
 
 const opt = (v: unknown, d: number): number => (typeof v === 'number' ? v : d);
 
@@ -72,7 +81,12 @@ defs.push({ name: 'globalavgpool', args: [], doc: 'globalavgpool: [C,H,W] → [C
 const n = (v: unknown): number => v as number;
 const maskOf = (v: unknown): Mask => (v === undefined ? 'causal' : (String(v) as Mask));
 const POS = 'pos = rope | relative | relative(K) | absolute(Tmax) | none';
-defs.push({ name: 'embedding', args: ['int', 'int'], doc: 'embedding(V,d): token ids [T] → vectors [T,d], a learned table [V,d]; V may be vocab', make: (v, d) => embedding(n(v), n(d)) });
+defs.push({
+  name: 'embedding',
+  args: ['int', 'int'],
+  doc: 'embedding(V,d): token ids [T] → vectors [T,d], a learned table [V,d]; V may be vocab',
+  make: (v, d) => embedding(n(v), n(d)),
+});
 defs.push({ name: 'layernorm', args: ['int'], doc: 'layernorm(d): g ⊙ (x − μ)/σ + b over the last axis (every position)', make: (d) => layernorm(n(d)) });
 defs.push({ name: 'rmsnorm', args: ['int'], doc: 'rmsnorm(d): g ⊙ x/rms(x) over the last axis (every position)', make: (d) => rmsnorm(n(d)) });
 defs.push({
@@ -87,7 +101,12 @@ defs.push({
   doc: `transformer(d,heads,ff,pos): residual(layernorm(d) >> attention(d,heads,pos)) >> residual(layernorm(d) >> dense(d,ff) >> gelu >> dense(ff,d)); ${POS}`,
   make: (d, h, f, p, m) => transformer(n(d), n(h), n(f), String(p), maskOf(m)),
 });
-defs.push({ name: 'tied', args: ['morphism'], doc: 'tied(f): f with its first embedding(V,d) and its last dense(d,V) head sharing one [V,d] weight', make: (f) => tied(f as Para) });
+defs.push({
+  name: 'tied',
+  args: ['morphism'],
+  doc: 'tied(f): f with its first embedding(V,d) and its last dense(d,V) head sharing one [V,d] weight',
+  make: (f) => tied(f as Para),
+});
 
 /** The layers of this module that spec strings can name (listed in src/catalogue/catalogue.ts). */
 export const nnLayers: readonly LayerDef[] = defs;

@@ -54,14 +54,16 @@ export class FiniteCategory {
     arrows.forEach((a, f) => (this.start[f + 1] = this.start[f]! + this.from[a.cod]!.length));
     this.composite = new Int32Array(this.start[arrows.length]!);
     for (let f = 0; f < arrows.length; f++) {
-      const out = this.from[arrows[f]!.cod]!, at = this.start[f]!;
+      const out = this.from[arrows[f]!.cod]!,
+        at = this.start[f]!;
       for (let k = 0; k < out.length; k++) this.composite[at + k] = compose(out[k]!, f);
     }
   }
 
   /** The number of composable pairs (g, f), cod f = dom g: what storing the composition costs. */
   static composablePairs(arrows: readonly Arrow[], objects: number): number {
-    const into = new Float64Array(objects), from = new Float64Array(objects);
+    const into = new Float64Array(objects),
+      from = new Float64Array(objects);
     for (const a of arrows) {
       into[a.cod]!++;
       from[a.dom]!++;
@@ -73,7 +75,9 @@ export class FiniteCategory {
   compose(g: number, f: number): number {
     const h = this.arrows[f]!.cod === this.arrows[g]!.dom ? this.composite[this.start[f]! + this.slot[g]!]! : -1;
     if (h < 0) {
-      throw new ToposError(`cannot compose ${this.describe(g)} after ${this.describe(f)}: codomain ${this.objects[this.arrows[f]!.cod]} ≠ domain ${this.objects[this.arrows[g]!.dom]}`);
+      throw new ToposError(
+        `cannot compose ${this.describe(g)} after ${this.describe(f)}: codomain ${this.objects[this.arrows[f]!.cod]} ≠ domain ${this.objects[this.arrows[g]!.dom]}`,
+      );
     }
     return h;
   }
@@ -141,7 +145,12 @@ export class FiniteCategory {
 
   /** The opposite category C^op: same arrows reversed, (f∘g)^op = g^op∘f^op. */
   opposite(): FiniteCategory {
-    return new FiniteCategory(this.objects, this.arrows.map((a) => ({ name: a.name, dom: a.cod, cod: a.dom })), this.identities, (g, f) => this.compose(f, g));
+    return new FiniteCategory(
+      this.objects,
+      this.arrows.map((a) => ({ name: a.name, dom: a.cod, cod: a.dom })),
+      this.identities,
+      (g, f) => this.compose(f, g),
+    );
   }
 }
 
@@ -150,12 +159,19 @@ export class FiniteCategory {
  * composite of composable arrows exists and has the right ends, and composition is
  * associative (h∘g)∘f = h∘(g∘f). `compose(g, f)` returns g∘f for composable pairs.
  */
-export function finiteCategory(objects: readonly string[], arrows: readonly Arrow[], identities: readonly number[], compose: (g: number, f: number) => number): FiniteCategory {
+export function finiteCategory(
+  objects: readonly string[],
+  arrows: readonly Arrow[],
+  identities: readonly number[],
+  compose: (g: number, f: number) => number,
+): FiniteCategory {
   const m = arrows.length;
   const C = new FiniteCategory(objects, arrows, identities, (g, f) => {
     const h = compose(g, f);
     if (!(Number.isInteger(h) && h >= 0 && h < m) || arrows[h]!.dom !== arrows[f]!.dom || arrows[h]!.cod !== arrows[g]!.cod) {
-      throw new ToposError(`composite ${arrows[g]!.name}∘${arrows[f]!.name} must be an arrow ${objects[arrows[f]!.dom]} → ${objects[arrows[g]!.cod]}, got ${h >= 0 && h < m ? arrows[h]!.name : String(h)}`);
+      throw new ToposError(
+        `composite ${arrows[g]!.name}∘${arrows[f]!.name} must be an arrow ${objects[arrows[f]!.dom]} → ${objects[arrows[g]!.cod]}, got ${h >= 0 && h < m ? arrows[h]!.name : String(h)}`,
+      );
     }
     return h;
   });
@@ -184,7 +200,9 @@ export function checkCategory(C: FiniteCategory): void {
       const gf = C.compose(g, f);
       for (const h of C.arrowsFrom(arrows[g]!.cod)) {
         if (C.compose(C.compose(h, g), f) !== C.compose(h, gf)) {
-          throw new ToposError(`associativity fails: (${arrows[h]!.name}∘${arrows[g]!.name})∘${arrows[f]!.name} ≠ ${arrows[h]!.name}∘(${arrows[g]!.name}∘${arrows[f]!.name})`);
+          throw new ToposError(
+            `associativity fails: (${arrows[h]!.name}∘${arrows[g]!.name})∘${arrows[f]!.name} ≠ ${arrows[h]!.name}∘(${arrows[g]!.name}∘${arrows[f]!.name})`,
+          );
         }
       }
     }
@@ -204,7 +222,8 @@ export function categoryFromPoset(elements: readonly string[], leq: (a: number, 
       if (!leq(a, b)) continue;
       if (a !== b && leq(b, a)) throw new ToposError(`not antisymmetric: ${elements[a]} ≤ ${elements[b]} and ${elements[b]} ≤ ${elements[a]} but they differ`);
       for (let c = 0; c < n; c++) {
-        if (leq(b, c) && !leq(a, c)) throw new ToposError(`not transitive: ${elements[a]} ≤ ${elements[b]} ≤ ${elements[c]} but not ${elements[a]} ≤ ${elements[c]}`);
+        if (leq(b, c) && !leq(a, c))
+          throw new ToposError(`not transitive: ${elements[a]} ≤ ${elements[b]} ≤ ${elements[c]} but not ${elements[a]} ≤ ${elements[c]}`);
       }
     }
   }
@@ -219,7 +238,8 @@ export function categoryFromPoset(elements: readonly string[], leq: (a: number, 
  */
 export function posetCategory(what: string, elements: readonly string[], leq: (a: number, b: number) => boolean): FiniteCategory {
   const n = elements.length;
-  const into = new Float64Array(n), from = new Float64Array(n);
+  const into = new Float64Array(n),
+    from = new Float64Array(n);
   let m = 0;
   for (let a = 0; a < n; a++) {
     if (!leq(a, a)) throw new ToposError(`not reflexive: ${elements[a]} ≤ ${elements[a]} fails`);
@@ -231,7 +251,11 @@ export function posetCategory(what: string, elements: readonly string[], leq: (a
       into[b]!++;
     }
   }
-  checkCategorySize(what, m, into.reduce((s, k, c) => s + k * from[c]!, 0));
+  checkCategorySize(
+    what,
+    m,
+    into.reduce((s, k, c) => s + k * from[c]!, 0),
+  );
   const arrows: Arrow[] = [];
   const index = new Int32Array(n * n).fill(-1);
   const identities: number[] = [];
@@ -261,10 +285,16 @@ export const MAX_COMPOSITION_WORK = 2 ** 24;
 export function checkCategorySize(what: string, m: number, p: number, work = p): void {
   const bytes = 4 * p + 160 * m;
   if (p > MAX_COMPOSABLE_PAIRS) {
-    throw new TooLargeError(`${what} has ${formatCount(m)} arrows and ${formatCount(p)} composable pairs (about ${formatBytes(bytes)}); at most ${formatCount(MAX_COMPOSABLE_PAIRS)} pairs`, { elements: m, bytes, work });
+    throw new TooLargeError(
+      `${what} has ${formatCount(m)} arrows and ${formatCount(p)} composable pairs (about ${formatBytes(bytes)}); at most ${formatCount(MAX_COMPOSABLE_PAIRS)} pairs`,
+      { elements: m, bytes, work },
+    );
   }
   if (work > MAX_COMPOSITION_WORK) {
-    throw new TooLargeError(`${what} has ${formatCount(m)} arrows whose composition takes about ${formatCount(work)} steps; at most ${formatCount(MAX_COMPOSITION_WORK)}`, { elements: m, bytes, work });
+    throw new TooLargeError(
+      `${what} has ${formatCount(m)} arrows whose composition takes about ${formatCount(work)} steps; at most ${formatCount(MAX_COMPOSITION_WORK)}`,
+      { elements: m, bytes, work },
+    );
   }
 }
 
@@ -289,13 +319,18 @@ export function parsePoset(text: string): FiniteCategory {
     return i;
   };
   const pairs: [number, number][] = [];
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p.length)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length)) {
     const chain = part.split(/<=?/).map(id);
     for (let i = 0; i + 1 < chain.length; i++) pairs.push([chain[i]!, chain[i + 1]!]);
-    if (elements.length > MAX_POSET_ELEMENTS) throw new TooLargeError(`poset ${quote(text)} names more than ${MAX_POSET_ELEMENTS} elements (the limit)`, { elements: elements.length });
+    if (elements.length > MAX_POSET_ELEMENTS)
+      throw new TooLargeError(`poset ${quote(text)} names more than ${MAX_POSET_ELEMENTS} elements (the limit)`, { elements: elements.length });
   }
   if (!elements.length) throw new ToposError(`empty poset ${quote(text)}: write relations like "a<b, a<c"`);
-  const n = elements.length, words = Math.ceil(n / 32);
+  const n = elements.length,
+    words = Math.ceil(n / 32);
   const rows = new Uint32Array(n * words);
   const le = (a: number, b: number): boolean => ((rows[a * words + (b >>> 5)]! >>> (b & 31)) & 1) === 1;
   const set = (a: number, b: number): void => void (rows[a * words + (b >>> 5)]! |= 1 << (b & 31));

@@ -24,7 +24,12 @@ export interface GraphEdge {
  * bound: every path of length maxLength+1 … 2·maxLength must equal a shorter one, else a
  * ToposError says so. For an acyclic graph the default bound (number of vertices) is exact.
  */
-export function categoryFromGraph(vertices: readonly string[], edges: readonly GraphEdge[], relations: readonly (readonly [readonly string[], readonly string[]])[] = [], opts: { maxLength?: number } = {}): FiniteCategory {
+export function categoryFromGraph(
+  vertices: readonly string[],
+  edges: readonly GraphEdge[],
+  relations: readonly (readonly [readonly string[], readonly string[]])[] = [],
+  opts: { maxLength?: number } = {},
+): FiniteCategory {
   const L = opts.maxLength ?? vertices.length;
   const vertexIndex = new Map(vertices.map((s, i) => [s, i]));
   const v = (s: string): number => {
@@ -36,7 +41,10 @@ export function categoryFromGraph(vertices: readonly string[], edges: readonly G
   const out = vertices.map((): number[] => []);
   E.forEach((e, ei) => out[e.src]!.push(ei));
   const tooMany = (what: string): never => {
-    throw new TooLargeError(`the graph (${vertices.length} vertices, ${edges.length} edges) presents more than ${what} of length ≤ ${2 * L}; give a smaller graph or maxLength`, { elements: paths.length, work: stored });
+    throw new TooLargeError(
+      `the graph (${vertices.length} vertices, ${edges.length} edges) presents more than ${what} of length ≤ ${2 * L}; give a smaller graph or maxLength`,
+      { elements: paths.length, work: stored },
+    );
   };
   // paths up to length 2L, as (start vertex, edge list)
   const paths: { start: number; end: number; edges: number[] }[] = vertices.map((_, i) => ({ start: i, end: i, edges: [] }));
@@ -137,7 +145,11 @@ export function categoryFromGraph(vertices: readonly string[], edges: readonly G
   }
   // composition is concatenation of paths modulo the congruence: a category by construction
   // composing f and g looks up the path f·g: the pairs, and the length of every such path
-  const nv = vertices.length, into = new Float64Array(nv), from = new Float64Array(nv), lenInto = new Float64Array(nv), lenFrom = new Float64Array(nv);
+  const nv = vertices.length,
+    into = new Float64Array(nv),
+    from = new Float64Array(nv),
+    lenInto = new Float64Array(nv),
+    lenFrom = new Float64Array(nv);
   for (const a of arrows) {
     into[a.cod]!++;
     from[a.dom]!++;

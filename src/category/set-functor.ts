@@ -46,7 +46,8 @@ export function setDifunctor(spec: SetDifunctorSpec, opts: { check?: boolean } =
   for (let a = 0; a < n; a++) {
     for (let b = 0; b < n; b++) {
       const s = spec.size(a, b);
-      if (!(Number.isInteger(s) && s >= 0)) throw new FunctorError(`${spec.name}(${C.objects[a]}, ${C.objects[b]}) must be a finite set (a size ≥ 0), got ${s}`);
+      if (!(Number.isInteger(s) && s >= 0))
+        throw new FunctorError(`${spec.name}(${C.objects[a]}, ${C.objects[b]}) must be a finite set (a size ≥ 0), got ${s}`);
       sizes[a * n + b] = s;
     }
   }
@@ -60,13 +61,31 @@ export function setDifunctor(spec: SetDifunctorSpec, opts: { check?: boolean } =
     left(f, b) {
       const key = f * n + b;
       let t = leftCache.get(key);
-      if (!t) leftCache.set(key, (t = tableOf(spec.left(f, b), sizes[C.arrows[f]!.cod * n + b]!, sizes[C.arrows[f]!.dom * n + b]!, () => `${spec.name}(${C.describe(f)}, ${C.objects[b]})`)));
+      if (!t)
+        leftCache.set(
+          key,
+          (t = tableOf(
+            spec.left(f, b),
+            sizes[C.arrows[f]!.cod * n + b]!,
+            sizes[C.arrows[f]!.dom * n + b]!,
+            () => `${spec.name}(${C.describe(f)}, ${C.objects[b]})`,
+          )),
+        );
       return t;
     },
     right(a, g) {
       const key = a * C.arrows.length + g;
       let t = rightCache.get(key);
-      if (!t) rightCache.set(key, (t = tableOf(spec.right(a, g), sizes[a * n + C.arrows[g]!.dom]!, sizes[a * n + C.arrows[g]!.cod]!, () => `${spec.name}(${C.objects[a]}, ${C.describe(g)})`)));
+      if (!t)
+        rightCache.set(
+          key,
+          (t = tableOf(
+            spec.right(a, g),
+            sizes[a * n + C.arrows[g]!.dom]!,
+            sizes[a * n + C.arrows[g]!.cod]!,
+            () => `${spec.name}(${C.objects[a]}, ${C.describe(g)})`,
+          )),
+        );
       return t;
     },
   };
@@ -116,9 +135,15 @@ export function checkSetDifunctor(F: SetDifunctor): void {
       const name = `${C.arrows[g]!.name}∘${C.arrows[f]!.name}`;
       for (let b = 0; b < n; b++) {
         const x = equalTables(F.left(gf, b), composeTables(F.left(f, b), F.left(g, b)));
-        if (x >= 0) throw new FunctorError(`${F.name} is not functorial in its first (contravariant) slot at ${name}: ${F.name}(${name}, ${o(b)}) ≠ ${F.name}(${C.arrows[f]!.name}, ${o(b)})∘${F.name}(${C.arrows[g]!.name}, ${o(b)}) on element ${F.element(C.arrows[g]!.cod, b, x)}`);
+        if (x >= 0)
+          throw new FunctorError(
+            `${F.name} is not functorial in its first (contravariant) slot at ${name}: ${F.name}(${name}, ${o(b)}) ≠ ${F.name}(${C.arrows[f]!.name}, ${o(b)})∘${F.name}(${C.arrows[g]!.name}, ${o(b)}) on element ${F.element(C.arrows[g]!.cod, b, x)}`,
+          );
         const y = equalTables(F.right(b, gf), composeTables(F.right(b, g), F.right(b, f)));
-        if (y >= 0) throw new FunctorError(`${F.name} is not functorial in its second slot at ${name}: ${F.name}(${o(b)}, ${name}) ≠ ${F.name}(${o(b)}, ${C.arrows[g]!.name})∘${F.name}(${o(b)}, ${C.arrows[f]!.name}) on element ${F.element(b, C.arrows[f]!.dom, y)}`);
+        if (y >= 0)
+          throw new FunctorError(
+            `${F.name} is not functorial in its second slot at ${name}: ${F.name}(${o(b)}, ${name}) ≠ ${F.name}(${o(b)}, ${C.arrows[g]!.name})∘${F.name}(${o(b)}, ${C.arrows[f]!.name}) on element ${F.element(b, C.arrows[f]!.dom, y)}`,
+          );
       }
     }
   }
@@ -127,7 +152,10 @@ export function checkSetDifunctor(F: SetDifunctor): void {
     for (let g = 0; g < m; g++) {
       const { dom: b, cod: b2 } = C.arrows[g]!;
       const x = equalTables(composeTables(F.right(a, g), F.left(f, b)), composeTables(F.left(f, b2), F.right(a2, g)));
-      if (x >= 0) throw new FunctorError(`${F.name} is not a bifunctor: its two actions do not commute at f = ${C.describe(f)}, g = ${C.describe(g)} (${F.name}(${o(a)}, g)∘${F.name}(f, ${o(b)}) ≠ ${F.name}(f, ${o(b2)})∘${F.name}(${o(a2)}, g) on element ${F.element(a2, b, x)})`);
+      if (x >= 0)
+        throw new FunctorError(
+          `${F.name} is not a bifunctor: its two actions do not commute at f = ${C.describe(f)}, g = ${C.describe(g)} (${F.name}(${o(a)}, g)∘${F.name}(f, ${o(b)}) ≠ ${F.name}(f, ${o(b2)})∘${F.name}(${o(a2)}, g) on element ${F.element(a2, b, x)})`,
+        );
     }
   }
 }

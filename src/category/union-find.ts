@@ -21,7 +21,8 @@ export class UnionFind {
 
   /** Identifies x and y; returns whether they were in different classes. */
   union(x: number, y: number): boolean {
-    let a = this.find(x), b = this.find(y);
+    let a = this.find(x),
+      b = this.find(y);
     if (a === b) return false;
     if (this.size[a]! < this.size[b]!) [a, b] = [b, a];
     this.parent[b] = a;

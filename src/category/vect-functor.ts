@@ -69,7 +69,13 @@ export function vectDifunctor(spec: VectDifunctorSpec, opts: VectCheckOptions = 
       let M = leftCache.get(key);
       if (!M) {
         const { dom, cod } = C.arrows[f]!;
-        M = sized(spec.left(f, b), dims[dom * n + b]!, dims[cod * n + b]!, () => `${spec.name}(${C.describe(f)}, ${C.objects[b]}): ${spec.name}(${C.objects[cod]}, ${C.objects[b]}) → ${spec.name}(${C.objects[dom]}, ${C.objects[b]})`);
+        M = sized(
+          spec.left(f, b),
+          dims[dom * n + b]!,
+          dims[cod * n + b]!,
+          () =>
+            `${spec.name}(${C.describe(f)}, ${C.objects[b]}): ${spec.name}(${C.objects[cod]}, ${C.objects[b]}) → ${spec.name}(${C.objects[dom]}, ${C.objects[b]})`,
+        );
         leftCache.set(key, M);
       }
       return M;
@@ -79,7 +85,13 @@ export function vectDifunctor(spec: VectDifunctorSpec, opts: VectCheckOptions = 
       let M = rightCache.get(key);
       if (!M) {
         const { dom, cod } = C.arrows[g]!;
-        M = sized(spec.right(a, g), dims[a * n + cod]!, dims[a * n + dom]!, () => `${spec.name}(${C.objects[a]}, ${C.describe(g)}): ${spec.name}(${C.objects[a]}, ${C.objects[dom]}) → ${spec.name}(${C.objects[a]}, ${C.objects[cod]})`);
+        M = sized(
+          spec.right(a, g),
+          dims[a * n + cod]!,
+          dims[a * n + dom]!,
+          () =>
+            `${spec.name}(${C.objects[a]}, ${C.describe(g)}): ${spec.name}(${C.objects[a]}, ${C.objects[dom]}) → ${spec.name}(${C.objects[a]}, ${C.objects[cod]})`,
+        );
         rightCache.set(key, M);
       }
       return M;
@@ -91,7 +103,8 @@ export function vectDifunctor(spec: VectDifunctorSpec, opts: VectCheckOptions = 
 
 /** The largest entrywise difference of two matrices of the same size, relative to their scale. */
 function mismatch(p: Mat, q: Mat): number {
-  let d = 0, s = 0;
+  let d = 0,
+    s = 0;
   for (let i = 0; i < p.data.length; i++) {
     d = Math.max(d, Math.abs(p.data[i]! - q.data[i]!));
     s = Math.max(s, Math.abs(p.data[i]!), Math.abs(q.data[i]!));
@@ -127,9 +140,15 @@ export function checkVectDifunctor(F: VectDifunctor, tol = 1e-9): void {
       const name = `${C.arrows[g]!.name}∘${C.arrows[f]!.name}`;
       for (let b = 0; b < n; b++) {
         const e1 = mismatch(F.left(gf, b), matmul(F.left(f, b), F.left(g, b)));
-        if (e1 > tol) throw new FunctorError(`${F.name} is not functorial in its first (contravariant) slot at ${name}: ${F.name}(${name}, ${o(b)}) ≠ ${F.name}(${C.arrows[f]!.name}, ${o(b)})·${F.name}(${C.arrows[g]!.name}, ${o(b)}) (relative mismatch ${e1.toExponential(2)})`);
+        if (e1 > tol)
+          throw new FunctorError(
+            `${F.name} is not functorial in its first (contravariant) slot at ${name}: ${F.name}(${name}, ${o(b)}) ≠ ${F.name}(${C.arrows[f]!.name}, ${o(b)})·${F.name}(${C.arrows[g]!.name}, ${o(b)}) (relative mismatch ${e1.toExponential(2)})`,
+          );
         const e2 = mismatch(F.right(b, gf), matmul(F.right(b, g), F.right(b, f)));
-        if (e2 > tol) throw new FunctorError(`${F.name} is not functorial in its second slot at ${name}: ${F.name}(${o(b)}, ${name}) ≠ ${F.name}(${o(b)}, ${C.arrows[g]!.name})·${F.name}(${o(b)}, ${C.arrows[f]!.name}) (relative mismatch ${e2.toExponential(2)})`);
+        if (e2 > tol)
+          throw new FunctorError(
+            `${F.name} is not functorial in its second slot at ${name}: ${F.name}(${o(b)}, ${name}) ≠ ${F.name}(${o(b)}, ${C.arrows[g]!.name})·${F.name}(${o(b)}, ${C.arrows[f]!.name}) (relative mismatch ${e2.toExponential(2)})`,
+          );
       }
     }
   }
@@ -138,7 +157,10 @@ export function checkVectDifunctor(F: VectDifunctor, tol = 1e-9): void {
     for (let g = 0; g < m; g++) {
       const { dom: b, cod: b2 } = C.arrows[g]!;
       const e = mismatch(matmul(F.right(a, g), F.left(f, b)), matmul(F.left(f, b2), F.right(a2, g)));
-      if (e > tol) throw new FunctorError(`${F.name} is not a bifunctor: its two actions do not commute at f = ${C.describe(f)}, g = ${C.describe(g)} (relative mismatch ${e.toExponential(2)})`);
+      if (e > tol)
+        throw new FunctorError(
+          `${F.name} is not a bifunctor: its two actions do not commute at f = ${C.describe(f)}, g = ${C.describe(g)} (relative mismatch ${e.toExponential(2)})`,
+        );
     }
   }
 }

@@ -50,7 +50,10 @@ export function parseDecimal(text: string): number | undefined {
 }
 
 /** `--force`, which every command that writes a file takes. */
-export const forceFlag: FlagSpec = { type: 'boolean', help: 'replace an output that is a symbolic link (the link, never what it points to), a device or a read-only file' };
+export const forceFlag: FlagSpec = {
+  type: 'boolean',
+  help: 'replace an output that is a symbolic link (the link, never what it points to), a device or a read-only file',
+};
 
 /** A command's flags with `--force` when one of them is an output file. */
 export function withOutputFlags(flags: Flags): Flags {
@@ -74,7 +77,12 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
     const spec = all[name];
-    if (!spec) throw new UsageError(`${command}: unknown flag --${name}; known: ${Object.keys(all).map((k) => `--${k}`).join(', ')}`);
+    if (!spec)
+      throw new UsageError(
+        `${command}: unknown flag --${name}; known: ${Object.keys(all)
+          .map((k) => `--${k}`)
+          .join(', ')}`,
+      );
     if (spec.type === 'boolean') {
       if (eq >= 0) {
         const v = a.slice(eq + 1);

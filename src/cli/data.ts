@@ -87,7 +87,8 @@ const TABLE = /\.(csv|tsv|tab|txt|dat)(\.gz)?$/i;
 export function loadTable(path: string, opts: CliDataOptions): LoadedData {
   const table = readTableFile(path);
   const saved = opts.preprocessing;
-  if (saved && saved.input !== 'table') throw new DataError(`${path}: the model was trained on arrays (NumPy or IDX files), not on a table; give --data PATH.npz or --input rows`);
+  if (saved && saved.input !== 'table')
+    throw new DataError(`${path}: the model was trained on arrays (NumPy or IDX files), not on a table; give --data PATH.npz or --input rows`);
   const p = saved ?? tablePreprocessing(table, { target: opts.target, task: opts.task, optionalTarget: opts.optionalTarget });
   return { data: encodeTable(table, p, { binaryAsOneColumn: oneOutput(opts.model) }), preprocessing: p };
 }
@@ -118,7 +119,10 @@ const SOURCES: readonly DataSource[] = [
       const arrays = readNpzFile(path);
       const get = (n: string): NdArray | undefined => arrays.get(n) ?? arrays.get(n.toUpperCase());
       const x = get('x');
-      if (!x) throw new DataError(`${path}: no array named x (features); it holds ${[...arrays.keys()].join(', ') || 'nothing'}. Save with np.savez(path, x=features, y=targets)`);
+      if (!x)
+        throw new DataError(
+          `${path}: no array named x (features); it holds ${[...arrays.keys()].join(', ') || 'nothing'}. Save with np.savez(path, x=features, y=targets)`,
+        );
       return fromArrays(x, get('y'), path, opts);
     },
   },
@@ -126,7 +130,8 @@ const SOURCES: readonly DataSource[] = [
     form: 'PATH.npy (with --target Y.npy)',
     matches: (s) => /\.npy$/i.test(s),
     load: async (path, opts) => {
-      if (opts.target !== undefined && !/\.npy$/i.test(opts.target)) throw new DataError(`${path}: --target for a .npy file is the .npy file of targets, got '${opts.target}'`);
+      if (opts.target !== undefined && !/\.npy$/i.test(opts.target))
+        throw new DataError(`${path}: --target for a .npy file is the .npy file of targets, got '${opts.target}'`);
       return fromArrays(readNpyFile(path), opts.target !== undefined ? readNpyFile(opts.target) : undefined, path, opts);
     },
   },
@@ -173,7 +178,11 @@ export function dataFlags(opts: { help?: string; default?: string } = {}): Flags
   return {
     data: { type: 'string', help: `${opts.help ?? 'data set'}: ${dataForms()}`, ...(opts.default !== undefined ? { default: opts.default } : {}) },
     target: { type: 'string', help: 'the target column of a table (default: the last), or the .npy file of targets' },
-    task: { type: 'string', choices: ['classify', 'regress'], help: 'classification or regression (default: from the target: text or few integers are classes)' },
+    task: {
+      type: 'string',
+      choices: ['classify', 'regress'],
+      help: 'classification or regression (default: from the target: text or few integers are classes)',
+    },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
   };
 }

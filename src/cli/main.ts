@@ -9,15 +9,19 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-run(process.argv.slice(2), {
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  errIsTTY: Boolean(process.stderr.isTTY),
-}, {
-  // commands that compute start the wasm SIMD backend on every core (docs/backends.md);
-  // --backend / PARALENS_BACKEND and --threads / PARALENS_THREADS choose otherwise
-  startBackend: true,
-  env: process.env,
-}).then((code) => {
+run(
+  process.argv.slice(2),
+  {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    errIsTTY: Boolean(process.stderr.isTTY),
+  },
+  {
+    // commands that compute start the wasm SIMD backend on every core (docs/backends.md);
+    // --backend / PARALENS_BACKEND and --threads / PARALENS_THREADS choose otherwise
+    startBackend: true,
+    env: process.env,
+  },
+).then((code) => {
   process.exitCode = code;
 });

@@ -25,7 +25,11 @@ export class Progress {
   private last = 0;
   private readonly start = Date.now();
   readonly active: boolean;
-  constructor(private readonly io: CliIO, private readonly label: string, silent: boolean) {
+  constructor(
+    private readonly io: CliIO,
+    private readonly label: string,
+    silent: boolean,
+  ) {
     this.active = io.errIsTTY && !silent;
   }
   update(done: number, total: number, note = '', count = `${done}/${total}`): void {
@@ -60,7 +64,11 @@ export class Progress {
  */
 export function trainingProgress(io: CliIO, silent: boolean, label = 'train'): { onEvent(e: TrainEvent): void; done(): void } {
   const bar = new Progress(io, label, silent);
-  let rows = 0, startEpoch = 0, t0 = 0, lastLoss = '', lastVal = '';
+  let rows = 0,
+    startEpoch = 0,
+    t0 = 0,
+    lastLoss = '',
+    lastVal = '';
   const rate = (done: number): string => `${Math.round(done / Math.max(1e-9, (performance.now() - t0) / 1000)).toLocaleString('en-US')} samples/s`;
   return {
     onEvent(e) {
@@ -77,7 +85,9 @@ export function trainingProgress(io: CliIO, silent: boolean, label = 'train'): {
         lastLoss = ` · loss ${fmt(e.loss)}${lastVal}`;
         if (e.validationLoss !== undefined && !silent) {
           const acc = (a: number | undefined, what: string): string => (a === undefined ? '' : `  ${what} ${fmt(a)}`);
-          bar.log(`epoch ${e.epoch}/${e.epochs}  loss ${fmt(e.loss)}${acc(e.accuracy, 'accuracy')}  val_loss ${fmt(e.validationLoss)}${acc(e.validationAccuracy, 'val_accuracy')}  (${fmt(e.epochSeconds, 3)} s)`);
+          bar.log(
+            `epoch ${e.epoch}/${e.epochs}  loss ${fmt(e.loss)}${acc(e.accuracy, 'accuracy')}  val_loss ${fmt(e.validationLoss)}${acc(e.validationAccuracy, 'val_accuracy')}  (${fmt(e.epochSeconds, 3)} s)`,
+          );
         }
         const done = (e.epoch - startEpoch) * rows;
         bar.update(done, (e.epochs - startEpoch) * rows, `epochs · ${rate(done)}${lastLoss}`, `${e.epoch}/${e.epochs}`);
@@ -99,6 +109,10 @@ export function table(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((r) => r.map(String))];
   // a loop, not Math.max(...rows): one argument per row overflows the stack on a large table
   const widths = header.map((_, j) => cells.reduce((w, r) => Math.max(w, (r[j] ?? '').length), 0));
-  const line = (r: string[]): string => r.map((c, j) => c.padEnd(widths[j]!)).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((c, j) => c.padEnd(widths[j]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
 }

@@ -17,7 +17,8 @@ export const runtimeFlags: Flags = {
 export function runtimeChoice(flags: ParsedFlags, env: Readonly<Record<string, string | undefined>>): InitOptions {
   let backend = flags.backend as string | undefined;
   let threads = flags.threads as number | undefined;
-  const envBackend = env['PARALENS_BACKEND'], envThreads = env['PARALENS_THREADS'];
+  const envBackend = env['PARALENS_BACKEND'],
+    envThreads = env['PARALENS_THREADS'];
   if (backend === undefined && envBackend !== undefined && envBackend !== '') {
     if (!backendKinds().includes(envBackend)) throw new UsageError(`PARALENS_BACKEND must be one of ${backendKinds().join(', ')}; got ${quote(envBackend)}`);
     backend = envBackend;

@@ -30,7 +30,10 @@ export function trainingSplits(l: LoadedData, opts: { seed: number; valFraction?
   let validation: Dataset | undefined;
   if (opts.valFraction) {
     const held = Math.round(train.x.batch * opts.valFraction);
-    if (held < 1 || held >= train.x.batch) throw new DataError(`--val-fraction ${opts.valFraction} of ${train.x.batch} training rows holds out ${held}; choose a fraction that leaves rows on both sides`);
+    if (held < 1 || held >= train.x.batch)
+      throw new DataError(
+        `--val-fraction ${opts.valFraction} of ${train.x.batch} training rows holds out ${held}; choose a fraction that leaves rows on both sides`,
+      );
     ({ train, test: validation } = stratifiedSplit(train, opts.valFraction, opts.seed + 1));
     validation = { ...validation, name: `${l.data.name}/validation` };
   }

@@ -23,7 +23,9 @@ export async function loadTextModel(path: string, command: string): Promise<Text
   const file = await loadModel(path);
   const { vocabulary, context } = file.settings as { vocabulary?: unknown; context?: unknown };
   if (typeof vocabulary !== 'string' || !(typeof context === 'number' && Number.isInteger(context) && context > 0)) {
-    throw new UsageError(`${command}: ${path} was not trained on text data (its metadata records no vocabulary and context); train it with --data text:PATH or fortunes`);
+    throw new UsageError(
+      `${command}: ${path} was not trained on text data (its metadata records no vocabulary and context); train it with --data text:PATH or fortunes`,
+    );
   }
   const chars = Array.from(vocabulary);
   let model: Para;

@@ -23,7 +23,9 @@ const DEFAULT_TEXT_EVERY = 100;
 /** A checksum of the training text and its vocabulary: a run resumes only on the very text it started on. */
 function textFingerprint(corpus: TextCorpus): string {
   const ids = new Uint8Array(corpus.train.buffer, corpus.train.byteOffset, corpus.train.byteLength);
-  return fnv1a(ids, fnv1a(new TextEncoder().encode(corpus.vocabulary.join('')))).toString(16).padStart(8, '0');
+  return fnv1a(ids, fnv1a(new TextEncoder().encode(corpus.vocabulary.join(''))))
+    .toString(16)
+    .padStart(8, '0');
 }
 
 /**
@@ -35,12 +37,15 @@ function textFingerprint(corpus: TextCorpus): string {
  */
 export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number> {
   for (const f of ['init', 'target', 'task', 'val-fraction']) {
-    if (flags[f] !== undefined) throw new UsageError(`train: --${f} does not apply to text data (its split is fixed: the first 90 % of the characters train, the last 10 % validate)`);
+    if (flags[f] !== undefined)
+      throw new UsageError(`train: --${f} does not apply to text data (its split is fixed: the first 90 % of the characters train, the last 10 % validate)`);
   }
-  if (flags.loss !== undefined && flags.loss !== 'token-cross-entropy') throw new UsageError(`train: text data trains with the token-cross-entropy loss, not ${String(flags.loss)}`);
+  if (flags.loss !== undefined && flags.loss !== 'token-cross-entropy')
+    throw new UsageError(`train: text data trains with the token-cross-entropy loss, not ${String(flags.loss)}`);
   const json = Boolean(flags.json);
   const silent = isSilent(flags);
-  const context = flags.context as number, batch = (flags.batch as number) || DEFAULT_TEXT_BATCH;
+  const context = flags.context as number,
+    batch = (flags.batch as number) || DEFAULT_TEXT_BATCH;
   const corpus = loadTextData(flags.data as string, { dataDir: flags['data-dir'] as string | undefined, context });
   const V = vocabSize(corpus.vocabulary);
   const model = parseSpec(flags.model as string, { constants: { vocab: V } });
@@ -48,9 +53,25 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
   const schedule = flags.schedule !== undefined && flags.schedule !== 'constant' ? { schedule: flags.schedule } : {};
   // a step draws random windows rather than passing over the data, so checkpoints count steps
   const checkpoints = checkpointHooks({
-    dir: flags.checkpoint as string | undefined, every: (flags.every as number | undefined) ?? DEFAULT_TEXT_EVERY, resume: flags.resume as string | undefined,
-    epochs: flags.epochs as number, steps, unit: 'step',
-    settings: { spec: String(model), data: corpus.name, text: textFingerprint(corpus), loss: 'token-cross-entropy', optimizer: flags.optimizer, lr: flags.lr, batch, context, steps, seed: flags.seed, ...schedule },
+    dir: flags.checkpoint as string | undefined,
+    every: (flags.every as number | undefined) ?? DEFAULT_TEXT_EVERY,
+    resume: flags.resume as string | undefined,
+    epochs: flags.epochs as number,
+    steps,
+    unit: 'step',
+    settings: {
+      spec: String(model),
+      data: corpus.name,
+      text: textFingerprint(corpus),
+      loss: 'token-cross-entropy',
+      optimizer: flags.optimizer,
+      lr: flags.lr,
+      batch,
+      context,
+      steps,
+      seed: flags.seed,
+      ...schedule,
+    },
   });
   const progress = new Progress(io, 'train', silent);
   // on a device backend the run stays on the device (trainLanguageModelAsync), without checkpoints (refused by train)
@@ -58,10 +79,14 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
   let r: LanguageModelResult;
   try {
     r = await trainLanguageModelAsync(model, corpus, {
-      context, batch, steps,
+      context,
+      batch,
+      steps,
       lr: flags.lr as number,
       optimizer: flags.optimizer as string,
-      ...(flags.schedule !== undefined && flags.schedule !== 'constant' ? { optimizerOptions: { schedule: scheduleByName(flags.schedule as string, steps) } } : {}),
+      ...(flags.schedule !== undefined && flags.schedule !== 'constant'
+        ? { optimizerOptions: { schedule: scheduleByName(flags.schedule as string, steps) } }
+        : {}),
       seed: flags.seed as number,
       ...(device ? {} : { onStart: checkpoints.hooks.onStart, resumed: checkpoints.resumedRunState, afterStep: checkpoints.hooks.afterEpoch }),
       onStep: (s, n, bits) => progress.update(s, n, `bits/char ${fmt(bits)}`),
@@ -90,10 +115,27 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
     ...checkpoints.summary(),
   };
   if (flags.save) {
-    out.file_bytes = await saveModel(flags.save as string, r.model, r.theta, {
-      data: corpus.name, loss: 'token-cross-entropy', optimizer: flags.optimizer, lr: flags.lr, ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}), batch, steps: r.steps, seed: flags.seed,
-      context, vocabulary: corpus.vocabulary.join(''), bits_per_char: r.bitsPerChar, val_bits_per_char: r.valBitsPerChar,
-    }, {}, { force: Boolean(flags.force) });
+    out.file_bytes = await saveModel(
+      flags.save as string,
+      r.model,
+      r.theta,
+      {
+        data: corpus.name,
+        loss: 'token-cross-entropy',
+        optimizer: flags.optimizer,
+        lr: flags.lr,
+        ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}),
+        batch,
+        steps: r.steps,
+        seed: flags.seed,
+        context,
+        vocabulary: corpus.vocabulary.join(''),
+        bits_per_char: r.bitsPerChar,
+        val_bits_per_char: r.valBitsPerChar,
+      },
+      {},
+      { force: Boolean(flags.force) },
+    );
     out.saved = flags.save;
   }
   if (json) io.out(JSON.stringify(out) + '\n');

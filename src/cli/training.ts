@@ -16,16 +16,31 @@ const TRAINING_FLAGS = {
   batch: { type: 'int', help: 'minibatch size (1 = per-sample SGD as in seed 000; 0 = the whole set)', default: 0, range: 'nonnegative' },
   lr: { type: 'number', help: 'learning rate', default: 0.1, range: 'positive' },
   optimizer: { type: 'string', help: `optimiser: ${optimizerNames().join(', ')}`, default: 'sgd' },
-  loss: { type: 'string', help: `loss: ${lossNames().join(', ')} (default: bce for one output, softmax-cross-entropy for several classes, mse for regression)` },
+  loss: {
+    type: 'string',
+    help: `loss: ${lossNames().join(', ')} (default: bce for one output, softmax-cross-entropy for several classes, mse for regression)`,
+  },
   seed: { type: 'int', help: 'random seed (initialisation, shuffling, splits)', default: 0 },
-  schedule: { type: 'string', choices: scheduleNames(), default: 'constant', help: 'learning-rate schedule over the run: constant; cosine (to 0); step (×0.1 after each third); warmup (linear over the first 5 %, then cosine)' },
-  'val-fraction': { type: 'number', range: 'unit-open', help: 'hold out this fraction of the training rows (stratified, seeded) and report validation loss and accuracy during training' },
+  schedule: {
+    type: 'string',
+    choices: scheduleNames(),
+    default: 'constant',
+    help: 'learning-rate schedule over the run: constant; cosine (to 0); step (×0.1 after each third); warmup (linear over the first 5 %, then cosine)',
+  },
+  'val-fraction': {
+    type: 'number',
+    range: 'unit-open',
+    help: 'hold out this fraction of the training rows (stratified, seeded) and report validation loss and accuracy during training',
+  },
 } as const satisfies Flags;
 
 export type TrainingFlag = keyof typeof TRAINING_FLAGS;
 
 /** The training flags named in `names` (all of them by default), with a command's own recipe laid over the shared definitions. */
-export function trainingFlags(names: readonly TrainingFlag[] = Object.keys(TRAINING_FLAGS) as TrainingFlag[], recipe: Partial<Record<TrainingFlag, Partial<FlagSpec>>> = {}): Flags {
+export function trainingFlags(
+  names: readonly TrainingFlag[] = Object.keys(TRAINING_FLAGS) as TrainingFlag[],
+  recipe: Partial<Record<TrainingFlag, Partial<FlagSpec>>> = {},
+): Flags {
   return Object.fromEntries(names.map((n) => [n, { ...TRAINING_FLAGS[n], ...recipe[n] } as FlagSpec]));
 }
 

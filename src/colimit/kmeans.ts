@@ -44,7 +44,8 @@ export interface KMeansResult {
 /** Points as a float64 row-major block, checked: non-empty, rank 2, finite. */
 function pointsOf(x: Tensor): { p: Float64Array; N: number; d: number } {
   if (x.rank !== 2) throw new DataError(`k-means expects points [N,d] but got rank ${x.rank}`);
-  const N = x.shape[0]!, d = x.shape[1]!;
+  const N = x.shape[0]!,
+    d = x.shape[1]!;
   if (N === 0 || d === 0) throw new DataError(`k-means: empty data (${N} points with ${d} features)`);
   const p = Float64Array.from(x.data);
   for (let i = 0; i < p.length; i++) {
@@ -69,7 +70,8 @@ function sqDist(p: Float64Array, i: number, c: Float64Array, j: number, d: numbe
 export function assignPoints(p: Float64Array, N: number, d: number, centres: Float64Array, k: number, labels: Int32Array, dist: Float64Array): number {
   let inertia = 0;
   for (let i = 0; i < N; i++) {
-    let best = 0, bestD = Infinity;
+    let best = 0,
+      bestD = Infinity;
     for (let c = 0; c < k; c++) {
       const v = sqDist(p, i, centres, c, d);
       if (v < bestD) {
@@ -121,7 +123,8 @@ export function kMeansPlusPlus(p: Float64Array, N: number, d: number, k: number,
   const trials = 2 + Math.floor(Math.log(k));
   const cand = new Float64Array(d);
   for (let c = 1; c < k; c++) {
-    let bestPot = Infinity, bestIdx = 0;
+    let bestPot = Infinity,
+      bestIdx = 0;
     for (let t = 0; t < trials; t++) {
       const idx = rng.categorical(closest);
       cand.set(p.subarray(idx * d, (idx + 1) * d));
@@ -139,11 +142,22 @@ export function kMeansPlusPlus(p: Float64Array, N: number, d: number, k: number,
 }
 
 /** Lloyd's iteration from given centres (updated in place). */
-export function lloyd(p: Float64Array, N: number, d: number, k: number, centres: Float64Array, maxIter: number, tolAbs: number, onIteration?: (iteration: number) => void) {
-  const labels = new Int32Array(N), dist = new Float64Array(N);
+export function lloyd(
+  p: Float64Array,
+  N: number,
+  d: number,
+  k: number,
+  centres: Float64Array,
+  maxIter: number,
+  tolAbs: number,
+  onIteration?: (iteration: number) => void,
+) {
+  const labels = new Int32Array(N),
+    dist = new Float64Array(N);
   const prev = new Float64Array(centres.length);
-  let iterations = 0, converged = false;
-  for (; iterations < maxIter; ) {
+  let iterations = 0,
+    converged = false;
+  for (; iterations < maxIter;) {
     assignPoints(p, N, d, centres, k, labels, dist);
     prev.set(centres);
     updateCentres(p, N, d, labels, dist, k, centres);
@@ -169,13 +183,16 @@ export function kMeans(x: Tensor, opts: KMeansOptions): KMeansResult {
   const k = opts.k;
   if (!(Number.isInteger(k) && k >= 1)) throw new RangeArgError(`k-means: k must be a positive integer, got ${k}`);
   if (k > N) throw new RangeArgError(`k-means: k = ${k} is larger than the number of points (${N})`);
-  const restarts = opts.restarts ?? 10, maxIter = opts.maxIter ?? 300, tol = opts.tol ?? 1e-4;
+  const restarts = opts.restarts ?? 10,
+    maxIter = opts.maxIter ?? 300,
+    tol = opts.tol ?? 1e-4;
   if (!(Number.isInteger(restarts) && restarts >= 1)) throw new RangeArgError(`k-means: restarts must be a positive integer, got ${restarts}`);
   if (!(Number.isInteger(maxIter) && maxIter >= 1)) throw new RangeArgError(`k-means: maxIter must be a positive integer, got ${maxIter}`);
   if (!(tol >= 0)) throw new RangeArgError(`k-means: tol must be ≥ 0, got ${tol}`);
   let meanVar = 0;
   for (let t = 0; t < d; t++) {
-    let m = 0, v = 0;
+    let m = 0,
+      v = 0;
     for (let i = 0; i < N; i++) m += p[i * d + t]! / N;
     for (let i = 0; i < N; i++) v += (p[i * d + t]! - m) ** 2 / N;
     meanVar += v / d;

@@ -8,7 +8,9 @@ import { Tensor } from '../tensor/tensor.js';
  */
 export function permuteSets(x: Tensor, seed: number | Rng): Tensor {
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
-  const B = x.batch, n = x.shape[1]!, e = x.size / (B * n);
+  const B = x.batch,
+    n = x.shape[1]!,
+    e = x.size / (B * n);
   const out = Tensor.zeros(x.shape, x.dtype);
   const perm = Int32Array.from({ length: n }, (_, i) => i);
   for (let b = 0; b < B; b++) {

@@ -21,8 +21,16 @@ export interface SetTaskOptions {
  * x is [count, maxSize, 3] — (x₁, x₂, mask) per slot, present points first in the order
  * drawn, padding slots all zero; y is [count, 1].
  */
-function makeSets(name: string, opts: SetTaskOptions, minDefault: number, point: (rng: Rng) => [number, number], label: (pts: [number, number][]) => number): Dataset {
-  const n = opts.maxSize ?? 12, lo = opts.minSize ?? minDefault, N = opts.count;
+function makeSets(
+  name: string,
+  opts: SetTaskOptions,
+  minDefault: number,
+  point: (rng: Rng) => [number, number],
+  label: (pts: [number, number][]) => number,
+): Dataset {
+  const n = opts.maxSize ?? 12,
+    lo = opts.minSize ?? minDefault,
+    N = opts.count;
   if (!(Number.isInteger(N) && N > 0)) throw new RangeArgError(`set task: count must be a positive integer, got ${N}`);
   if (!(Number.isInteger(n) && n > 0 && Number.isInteger(lo) && lo >= 0 && lo <= n)) {
     throw new RangeArgError(`set task: need 0 ≤ minSize ≤ maxSize, maxSize ≥ 1; got minSize ${lo}, maxSize ${n}`);
@@ -51,10 +59,16 @@ function makeSets(name: string, opts: SetTaskOptions, minDefault: number, point:
  */
 export function discMajoritySets(opts: SetTaskOptions): Dataset {
   const r = opts.radius ?? Math.sqrt(8 / Math.PI);
-  return makeSets('disc-majority-sets', opts, 1, (rng) => [4 * rng.uniform() - 2, 4 * rng.uniform() - 2], (pts) => {
-    const inside = pts.filter(([p, q]) => p * p + q * q < r * r).length;
-    return 2 * inside > pts.length ? 1 : 0;
-  });
+  return makeSets(
+    'disc-majority-sets',
+    opts,
+    1,
+    (rng) => [4 * rng.uniform() - 2, 4 * rng.uniform() - 2],
+    (pts) => {
+      const inside = pts.filter(([p, q]) => p * p + q * q < r * r).length;
+      return 2 * inside > pts.length ? 1 : 0;
+    },
+  );
 }
 
 /**
@@ -66,17 +80,25 @@ export function discMajoritySets(opts: SetTaskOptions): Dataset {
  */
 export function closePairSets(opts: SetTaskOptions): Dataset {
   const r = opts.radius ?? 0.1;
-  return makeSets('close-pair-sets', opts, 2, (rng) => [rng.uniform(), rng.uniform()], (pts) => {
-    for (let i = 0; i < pts.length; i++) {
-      for (let j = i + 1; j < pts.length; j++) if (Math.hypot(pts[i]![0] - pts[j]![0], pts[i]![1] - pts[j]![1]) < r) return 1;
-    }
-    return 0;
-  });
+  return makeSets(
+    'close-pair-sets',
+    opts,
+    2,
+    (rng) => [rng.uniform(), rng.uniform()],
+    (pts) => {
+      for (let i = 0; i < pts.length; i++) {
+        for (let j = i + 1; j < pts.length; j++) if (Math.hypot(pts[i]![0] - pts[j]![0], pts[i]![1] - pts[j]![1]) < r) return 1;
+      }
+      return 0;
+    },
+  );
 }
 
 /** The set sizes of a batch of masked sets [B, n, d+1]. */
 export function setSizes(x: Tensor): Int32Array {
-  const B = x.batch, n = x.shape[1]!, w = x.shape[2]!;
+  const B = x.batch,
+    n = x.shape[1]!,
+    w = x.shape[2]!;
   const out = new Int32Array(B);
   for (let b = 0; b < B; b++) for (let i = 0; i < n; i++) if (x.data[(b * n + i) * w + w - 1]! > 0.5) out[b]++;
   return out;

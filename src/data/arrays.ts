@@ -66,12 +66,16 @@ export function arraysDataset(x: NdArray, y: NdArray | undefined, req: ArrayRequ
       for (let i = 0; i < N; i++) {
         if (y.kind === 'text') {
           const c = byName.get(y.text![i]!);
-          if (c === undefined) throw new DataError(`${name}: label '${y.text![i]}' at row ${i + 1} is not one of the classes ${classes.slice(0, 10).join(', ')}${classes.length > 10 ? ', …' : ''}`);
+          if (c === undefined)
+            throw new DataError(
+              `${name}: label '${y.text![i]}' at row ${i + 1} is not one of the classes ${classes.slice(0, 10).join(', ')}${classes.length > 10 ? ', …' : ''}`,
+            );
           labels[i] = c;
           continue;
         }
         const c = y.data[i]!;
-        if (!(Number.isInteger(c) && c >= 0 && c < classes.length)) throw new DataError(`${name}: label ${c} at row ${i + 1} is not a class index below ${classes.length}`);
+        if (!(Number.isInteger(c) && c >= 0 && c < classes.length))
+          throw new DataError(`${name}: label ${c} at row ${i + 1} is not a class index below ${classes.length}`);
         labels[i] = c;
       }
     } else {

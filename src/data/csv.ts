@@ -32,9 +32,13 @@ export function parseCsv(text: string, opts: CsvOptions = {}): Dataset {
     labelCol = names.indexOf(opts.label);
     if (labelCol < 0) throw new DataError(`${t.name}: no column '${opts.label}'; columns: ${names.join(', ')}`);
   } else labelCol = names.length - 1;
-  if (labelCol !== null && !(Number.isInteger(labelCol) && labelCol >= 0 && labelCol < names.length)) throw new DataError(`${t.name}: label column ${labelCol} is outside 0..${names.length - 1}`);
+  if (labelCol !== null && !(Number.isInteger(labelCol) && labelCol >= 0 && labelCol < names.length))
+    throw new DataError(`${t.name}: label column ${labelCol} is outside 0..${names.length - 1}`);
   const features = t.columns.filter((_, j) => j !== labelCol);
-  requireNumbers(t, features.map((c) => c.name));
+  requireNumbers(
+    t,
+    features.map((c) => c.name),
+  );
   const d = features.length;
   const x = Tensor.zeros([t.rows, d]);
   features.forEach((c, j) => {

@@ -59,7 +59,8 @@ export function stratifiedSplit(ds: Dataset, testFraction: number, seed: number 
     if (!groups.has(c)) groups.set(c, []);
     groups.get(c)!.push(i);
   }
-  const train: number[] = [], test: number[] = [];
+  const train: number[] = [],
+    test: number[] = [];
   for (const c of [...groups.keys()].sort((a, b) => a - b)) {
     const idx = rng.shuffle(groups.get(c)!) as number[];
     const nTest = Math.round(idx.length * testFraction);
@@ -71,8 +72,10 @@ export function stratifiedSplit(ds: Dataset, testFraction: number, seed: number 
 
 /** Per-feature mean and standard deviation of x (for standardising). */
 export function featureStats(x: Tensor): { mean: Float64Array; std: Float64Array } {
-  const N = x.batch, d = x.size / N;
-  const mean = new Float64Array(d), std = new Float64Array(d);
+  const N = x.batch,
+    d = x.size / N;
+  const mean = new Float64Array(d),
+    std = new Float64Array(d);
   for (let i = 0; i < N; i++) for (let j = 0; j < d; j++) mean[j] += x.data[i * d + j]! / N;
   for (let i = 0; i < N; i++) for (let j = 0; j < d; j++) std[j] += (x.data[i * d + j]! - mean[j]!) ** 2 / N;
   for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]!) || 1;
@@ -89,7 +92,10 @@ export function standardize(ds: Dataset, stats: { mean: Float64Array; std: Float
 
 /** Throws a DataError naming the first non-finite value's row and column. */
 export function checkFinite(ds: Dataset): void {
-  for (const [what, t] of [['input', ds.x], ['target', ds.y]] as const) {
+  for (const [what, t] of [
+    ['input', ds.x],
+    ['target', ds.y],
+  ] as const) {
     const per = t.size / t.batch;
     for (let i = 0; i < t.size; i++) {
       if (!Number.isFinite(t.data[i]!)) {

@@ -21,8 +21,10 @@ export interface RawRecord {
  * returns false to stop early.
  */
 export function eachRecord(text: string, delimiter: string, name: string, visit: (r: RawRecord) => boolean): void {
-  const n = text.length, ws = delimiter === WHITESPACE;
-  let i = 0, line = 1;
+  const n = text.length,
+    ws = delimiter === WHITESPACE;
+  let i = 0,
+    line = 1;
   const isSep = (c: string): boolean => (ws ? c === ' ' || c === '\t' : c === delimiter);
   while (i < n) {
     // start of a record: skip blank and comment lines
@@ -117,7 +119,8 @@ export function shown(d: string): string {
 /** How many fields `line` has with delimiter d, counting only delimiters outside quotes. */
 function fieldCount(line: string, d: string): number {
   if (d === WHITESPACE) return line.trim().split(/[ \t]+/).length;
-  let count = 1, quoted = false;
+  let count = 1,
+    quoted = false;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (c === '"') quoted = !quoted;
@@ -136,7 +139,10 @@ export function detectDelimiter(text: string): string {
   const head = text.slice(0, 1 << 16);
   let lines = head.split(/\r?\n|\r/);
   if (head.length < text.length) lines.pop(); // cut in the middle
-  lines = lines.map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')).slice(0, 30);
+  lines = lines
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .slice(0, 30);
   const body = lines.length > 1 ? lines.slice(1) : lines;
   let best: { d: string; share: number } = { d: ',', share: 0 };
   for (const d of [...CANDIDATES, WHITESPACE]) {
@@ -152,7 +158,8 @@ export function detectDelimiter(text: string): string {
 
 function modeOf(xs: readonly number[]): number {
   const seen = new Map<number, number>();
-  let mode = 0, most = 0;
+  let mode = 0,
+    most = 0;
   for (const x of xs) {
     const c = (seen.get(x) ?? 0) + 1;
     seen.set(x, c);

@@ -9,7 +9,12 @@ export function xor(): Dataset {
   const labels = Int32Array.from([0, 1, 1, 0]);
   return {
     name: 'xor',
-    x: Tensor.from([[0, 0], [0, 1], [1, 0], [1, 1]]),
+    x: Tensor.from([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]),
     y: Tensor.of(labels, [4, 1]),
     labels,
     classes: ['0', '1'],
@@ -37,7 +42,8 @@ function checkN(name: string, n: number): void {
 export function moons(n = 200, noise = 0.1, seed: number | Rng = 0): Dataset {
   checkN('moons', n);
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
-  const pts: number[][] = [], labels: number[] = [];
+  const pts: number[][] = [],
+    labels: number[] = [];
   const nOuter = Math.floor(n / 2);
   for (let i = 0; i < n; i++) {
     const outer = i < nOuter;
@@ -54,7 +60,8 @@ export function moons(n = 200, noise = 0.1, seed: number | Rng = 0): Dataset {
 export function circles(n = 200, noise = 0.05, seed: number | Rng = 0): Dataset {
   checkN('circles', n);
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
-  const pts: number[][] = [], labels: number[] = [];
+  const pts: number[][] = [],
+    labels: number[] = [];
   for (let i = 0; i < n; i++) {
     const inner = i % 2;
     const t = 2 * Math.PI * rng.uniform();
@@ -69,7 +76,8 @@ export function circles(n = 200, noise = 0.05, seed: number | Rng = 0): Dataset 
 export function spirals(n = 200, noise = 0.05, seed: number | Rng = 0): Dataset {
   checkN('spirals', n);
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
-  const pts: number[][] = [], labels: number[] = [];
+  const pts: number[][] = [],
+    labels: number[] = [];
   for (let i = 0; i < n; i++) {
     const c = i % 2;
     const t = (Math.floor(i / 2) / Math.ceil(n / 2)) * 3 * Math.PI + 0.5;
@@ -85,7 +93,8 @@ export function blobs(n = 150, k = 3, std = 0.5, seed: number | Rng = 0): Datase
   checkN('blobs', n);
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
   const centres = blobCentres(k);
-  const pts: number[][] = [], labels: number[] = [];
+  const pts: number[][] = [],
+    labels: number[] = [];
   for (let i = 0; i < n; i++) {
     const c = i % k;
     pts.push([centres[c]![0]! + std * rng.normal(), centres[c]![1]! + std * rng.normal()]);

@@ -63,11 +63,15 @@ export function parseIdx(bytes: Uint8Array, source = 'IDX data'): IdxArray {
     count *= d;
   }
   if (count > IDX_MAX_ELEMENTS) {
-    throw new DataError(`${source}: IDX header claims [${dims.join(',')}] = ${count} elements, more than the limit ${IDX_MAX_ELEMENTS}; the file is corrupt or not IDX`);
+    throw new DataError(
+      `${source}: IDX header claims [${dims.join(',')}] = ${count} elements, more than the limit ${IDX_MAX_ELEMENTS}; the file is corrupt or not IDX`,
+    );
   }
   const need = header + count * t.bytes;
-  if (bytes.length < need) throw new DataError(`${source}: truncated IDX file: dimensions [${dims.join(',')}] need ${need} bytes but the file has ${bytes.length}`);
-  if (bytes.length > need) throw new DataError(`${source}: size mismatch: dimensions [${dims.join(',')}] need ${need} bytes but the file has ${bytes.length} (trailing data)`);
+  if (bytes.length < need)
+    throw new DataError(`${source}: truncated IDX file: dimensions [${dims.join(',')}] need ${need} bytes but the file has ${bytes.length}`);
+  if (bytes.length > need)
+    throw new DataError(`${source}: size mismatch: dimensions [${dims.join(',')}] need ${need} bytes but the file has ${bytes.length} (trailing data)`);
   return { type: t.type, dims, data: readElements(view, header, count, t.type) };
 }
 
@@ -84,7 +88,8 @@ export function idxDeclaredBytes(prefix: Uint8Array, source = 'IDX data'): numbe
   const view = new DataView(prefix.buffer, prefix.byteOffset, header);
   let count = 1;
   for (let i = 0; i < prefix[3]!; i++) count *= view.getUint32(4 + 4 * i, false);
-  if (count > IDX_MAX_ELEMENTS) throw new DataError(`${source}: IDX header claims ${count} elements, more than the limit ${IDX_MAX_ELEMENTS}; the file is corrupt or not IDX`);
+  if (count > IDX_MAX_ELEMENTS)
+    throw new DataError(`${source}: IDX header claims ${count} elements, more than the limit ${IDX_MAX_ELEMENTS}; the file is corrupt or not IDX`);
   return header + count * t.bytes;
 }
 
@@ -122,7 +127,16 @@ export async function decodeIdx(bytes: Uint8Array, source = 'IDX data'): Promise
 
 /** The ten Fashion-MNIST classes (Xiao, Rasul & Vollgraf 2017), in label order. */
 export const FASHION_MNIST_CLASSES: readonly string[] = [
-  'T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot',
+  'T-shirt/top',
+  'Trouser',
+  'Pullover',
+  'Dress',
+  'Coat',
+  'Sandal',
+  'Shirt',
+  'Sneaker',
+  'Bag',
+  'Ankle boot',
 ];
 
 export type { ImageLayout } from './arrays.js';

@@ -84,21 +84,27 @@ function gunzipIdx(bytes: Uint8Array, path: string): Uint8Array {
     cannot(e);
   }
   if (declared !== undefined && declared > MAX_INFLATED_BYTES) {
-    throw new TooLargeError(`${path}: its IDX header declares ${formatBytes(declared)}; a compressed IDX file may inflate to at most ${formatBytes(MAX_INFLATED_BYTES)}`, { bytes: declared });
+    throw new TooLargeError(
+      `${path}: its IDX header declares ${formatBytes(declared)}; a compressed IDX file may inflate to at most ${formatBytes(MAX_INFLATED_BYTES)}`,
+      { bytes: declared },
+    );
   }
   const cap = declared ?? MAX_INFLATED_BYTES;
   try {
     return gunzipSync(bytes, { maxOutputLength: Math.max(cap, 1) });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') cannot(e);
-    throw new DataError(`${path}: inflates to more than ${cap} bytes, ${declared === undefined ? 'the limit' : 'the size its IDX header declares'}; the file is corrupt or a decompression bomb`);
+    throw new DataError(
+      `${path}: inflates to more than ${cap} bytes, ${declared === undefined ? 'the limit' : 'the size its IDX header declares'}; the file is corrupt or a decompression bomb`,
+    );
   }
 }
 
 /** Reads a delimited text file (CSV, TSV, …; gzipped too) into a Table (readTable). */
 export function readTableFile(path: string, opts: Omit<ReadTableOptions, 'name'> = {}): Table {
   const bytes = maybeGunzip(readBounded(path, MAX_TABLE_BYTES), path, MAX_TABLE_BYTES);
-  if (bytes.length > MAX_TABLE_BYTES) throw new DataError(`${path}: ${bytes.length} bytes of text, more than the ${MAX_TABLE_BYTES} paralens reads into a table`);
+  if (bytes.length > MAX_TABLE_BYTES)
+    throw new DataError(`${path}: ${bytes.length} bytes of text, more than the ${MAX_TABLE_BYTES} paralens reads into a table`);
   return readTable(new TextDecoder().decode(bytes), { ...opts, name: path });
 }
 
@@ -164,7 +170,8 @@ export function readIdxDirectory(dir: string, opts: { name?: string; classes?: r
     throw new DataError(`${name}: ${found}; expected X-images-idx3-ubyte[.gz] with X-labels-idx1-ubyte[.gz] (train-… and t10k-… or test-… for two splits)`);
   }
   const read = (p: IdxPair): [IdxArray, IdxArray] => [readIdxFile(p.images), readIdxFile(p.labels)];
-  const tr = read(train), te = test && read(test);
+  const tr = read(train),
+    te = test && read(test);
   let classes = opts.classes;
   if (!classes) {
     let top = 0;
@@ -181,8 +188,13 @@ export function readIdxDirectory(dir: string, opts: { name?: string; classes?: r
 function requireFashionMnist(dir: string): void {
   for (const name of ['train-images-idx3-ubyte', 'train-labels-idx1-ubyte', 't10k-images-idx3-ubyte', 't10k-labels-idx1-ubyte']) {
     if ([join(dir, `${name}.gz`), join(dir, name)].some((p) => existsSync(p))) continue;
-    const where = dir === FASHION_MNIST_DIR ? 'install the Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist)' : 'check the directory, or install the Debian package dataset-fashion-mnist';
-    throw new DataError(`fashion-mnist: ${join(dir, name)}(.gz) not found: ${where}, or point --data-dir at a directory holding {train,t10k}-{images-idx3,labels-idx1}-ubyte[.gz]`);
+    const where =
+      dir === FASHION_MNIST_DIR
+        ? 'install the Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist)'
+        : 'check the directory, or install the Debian package dataset-fashion-mnist';
+    throw new DataError(
+      `fashion-mnist: ${join(dir, name)}(.gz) not found: ${where}, or point --data-dir at a directory holding {train,t10k}-{images-idx3,labels-idx1}-ubyte[.gz]`,
+    );
   }
 }
 

@@ -38,7 +38,8 @@ export function parseNpy(bytes: Uint8Array, source = 'npy data'): NdArray {
   if (bytes.length < 8 + lenBytes) throw new DataError(`${source}: truncated .npy header`);
   const headerLen = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
   const start = 8 + lenBytes + headerLen;
-  if (start > bytes.length) throw new DataError(`${source}: the .npy header claims ${headerLen} bytes but the file has ${bytes.length - 8 - lenBytes} after the magic`);
+  if (start > bytes.length)
+    throw new DataError(`${source}: the .npy header claims ${headerLen} bytes but the file has ${bytes.length - 8 - lenBytes} after the magic`);
   const header = new TextDecoder(major === 3 ? 'utf-8' : 'latin1').decode(bytes.subarray(8 + lenBytes, start));
   const { descr, fortran, shape } = parseHeader(header, source);
   const type = dtypeOf(descr, source);
@@ -47,7 +48,10 @@ export function parseNpy(bytes: Uint8Array, source = 'npy data'): NdArray {
   if (count > NPY_MAX_ELEMENTS) throw new DataError(`${source}: shape (${shape.join(', ')}) is ${count} elements, more than the limit ${NPY_MAX_ELEMENTS}`);
   const need = count * type.bytes;
   const have = bytes.length - start;
-  if (have !== need) throw new DataError(`${source}: shape (${shape.join(', ')}) of ${descr} needs ${need} bytes of data but the file has ${have}${have < need ? ' (truncated)' : ' (trailing data)'}`);
+  if (have !== need)
+    throw new DataError(
+      `${source}: shape (${shape.join(', ')}) of ${descr} needs ${need} bytes of data but the file has ${have}${have < need ? ' (truncated)' : ' (trailing data)'}`,
+    );
   const order = fortran && shape.length > 1 ? fortranToC(shape) : undefined;
   if (type.kind === 'text') {
     const chars = type.bytes / 4;
@@ -79,7 +83,10 @@ function parseHeader(h: string, source: string): { descr: string; fortran: boole
   if (!fortran) throw new DataError(`${source}: the .npy header has no 'fortran_order': True or False`);
   const shape = /'shape'\s*:\s*\(([^)]*)\)/.exec(h);
   if (!shape) throw new DataError(`${source}: the .npy header has no 'shape' tuple`);
-  const dims = shape[1]!.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const dims = shape[1]!
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (dims.some((s) => !/^\d+$/.test(s) || Number(s) > 2 ** 31)) throw new DataError(`${source}: shape (${shape[1]}) must be non-negative integers`);
   return { descr: descr[1]!, fortran: fortran[1] === 'True', shape: dims.map(Number) };
 }
@@ -94,9 +101,13 @@ interface Dtype {
 
 function dtypeOf(descr: string, source: string): Dtype {
   const m = /^([<>|=])([fiubU])(\d+)$/.exec(descr);
-  if (!m) throw new DataError(`${source}: dtype '${descr}' is not supported; paralens reads floats, integers, booleans and unicode strings ('<f4', '<i8', '|u1', '|b1', '<U10')`);
+  if (!m)
+    throw new DataError(
+      `${source}: dtype '${descr}' is not supported; paralens reads floats, integers, booleans and unicode strings ('<f4', '<i8', '|u1', '|b1', '<U10')`,
+    );
   const little = m[1] !== '>';
-  const c = m[2]!, n = Number(m[3]);
+  const c = m[2]!,
+    n = Number(m[3]);
   const key = `${c}${n}`;
   const types: Record<string, Omit<Dtype, 'little'>> = {
     f4: { kind: 'float', bytes: 4, make: (k) => new Float32Array(k), read: (v, at, l) => v.getFloat32(at, l) },
@@ -116,7 +127,10 @@ function dtypeOf(descr: string, source: string): Dtype {
     return { kind: 'text', bytes: 4 * n, little, make: () => new Float64Array(0), read: () => 0 };
   }
   const t = types[key];
-  if (!t) throw new DataError(`${source}: dtype '${descr}' is not supported (${c === 'f' ? 'float16 and wider floats' : 'this width'}); save as float32, float64 or an integer type`);
+  if (!t)
+    throw new DataError(
+      `${source}: dtype '${descr}' is not supported (${c === 'f' ? 'float16 and wider floats' : 'this width'}); save as float32, float64 or an integer type`,
+    );
   return { ...t, little };
 }
 

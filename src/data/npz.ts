@@ -28,7 +28,11 @@ interface ZipEntry {
   localOffset: number;
 }
 
-const EOCD = 0x06054b50, ZIP64_LOCATOR = 0x07064b50, ZIP64_EOCD = 0x06064b50, CENTRAL = 0x02014b50, LOCAL = 0x04034b50;
+const EOCD = 0x06054b50,
+  ZIP64_LOCATOR = 0x07064b50,
+  ZIP64_EOCD = 0x06064b50,
+  CENTRAL = 0x02014b50,
+  LOCAL = 0x04034b50;
 
 /** The arrays of an .npz file by name (the entry name without '.npy'). */
 export function parseNpz(bytes: Uint8Array, source: string, inflateRaw: InflateRaw): Map<string, NdArray> {
@@ -59,7 +63,9 @@ function centralDirectory(bytes: Uint8Array, source: string): ZipEntry[] {
     }
   }
   if (eocd < 0) notZip('no end-of-central-directory record');
-  let count = v.getUint16(eocd + 10, true), cdSize = v.getUint32(eocd + 12, true), cdOffset = v.getUint32(eocd + 16, true);
+  let count = v.getUint16(eocd + 10, true),
+    cdSize = v.getUint32(eocd + 12, true),
+    cdOffset = v.getUint32(eocd + 16, true);
   if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
     const loc = eocd - 20;
     if (loc < 0 || v.getUint32(loc, true) !== ZIP64_LOCATOR) notZip('ZIP64 sizes without a ZIP64 locator');
@@ -75,16 +81,22 @@ function centralDirectory(bytes: Uint8Array, source: string): ZipEntry[] {
   let at = cdOffset;
   for (let i = 0; i < count; i++) {
     if (at + 46 > cdOffset + cdSize || v.getUint32(at, true) !== CENTRAL) notZip(`central directory entry ${i + 1} is damaged`);
-    const flags = v.getUint16(at + 8, true), method = v.getUint16(at + 10, true), crc = v.getUint32(at + 16, true);
-    let compressed = v.getUint32(at + 20, true), size = v.getUint32(at + 24, true);
-    const nameLen = v.getUint16(at + 28, true), extraLen = v.getUint16(at + 30, true), commentLen = v.getUint16(at + 32, true);
+    const flags = v.getUint16(at + 8, true),
+      method = v.getUint16(at + 10, true),
+      crc = v.getUint32(at + 16, true);
+    let compressed = v.getUint32(at + 20, true),
+      size = v.getUint32(at + 24, true);
+    const nameLen = v.getUint16(at + 28, true),
+      extraLen = v.getUint16(at + 30, true),
+      commentLen = v.getUint16(at + 32, true);
     let localOffset = v.getUint32(at + 42, true);
     const end = at + 46 + nameLen + extraLen + commentLen;
     if (end > cdOffset + cdSize) notZip(`central directory entry ${i + 1} runs past the directory`);
     const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLen));
     // ZIP64 extended information (header id 1): the 64-bit values of the fields that are 0xFFFFFFFF, in this order
     for (let x = at + 46 + nameLen; x + 4 <= at + 46 + nameLen + extraLen;) {
-      const id = v.getUint16(x, true), len = v.getUint16(x + 2, true);
+      const id = v.getUint16(x, true),
+        len = v.getUint16(x + 2, true);
       if (x + 4 + len > at + 46 + nameLen + extraLen) notZip(`entry '${name}' has a damaged extra field`);
       if (id === 1) {
         let p = x + 4;
@@ -109,12 +121,17 @@ function centralDirectory(bytes: Uint8Array, source: string): ZipEntry[] {
 function entryBytes(bytes: Uint8Array, e: ZipEntry, source: string, inflateRaw: InflateRaw): Uint8Array {
   const where = `${source}: entry '${e.name}'`;
   if (e.flags & 1) throw new DataError(`${where} is encrypted`);
-  if (e.method !== 0 && e.method !== 8) throw new DataError(`${where} uses compression method ${e.method}; paralens reads stored (0) and deflated (8) entries, as np.savez and np.savez_compressed write them`);
+  if (e.method !== 0 && e.method !== 8)
+    throw new DataError(
+      `${where} uses compression method ${e.method}; paralens reads stored (0) and deflated (8) entries, as np.savez and np.savez_compressed write them`,
+    );
   if (e.size > NPZ_MAX_ENTRY_BYTES) throw new DataError(`${where} declares ${e.size} bytes, more than the limit ${NPZ_MAX_ENTRY_BYTES}`);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (!(e.localOffset + 30 <= bytes.length) || v.getUint32(e.localOffset, true) !== LOCAL) throw new DataError(`${where}: no local header at offset ${e.localOffset}`);
+  if (!(e.localOffset + 30 <= bytes.length) || v.getUint32(e.localOffset, true) !== LOCAL)
+    throw new DataError(`${where}: no local header at offset ${e.localOffset}`);
   const start = e.localOffset + 30 + v.getUint16(e.localOffset + 26, true) + v.getUint16(e.localOffset + 28, true);
-  if (!(start + e.compressed <= bytes.length)) throw new DataError(`${where}: ${e.compressed} bytes at offset ${start} run past the end of the file (truncated?)`);
+  if (!(start + e.compressed <= bytes.length))
+    throw new DataError(`${where}: ${e.compressed} bytes at offset ${start} run past the end of the file (truncated?)`);
   const raw = bytes.subarray(start, start + e.compressed);
   let data: Uint8Array;
   if (e.method === 0) {

@@ -44,7 +44,15 @@ export type Target = ClassTarget | RegressionTarget;
 
 export type Preprocessing =
   | { readonly version: 1; readonly input: 'table'; readonly features: readonly Feature[]; readonly target?: Target }
-  | { readonly version: 1; readonly input: 'array'; readonly scale: number; readonly standardize: boolean; readonly mean?: readonly number[]; readonly std?: readonly number[]; readonly target?: Target };
+  | {
+      readonly version: 1;
+      readonly input: 'array';
+      readonly scale: number;
+      readonly standardize: boolean;
+      readonly mean?: readonly number[];
+      readonly std?: readonly number[];
+      readonly target?: Target;
+    };
 
 /** How many model inputs a feature becomes: one, or one per category. */
 export function featureWidth(f: Feature): number {
@@ -95,7 +103,8 @@ export function fitStatistics(p: Preprocessing, train: Dataset): Preprocessing {
 
 /** The model inputs for raw inputs x [N, …]: numeric columns standardised (one-hot ones kept), or x·scale; into `out` (which may be x). */
 export function modelInputs(p: Preprocessing, x: Tensor, out: Tensor = Tensor.zeros(x.shape, x.dtype)): Tensor {
-  const N = x.batch, d = x.size / Math.max(1, N);
+  const N = x.batch,
+    d = x.size / Math.max(1, N);
   if (p.input === 'array') {
     if (!p.standardize) {
       for (let i = 0; i < x.size; i++) out.data[i] = x.data[i]! * p.scale;
@@ -106,7 +115,8 @@ export function modelInputs(p: Preprocessing, x: Tensor, out: Tensor = Tensor.ze
     for (let i = 0; i < x.size; i++) out.data[i] = (x.data[i]! * p.scale - p.mean[i % d]!) / p.std[i % d]!;
     return out;
   }
-  const mean = new Float64Array(d), scale = new Float64Array(d).fill(1);
+  const mean = new Float64Array(d),
+    scale = new Float64Array(d).fill(1);
   let at = 0;
   for (const f of p.features) {
     if (f.type === 'numeric') {
@@ -170,8 +180,10 @@ export function parsePreprocessing(json: string): Preprocessing {
   const o = v as Record<string, unknown>;
   if (typeof o !== 'object' || o === null || Array.isArray(o)) bad('expected a JSON object');
   if (o.version !== 1) bad(`version ${JSON.stringify(o.version)} is not 1, the one this paralens reads`);
-  const strings = (x: unknown, what: string): string[] => (Array.isArray(x) && x.every((s) => typeof s === 'string') ? (x as string[]) : bad(`${what} must be a list of strings`));
-  const numbers = (x: unknown, what: string): number[] => (Array.isArray(x) && x.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (x as number[]) : bad(`${what} must be a list of finite numbers`));
+  const strings = (x: unknown, what: string): string[] =>
+    Array.isArray(x) && x.every((s) => typeof s === 'string') ? (x as string[]) : bad(`${what} must be a list of strings`);
+  const numbers = (x: unknown, what: string): number[] =>
+    Array.isArray(x) && x.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (x as number[]) : bad(`${what} must be a list of finite numbers`);
   const num = (x: unknown, what: string): number => (typeof x === 'number' && Number.isFinite(x) ? x : bad(`${what} must be a finite number`));
   let target: Target | undefined;
   if (o.target !== undefined) {
@@ -180,7 +192,12 @@ export function parsePreprocessing(json: string): Preprocessing {
     const name = t.name === undefined ? {} : { name: typeof t.name === 'string' ? t.name : bad('target.name must be a string') };
     if (t.task === 'classify') target = { ...name, task: 'classify', classes: strings(t.classes, 'target.classes') };
     else if (t.task === 'regress') {
-      target = { ...name, task: 'regress', ...(t.mean !== undefined ? { mean: numbers(t.mean, 'target.mean') } : {}), ...(t.std !== undefined ? { std: numbers(t.std, 'target.std') } : {}) };
+      target = {
+        ...name,
+        task: 'regress',
+        ...(t.mean !== undefined ? { mean: numbers(t.mean, 'target.mean') } : {}),
+        ...(t.std !== undefined ? { std: numbers(t.std, 'target.std') } : {}),
+      };
       if (target.std?.some((s) => !(s > 0))) bad('target.std must be positive');
     } else bad(`target.task must be "classify" or "regress", got ${JSON.stringify(t.task)}`);
   }
@@ -201,7 +218,12 @@ export function parsePreprocessing(json: string): Preprocessing {
     if (f.type !== 'numeric') bad(`features[${i}].type must be "numeric" or "categorical"`);
     const std = f.std === undefined ? undefined : num(f.std, `features[${i}].std`);
     if (std !== undefined && !(std > 0)) bad(`features[${i}].std must be positive`);
-    return { name: f.name as string, type: 'numeric', ...(f.mean !== undefined ? { mean: num(f.mean, `features[${i}].mean`) } : {}), ...(std !== undefined ? { std } : {}) };
+    return {
+      name: f.name as string,
+      type: 'numeric',
+      ...(f.mean !== undefined ? { mean: num(f.mean, `features[${i}].mean`) } : {}),
+      ...(std !== undefined ? { std } : {}),
+    };
   });
   return { version: 1, input: 'table', features, ...withTarget };
 }

@@ -64,7 +64,6 @@ export interface ReadTableOptions {
   delimiter?: string;
 }
 
-
 /**
  * Reads delimited text into a Table. Quoted fields ("a, b", "say ""hi""", line breaks inside
  * quotes) are RFC 4180's; fields are trimmed; blank lines and lines starting with '#' are
@@ -117,19 +116,28 @@ function sklearnCounts(first: readonly RawRecord[]): { classNames: string[] } | 
 function looksLikeHeader(r0: readonly string[], below: readonly (readonly string[])[]): boolean {
   const isText = (s: string): boolean => fieldNumber(s) === undefined && textKind(s) === 'text';
   if (r0.every(isText)) return true;
-  return r0.some((s, j) => isText(s) && below.length > 0 && below.filter((r) => r[j] !== undefined && fieldNumber(r[j]!) !== undefined).length * 2 > below.length);
+  return r0.some(
+    (s, j) => isText(s) && below.length > 0 && below.filter((r) => r[j] !== undefined && fieldNumber(r[j]!) !== undefined).length * 2 > below.length,
+  );
 }
 
 function buildTable(text: string, delimiter: string, name: string, header: boolean | undefined, counts: { classNames: string[] } | undefined): Table {
   let names: string[] | undefined;
-  let width = 0, skip = counts ? 1 : 0, rows = 0;
+  let width = 0,
+    skip = counts ? 1 : 0,
+    rows = 0;
   let hasHeader = false;
   let numbers: number[][] = [];
   let texts: (string | undefined)[][] = [];
   const lines: number[] = [];
   const pending: RawRecord[] = [];
   const start = (r0: RawRecord, below: RawRecord[]): void => {
-    hasHeader = header ?? looksLikeHeader(r0.fields, below.map((r) => r.fields));
+    hasHeader =
+      header ??
+      looksLikeHeader(
+        r0.fields,
+        below.map((r) => r.fields),
+      );
     width = r0.fields.length;
     names = hasHeader ? r0.fields.map((f, j) => f || `c${j + 1}`) : Array.from({ length: width }, (_, j) => `c${j + 1}`);
     const dup = names.find((s, j) => names!.indexOf(s) !== j);
@@ -140,10 +148,12 @@ function buildTable(text: string, delimiter: string, name: string, header: boole
   const add = (r: RawRecord): void => {
     if (r.fields.length !== width) {
       const other = [...CANDIDATES, '\t'].find((d) => d !== delimiter && r.fields.some((f) => f.includes(d)));
-      const hint = other !== undefined ? `; it contains '${shown(other)}': the file is read with the delimiter '${shown(delimiter)}' (detected from its first lines)` : '';
+      const hint =
+        other !== undefined ? `; it contains '${shown(other)}': the file is read with the delimiter '${shown(delimiter)}' (detected from its first lines)` : '';
       throw new DataError(`${name}: line ${r.line} has ${r.fields.length} field${r.fields.length === 1 ? '' : 's'}, expected ${width}${hint}`);
     }
-    if ((rows + 1) * width > MAX_TABLE_CELLS) throw new DataError(`${name}: more than ${MAX_TABLE_CELLS} cells (rows × columns); paralens reads tables up to that size`);
+    if ((rows + 1) * width > MAX_TABLE_CELLS)
+      throw new DataError(`${name}: more than ${MAX_TABLE_CELLS} cells (rows × columns); paralens reads tables up to that size`);
     for (let j = 0; j < width; j++) {
       const f = r.fields[j]!;
       const v = fieldNumber(f);
@@ -181,5 +191,13 @@ function buildTable(text: string, delimiter: string, name: string, header: boole
     const any = t.length > 0;
     return { name: n, numbers: Float64Array.from(numbers[j]!), ...(any ? { texts: Array.from({ length: rows }, (_, i) => t[i]) } : {}) };
   });
-  return { name, columns, rows, lines: Int32Array.from(lines), delimiter, header: hasHeader, ...(counts && counts.classNames.length ? { classNames: counts.classNames } : {}) };
+  return {
+    name,
+    columns,
+    rows,
+    lines: Int32Array.from(lines),
+    delimiter,
+    header: hasHeader,
+    ...(counts && counts.classNames.length ? { classNames: counts.classNames } : {}),
+  };
 }

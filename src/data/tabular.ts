@@ -45,7 +45,10 @@ function where(t: Table, c: TableColumn, i: number): string {
 function badCell(t: Table, c: TableColumn, i: number, expected: string): DataError {
   const s = c.texts?.[i] ?? '';
   const kind = textKind(s);
-  if (kind === 'missing') return new DataError(`${where(t, c, i)}: ${s ? `'${s}' is a missing value` : 'an empty field is a missing value'}, not a finite number; paralens does not impute: fill it in or drop the row`);
+  if (kind === 'missing')
+    return new DataError(
+      `${where(t, c, i)}: ${s ? `'${s}' is a missing value` : 'an empty field is a missing value'}, not a finite number; paralens does not impute: fill it in or drop the row`,
+    );
   if (kind === 'non-finite') return new DataError(`${where(t, c, i)}: '${s}' is not a finite number`);
   return new DataError(`${where(t, c, i)}: '${s}' is not a finite number (${expected})`);
 }
@@ -58,7 +61,8 @@ function firstMissing(c: TableColumn): number {
 
 /** How many rows of a column hold text (not numbers, not missing-value markers), and the first. */
 function textRows(c: TableColumn): { count: number; first: number } {
-  let count = 0, first = -1;
+  let count = 0,
+    first = -1;
   c.texts?.forEach((s, i) => {
     if (s !== undefined && textKind(s) === 'text') {
       count++;
@@ -86,7 +90,9 @@ function featureOf(t: Table, c: TableColumn): Feature {
   if (text.count * 2 < t.rows) throw badCell(t, c, text.first, `the column holds numbers in ${t.rows - text.count} of ${t.rows} rows`);
   const categories = [...new Set(Array.from({ length: t.rows }, (_, i) => cellText(c, i)))].sort();
   if (categories.length > MAX_CATEGORIES) {
-    throw new DataError(`${t.name}: column ${t.columns.indexOf(c) + 1} (${c.name}) has ${categories.length} distinct text values, more than ${MAX_CATEGORIES} categories to one-hot encode: is it an identifier? Drop it from the file`);
+    throw new DataError(
+      `${t.name}: column ${t.columns.indexOf(c) + 1} (${c.name}) has ${categories.length} distinct text values, more than ${MAX_CATEGORIES} categories to one-hot encode: is it an identifier? Drop it from the file`,
+    );
   }
   return { name: c.name, type: 'categorical', categories };
 }
@@ -96,7 +102,8 @@ function targetOf(t: Table, c: TableColumn, task: Task | undefined): Target {
   if (missing >= 0) throw badCell(t, c, missing, 'the target');
   const text = textRows(c);
   const what = `${t.name}: target column '${c.name}'`;
-  if (text.count > 0 && task === 'regress') throw new DataError(`${where(t, c, text.first)}: '${c.texts![text.first]}' cannot be regressed (--task regress); the target must hold numbers`);
+  if (text.count > 0 && task === 'regress')
+    throw new DataError(`${where(t, c, text.first)}: '${c.texts![text.first]}' cannot be regressed (--task regress); the target must hold numbers`);
   const chosen = task ?? (text.count > 0 ? 'classify' : taskOfNumbers(c.numbers));
   if (chosen === 'regress') return { name: c.name, task: 'regress' };
   const names = text.count === 0 && t.classNames && c === t.columns.at(-1) ? t.classNames : undefined;
@@ -143,7 +150,10 @@ export function encodeTable(t: Table, p: TablePreprocessing, opts: EncodeOptions
   const byName = new Map(t.columns.map((c) => [c.name, c]));
   const cols = p.features.map((f) => {
     const c = byName.get(f.name);
-    if (!c) throw new DataError(`${t.name}: no column '${f.name}'; the model takes ${p.features.map((g) => g.name).join(', ')}${t.header ? '' : ' (this file has no header row, so its columns are named c1, c2, …)'}`);
+    if (!c)
+      throw new DataError(
+        `${t.name}: no column '${f.name}'; the model takes ${p.features.map((g) => g.name).join(', ')}${t.header ? '' : ' (this file has no header row, so its columns are named c1, c2, …)'}`,
+      );
     return c;
   });
   const d = p.features.reduce((s, f) => s + featureWidth(f), 0);
@@ -166,7 +176,9 @@ export function encodeTable(t: Table, p: TablePreprocessing, opts: EncodeOptions
         const j = index.get(s);
         if (j === undefined) {
           if (textKind(s) !== 'text') throw badCell(t, c, i, 'a category');
-          throw new DataError(`${where(t, c, i)}: '${s}' is not one of the ${f.categories.length} categories of training: ${f.categories.slice(0, 10).join(', ')}${f.categories.length > 10 ? ', …' : ''}`);
+          throw new DataError(
+            `${where(t, c, i)}: '${s}' is not one of the ${f.categories.length} categories of training: ${f.categories.slice(0, 10).join(', ')}${f.categories.length > 10 ? ', …' : ''}`,
+          );
         }
         x.data[i * d + at + j] = 1;
       }
@@ -193,9 +205,12 @@ export function encodeTable(t: Table, p: TablePreprocessing, opts: EncodeOptions
   const labels = new Int32Array(N);
   for (let i = 0; i < N; i++) {
     const v = tc.numbers[i]!;
-    const s = numericNames && Number.isInteger(v) ? numericNames[v] ?? cellText(tc, i) : cellText(tc, i);
+    const s = numericNames && Number.isInteger(v) ? (numericNames[v] ?? cellText(tc, i)) : cellText(tc, i);
     const j = index.get(s);
-    if (j === undefined) throw new DataError(`${where(t, tc, i)}: '${s}' is not one of the model's classes: ${classes.slice(0, 10).join(', ')}${classes.length > 10 ? ', …' : ''}`);
+    if (j === undefined)
+      throw new DataError(
+        `${where(t, tc, i)}: '${s}' is not one of the model's classes: ${classes.slice(0, 10).join(', ')}${classes.length > 10 ? ', …' : ''}`,
+      );
     labels[i] = j;
   }
   const y = opts.binaryAsOneColumn && classes.length === 2 ? Tensor.of(labels, [N, 1]) : oneHot(labels, classes.length);

@@ -36,7 +36,10 @@ export function classesOf(labels: readonly string[] | ArrayLike<number>, what: s
     index = (v) => v as number;
   } else {
     const distinct = [...new Set(Array.from(labels as ArrayLike<string | number>))];
-    if (distinct.length > MAX_CLASSES) throw new DataError(`${what} has ${distinct.length} distinct values, more than ${MAX_CLASSES} classes: is it an identifier, or a number to regress (--task regress)?`);
+    if (distinct.length > MAX_CLASSES)
+      throw new DataError(
+        `${what} has ${distinct.length} distinct values, more than ${MAX_CLASSES} classes: is it an identifier, or a number to regress (--task regress)?`,
+      );
     distinct.sort(numeric ? (a, b) => (a as number) - (b as number) : (a, b) => (a < b ? -1 : a > b ? 1 : 0));
     classes = distinct.map(String);
     const at = new Map<string | number, number>(distinct.map((v, i) => [v, i]));
@@ -50,5 +53,6 @@ export function classesOf(labels: readonly string[] | ArrayLike<number>, what: s
 /** A DataError unless the labels hold two classes or more (what training a classifier needs). */
 export function requireTwoClasses(labels: Int32Array, classes: readonly string[], what: string): void {
   const first = labels[0] ?? 0;
-  if (labels.every((c) => c === first)) throw new DataError(`${what} has one class (${JSON.stringify(classes[first])}) in all ${labels.length} rows; classification needs two or more`);
+  if (labels.every((c) => c === first))
+    throw new DataError(`${what} has one class (${JSON.stringify(classes[first])}) in all ${labels.length} rows; classification needs two or more`);
 }

@@ -80,7 +80,8 @@ export function textCorpus(name: string, text: string, opts: { valFraction?: num
 
 /** Throws unless `ids` hold one window of T characters and the one after it. */
 export function checkWindow(name: string, ids: ArrayLike<number>, T: number): void {
-  if (ids.length < T + 1) throw new DataError(`${name}: ${ids.length} characters cannot hold a window of ${T} and the character after it; use a smaller --context`);
+  if (ids.length < T + 1)
+    throw new DataError(`${name}: ${ids.length} characters cannot hold a window of ${T} and the character after it; use a smaller --context`);
 }
 
 /**
@@ -88,7 +89,8 @@ export function checkWindow(name: string, ids: ArrayLike<number>, T: number): vo
  * y[b, t] = ids[s_b + t + 1] (the next character), s_b uniform on 0 … N − T − 1.
  */
 export function sampleWindows(ids: Float32Array, T: number, rng: Rng, x: Float32Array | Float64Array, y: Float32Array | Float64Array): void {
-  const B = x.length / T, starts = ids.length - T;
+  const B = x.length / T,
+    starts = ids.length - T;
   for (let b = 0; b < B; b++) {
     const s = rng.int(starts);
     x.set(ids.subarray(s, s + T), b * T);
@@ -101,7 +103,8 @@ export function sampleWindows(ids: Float32Array, T: number, rng: Rng, x: Float32
  * (s_b = ⌊b·(N − T − 1)/(B − 1)⌋): a fixed, seed-free sample of a text.
  */
 export function spacedWindows(ids: Float32Array, T: number, x: Float32Array | Float64Array, y: Float32Array | Float64Array): void {
-  const B = x.length / T, last = ids.length - T - 1;
+  const B = x.length / T,
+    last = ids.length - T - 1;
   for (let b = 0; b < B; b++) {
     const s = B > 1 ? Math.floor((b * last) / (B - 1)) : 0;
     x.set(ids.subarray(s, s + T), b * T);
@@ -116,7 +119,8 @@ export function spacedWindows(ids: Float32Array, T: number, x: Float32Array | Fl
  * positions from `from` on are new.
  */
 export function evaluationWindows(n: number, T: number): { start: number; from: number }[] {
-  const predictions = n - 1, out: { start: number; from: number }[] = [];
+  const predictions = n - 1,
+    out: { start: number; from: number }[] = [];
   let s = 0;
   for (; s + T <= predictions; s += T) out.push({ start: s, from: 0 });
   if (s < predictions) out.push({ start: predictions - T, from: T - (predictions - s) });

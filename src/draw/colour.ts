@@ -23,7 +23,8 @@ const STOPS: Record<ColourMap, Rgb[]> = {
 export function mapColour(map: ColourMap, t: number, pale = false): Rgb {
   const s = STOPS[map];
   const u = Math.max(0, Math.min(1, Number.isFinite(t) ? t : 0.5)) * (s.length - 1);
-  const k = Math.min(s.length - 2, Math.floor(u)), f = u - k;
+  const k = Math.min(s.length - 2, Math.floor(u)),
+    f = u - k;
   return s[k]!.map((c, i) => {
     const v = c + (s[k + 1]![i]! - c) * f;
     return Math.round(pale ? 255 - (255 - v) * 0.55 : v);

@@ -18,8 +18,20 @@ export function diagramOf(f: Para): Diagram {
     wires: d.wires.map((w) => ({ ...w, points: w.points.map(([x, y]) => [x + lead, y + M] as [number, number]) })),
     frames: d.frames.map((fr) => ({ ...fr, x: fr.x + lead, y: fr.y + M })),
   };
-  shifted.wires.push({ points: [[4, shifted.inY], [lead, shifted.inY]], label: f.dom ? `[${f.dom.join(',')}]` : '' });
-  shifted.wires.push({ points: [[lead + d.width, shifted.outY], [shifted.width - 4, shifted.outY]], label: f.cod ? `[${f.cod.join(',')}]` : '' });
+  shifted.wires.push({
+    points: [
+      [4, shifted.inY],
+      [lead, shifted.inY],
+    ],
+    label: f.dom ? `[${f.dom.join(',')}]` : '',
+  });
+  shifted.wires.push({
+    points: [
+      [lead + d.width, shifted.outY],
+      [shifted.width - 4, shifted.outY],
+    ],
+    label: f.cod ? `[${f.cod.join(',')}]` : '',
+  });
   return shifted;
 }
 
@@ -33,11 +45,15 @@ export function stringDiagram(f: Para, title = String(f)): string {
   const d = diagramOf(f);
   const parts: string[] = [];
   for (const fr of d.frames) {
-    parts.push(`<g class="frame"><rect x="${r(fr.x)}" y="${r(fr.y)}" width="${r(fr.w)}" height="${r(fr.h)}" rx="6" fill="none" stroke="#888" stroke-dasharray="6 4"/><text x="${r(fr.x + 6)}" y="${r(fr.y + 12)}" font-size="10" fill="#555">${esc(fr.label)}</text></g>`);
+    parts.push(
+      `<g class="frame"><rect x="${r(fr.x)}" y="${r(fr.y)}" width="${r(fr.w)}" height="${r(fr.h)}" rx="6" fill="none" stroke="#888" stroke-dasharray="6 4"/><text x="${r(fr.x + 6)}" y="${r(fr.y + 12)}" font-size="10" fill="#555">${esc(fr.label)}</text></g>`,
+    );
   }
   for (const w of d.wires) {
     const pts = w.points.map(([x, y]) => `${r(x)},${r(y)}`).join(' ');
-    parts.push(`<polyline class="wire${w.param ? ' param' : ''}" points="${pts}" fill="none" stroke="${w.param ? '#b06000' : '#333'}" stroke-width="1.4"${w.param ? ' stroke-dasharray="4 3"' : ''}/>`);
+    parts.push(
+      `<polyline class="wire${w.param ? ' param' : ''}" points="${pts}" fill="none" stroke="${w.param ? '#b06000' : '#333'}" stroke-width="1.4"${w.param ? ' stroke-dasharray="4 3"' : ''}/>`,
+    );
     if (w.label) {
       const [x1, y1] = w.points[0]!;
       const [x2, y2] = w.points[w.points.length - 1]!;
@@ -51,10 +67,15 @@ export function stringDiagram(f: Para, title = String(f)): string {
   }
   for (const n of d.nodes) {
     if (n.kind === 'box') {
-      parts.push(`<g class="box"><rect x="${r(n.x)}" y="${r(n.y)}" width="${r(n.w)}" height="${r(n.h)}" rx="4" fill="#eef3fb" stroke="#2a5599"/><text x="${r(n.x + n.w / 2)}" y="${r(n.y + n.h / 2 + 4)}" text-anchor="middle">${esc(n.label)}</text></g>`);
+      parts.push(
+        `<g class="box"><rect x="${r(n.x)}" y="${r(n.y)}" width="${r(n.w)}" height="${r(n.h)}" rx="4" fill="#eef3fb" stroke="#2a5599"/><text x="${r(n.x + n.w / 2)}" y="${r(n.y + n.h / 2 + 4)}" text-anchor="middle">${esc(n.label)}</text></g>`,
+      );
     } else {
-      const cx = n.x + n.w / 2, cy = n.y + n.h / 2;
-      parts.push(`<g class="dot ${n.kind}"><circle cx="${r(cx)}" cy="${r(cy)}" r="${r(n.w / 2)}" fill="${n.kind === 'add' ? 'white' : '#333'}" stroke="#333"/>${n.kind === 'add' ? `<text x="${r(cx)}" y="${r(cy + 4)}" text-anchor="middle" font-size="11">+</text>` : ''}</g>`);
+      const cx = n.x + n.w / 2,
+        cy = n.y + n.h / 2;
+      parts.push(
+        `<g class="dot ${n.kind}"><circle cx="${r(cx)}" cy="${r(cy)}" r="${r(n.w / 2)}" fill="${n.kind === 'add' ? 'white' : '#333'}" stroke="#333"/>${n.kind === 'add' ? `<text x="${r(cx)}" y="${r(cy + 4)}" text-anchor="middle" font-size="11">+</text>` : ''}</g>`,
+      );
     }
   }
   return svgDoc(d.width, d.height, parts.join(''), title);

@@ -91,9 +91,16 @@ function smoothPath(pts: readonly { x: number; y: number }[]): string {
  * left, as the arrows of a site run against the flow of data), with optional clusters (each
  * drawn as a labelled box around its nodes) and a legend of the styles used.
  */
-export function graphPicture(g: GraphPicture, opts: { title?: string; direction?: 'LR' | 'RL' | 'TB' | 'BT'; legend?: GraphLegend; rankSep?: number; nodeSep?: number } = {}): string {
+export function graphPicture(
+  g: GraphPicture,
+  opts: { title?: string; direction?: 'LR' | 'RL' | 'TB' | 'BT'; legend?: GraphLegend; rankSep?: number; nodeSep?: number } = {},
+): string {
   const size = g.nodes.length + g.edges.length;
-  if (size > GRAPH_PICTURE_LIMIT) throw new TooLargeError(`picture: ${g.nodes.length} nodes and ${g.edges.length} edges; a picture is drawn for at most ${GRAPH_PICTURE_LIMIT} of both together`, { elements: size });
+  if (size > GRAPH_PICTURE_LIMIT)
+    throw new TooLargeError(
+      `picture: ${g.nodes.length} nodes and ${g.edges.length} edges; a picture is drawn for at most ${GRAPH_PICTURE_LIMIT} of both together`,
+      { elements: size },
+    );
   const G = new dagre.graphlib.Graph({ multigraph: true, compound: Boolean(g.clusters?.length) });
   G.setGraph({ rankdir: opts.direction ?? 'LR', ranksep: opts.rankSep ?? 56, nodesep: opts.nodeSep ?? 22, edgesep: 14, marginx: 16, marginy: 16 });
   G.setDefaultEdgeLabel(() => ({}));
@@ -113,35 +120,52 @@ export function graphPicture(g: GraphPicture, opts: { title?: string; direction?
   for (const c of g.clusters ?? []) {
     const b = G.node(c.id);
     if (!b) continue;
-    parts.push(`<g class="cluster"><rect x="${r(b.x - b.width / 2)}" y="${r(top + b.y - b.height / 2)}" width="${r(b.width)}" height="${r(b.height)}" rx="8" fill="#fafafa" stroke="#bbb"/><text x="${r(b.x)}" y="${r(top + b.y - b.height / 2 + 17)}" text-anchor="middle" font-size="${TICK_FONT}" fill="#444">${esc(c.label)}</text></g>`);
+    parts.push(
+      `<g class="cluster"><rect x="${r(b.x - b.width / 2)}" y="${r(top + b.y - b.height / 2)}" width="${r(b.width)}" height="${r(b.height)}" rx="8" fill="#fafafa" stroke="#bbb"/><text x="${r(b.x)}" y="${r(top + b.y - b.height / 2 + 17)}" text-anchor="middle" font-size="${TICK_FONT}" fill="#444">${esc(c.label)}</text></g>`,
+    );
   }
   g.edges.forEach((e, k) => {
     const lay = G.edge({ v: e.from, w: e.to, name: String(k) });
     const pts = (lay?.points ?? []).map((p: { x: number; y: number }) => ({ x: p.x, y: p.y + top }));
     if (pts.length < 2) return;
     const s = EDGE[e.style ?? 'solid'];
-    parts.push(`<g class="edge"><path d="${smoothPath(pts)}" fill="none" stroke="${s.stroke}" stroke-width="${s.width}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>${arrowhead(pts[pts.length - 2]!, pts[pts.length - 1]!, s.stroke)}`);
-    if (e.label && lay.x !== undefined) parts.push(`<text x="${r(lay.x)}" y="${r(lay.y + top + 4)}" text-anchor="middle" font-size="12" fill="#333" paint-order="stroke" stroke="white" stroke-width="3">${esc(e.label)}</text>`);
+    parts.push(
+      `<g class="edge"><path d="${smoothPath(pts)}" fill="none" stroke="${s.stroke}" stroke-width="${s.width}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>${arrowhead(pts[pts.length - 2]!, pts[pts.length - 1]!, s.stroke)}`,
+    );
+    if (e.label && lay.x !== undefined)
+      parts.push(
+        `<text x="${r(lay.x)}" y="${r(lay.y + top + 4)}" text-anchor="middle" font-size="12" fill="#333" paint-order="stroke" stroke="white" stroke-width="3">${esc(e.label)}</text>`,
+      );
     parts.push('</g>');
   });
   for (const n of g.nodes) {
     const b = G.node(n.id);
     const s = NODE[n.style ?? 'plain'];
-    parts.push(`<g class="node ${n.style ?? 'plain'}"><rect x="${r(b.x - b.width / 2)}" y="${r(top + b.y - b.height / 2)}" width="${r(b.width)}" height="${r(b.height)}" rx="6" fill="${s.fill}" stroke="${s.stroke}" stroke-width="${s.width ?? 1.3}"/><text x="${r(b.x)}" y="${r(top + b.y + 5)}" text-anchor="middle" font-size="14" fill="${s.text}">${esc(n.label)}</text></g>`);
+    parts.push(
+      `<g class="node ${n.style ?? 'plain'}"><rect x="${r(b.x - b.width / 2)}" y="${r(top + b.y - b.height / 2)}" width="${r(b.width)}" height="${r(b.height)}" rx="6" fill="${s.fill}" stroke="${s.stroke}" stroke-width="${s.width ?? 1.3}"/><text x="${r(b.x)}" y="${r(top + b.y + 5)}" text-anchor="middle" font-size="14" fill="${s.text}">${esc(n.label)}</text></g>`,
+    );
   }
   // the legend: the styles the picture uses, below the graph, wrapped to its width
   const items: [string, number][] = [];
   for (const [style, text] of Object.entries(opts.legend?.node ?? {}) as [NodeStyle, string][]) {
     const s = NODE[style];
-    items.push([`<rect x="0" y="0" width="22" height="14" rx="3" fill="${s.fill}" stroke="${s.stroke}" stroke-width="${s.width ?? 1.3}"/><text x="28" y="11.5" font-size="${TICK_FONT}">${esc(text)}</text>`, 40 + textWidth(text, TICK_FONT)]);
+    items.push([
+      `<rect x="0" y="0" width="22" height="14" rx="3" fill="${s.fill}" stroke="${s.stroke}" stroke-width="${s.width ?? 1.3}"/><text x="28" y="11.5" font-size="${TICK_FONT}">${esc(text)}</text>`,
+      40 + textWidth(text, TICK_FONT),
+    ]);
   }
   for (const [style, text] of Object.entries(opts.legend?.edge ?? {}) as [EdgeStyle, string][]) {
     const s = EDGE[style];
-    items.push([`<line x1="0" x2="22" y1="7" y2="7" stroke="${s.stroke}" stroke-width="${s.width + 0.5}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/><text x="28" y="11.5" font-size="${TICK_FONT}">${esc(text)}</text>`, 40 + textWidth(text, TICK_FONT)]);
+    items.push([
+      `<line x1="0" x2="22" y1="7" y2="7" stroke="${s.stroke}" stroke-width="${s.width + 0.5}"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/><text x="28" y="11.5" font-size="${TICK_FONT}">${esc(text)}</text>`,
+      40 + textWidth(text, TICK_FONT),
+    ]);
   }
   const maxW = Math.max(gw, 380);
   const rows: string[] = [];
-  let lx = 16, ly = top + gh + 8, legendW = 0;
+  let lx = 16,
+    ly = top + gh + 8,
+    legendW = 0;
   for (const [svg, w] of items) {
     if (lx > 16 && lx + w > maxW) {
       lx = 16;
@@ -153,6 +177,8 @@ export function graphPicture(g: GraphPicture, opts: { title?: string; direction?
   }
   const width = Math.max(gw, legendW + 8, opts.title ? textWidth(opts.title, TITLE_FONT) + 32 : 0);
   const height = rows.length ? ly + 26 : top + gh;
-  const title = opts.title ? `<text x="${r(width / 2)}" y="22" text-anchor="middle" font-size="${TITLE_FONT}" font-weight="bold">${esc(opts.title)}</text>` : '';
+  const title = opts.title
+    ? `<text x="${r(width / 2)}" y="22" text-anchor="middle" font-size="${TITLE_FONT}" font-weight="bold">${esc(opts.title)}</text>`
+    : '';
   return svgDoc(width, height, `${title}${parts.join('')}${rows.join('')}`, opts.title);
 }

@@ -18,12 +18,20 @@ export interface Grid extends Box {
 
 /** The bounding box of 2-D points with a margin. */
 export function boundsOf(x: Tensor, margin = 0.1): Box {
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    x1 = -Infinity,
+    y0 = Infinity,
+    y1 = -Infinity;
   for (let i = 0; i < x.batch; i++) {
-    const a = x.data[2 * i]!, b = x.data[2 * i + 1]!;
-    x0 = Math.min(x0, a); x1 = Math.max(x1, a); y0 = Math.min(y0, b); y1 = Math.max(y1, b);
+    const a = x.data[2 * i]!,
+      b = x.data[2 * i + 1]!;
+    x0 = Math.min(x0, a);
+    x1 = Math.max(x1, a);
+    y0 = Math.min(y0, b);
+    y1 = Math.max(y1, b);
   }
-  const mx = (x1 - x0) * margin || 1, my = (y1 - y0) * margin || 1;
+  const mx = (x1 - x0) * margin || 1,
+    my = (y1 - y0) * margin || 1;
   return { x0: x0 - mx, x1: x1 + mx, y0: y0 - my, y1: y1 + my };
 }
 

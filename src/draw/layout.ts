@@ -63,12 +63,32 @@ function shift(d: Diagram, dx: number, dy: number): Diagram {
 }
 
 function leaf(f: Para): Diagram {
-  if (f.kind === 'id') return { width: GAP / 2, height: 20, nodes: [], wires: [{ points: [[0, 10], [GAP / 2, 10]], label: '' }], frames: [], inY: 10, outY: 10 };
+  if (f.kind === 'id')
+    return {
+      width: GAP / 2,
+      height: 20,
+      nodes: [],
+      wires: [
+        {
+          points: [
+            [0, 10],
+            [GAP / 2, 10],
+          ],
+          label: '',
+        },
+      ],
+      frames: [],
+      inY: 10,
+      outY: 10,
+    };
   if (f.kind === 'copy' || f.kind === 'add' || f.kind === 'discard') {
     const n: Node = { kind: f.kind, label: f.kind === 'add' ? '+' : '', x: 0, y: PARAM, w: DOT, h: DOT, params: [] };
     return { width: DOT, height: PARAM + DOT, nodes: [n], wires: [], frames: [], inY: PARAM + DOT / 2, outY: PARAM + DOT / 2 };
   }
-  return box(String(f), f.params.map((p) => `${p.name} [${p.shape.join(',')}]`));
+  return box(
+    String(f),
+    f.params.map((p) => `${p.name} [${p.shape.join(',')}]`),
+  );
 }
 
 /** A box labelled `label` with its parameter wire (when it has parameters). */
@@ -77,13 +97,27 @@ function box(label: string, params: string[]): Diagram {
   const h = 34;
   const top = params.length ? PARAM : 8;
   const node: Node = { kind: 'box', label, x: 0, y: top, w, h, params };
-  const wires: Wire[] = params.length ? [{ points: [[w / 2, 12], [w / 2, top]], label: params.join(', '), param: true }] : [];
+  const wires: Wire[] = params.length
+    ? [
+        {
+          points: [
+            [w / 2, 12],
+            [w / 2, top],
+          ],
+          label: params.join(', '),
+          param: true,
+        },
+      ]
+    : [];
   return { width: w, height: top + h, nodes: [node], wires, frames: [], inY: top + h / 2, outY: top + h / 2 };
 }
 
 /** Sequential composite: factors side by side, joined by wires labelled with the shape between them. */
 function sequential(parts: Para[], layouts: Diagram[]): Diagram {
-  return sequentialWith(layouts.map((_, i) => (i === 0 ? '' : shapeLabel(parts[i]!.dom ?? parts[i - 1]!.cod))), layouts);
+  return sequentialWith(
+    layouts.map((_, i) => (i === 0 ? '' : shapeLabel(parts[i]!.dom ?? parts[i - 1]!.cod))),
+    layouts,
+  );
 }
 
 /** Diagrams side by side; labels[i] names the wire into the i-th (labels[0] is unused). */
@@ -117,21 +151,47 @@ function parallel(layouts: Diagram[]): Diagram {
   const wires: Wire[] = [];
   const frames: Frame[] = [];
   let y = 0;
-  const ins: number[] = [], outs: number[] = [];
+  const ins: number[] = [],
+    outs: number[] = [];
   layouts.forEach((d, i) => {
     const placed = shift(d, stub, y);
     for (const n of placed.nodes) nodes.push(n);
     for (const w of placed.wires) wires.push(w);
     for (const f of placed.frames) frames.push(f);
-    if (d.width < inner) wires.push({ points: [[stub + d.width, placed.outY], [stub + inner, placed.outY]], label: '' });
+    if (d.width < inner)
+      wires.push({
+        points: [
+          [stub + d.width, placed.outY],
+          [stub + inner, placed.outY],
+        ],
+        label: '',
+      });
     ins.push(placed.inY);
     outs.push(placed.outY);
     y += d.height + (i < layouts.length - 1 ? PAD : 0);
   });
   const mid = (ins[0]! + ins[ins.length - 1]!) / 2;
   const midOut = (outs[0]! + outs[outs.length - 1]!) / 2;
-  ins.forEach((yy) => wires.push({ points: [[0, mid], [stub / 2, yy], [stub, yy]], label: '' }));
-  outs.forEach((yy) => wires.push({ points: [[stub + inner, yy], [stub + inner + stub / 2, yy], [2 * stub + inner, midOut]], label: '' }));
+  ins.forEach((yy) =>
+    wires.push({
+      points: [
+        [0, mid],
+        [stub / 2, yy],
+        [stub, yy],
+      ],
+      label: '',
+    }),
+  );
+  outs.forEach((yy) =>
+    wires.push({
+      points: [
+        [stub + inner, yy],
+        [stub + inner + stub / 2, yy],
+        [2 * stub + inner, midOut],
+      ],
+      label: '',
+    }),
+  );
   return { width: inner + 2 * stub, height: y, nodes, wires, frames, inY: mid, outY: midOut };
 }
 
@@ -144,16 +204,37 @@ function residualLayout(f: Para, body: Diagram): Diagram {
   const below = body.height + PAD;
   const wires: Wire[] = [
     ...placed.wires,
-    { points: [[DOT, body.inY], [DOT + GAP / 2, placed.inY]], label: shapeLabel(f.dom) },
-    { points: [[DOT + GAP / 2 + body.width, placed.outY], [ax, body.outY]], label: '' },
-    { points: [[DOT / 2, body.inY + DOT / 2], [DOT / 2, below], [ax + DOT / 2, below], [ax + DOT / 2, body.outY + DOT / 2]], label: 'skip' },
+    {
+      points: [
+        [DOT, body.inY],
+        [DOT + GAP / 2, placed.inY],
+      ],
+      label: shapeLabel(f.dom),
+    },
+    {
+      points: [
+        [DOT + GAP / 2 + body.width, placed.outY],
+        [ax, body.outY],
+      ],
+      label: '',
+    },
+    {
+      points: [
+        [DOT / 2, body.inY + DOT / 2],
+        [DOT / 2, below],
+        [ax + DOT / 2, below],
+        [ax + DOT / 2, body.outY + DOT / 2],
+      ],
+      label: 'skip',
+    },
   ];
   return { width: ax + DOT, height: below + 6, nodes: [copyNode, ...placed.nodes, addNode], wires, frames: placed.frames, inY: body.inY, outY: body.outY };
 }
 
 /** A named composite (Defined: transformer(…)): its expansion inside a dashed frame that carries the name. */
 function framed(label: string, body: Diagram): Diagram {
-  const m = 8, top = 18;
+  const m = 8,
+    top = 18;
   const placed = shift(body, m, top);
   const w = Math.max(body.width + 2 * m, textWidth(label, 10) + 2 * m);
   return {
@@ -173,17 +254,18 @@ const MAX_HEADS = 6;
  */
 function attentionLayout(f: Para): Diagram {
   const [d, heads, pos] = f.args as [number, number, string];
-  const dh = d / heads, T = f.dom?.[0];
+  const dh = d / heads,
+    T = f.dom?.[0];
   const params = (names: string[]) => f.params.filter((p) => names.includes(p.name)).map((p) => `${p.name} [${p.shape.join(',')}]`);
   const open = f.args[3] === 'none';
-  const head = (h: number): Diagram => box(`head ${h}: softmax(q·kᵀ/√${dh}${pos === 'none' ? '' : ` + ${pos.replace(/\(.*/, '')}`})·v${open ? '' : ', causal'}`, []);
+  const head = (h: number): Diagram =>
+    box(`head ${h}: softmax(q·kᵀ/√${dh}${pos === 'none' ? '' : ` + ${pos.replace(/\(.*/, '')}`})·v${open ? '' : ', causal'}`, []);
   const shown = heads <= MAX_HEADS ? Array.from({ length: heads }, (_, h) => head(h + 1)) : [head(1), box(`… ${heads - 2} more heads …`, []), head(heads)];
   const perHead = `[${T ?? '·'},${dh}]`;
-  return sequentialWith(['', perHead, T === undefined ? '' : `[${T},${d}]`], [
-    box('q = x·W_qᵀ, k = x·W_kᵀ, v = x·W_vᵀ', params(['wq', 'wk', 'wv', 'position', 'distance_bias'])),
-    parallel(shown),
-    box('·W_oᵀ', params(['wo'])),
-  ]);
+  return sequentialWith(
+    ['', perHead, T === undefined ? '' : `[${T},${d}]`],
+    [box('q = x·W_qᵀ, k = x·W_kᵀ, v = x·W_vᵀ', params(['wq', 'wk', 'wv', 'position', 'distance_bias'])), parallel(shown), box('·W_oᵀ', params(['wo']))],
+  );
 }
 
 /** Lays out a morphism as a string diagram (recursively over seq, par, residual and named composites; attention shows its heads). */

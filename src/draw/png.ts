@@ -22,7 +22,8 @@ function crc32(bytes: Uint8Array, start: number, end: number): number {
 }
 
 function adler32(bytes: Uint8Array): number {
-  let a = 1, b = 0;
+  let a = 1,
+    b = 0;
   for (let i = 0; i < bytes.length; i++) {
     a = (a + bytes[i]!) % 65521;
     b = (b + a) % 65521;
@@ -34,31 +35,44 @@ function adler32(bytes: Uint8Array): number {
 function zlibStored(raw: Uint8Array): Uint8Array {
   const blocks = Math.max(1, Math.ceil(raw.length / 65535));
   const out = new Uint8Array(2 + raw.length + 5 * blocks + 4);
-  out[0] = 0x78; out[1] = 0x01;
+  out[0] = 0x78;
+  out[1] = 0x01;
   let o = 2;
   for (let b = 0; b < blocks; b++) {
     const chunk = raw.subarray(b * 65535, Math.min(raw.length, (b + 1) * 65535));
     out[o++] = b === blocks - 1 ? 1 : 0;
-    out[o++] = chunk.length & 0xff; out[o++] = chunk.length >>> 8;
-    out[o++] = ~chunk.length & 0xff; out[o++] = (~chunk.length >>> 8) & 0xff;
+    out[o++] = chunk.length & 0xff;
+    out[o++] = chunk.length >>> 8;
+    out[o++] = ~chunk.length & 0xff;
+    out[o++] = (~chunk.length >>> 8) & 0xff;
     out.set(chunk, o);
     o += chunk.length;
   }
   const ad = adler32(raw);
-  out[o++] = ad >>> 24; out[o++] = (ad >>> 16) & 0xff; out[o++] = (ad >>> 8) & 0xff; out[o] = ad & 0xff;
+  out[o++] = ad >>> 24;
+  out[o++] = (ad >>> 16) & 0xff;
+  out[o++] = (ad >>> 8) & 0xff;
+  out[o] = ad & 0xff;
   return out;
 }
 
 /** PNG bytes of a width × height RGB image, rows top to bottom. */
 export function encodePng(width: number, height: number, rgb: Uint8Array): Uint8Array {
-  if (rgb.length !== width * height * 3) throw new RangeError(`encodePng: ${rgb.length} bytes for a ${width}×${height} RGB image (expected ${width * height * 3})`);
+  if (rgb.length !== width * height * 3)
+    throw new RangeError(`encodePng: ${rgb.length} bytes for a ${width}×${height} RGB image (expected ${width * height * 3})`);
   const raw = new Uint8Array(height * (1 + 3 * width));
   for (let y = 0; y < height; y++) raw.set(rgb.subarray(y * 3 * width, (y + 1) * 3 * width), y * (1 + 3 * width) + 1); // filter 0 per row
   const ihdr = new Uint8Array(13);
   const dv = new DataView(ihdr.buffer);
-  dv.setUint32(0, width); dv.setUint32(4, height);
-  ihdr[8] = 8; ihdr[9] = 2; // 8 bits, truecolour
-  const chunks: [string, Uint8Array][] = [['IHDR', ihdr], ['IDAT', zlibStored(raw)], ['IEND', new Uint8Array(0)]];
+  dv.setUint32(0, width);
+  dv.setUint32(4, height);
+  ihdr[8] = 8;
+  ihdr[9] = 2; // 8 bits, truecolour
+  const chunks: [string, Uint8Array][] = [
+    ['IHDR', ihdr],
+    ['IDAT', zlibStored(raw)],
+    ['IEND', new Uint8Array(0)],
+  ];
   const size = 8 + chunks.reduce((s, [, d]) => s + 12 + d.length, 0);
   const out = new Uint8Array(size);
   out.set([137, 80, 78, 71, 13, 10, 26, 10]);

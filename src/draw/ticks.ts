@@ -33,7 +33,11 @@ function linearTickValues(lo: number, hi: number, target = 6): number[] {
 function withDigits(v: number, p: number): string {
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1e5 || a < 1e-3) return v.toExponential(Math.max(0, p - 1)).replace(/\.?0+e/, 'e').replace('e+', 'e');
+  if (a >= 1e5 || a < 1e-3)
+    return v
+      .toExponential(Math.max(0, p - 1))
+      .replace(/\.?0+e/, 'e')
+      .replace('e+', 'e');
   return String(Number(v.toPrecision(p)));
 }
 
@@ -63,7 +67,8 @@ export function linearTicks(lo: number, hi: number, target = 6): Tick[] {
  */
 export function logTicks(lo: number, hi: number, target = 6): Tick[] {
   if (!(lo > 0) || !(hi > lo)) return lo > 0 ? [{ value: lo, label: tickLabels([lo])[0]! }] : [];
-  const e0 = Math.floor(Math.log10(lo) + 1e-9), e1 = Math.ceil(Math.log10(hi) - 1e-9);
+  const e0 = Math.floor(Math.log10(lo) + 1e-9),
+    e1 = Math.ceil(Math.log10(hi) - 1e-9);
   const inside = (v: number): boolean => v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9);
   const multiples = (ms: readonly number[]): number[] => {
     const out: number[] = [];
@@ -78,7 +83,10 @@ export function logTicks(lo: number, hi: number, target = 6): Tick[] {
     const minor = decades.length <= 12 ? multiples([2, 3, 4, 5, 6, 7, 8, 9]) : [];
     return [...labelled.map((value, i) => ({ value, label: labels[i]! })), ...minor.map((value) => ({ value, label: '' }))].sort((a, b) => a.value - b.value);
   }
-  for (const ms of [[1, 2, 5], [1, 2, 3, 4, 5, 6, 7, 8, 9]]) {
+  for (const ms of [
+    [1, 2, 5],
+    [1, 2, 3, 4, 5, 6, 7, 8, 9],
+  ]) {
     const values = multiples(ms);
     if (values.length >= 3) {
       const labels = tickLabels(values);

@@ -50,12 +50,14 @@ export function setCoend(F: SetDifunctor): SetCoend {
     return c;
   };
   const classOf = new Int32Array(offsets[n]!);
-  const classes = uf.classes().map((members, k) => members.map((i) => {
-    classOf[i] = k;
-    const c = objectOf(i);
-    const x = i - offsets[c]!;
-    return { object: c, element: x, label: F.element(c, c, x) };
-  }));
+  const classes = uf.classes().map((members, k) =>
+    members.map((i) => {
+      classOf[i] = k;
+      const c = objectOf(i);
+      const x = i - offsets[c]!;
+      return { object: c, element: x, label: F.element(c, c, x) };
+    }),
+  );
   return { functor: F.name, size: offsets[n]!, classes, classOf, offsets };
 }
 
@@ -91,12 +93,15 @@ export function vectCoend(F: VectDifunctor, opts: { tol?: number } = {}): VectCo
     const L = F.left(f, a.dom); // F(c', c) → F(c, c): dim F(c,c) × dim F(c',c)
     const R = F.right(a.cod, f); // F(c', c) → F(c', c'): dim F(c',c') × dim F(c',c)
     // Dᵀ restricted to this arrow: row x = (Lᵀ at F(c,c), −Rᵀ at F(c',c'))
-    const r: number[] = [], col: number[] = [], v: number[] = [];
+    const r: number[] = [],
+      col: number[] = [],
+      v: number[] = [];
     const putT = (M: Mat, off: number, s: number): void => {
-      for (let i = 0; i < M.rows; i++) for (let j = 0; j < M.cols; j++) {
-        const e = M.data[i * M.cols + j]!;
-        if (e !== 0) r.push(j), col.push(off + i), v.push(s * e);
-      }
+      for (let i = 0; i < M.rows; i++)
+        for (let j = 0; j < M.cols; j++) {
+          const e = M.data[i * M.cols + j]!;
+          if (e !== 0) (r.push(j), col.push(off + i), v.push(s * e));
+        }
     };
     putT(L, offsets[a.dom]!, 1);
     putT(R, offsets[a.cod]!, -1);

@@ -12,11 +12,13 @@ export function conv2dSame(x: ArrayLike<number>, h: number, w: number, kernel: A
   if (x.length !== h * w) throw new FunctorError(`conv2dSame: the input has ${x.length} values but the grid is ${h}×${w} = ${h * w}`);
   if (kernel.length !== kh * kw) throw new FunctorError(`conv2dSame: the kernel has ${kernel.length} values but is ${kh}×${kw} = ${kh * kw}`);
   if (kh % 2 !== 1 || kw % 2 !== 1) throw new FunctorError(`conv2dSame: kernel sizes must be odd (centred), got ${kh}×${kw}`);
-  for (let t = 0; t < kernel.length; t++) if (!Number.isFinite(kernel[t]!)) throw new FunctorError(`conv2dSame: kernel value ${t + 1} is ${kernel[t]}; expected finite numbers`);
+  for (let t = 0; t < kernel.length; t++)
+    if (!Number.isFinite(kernel[t]!)) throw new FunctorError(`conv2dSame: kernel value ${t + 1} is ${kernel[t]}; expected finite numbers`);
   if (h * w === 0) return new Float64Array(0);
   // the window arithmetic of every convolution (src/tensor/window.ts): stride 1, padding (k − 1)/2
   const g = makeWindow('conv2dSame', 1, h, w, kh, kw, 1, 1, (kh - 1) / 2, (kw - 1) / 2);
-  const P = h * w, col = new Float64Array(kh * kw * P);
+  const P = h * w,
+    col = new Float64Array(kh * kw * P);
   im2col(g, Float64Array.from(x), 0, col, P, 0);
   // y = kernel · col, the taps in row-major order as in the sum above; a tap in the padding reads 0
   const y = new Float64Array(P);

@@ -49,9 +49,12 @@ export interface CoverCategory {
 export function coverCategory(cover: Cover): CoverCategory {
   const P = cover.patches.length;
   const name = (i: number): string => cover.patchNames?.[i] ?? `U${i}`;
-  cover.patches.forEach((U, i) => U.forEach((t) => {
-    if (!(Number.isInteger(t) && t >= 0 && t < cover.points.length)) throw new FunctorError(`patch ${name(i)} contains point ${t}, not one of the ${cover.points.length} global points`);
-  }));
+  cover.patches.forEach((U, i) =>
+    U.forEach((t) => {
+      if (!(Number.isInteger(t) && t >= 0 && t < cover.points.length))
+        throw new FunctorError(`patch ${name(i)} contains point ${t}, not one of the ${cover.points.length} global points`);
+    }),
+  );
   cover.overlaps.forEach(([i, j, W]) => {
     for (const k of [i, j]) {
       if (!(k >= 0 && k < P)) throw new FunctorError(`overlap names patch ${k}, but there are ${P} patches`);
@@ -68,9 +71,17 @@ export function coverCategory(cover: Cover): CoverCategory {
     arrows.push({ name: `${elements[P + k]}≤${name(j)}`, dom: P + k, cod: j });
   });
   const m = arrows.length;
-  if (m > MAX_COVER_ARROWS) throw new FunctorError(`the cover category has ${m} arrows (${P} patches, ${cover.overlaps.length} overlaps), more than ${MAX_COVER_ARROWS}: use larger patches or a larger hop`);
+  if (m > MAX_COVER_ARROWS)
+    throw new FunctorError(
+      `the cover category has ${m} arrows (${P} patches, ${cover.overlaps.length} overlaps), more than ${MAX_COVER_ARROWS}: use larger patches or a larger hop`,
+    );
   // the only composites are with identities: id ∘ f = f = f ∘ id (arrows 0..n−1 are the identities)
-  const category = new FiniteCategory(elements, arrows, Array.from({ length: n }, (_, c) => c), (g, f) => (g < n ? f : g));
+  const category = new FiniteCategory(
+    elements,
+    arrows,
+    Array.from({ length: n }, (_, c) => c),
+    (g, f) => (g < n ? f : g),
+  );
   const pointsOf = [...cover.patches, ...cover.overlaps.map((o) => o[2])];
   return { cover, category, pointsOf };
 }
@@ -86,14 +97,17 @@ export function coverCategory(cover: Cover): CoverCategory {
 export function pointFunctor(K: CoverCategory): SetDifunctor {
   const C = K.category;
   const position = K.pointsOf.map((ps) => new Map(ps.map((t, i) => [t, i])));
-  return setDifunctor({
-    name: 'Pt',
-    category: C,
-    size: (_a, b) => K.pointsOf[b]!.length,
-    element: (_a, b, x) => `${K.cover.points[K.pointsOf[b]![x]!]}@${C.objects[b]}`,
-    left: (f, b) => K.pointsOf[b]!.map((_, i) => i),
-    right: (_a, g) => K.pointsOf[C.arrows[g]!.dom]!.map((t) => position[C.arrows[g]!.cod]!.get(t)!),
-  }, { check: C.arrows.length <= 300 }); // functorial by construction; checked while cheap
+  return setDifunctor(
+    {
+      name: 'Pt',
+      category: C,
+      size: (_a, b) => K.pointsOf[b]!.length,
+      element: (_a, b, x) => `${K.cover.points[K.pointsOf[b]![x]!]}@${C.objects[b]}`,
+      left: (f, b) => K.pointsOf[b]!.map((_, i) => i),
+      right: (_a, g) => K.pointsOf[C.arrows[g]!.dom]!.map((t) => position[C.arrows[g]!.cod]!.get(t)!),
+    },
+    { check: C.arrows.length <= 300 },
+  ); // functorial by construction; checked while cheap
 }
 
 /** The global point each coend class lies over (FunctorError if a class mixes points). */

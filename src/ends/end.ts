@@ -96,12 +96,15 @@ export function vectEnd(F: VectDifunctor, opts: { tol?: number } = {}): VectEnd 
     if (C.isIdentity(f)) return;
     const R = F.right(a.dom, f); // F(c, c) → F(c, c')
     const L = F.left(f, a.cod); // F(c', c') → F(c, c')
-    const r: number[] = [], col: number[] = [], v: number[] = [];
+    const r: number[] = [],
+      col: number[] = [],
+      v: number[] = [];
     const put = (M: Mat, off: number, s: number): void => {
-      for (let i = 0; i < M.rows; i++) for (let j = 0; j < M.cols; j++) {
-        const e = M.data[i * M.cols + j]!;
-        if (e !== 0) r.push(i), col.push(off + j), v.push(s * e);
-      }
+      for (let i = 0; i < M.rows; i++)
+        for (let j = 0; j < M.cols; j++) {
+          const e = M.data[i * M.cols + j]!;
+          if (e !== 0) (r.push(i), col.push(off + j), v.push(s * e));
+        }
     };
     put(R, offsets[a.dom]!, 1);
     put(L, offsets[a.cod]!, -1);

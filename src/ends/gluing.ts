@@ -17,7 +17,8 @@ export function patchGrid(h: number, w: number, ph: number, pw: number, hh: numb
   for (const [k, v] of Object.entries({ h, w, ph, pw, hh, hw })) {
     if (!(Number.isInteger(v) && v >= 1)) throw new FunctorError(`patchGrid: ${k} must be an integer ≥ 1, got ${v}`);
   }
-  if (hh > ph || hw > pw) throw new FunctorError(`patchGrid: a hop (${hh}×${hw}) larger than the patch (${ph}×${pw}) leaves gaps; the patches must cover the grid`);
+  if (hh > ph || hw > pw)
+    throw new FunctorError(`patchGrid: a hop (${hh}×${hw}) larger than the patch (${ph}×${pw}) leaves gaps; the patches must cover the grid`);
   const starts = (n: number, p: number, hop: number): number[] => {
     const s: number[] = [];
     for (let a = 0; ; a += hop) {
@@ -71,9 +72,19 @@ export interface GluingResult {
  * the glued result equals the layer applied globally: by linearity Σ_i conv(w_i x) = conv(x),
  * and by equivariance conv(w_i x) is computed in V_i's own coordinates.
  */
-export function glueConvolution(x: ArrayLike<number>, h: number, w: number, kernel: ArrayLike<number>, kh: number, kw: number, patch: { ph: number; pw: number; hh: number; hw: number }, layer?: LocalLayer): GluingResult & { cover: CoverCategory } {
+export function glueConvolution(
+  x: ArrayLike<number>,
+  h: number,
+  w: number,
+  kernel: ArrayLike<number>,
+  kh: number,
+  kw: number,
+  patch: { ph: number; pw: number; hh: number; hw: number },
+  layer?: LocalLayer,
+): GluingResult & { cover: CoverCategory } {
   const local: LocalLayer = layer ?? ((v, ph, pw) => conv2dSame(v, ph, pw, kernel, kh, kw));
-  const rh = (kh - 1) / 2, rw = (kw - 1) / 2;
+  const rh = (kh - 1) / 2,
+    rw = (kw - 1) / 2;
   const global = conv2dSame(x, h, w, kernel, kh, kw);
   const U = patchGrid(h, w, patch.ph, patch.pw, patch.hh, patch.hw);
   const coverCount = new Float64Array(h * w);
@@ -81,13 +92,21 @@ export function glueConvolution(x: ArrayLike<number>, h: number, w: number, kern
   // output patches and their local outputs
   const V = U.map((R) => ({ r0: Math.max(0, R.r0 - rh), r1: Math.min(h, R.r1 + rh), c0: Math.max(0, R.c0 - rw), c1: Math.min(w, R.c1 + rw) }));
   const outputs = U.map((R, i) => {
-    const Vi = V[i]!, vh = Vi.r1 - Vi.r0, vw = Vi.c1 - Vi.c0;
+    const Vi = V[i]!,
+      vh = Vi.r1 - Vi.r0,
+      vw = Vi.c1 - Vi.c0;
     const xi = new Float64Array(vh * vw);
     for (let r = R.r0; r < R.r1; r++) for (let c = R.c0; c < R.c1; c++) xi[(r - Vi.r0) * vw + (c - Vi.c0)] = x[r * w + c]! / coverCount[r * w + c]!;
     return local(xi, vh, vw, { r: Vi.r0, c: Vi.c0 });
   });
   const names = Array.from({ length: h * w }, (_, t) => (h === 1 ? `${t}` : `(${Math.floor(t / w)},${t % w})`));
-  const K = coverCategory(coverOf(names, V.map((R) => pointsOfRect(R, w)), V.map((_, i) => `V${i}`)));
+  const K = coverCategory(
+    coverOf(
+      names,
+      V.map((R) => pointsOfRect(R, w)),
+      V.map((_, i) => `V${i}`),
+    ),
+  );
   const Q = setCoend(pointFunctor(K));
   const over = classPoints(K, Q.classes);
   // the vector in ⊕_c R^{Pt(c,c)}: local outputs on the patches, 0 on the overlaps; π sums each class
@@ -100,9 +119,18 @@ export function glueConvolution(x: ArrayLike<number>, h: number, w: number, kern
   let maxError = 0;
   for (let t = 0; t < h * w; t++) maxError = Math.max(maxError, Math.abs(glued[t]! - global[t]!));
   return {
-    global, glued, maxError, cover: K,
-    patches: V.length, overlaps: K.cover.overlaps.length,
-    objects: K.category.objects.length, arrows: K.category.arrows.length,
-    elements: Q.size, classes: Q.classes.length, points: h * w, outputPatches: V, localOutputs: outputs,
+    global,
+    glued,
+    maxError,
+    cover: K,
+    patches: V.length,
+    overlaps: K.cover.overlaps.length,
+    objects: K.category.objects.length,
+    arrows: K.category.arrows.length,
+    elements: Q.size,
+    classes: Q.classes.length,
+    points: h * w,
+    outputPatches: V,
+    localOutputs: outputs,
   };
 }

@@ -75,11 +75,17 @@ const matrixElements = (G: Group): Elements<Mat> => ({
 function checkGroupSize(G: Group, m: number, bytesEach: number, maxOrder: number): void {
   if (m > maxOrder) {
     const count = m === Infinity ? 'over 1e308' : m === maxOrder + 1 ? 'more' : String(m);
-    throw new TooLargeError(`${G.name} has more than ${maxOrder} elements (${count}), the limit --max-order; ends and coends over it enumerate every element (raise --max-order if you mean it)`, { elements: m });
+    throw new TooLargeError(
+      `${G.name} has more than ${maxOrder} elements (${count}), the limit --max-order; ends and coends over it enumerate every element (raise --max-order if you mean it)`,
+      { elements: m },
+    );
   }
   const bytes = 4 * m * m + m * bytesEach;
   if (bytes > MAX_GROUP_CATEGORY_BYTES) {
-    throw new TooLargeError(`${G.name} as a category (${m} elements, an ${m}×${m} multiplication table) needs about ${formatBytes(bytes)}; the limit is ${formatBytes(MAX_GROUP_CATEGORY_BYTES)}`, { elements: m, bytes });
+    throw new TooLargeError(
+      `${G.name} as a category (${m} elements, an ${m}×${m} multiplication table) needs about ${formatBytes(bytes)}; the limit is ${formatBytes(MAX_GROUP_CATEGORY_BYTES)}`,
+      { elements: m, bytes },
+    );
   }
 }
 
@@ -96,14 +102,18 @@ function checkGroupSize(G: Group, m: number, bytesEach: number, maxOrder: number
  */
 export function groupCategory(G: Group, opts: { maxOrder?: number } = {}): GroupCategory {
   const maxOrder = opts.maxOrder ?? 1000;
-  if (G.lie.length > 0) throw new FunctorError(`${G.name} is a Lie group, not a finite one: ends over a finite category need a finite group (S(n), Z(n), D(n), Trans(…), Perm(…), O(1)); for ${G.name} use paralens derive`);
+  if (G.lie.length > 0)
+    throw new FunctorError(
+      `${G.name} is a Lie group, not a finite one: ends over a finite category need a finite group (S(n), Z(n), D(n), Trans(…), Perm(…), O(1)); for ${G.name} use paralens derive`,
+    );
   return G.perms ? enumerate(G, permElements(G), maxOrder) : enumerate(G, matrixElements(G), maxOrder);
 }
 
 function enumerate<E>(G: Group, E: Elements<E>, maxOrder: number): GroupCategory {
   if (G.order !== undefined) checkGroupSize(G, G.order, E.bytesEach, maxOrder);
   const elements: E[] = [E.identity];
-  const parent = [-1], via = [-1]; // elements[k] = generators[via[k]] ∘ elements[parent[k]]
+  const parent = [-1],
+    via = [-1]; // elements[k] = generators[via[k]] ∘ elements[parent[k]]
   const index = new Map<string, number>([[E.key(E.identity), 0]]);
   for (let k = 0; k < elements.length; k++) {
     E.generators.forEach((h, j) => {
@@ -129,7 +139,8 @@ function enumerate<E>(G: Group, E: Elements<E>, maxOrder: number): GroupCategory
   const table = new Int32Array(m * m);
   for (let g = 0; g < m; g++) table[g * m] = g;
   for (let f = 1; f < m; f++) {
-    const r = right[via[f]!]!, f0 = parent[f]!;
+    const r = right[via[f]!]!,
+      f0 = parent[f]!;
     for (let g = 0; g < m; g++) table[g * m + f] = table[r[g]! * m + f0]!;
   }
   const inverse = new Int32Array(m);
@@ -145,7 +156,11 @@ function enumerate<E>(G: Group, E: Elements<E>, maxOrder: number): GroupCategory
   const category = new FiniteCategory(['★'], arrows, [0], (g, f) => table[g * m + f]!);
   let matrices: Mat[] | undefined;
   return {
-    group: G.name, category, order: m, perms, inverse,
+    group: G.name,
+    category,
+    order: m,
+    perms,
+    inverse,
     // as matrices on V only when a representation asks (d×d each)
     get matrices() {
       return (matrices ??= perms ? perms.map(permMatrix) : (elements as unknown as Mat[]));

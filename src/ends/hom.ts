@@ -18,14 +18,17 @@ export function homFunctor(C: FiniteCategory, opts: { check?: boolean } = {}): S
   C.arrows.forEach((a, f) => homs[a.dom * n + a.cod]!.push(f));
   const position = new Int32Array(C.arrows.length);
   for (const h of homs) h.forEach((f, i) => (position[f] = i));
-  return setDifunctor({
-    name: 'Hom',
-    category: C,
-    size: (a, b) => homs[a * n + b]!.length,
-    element: (a, b, x) => C.arrows[homs[a * n + b]![x]!]!.name,
-    left: (f, b) => homs[C.arrows[f]!.cod * n + b]!.map((h) => position[C.compose(h, f)]!),
-    right: (a, g) => homs[a * n + C.arrows[g]!.dom]!.map((h) => position[C.compose(g, h)]!),
-  }, opts);
+  return setDifunctor(
+    {
+      name: 'Hom',
+      category: C,
+      size: (a, b) => homs[a * n + b]!.length,
+      element: (a, b, x) => C.arrows[homs[a * n + b]![x]!]!.name,
+      left: (f, b) => homs[C.arrows[f]!.cod * n + b]!.map((h) => position[C.compose(h, f)]!),
+      right: (a, g) => homs[a * n + C.arrows[g]!.dom]!.map((h) => position[C.compose(g, h)]!),
+    },
+    opts,
+  );
 }
 
 /** The matrix of a function between finite sets on the free vector spaces: e_x ↦ e_{t(x)}. */
@@ -42,11 +45,14 @@ export function functionMatrix(table: Int32Array, to: number): Mat {
  */
 export function linearize(F: SetDifunctor): VectDifunctor {
   const C = F.category;
-  return vectDifunctor({
-    name: `R[${F.name}]`,
-    category: C,
-    dim: (a, b) => F.size(a, b),
-    left: (f, b) => functionMatrix(F.left(f, b), F.size(C.arrows[f]!.dom, b)),
-    right: (a, g) => functionMatrix(F.right(a, g), F.size(a, C.arrows[g]!.cod)),
-  }, { check: false });
+  return vectDifunctor(
+    {
+      name: `R[${F.name}]`,
+      category: C,
+      dim: (a, b) => F.size(a, b),
+      left: (f, b) => functionMatrix(F.left(f, b), F.size(C.arrows[f]!.dom, b)),
+      right: (a, g) => functionMatrix(F.right(a, g), F.size(a, C.arrows[g]!.cod)),
+    },
+    { check: false },
+  );
 }

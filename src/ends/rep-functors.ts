@@ -26,10 +26,12 @@ export function representation(G: GroupCategory, rho: Rep): RepMatrices {
 }
 
 function sizeOf(G: GroupCategory, r: RepMatrices): number {
-  if (r.matrices.length !== G.order) throw new FunctorError(`representation ${r.name} gives ${r.matrices.length} matrices but ${G.group} has ${G.order} elements`);
+  if (r.matrices.length !== G.order)
+    throw new FunctorError(`representation ${r.name} gives ${r.matrices.length} matrices but ${G.group} has ${G.order} elements`);
   const n = r.matrices[0]!.rows;
   r.matrices.forEach((M, g) => {
-    if (M.rows !== n || M.cols !== n) throw new FunctorError(`representation ${r.name}: the matrix of ${G.category.arrows[g]!.name} is ${M.rows}×${M.cols}, expected ${n}×${n} like that of e`);
+    if (M.rows !== n || M.cols !== n)
+      throw new FunctorError(`representation ${r.name}: the matrix of ${G.category.arrows[g]!.name} is ${M.rows}×${M.cols}, expected ${n}×${n} like that of e`);
   });
   return n;
 }
@@ -41,15 +43,20 @@ function sizeOf(G: GroupCategory, r: RepMatrices): number {
  * Equivariant Kernels"). With vec row-major, vec(AWB) = (A ⊗ Bᵀ)vec(W).
  */
 export function homRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatrices, opts: VectCheckOptions = {}): VectDifunctor {
-  const nIn = sizeOf(G, rho), nOut = sizeOf(G, sigma);
-  const Iin = eye(nIn), Iout = eye(nOut);
-  return vectDifunctor({
-    name: `Hom(${rho.name}, ${sigma.name})`,
-    category: G.category,
-    dim: () => nIn * nOut,
-    left: (g) => kron(Iout, transpose(rho.matrices[g]!)),
-    right: (_a, g) => kron(sigma.matrices[g]!, Iin),
-  }, { ...opts, check: opts.check ?? G.order ** 2 * (nIn * nOut) ** 2 <= CHECK_BUDGET });
+  const nIn = sizeOf(G, rho),
+    nOut = sizeOf(G, sigma);
+  const Iin = eye(nIn),
+    Iout = eye(nOut);
+  return vectDifunctor(
+    {
+      name: `Hom(${rho.name}, ${sigma.name})`,
+      category: G.category,
+      dim: () => nIn * nOut,
+      left: (g) => kron(Iout, transpose(rho.matrices[g]!)),
+      right: (_a, g) => kron(sigma.matrices[g]!, Iin),
+    },
+    { ...opts, check: opts.check ?? G.order ** 2 * (nIn * nOut) ** 2 <= CHECK_BUDGET },
+  );
 }
 
 /**
@@ -59,13 +66,18 @@ export function homRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatr
  * ⟨χ_ρ, χ_σ⟩ = (1/|G|) Σ_g χ_ρ(g)χ_σ(g).
  */
 export function tensorRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatrices, opts: VectCheckOptions = {}): VectDifunctor {
-  const nR = sizeOf(G, rho), nS = sizeOf(G, sigma);
-  const IR = eye(nR), IS = eye(nS);
-  return vectDifunctor({
-    name: `${rho.name} ⊗ ${sigma.name}`,
-    category: G.category,
-    dim: () => nR * nS,
-    left: (g) => kron(transpose(rho.matrices[g]!), IS),
-    right: (_a, g) => kron(IR, sigma.matrices[g]!),
-  }, { ...opts, check: opts.check ?? G.order ** 2 * (nR * nS) ** 2 <= CHECK_BUDGET });
+  const nR = sizeOf(G, rho),
+    nS = sizeOf(G, sigma);
+  const IR = eye(nR),
+    IS = eye(nS);
+  return vectDifunctor(
+    {
+      name: `${rho.name} ⊗ ${sigma.name}`,
+      category: G.category,
+      dim: () => nR * nS,
+      left: (g) => kron(transpose(rho.matrices[g]!), IS),
+      right: (_a, g) => kron(IR, sigma.matrices[g]!),
+    },
+    { ...opts, check: opts.check ?? G.order ** 2 * (nR * nS) ** 2 <= CHECK_BUDGET },
+  );
 }

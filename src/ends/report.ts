@@ -39,29 +39,43 @@ export interface EndOverGroup {
 export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: number; maxBytes?: number } = {}): EndOverGroup {
   const BG = groupCategory(G, opts);
   checkDenseSize('end', G, BG.order, rin, rout, opts.maxBytes);
-  const rho = representation(BG, rin), sigma = representation(BG, rout);
+  const rho = representation(BG, rin),
+    sigma = representation(BG, rout);
   const E = vectEnd(homRepFunctor(BG, rho, sigma));
-  const nIn = rho.matrices[0]!.rows, nOut = sigma.matrices[0]!.rows;
+  const nIn = rho.matrices[0]!.rows,
+    nOut = sigma.matrices[0]!.rows;
   let residual = 0;
   for (let k = 0; k < E.dim; k++) {
     const W = E.basis.data.subarray(k * E.basis.cols, (k + 1) * E.basis.cols);
     BG.matrices.forEach((_, g) => {
-      const S = sigma.matrices[g]!.data, R = rho.matrices[g]!.data;
+      const S = sigma.matrices[g]!.data,
+        R = rho.matrices[g]!.data;
       let s = 0;
-      for (let i = 0; i < nOut; i++) for (let j = 0; j < nIn; j++) {
-        let v = 0;
-        for (let t = 0; t < nOut; t++) v += S[i * nOut + t]! * W[t * nIn + j]!;
-        for (let t = 0; t < nIn; t++) v -= W[i * nIn + t]! * R[t * nIn + j]!;
-        s += v * v;
-      }
+      for (let i = 0; i < nOut; i++)
+        for (let j = 0; j < nIn; j++) {
+          let v = 0;
+          for (let t = 0; t < nOut; t++) v += S[i * nOut + t]! * W[t * nIn + j]!;
+          for (let t = 0; t < nIn; t++) v -= W[i * nIn + t]! * R[t * nIn + j]!;
+          s += v * v;
+        }
       residual = Math.max(residual, Math.sqrt(s));
     });
   }
   const solver = equivariantBasis(G, rin, rout);
   const centre = setEnd(homFunctor(BG.category, { check: false }), { limit: BG.order }).wedges.map((w) => BG.category.arrows[w.elements[0]!]!.name);
   return {
-    group: G.name, order: BG.order, in: repToString(rin), out: repToString(rout), inSize: nIn, outSize: nOut,
-    unknowns: E.basis.cols || nIn * nOut, equations: E.equations, dim: E.dim, solverDim: solver.dim, residual, centre,
+    group: G.name,
+    order: BG.order,
+    in: repToString(rin),
+    out: repToString(rout),
+    inSize: nIn,
+    outSize: nOut,
+    unknowns: E.basis.cols || nIn * nOut,
+    equations: E.equations,
+    dim: E.dim,
+    solverDim: solver.dim,
+    residual,
+    centre,
   };
 }
 
@@ -81,7 +95,8 @@ const MAX_HOM_CHECK_WORK = 1e5;
 
 /** ∫^c Hom(c, c) over a finite category: endomorphisms modulo h∘f ~ f∘h (the functor laws checked while that is cheap). */
 export function homCoend(C: FiniteCategory, name: string, check = true): HomCoend {
-  const m = C.arrows.length, checkWork = FiniteCategory.composablePairs(C.arrows, C.objects.length) * C.objects.length + m * m;
+  const m = C.arrows.length,
+    checkWork = FiniteCategory.composablePairs(C.arrows, C.objects.length) * C.objects.length + m * m;
   const Q = setCoend(homFunctor(C, { check: check && checkWork <= MAX_HOM_CHECK_WORK }));
   return { category: name, size: Q.size, classes: Q.classes.map((cls) => cls.map((e) => e.label)) };
 }
@@ -109,7 +124,8 @@ export interface Coinvariants {
 export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number; maxBytes?: number } = {}): Coinvariants {
   const BG = groupCategory(G, opts);
   checkDenseSize('coend', G, BG.order, r, s, opts.maxBytes);
-  const rho = representation(BG, r), sigma = representation(BG, s);
+  const rho = representation(BG, r),
+    sigma = representation(BG, s);
   const Q = vectCoend(tensorRepFunctor(BG, rho, sigma));
   const trace = (M: { rows: number; data: Float64Array }): number => {
     let t = 0;
@@ -118,8 +134,13 @@ export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number
   };
   const chi = rho.matrices.reduce((acc, R, g) => acc + trace(R) * trace(sigma.matrices[g]!), 0) / BG.order;
   return {
-    group: G.name, order: BG.order, in: rho.name, out: sigma.name,
-    size: rho.matrices[0]!.rows * sigma.matrices[0]!.rows, dim: Q.dim, characterInnerProduct: chi,
+    group: G.name,
+    order: BG.order,
+    in: rho.name,
+    out: sigma.name,
+    size: rho.matrices[0]!.rows * sigma.matrices[0]!.rows,
+    dim: Q.dim,
+    characterInnerProduct: chi,
   };
 }
 
@@ -136,16 +157,24 @@ const MAX_DENSE_WORK = 1e9;
  * blocks instead).
  */
 function checkDenseSize(what: string, G: Group, order: number, rin: Rep, rout: Rep, maxBytes = DEFAULT_MAX_BYTES): void {
-  const nIn = repSize(rin, G.d), nOut = repSize(rout, G.d), n = nIn * nOut;
+  const nIn = repSize(rin, G.d),
+    nOut = repSize(rout, G.d),
+    n = nIn * nOut;
   // the functor keeps both of its n×n actions for every group element, besides ρ and σ themselves
   const bytes = 8 * (2 * order * n * n + order * (nIn * nIn + nOut * nOut));
   const about = `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${n} unknowns`;
   if (!(bytes <= maxBytes)) {
-    throw new SolveTooLargeError(`${about} need about ${formatBytes(bytes)} of dense matrices but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`, bytes);
+    throw new SolveTooLargeError(
+      `${about} need about ${formatBytes(bytes)} of dense matrices but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
+      bytes,
+    );
   }
   // the nullspace of the stacked constraints, and the residual of every basis map at every element
   const work = order * n * n * (n + nIn + nOut);
   if (!(work <= MAX_DENSE_WORK)) {
-    throw new TooLargeError(`${about} over ${order} elements take about ${formatCount(work)} steps of dense linear algebra; the limit is ${formatCount(MAX_DENSE_WORK)} (paralens derive solves Hom_G block by block)`, { bytes, work });
+    throw new TooLargeError(
+      `${about} over ${order} elements take about ${formatCount(work)} steps of dense linear algebra; the limit is ${formatCount(MAX_DENSE_WORK)} (paralens derive solves Hom_G block by block)`,
+      { bytes, work },
+    );
   }
 }

@@ -49,9 +49,9 @@ export function sectionsCoend(sections: readonly Section[], eps = 0): SectionsCo
   const onePerPoint = classes.length === points.length;
   const values = onePerPoint
     ? Q.classes.map((cls) => {
-      const members = cls.filter((e) => e.object < S.length).map((e) => S[e.object]!.prediction);
-      return Array.from(members[0]!, (_, k) => members.reduce((a, p) => a + p[k]!, 0) / members.length);
-    })
+        const members = cls.filter((e) => e.object < S.length).map((e) => S[e.object]!.prediction);
+        return Array.from(members[0]!, (_, k) => members.reduce((a, p) => a + p[k]!, 0) / members.length);
+      })
     : undefined;
   return { points, classes, onePerPoint, values };
 }

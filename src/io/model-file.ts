@@ -27,7 +27,14 @@ import type { SafetensorsHeader } from './safetensors.js';
  *                     docs/files.md) — column names, standardisation, one-hot categories,
  *                     classes, pixel scaling
  */
-export const METADATA_KEYS = { format: 'format', spec: 'spec', inputShape: 'input_shape', version: 'paralens_version', training: 'training', preprocessing: 'preprocessing' } as const;
+export const METADATA_KEYS = {
+  format: 'format',
+  spec: 'spec',
+  inputShape: 'input_shape',
+  version: 'paralens_version',
+  training: 'training',
+  preprocessing: 'preprocessing',
+} as const;
 
 /** Training settings recorded with a model (free-form JSON values). */
 export type TrainingSettings = Record<string, unknown>;
@@ -92,7 +99,10 @@ export function encodeModel(model: Para, theta: readonly Tensor[], settings: Tra
     [METADATA_KEYS.training]: JSON.stringify(settings),
     ...(extras.preprocessing ? { [METADATA_KEYS.preprocessing]: JSON.stringify(extras.preprocessing) } : {}),
   };
-  return encodeSafetensors(model.params.map((p, i) => ({ name: p.name, tensor: theta[i]! })), metadata);
+  return encodeSafetensors(
+    model.params.map((p, i) => ({ name: p.name, tensor: theta[i]! })),
+    metadata,
+  );
 }
 
 /**
@@ -104,7 +114,8 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
   const spec = header.metadata[METADATA_KEYS.spec];
   let m = model;
   if (!m) {
-    if (spec === undefined) throw new FileFormatError(`model file has no ${quote(METADATA_KEYS.spec)} in its __metadata__, so the morphism is unknown; was it written by paralens?`);
+    if (spec === undefined)
+      throw new FileFormatError(`model file has no ${quote(METADATA_KEYS.spec)} in its __metadata__, so the morphism is unknown; was it written by paralens?`);
     try {
       m = parseSpec(spec);
     } catch (e) {

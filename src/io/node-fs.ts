@@ -1,5 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DataError, formatBytes } from '../errors.js';
@@ -118,7 +133,8 @@ export function createTemp(target: string): { fd: number; path: string; done: ()
  * directory) whose pid is not a running process.
  */
 export function removeStaleTemps(target: string, all = false): void {
-  const dir = dirname(target), base = basename(target);
+  const dir = dirname(target),
+    base = basename(target);
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -237,7 +253,7 @@ export function replaceFileSync(path: string, data: string | Uint8Array, opts: W
   const t = createTemp(path);
   try {
     try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(t.fd, bytes, at, bytes.length - at);
+      for (let at = 0; at < bytes.length;) at += writeSync(t.fd, bytes, at, bytes.length - at);
       fsyncSync(t.fd);
     } finally {
       closeSync(t.fd);

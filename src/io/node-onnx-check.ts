@@ -8,7 +8,13 @@ import { Tensor } from '../tensor/tensor.js';
  * (random token ids when the model starts with an embedding) and returns the largest absolute difference from the paralens forward pass. Node only;
  * onnxruntime-node is loaded on demand and its absence is reported, never faked.
  */
-export async function checkWithOnnxRuntime(bytes: Uint8Array, model: Para, theta: readonly Tensor[], rows = 64, seed = 0): Promise<{ maxAbsDiff: number; rows: number; runtime: string }> {
+export async function checkWithOnnxRuntime(
+  bytes: Uint8Array,
+  model: Para,
+  theta: readonly Tensor[],
+  rows = 64,
+  seed = 0,
+): Promise<{ maxAbsDiff: number; rows: number; runtime: string }> {
   let ort: typeof import('onnxruntime-node');
   try {
     ort = await import('onnxruntime-node');

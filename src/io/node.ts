@@ -19,7 +19,14 @@ import { parseHeader, readHeaderLength } from './safetensors.js';
  * to a temporary file beside `path` and renamed over it. If anything fails, an existing
  * file at `path` is left as it was. Returns the number of bytes written.
  */
-export async function saveModel(path: string, model: Para, theta: readonly Tensor[], settings: TrainingSettings = {}, extras: ModelExtras = {}, opts: WriteOptions = {}): Promise<number> {
+export async function saveModel(
+  path: string,
+  model: Para,
+  theta: readonly Tensor[],
+  settings: TrainingSettings = {},
+  extras: ModelExtras = {},
+  opts: WriteOptions = {},
+): Promise<number> {
   const bytes = encodeModel(model, theta, settings, extras);
   await writeFileAtomic(path, bytes, opts);
   return bytes.length;

@@ -30,7 +30,10 @@ const perm = (n: OnnxNode): string => {
 };
 
 export function attentionPattern(g: GraphView, x: string, shape: Shape, readers: readonly OnnxNode[]): ImportStep {
-  const fail = (n: OnnxNode | undefined, why: string): ImportError => new ImportError(`the value '${x}' is read by ${readers.length} nodes (${readers.map((r) => r.name).join(', ')}), which is read only as self-attention, but ${n ? `node '${n.name}' (${n.op})` : 'the graph'} breaks the pattern: ${why}`);
+  const fail = (n: OnnxNode | undefined, why: string): ImportError =>
+    new ImportError(
+      `the value '${x}' is read by ${readers.length} nodes (${readers.map((r) => r.name).join(', ')}), which is read only as self-attention, but ${n ? `node '${n.name}' (${n.op})` : 'the graph'} breaks the pattern: ${why}`,
+    );
   if (shape.length !== 2) throw fail(undefined, `attention takes sequences [T, d], the input is [*,${shape.join(',')}]`);
   const d = shape[1]!;
   /** The one node reading v, of op type `op`. */
@@ -55,12 +58,14 @@ export function attentionPattern(g: GraphView, x: string, shape: Shape, readers:
   const k = branches.find((b) => b.p === '0,2,3,1');
   const scores = q && g.readersOf(q.tr.outputs[0]!)[0];
   const v = branches.find((b) => b !== q && b.p === '0,2,1,3');
-  if (!q || !k || !v || !scores || scores.op !== 'MatMul' || scores.inputs[1] !== k.tr.outputs[0]) throw fail(scores, 'expected scores MatMul(q, kᵀ) of the projections transposed to heads');
+  if (!q || !k || !v || !scores || scores.op !== 'MatMul' || scores.inputs[1] !== k.tr.outputs[0])
+    throw fail(scores, 'expected scores MatMul(q, kᵀ) of the projections transposed to heads');
   if (branches.some((b) => b.heads !== heads)) throw fail(undefined, 'the projections split into different numbers of heads');
   // the scaling by 1/√dh
   let at = next(scores.outputs[0]!, 'Div');
   const divisor = g.constant(at.inputs[1] ?? '')?.tensor?.data[0] ?? g.constant(at.inputs[1] ?? '')?.ints?.[0];
-  if (divisor === undefined || Math.abs(divisor - Math.sqrt(d / heads)) > 1e-5 * Math.sqrt(d / heads)) throw fail(at, `expected the scores divided by √(d/heads) = ${Math.sqrt(d / heads)}, got ${divisor}`);
+  if (divisor === undefined || Math.abs(divisor - Math.sqrt(d / heads)) > 1e-5 * Math.sqrt(d / heads))
+    throw fail(at, `expected the scores divided by √(d/heads) = ${Math.sqrt(d / heads)}, got ${divisor}`);
   // the causal mask: Where(upper triangle, −∞, scores)
   let causal = false;
   const r = g.readersOf(at.outputs[0]!);
@@ -68,7 +73,8 @@ export function attentionPattern(g: GraphView, x: string, shape: Shape, readers:
     const where = r[0]!;
     let cond = g.producer(where.inputs[0] ?? '');
     if (cond?.op === 'Cast') cond = g.producer(cond.inputs[0] ?? '');
-    if (!cond || cond.op !== 'Trilu' || cond.attrs.get('upper') !== 1 || where.inputs[2] !== at.outputs[0]) throw fail(where, 'expected Where(Trilu(upper=1) mask, −∞, scores), the causal mask');
+    if (!cond || cond.op !== 'Trilu' || cond.attrs.get('upper') !== 1 || where.inputs[2] !== at.outputs[0])
+      throw fail(where, 'expected Where(Trilu(upper=1) mask, −∞, scores), the causal mask');
     causal = true;
     at = where;
   }

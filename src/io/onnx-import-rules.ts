@@ -64,7 +64,8 @@ function float32Decimal(v: number): number {
 function weight(a: ImportRuleInput, i: number, what: string): Tensor {
   const name = a.node.inputs[i];
   const c = name ? a.constant(name) : undefined;
-  if (!c?.tensor) throw refuse(a.node, `its ${what} (input ${i + 1}) must be a float constant (an initializer), got ${name ? `the computed value '${name}'` : 'none'}`);
+  if (!c?.tensor)
+    throw refuse(a.node, `its ${what} (input ${i + 1}) must be a float constant (an initializer), got ${name ? `the computed value '${name}'` : 'none'}`);
   return c.tensor;
 }
 
@@ -86,7 +87,10 @@ function denseOf(n: OnnxNode, w: Tensor, b: Tensor | undefined, shape: Shape): B
 }
 
 const one = (built: Built, out: string): ImportStep => ({ built: [built], out });
-const activation = (make: (n: OnnxNode) => Para): ImportRule => ({ node }) => one({ m: make(node), theta: [] }, node.outputs[0]!);
+const activation =
+  (make: (n: OnnxNode) => Para): ImportRule =>
+  ({ node }) =>
+    one({ m: make(node), theta: [] }, node.outputs[0]!);
 
 /** Pooling and convolution attributes that paralens's layers have: square windows, one stride, symmetric padding, no dilation. */
 function window(n: OnnxNode, rank: number): { k: number; s: number; p: number } {
@@ -126,7 +130,8 @@ function isFlatten(a: ImportRuleInput, n: OnnxNode, shape: Shape): boolean {
 export const IMPORT_RULES: Readonly<Record<string, ImportRule>> = {
   Gemm: (a) => {
     const n = a.node;
-    if (num(n, 'alpha', 1) !== 1 || num(n, 'beta', 1) !== 1 || num(n, 'transA', 0) !== 0) throw refuse(n, 'only alpha = beta = 1 and transA = 0 are a dense layer');
+    if (num(n, 'alpha', 1) !== 1 || num(n, 'beta', 1) !== 1 || num(n, 'transA', 0) !== 0)
+      throw refuse(n, 'only alpha = beta = 1 and transA = 0 are a dense layer');
     const w = weight(a, 1, 'weight');
     const b = n.inputs[2] ? weight(a, 2, 'bias') : undefined;
     return one(denseOf(n, num(n, 'transB', 0) ? w : transpose(w), b, a.shape), n.outputs[0]!);
@@ -169,7 +174,8 @@ export const IMPORT_RULES: Readonly<Record<string, ImportRule>> = {
     return one({ m: flatten(), theta: [] }, a.node.outputs[0]!);
   },
   Reshape: (a) => {
-    if (!isFlatten(a, a.node, a.shape)) throw refuse(a.node, 'only a reshape to [batch, features] (a flatten) is read; its target shape is not a constant of that form');
+    if (!isFlatten(a, a.node, a.shape))
+      throw refuse(a.node, 'only a reshape to [batch, features] (a flatten) is read; its target shape is not a constant of that form');
     return one({ m: flatten(), theta: [] }, a.node.outputs[0]!);
   },
   Relu: activation(() => elementwise('relu')),
@@ -178,7 +184,8 @@ export const IMPORT_RULES: Readonly<Record<string, ImportRule>> = {
   Softplus: activation(() => elementwise('softplus')),
   LeakyRelu: activation((n) => leakyRelu(float32Decimal(num(n, 'alpha', 0.01)))),
   Gelu: activation((n) => {
-    if (n.attrs.get('approximate') !== 'tanh') throw refuse(n, "exact (erf) GELU differs from paralens's gelu, the tanh approximation; export with approximate='tanh'");
+    if (n.attrs.get('approximate') !== 'tanh')
+      throw refuse(n, "exact (erf) GELU differs from paralens's gelu, the tanh approximation; export with approximate='tanh'");
     return elementwise('gelu');
   }),
   Softmax: (a) => {
@@ -195,7 +202,8 @@ export const IMPORT_RULES: Readonly<Record<string, ImportRule>> = {
   Pad: (a) => {
     const pads = a.constant(a.node.inputs[1] ?? '')?.ints ?? ints(a.node, 'pads', []);
     const mode = a.node.attrs.get('mode') ?? 'constant';
-    if (mode !== 'constant' || pads.some((p) => p !== 0)) throw refuse(a.node, `padding [${pads.join(',')}] (mode ${String(mode)}) is not a paralens layer; only pads of zero are read`);
+    if (mode !== 'constant' || pads.some((p) => p !== 0))
+      throw refuse(a.node, `padding [${pads.join(',')}] (mode ${String(mode)}) is not a paralens layer; only pads of zero are read`);
     return { built: [], out: a.node.outputs[0]! };
   },
   Identity: (a) => ({ built: [], out: a.node.outputs[0]! }),
@@ -211,7 +219,8 @@ export const IMPORT_RULES: Readonly<Record<string, ImportRule>> = {
   LayerNormalization: (a) => {
     const n = a.node;
     const eps = num(n, 'epsilon', 1e-5);
-    if (num(n, 'axis', -1) !== -1 && num(n, 'axis', -1) !== a.shape.length) throw refuse(n, `normalising from axis ${num(n, 'axis', -1)}; paralens's layernorm normalises the last axis`);
+    if (num(n, 'axis', -1) !== -1 && num(n, 'axis', -1) !== a.shape.length)
+      throw refuse(n, `normalising from axis ${num(n, 'axis', -1)}; paralens's layernorm normalises the last axis`);
     if (Math.abs(eps - 1e-5) > 1e-9) throw refuse(n, `epsilon ${eps}; paralens's layernorm uses 1e-5`);
     const d = a.shape[a.shape.length - 1]!;
     const gain = weight(a, 1, 'scale');

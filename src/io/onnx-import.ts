@@ -65,15 +65,28 @@ class Walk {
    */
   path(v: string, shape: Shape, stop: string, first?: OnnxNode): Built[] {
     const out: Built[] = [];
-    let at = v, s = shape, next = first;
+    let at = v,
+      s = shape,
+      next = first;
     while (at !== stop) {
       const readers = next ? [next] : this.readersOf(at);
       next = undefined;
       if (readers.length === 0) throw new ImportError(`the value '${at}' is read by no node and is not the output '${stop}'`);
-      if (readers.length > 3) throw new ImportError(`the value '${at}' is read by ${readers.length} nodes (${readers.map((r) => r.name).join(', ')}); only chains, two-way skip connections and self-attention are read`);
-      const step = readers.length === 1 ? this.step(readers[0]!, at, s)
-        : readers.length === 2 ? this.fork(at, s, readers as [OnnxNode, OnnxNode])
-        : attentionPattern({ readersOf: (u) => this.readersOf(u), constant: (u) => this.g.constants.get(u), producer: (u) => this.producers.get(u) }, at, s, readers);
+      if (readers.length > 3)
+        throw new ImportError(
+          `the value '${at}' is read by ${readers.length} nodes (${readers.map((r) => r.name).join(', ')}); only chains, two-way skip connections and self-attention are read`,
+        );
+      const step =
+        readers.length === 1
+          ? this.step(readers[0]!, at, s)
+          : readers.length === 2
+            ? this.fork(at, s, readers as [OnnxNode, OnnxNode])
+            : attentionPattern(
+                { readersOf: (u) => this.readersOf(u), constant: (u) => this.g.constants.get(u), producer: (u) => this.producers.get(u) },
+                at,
+                s,
+                readers,
+              );
       for (const b of step.built) {
         const m = fixed(b.m, s, readers[0]!);
         out.push({ m, theta: b.theta });
@@ -88,9 +101,13 @@ class Walk {
   private step(n: OnnxNode, at: string, s: Shape): ImportStep {
     if (this.isJoin(n)) throw new ImportError(`ONNX node '${n.name}' (Add) joins two paths that do not start from one value; only skip connections are read`);
     if (n.op === 'Split') return this.split(n, s);
-    if (n.op === 'Concat' && n.inputs.length === 2 && n.inputs.every((u) => u === at) && axisOf(n, 1) === 1) return { built: [{ m: copy(s), theta: [] }], out: n.outputs[0]! };
+    if (n.op === 'Concat' && n.inputs.length === 2 && n.inputs.every((u) => u === at) && axisOf(n, 1) === 1)
+      return { built: [{ m: copy(s), theta: [] }], out: n.outputs[0]! };
     const rule = IMPORT_RULES[n.op];
-    if (!rule) throw new ImportError(`ONNX node '${n.name}' (${n.op}) is read only as part of another pattern (a bias after MatMul, a skip join, a product); here it stands alone`);
+    if (!rule)
+      throw new ImportError(
+        `ONNX node '${n.name}' (${n.op}) is read only as part of another pattern (a bias after MatMul, a skip join, a product); here it stands alone`,
+      );
     return rule(this.ruleInput(n, s));
   }
 
@@ -103,7 +120,8 @@ class Walk {
     if (axisOf(n, 0) !== 1) throw new ImportError(`ONNX node '${n.name}' (Split) splits axis ${axisOf(n, 0)}; only the first per-sample axis (1) is a product`);
     const given = this.g.constants.get(n.inputs[1] ?? '')?.ints ?? (Array.isArray(n.attrs.get('split')) ? (n.attrs.get('split') as number[]) : undefined);
     const sizes = given ?? n.outputs.map(() => shape[0]! / n.outputs.length);
-    if (sizes.length !== n.outputs.length || sizes.reduce((a, b) => a + b, 0) !== shape[0]) throw new ImportError(`ONNX node '${n.name}' (Split): sizes [${sizes.join(',')}] do not split ${shape[0]}`);
+    if (sizes.length !== n.outputs.length || sizes.reduce((a, b) => a + b, 0) !== shape[0])
+      throw new ImportError(`ONNX node '${n.name}' (Split): sizes [${sizes.join(',')}] do not split ${shape[0]}`);
     const part = (i: number): Shape => [sizes[i]!, ...shape.slice(1)];
     const sized = (p: Shape): number | Shape => (p.length === 1 ? p[0]! : p);
     const live = n.outputs.filter((o) => this.readersOf(o).length > 0);
@@ -116,7 +134,8 @@ class Walk {
     const ends = n.outputs.map((o) => this.chainEnd(o));
     const joins = new Set(ends.filter((e) => e.join).map((e) => e.join!));
     const join = [...joins][0];
-    if (joins.size !== 1 || !join || !(join.op === 'Concat' || this.isJoin(join))) throw new ImportError(`ONNX node '${n.name}' (Split): its parts do not meet again at one Concat or Add`);
+    if (joins.size !== 1 || !join || !(join.op === 'Concat' || this.isJoin(join)))
+      throw new ImportError(`ONNX node '${n.name}' (Split): its parts do not meet again at one Concat or Add`);
     const factors = n.outputs.map((o, i): Built => {
       // a part nobody reads was discarded
       if (!ends[i]!.join) return { m: discard(sized(part(i))), theta: [] };
@@ -124,7 +143,8 @@ class Walk {
       return fs.length ? combine(fs, (m) => m) : { m: id(sized(part(i))), theta: [] };
     });
     const reached = ends.filter((e) => e.join).map((e) => e.end);
-    if (join.op === 'Concat' && (axisOf(join, 1) !== 1 || join.inputs.join() !== reached.join())) throw new ImportError(`ONNX node '${join.name}' (Concat) does not join the parts of '${n.name}' in order along axis 1`);
+    if (join.op === 'Concat' && (axisOf(join, 1) !== 1 || join.inputs.join() !== reached.join()))
+      throw new ImportError(`ONNX node '${join.name}' (Concat) does not join the parts of '${n.name}' in order along axis 1`);
     const product: Built = { m: par(...factors.map((f) => f.m)), theta: factors.flatMap((f) => [...f.theta]) };
     if (join.op === 'Concat') return { built: [product], out: join.outputs[0]! };
     const sum: Built = { m: halvesAdded(product.m.cod!), theta: [] };
@@ -167,9 +187,11 @@ class Walk {
       return { built: [combine(f, (m) => residual(m))], out: skip.outputs[0]! };
     }
     const join = this.joinAfter(a);
-    if (!join || join !== this.joinAfter(b)) throw new ImportError(`the value '${v}' is read by '${a.name}' and '${b.name}', whose paths do not meet at one Add; only skip connections are read`);
+    if (!join || join !== this.joinAfter(b))
+      throw new ImportError(`the value '${v}' is read by '${a.name}' and '${b.name}', whose paths do not meet at one Add; only skip connections are read`);
     const [ya, yb] = this.dynamicInputs(join) as [string, string];
-    const fa = combine(this.path(v, shape, ya, a), (m) => m), fb = combine(this.path(v, shape, yb, b), (m) => m);
+    const fa = combine(this.path(v, shape, ya, a), (m) => m),
+      fb = combine(this.path(v, shape, yb, b), (m) => m);
     const product = par(fa.m, fb.m);
     return { built: [{ m: copy(shape).then(product).then(halvesAdded(product.cod!)), theta: [...fa.theta, ...fb.theta] }], out: join.outputs[0]! };
   }
@@ -205,19 +227,28 @@ function combine(fs: readonly Built[], wrap: (m: Para) => Para): Built {
 function unsupported(g: OnnxModel): string[] {
   const known = new Set<string>([...Object.keys(IMPORT_RULES), ...STRUCTURAL_OPS]);
   // a node that computes only constants (folded when decoded) needs no rule
-  return g.nodes.filter((n) => !n.outputs.every((o) => g.constants.has(o))).filter((n) => (n.domain && n.domain !== 'ai.onnx') || !known.has(n.op)).map((n) => `${n.domain ? `${n.domain}.` : ''}${n.op} (node '${n.name}')`);
+  return g.nodes
+    .filter((n) => !n.outputs.every((o) => g.constants.has(o)))
+    .filter((n) => (n.domain && n.domain !== 'ai.onnx') || !known.has(n.op))
+    .map((n) => `${n.domain ? `${n.domain}.` : ''}${n.op} (node '${n.name}')`);
 }
 
 /** Reads an ONNX model (ModelProto bytes) as a Para composite with its weights. */
 export function importOnnx(bytes: Uint8Array): OnnxImport {
   const g = decodeOnnx(bytes);
   const bad = unsupported(g);
-  if (bad.length) throw new ImportError(`cannot import: unsupported ONNX operators: ${bad.join(', ')}; import reads ${[...Object.keys(IMPORT_RULES), 'Add (skip connections)'].join(', ')}`);
-  if (g.inputs.length !== 1 || g.outputs.length !== 1) throw new ImportError(`cannot import: the graph has ${g.inputs.length} inputs and ${g.outputs.length} outputs; a Para morphism here has one of each`);
+  if (bad.length)
+    throw new ImportError(
+      `cannot import: unsupported ONNX operators: ${bad.join(', ')}; import reads ${[...Object.keys(IMPORT_RULES), 'Add (skip connections)'].join(', ')}`,
+    );
+  if (g.inputs.length !== 1 || g.outputs.length !== 1)
+    throw new ImportError(`cannot import: the graph has ${g.inputs.length} inputs and ${g.outputs.length} outputs; a Para morphism here has one of each`);
   const input = g.inputs[0]!;
   const shape = input.dims.slice(1);
   if (input.dims.length < 2 || !shape.every((d): d is number => typeof d === 'number' && d > 0)) {
-    throw new ImportError(`cannot import: the input '${input.name}' has dimensions [${input.dims.join(',')}]; expected [batch, sizes…] with fixed sizes after the batch axis`);
+    throw new ImportError(
+      `cannot import: the input '${input.name}' has dimensions [${input.dims.join(',')}]; expected [batch, sizes…] with fixed sizes after the batch axis`,
+    );
   }
   const walk = new Walk(g);
   const layers = walk.path(input.name, shape, walk.output);
@@ -228,7 +259,9 @@ export function importOnnx(bytes: Uint8Array): OnnxImport {
     parseSpec(String(model)).at(shape);
   } catch (e) {
     if (!(e instanceof ParalensError)) throw e;
-    throw new ImportError(`cannot import: the graph reads as ${model}, but that spec does not rebuild it at input [*,${shape.join(',')}] (${e.message}); two computed branches of images meeting at an Add are such a case`);
+    throw new ImportError(
+      `cannot import: the graph reads as ${model}, but that spec does not rebuild it at input [*,${shape.join(',')}] (${e.message}); two computed branches of images meeting at an Add are such a case`,
+    );
   }
   return { model, theta: layers.flatMap((l) => [...l.theta]), ops: g.nodes.map((n) => n.op), opset: g.opset, producer: g.producer };
 }

@@ -62,7 +62,11 @@ function concat(g: OnnxGraph, parts: readonly Value[], shape: Value['shape']): V
   const named = parts.filter((p) => p.name !== null);
   if (named.length === 0) return { name: null, shape };
   if (named.length === 1) return { name: named[0]!.name, shape };
-  const [y] = g.node('Concat', named.map((p) => p.name!), { axis: { i: 1 } });
+  const [y] = g.node(
+    'Concat',
+    named.map((p) => p.name!),
+    { axis: { i: 1 } },
+  );
   return { name: y!, shape };
 }
 
@@ -79,7 +83,12 @@ defineOnnxRule('seq', ({ m, theta, x, emit }) => {
 });
 defineOnnxRule('par', ({ m, theta, x, g, emit }) => {
   const parts = slices(m.children, theta);
-  const xs = split(g, m, x, m.children.map((c) => c.dom![0]!));
+  const xs = split(
+    g,
+    m,
+    x,
+    m.children.map((c) => c.dom![0]!),
+  );
   const ys = m.children.map((c, i) => emit(c, parts[i]!, { name: xs[i]!, shape: c.dom! }));
   return concat(g, ys, m.cod!);
 });
@@ -116,19 +125,34 @@ defineOnnxRule('tanh', oneNode('Tanh'));
 defineOnnxRule('relu', oneNode('Relu'));
 defineOnnxRule('softplus', oneNode('Softplus'));
 /** GELU, tanh approximation: opset 20's Gelu with approximate = "tanh". */
-defineOnnxRule('gelu', oneNode('Gelu', () => ({ approximate: { s: 'tanh' } })));
-defineOnnxRule('leaky_relu', oneNode('LeakyRelu', (m) => ({ alpha: { f: m.args[0] as number } })));
-defineOnnxRule('softmax', oneNode('Softmax', () => ({ axis: { i: -1 } })));
+defineOnnxRule(
+  'gelu',
+  oneNode('Gelu', () => ({ approximate: { s: 'tanh' } })),
+);
+defineOnnxRule(
+  'leaky_relu',
+  oneNode('LeakyRelu', (m) => ({ alpha: { f: m.args[0] as number } })),
+);
+defineOnnxRule(
+  'softmax',
+  oneNode('Softmax', () => ({ axis: { i: -1 } })),
+);
 
 /** conv2d(inC,outC,k,stride,pad) and conv1d: ONNX Conv is the same cross-correlation with weight [O,C,k(,k)]. */
-defineOnnxRule('conv2d', oneNode('Conv', (m) => {
-  const [, , k, s, p] = m.args as number[];
-  return { kernel_shape: { ints: [k!, k!] }, strides: { ints: [s!, s!] }, pads: { ints: [p!, p!, p!, p!] } };
-}));
-defineOnnxRule('conv1d', oneNode('Conv', (m) => {
-  const [, , k, s, p] = m.args as number[];
-  return { kernel_shape: { ints: [k!] }, strides: { ints: [s!] }, pads: { ints: [p!, p!] } };
-}));
+defineOnnxRule(
+  'conv2d',
+  oneNode('Conv', (m) => {
+    const [, , k, s, p] = m.args as number[];
+    return { kernel_shape: { ints: [k!, k!] }, strides: { ints: [s!, s!] }, pads: { ints: [p!, p!, p!, p!] } };
+  }),
+);
+defineOnnxRule(
+  'conv1d',
+  oneNode('Conv', (m) => {
+    const [, , k, s, p] = m.args as number[];
+    return { kernel_shape: { ints: [k!] }, strides: { ints: [s!] }, pads: { ints: [p!, p!] } };
+  }),
+);
 const pool = (op: string): OnnxRule =>
   oneNode(op, (m) => {
     const [k, s] = m.args as number[];
@@ -136,7 +160,10 @@ const pool = (op: string): OnnxRule =>
   });
 defineOnnxRule('maxpool2d', pool('MaxPool'));
 defineOnnxRule('avgpool2d', pool('AveragePool'));
-defineOnnxRule('flatten', oneNode('Flatten', () => ({ axis: { i: 1 } })));
+defineOnnxRule(
+  'flatten',
+  oneNode('Flatten', () => ({ axis: { i: 1 } })),
+);
 /** globalavgpool: [C,H,W] → [C] is GlobalAveragePool ([N,C,1,1]) then Flatten. */
 defineOnnxRule('globalavgpool', ({ m, x, g }) => {
   const [p] = g.node('GlobalAveragePool', [need(x, m)]);

@@ -62,7 +62,9 @@ const rmsnorm: OnnxRule = ({ m, theta, x, g }) => {
 /** RoPE on [B, H, T, dh]: x ⊙ C + (x·R) ⊙ S, C and S the cos and sin of t·ω_i repeated over each pair. */
 function rope(g: OnnxGraph, x: string, T: number, dh: number): string {
   const omega = ropeFrequencies(dh);
-  const C = new Float64Array(T * dh), S = new Float64Array(T * dh), R = new Float64Array(dh * dh);
+  const C = new Float64Array(T * dh),
+    S = new Float64Array(T * dh),
+    R = new Float64Array(dh * dh);
   for (let t = 0; t < T; t++) {
     for (let i = 0; i < dh / 2; i++) {
       C[t * dh + 2 * i] = C[t * dh + 2 * i + 1] = Math.cos(t * omega[i]!);
@@ -83,7 +85,8 @@ function rope(g: OnnxGraph, x: string, T: number, dh: number): string {
 const attention: OnnxRule = ({ m, theta, x, g }) => {
   const [d, H, posText] = m.args as [number, number, string];
   const causal = m.args[3] !== 'none';
-  const T = m.dom![0]!, dh = d / H;
+  const T = m.dom![0]!,
+    dh = d / H;
   const pos = parsePosition(posText, String(m));
   let xq = name(x, m);
   if (pos.kind === 'absolute') {
@@ -91,7 +94,8 @@ const attention: OnnxRule = ({ m, theta, x, g }) => {
     xq = g.node('Add', [xq, table!])[0]!;
   }
   const heads = (v: string): string => g.node('Transpose', [g.node('Reshape', [v, g.int64('shape', [0, T, H, dh])])[0]!], { perm: { ints: [0, 2, 1, 3] } })[0]!;
-  let q = heads(linear(g, xq, theta[0]!)), k = heads(linear(g, xq, theta[1]!));
+  let q = heads(linear(g, xq, theta[0]!)),
+    k = heads(linear(g, xq, theta[1]!));
   const v = heads(linear(g, name(x, m), theta[2]!));
   if (pos.kind === 'rope') {
     q = rope(g, q, T, dh);
@@ -100,14 +104,33 @@ const attention: OnnxRule = ({ m, theta, x, g }) => {
   const [kt] = g.node('Transpose', [k], { perm: { ints: [0, 1, 3, 2] } });
   let s = g.node('Mul', [g.node('MatMul', [q, kt!])[0]!, constant(g, 'scale', [1 / Math.sqrt(dh)], [1])])[0]!;
   if (pos.kind === 'relative') {
-    const K = pos.maxDistance, nb = relativeBuckets(K, causal);
+    const K = pos.maxDistance,
+      nb = relativeBuckets(K, causal);
     const buckets = new Float64Array(T * T);
-    relativeBias(Float64Array.from({ length: nb }, (_, i) => i), 1, T, T, 0, K, causal, buckets);
+    relativeBias(
+      Float64Array.from({ length: nb }, (_, i) => i),
+      1,
+      T,
+      T,
+      0,
+      K,
+      causal,
+      buckets,
+    );
     const [bias] = g.node('Gather', [g.weight(theta[4]!), g.int64('buckets_' + T, Array.from(buckets))], { axis: { i: 1 } });
     // Gather on a flat index list gives [H, T·T]: back to [H, T, T]
     s = g.node('Add', [s, g.node('Reshape', [bias!, g.int64('shape', [H, T, T])])[0]!])[0]!;
   }
-  if (causal) s = g.node('Add', [s, constant(g, 'causal_mask', Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -Infinity : 0)), [T, T])])[0]!;
+  if (causal)
+    s = g.node('Add', [
+      s,
+      constant(
+        g,
+        'causal_mask',
+        Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -Infinity : 0)),
+        [T, T],
+      ),
+    ])[0]!;
   const [a] = g.node('Softmax', [s], { axis: { i: -1 } });
   const [o] = g.node('Transpose', [g.node('MatMul', [a!, v])[0]!], { perm: { ints: [0, 2, 1, 3] } });
   const [merged] = g.node('Reshape', [o!, g.int64('shape', [0, T, d])]);
@@ -123,7 +146,10 @@ const definition: OnnxRule = ({ m, theta, x, emit }) => {
 /** tied(f): f with each of its parameters named as the tensor it reads (the shared one twice: one initializer). */
 const tiedRule: OnnxRule = ({ m, theta, x, emit }) => {
   if (!(m instanceof Reparam)) throw new ExportError(`cannot export '${m}' to ONNX: it is not a reparametrisation`);
-  const { p } = m.r.map(theta.map((t) => t.tensor), makeCtx());
+  const { p } = m.r.map(
+    theta.map((t) => t.tensor),
+    makeCtx(),
+  );
   const named = p.map((t) => theta.find((q) => q.tensor === t) ?? { name: `${m.f.params[p.indexOf(t)]!.name}`, tensor: t });
   return emit(m.f, named, x);
 };

@@ -60,7 +60,8 @@ export interface OnnxExport {
 export function buildOnnx(model: Para, theta: readonly Tensor[], opts: OnnxExportOptions = {}): OnnxExport {
   let m = model;
   if (!m.dom) {
-    if (!opts.inputShape) throw new ExportError(`cannot export ${model} to ONNX: it takes inputs of any shape; give the per-sample input shape (--input-shape, e.g. 1,28,28)`);
+    if (!opts.inputShape)
+      throw new ExportError(`cannot export ${model} to ONNX: it takes inputs of any shape; give the per-sample input shape (--input-shape, e.g. 1,28,28)`);
     try {
       m = model.at(opts.inputShape);
     } catch (e) {

@@ -88,7 +88,8 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
   }
   if (!isRecord(raw)) throw new FileFormatError('safetensors header must be a JSON object of tensor entries');
   const dup = duplicateKey(text);
-  if (dup !== undefined) throw new FileFormatError(`safetensors header has the duplicate key ${quote(dup)}: JSON.parse would keep the last one silently; the file is ambiguous`);
+  if (dup !== undefined)
+    throw new FileFormatError(`safetensors header has the duplicate key ${quote(dup)}: JSON.parse would keep the last one silently; the file is ambiguous`);
   // null-prototype records: keys such as '__proto__' or 'toString' are plain keys here
   const metadata: Record<string, string> = Object.create(null);
   const entries: TensorEntry[] = [];
@@ -147,7 +148,8 @@ function parseEntry(name: string, v: unknown): TensorEntry {
     const known = OTHER_DTYPES.includes(dtype) ? 'a safetensors dtype paralens does not read' : 'not a safetensors dtype';
     throw new FileFormatError(`${where}: dtype ${quote(dtype)} is ${known}; expected one of ${Object.keys(DTYPE_BYTES).join(', ')}`);
   }
-  if (!Array.isArray(shape) || !shape.every(isCount)) throw new FileFormatError(`${where}: shape must be a list of non-negative integers, got ${JSON.stringify(shape)}`);
+  if (!Array.isArray(shape) || !shape.every(isCount))
+    throw new FileFormatError(`${where}: shape must be a list of non-negative integers, got ${JSON.stringify(shape)}`);
   if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount)) {
     throw new FileFormatError(`${where}: data_offsets must be [begin, end] with non-negative integers, got ${JSON.stringify(offsets)}`);
   }
@@ -156,7 +158,9 @@ function parseEntry(name: string, v: unknown): TensorEntry {
   const size = DTYPE_BYTES[dtype as SafetensorsDType];
   const count = (shape as number[]).reduce((n, d) => n * d, 1);
   if (!Number.isSafeInteger(count * size) || count * size !== end - begin) {
-    throw new FileFormatError(`${where}: shape [${shape.join(',')}] of ${dtype} needs ${count * size} bytes but data_offsets [${begin}, ${end}] hold ${end - begin}`);
+    throw new FileFormatError(
+      `${where}: shape [${shape.join(',')}] of ${dtype} needs ${count * size} bytes but data_offsets [${begin}, ${end}] hold ${end - begin}`,
+    );
   }
   return { name, dtype: dtype as SafetensorsDType, shape: shape as number[], begin, end };
 }
@@ -165,7 +169,9 @@ function parseEntry(name: string, v: unknown): TensorEntry {
 function checkOffsets(entries: readonly TensorEntry[], dataLength: number): void {
   for (const e of entries) {
     if (e.end > dataLength) {
-      throw new FileFormatError(`safetensors tensor ${quote(e.name)} ends at byte ${e.end} of the data section, which has only ${dataLength} bytes: the file is truncated`);
+      throw new FileFormatError(
+        `safetensors tensor ${quote(e.name)} ends at byte ${e.end} of the data section, which has only ${dataLength} bytes: the file is truncated`,
+      );
     }
   }
   const sorted = [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);

@@ -40,12 +40,14 @@ export function applyAffine(f: AffineMap, h: ArrayLike<number>, rows: number): F
  * endomorphism induced by a small input change should leave them.
  */
 export function fitAffine(H: ArrayLike<number>, Hp: ArrayLike<number>, N: number, p: number, q: number, lambda = 1e-9, towardIdentity = false): AffineMap {
-  const mh = new Float64Array(p), mt = new Float64Array(q);
+  const mh = new Float64Array(p),
+    mt = new Float64Array(q);
   for (let r = 0; r < N; r++) {
     for (let j = 0; j < p; j++) mh[j] += H[r * p + j]! / N;
     for (let j = 0; j < q; j++) mt[j] += Hp[r * q + j]! / N;
   }
-  const A = new Float64Array(p * p), B = new Float64Array(p * q);
+  const A = new Float64Array(p * p),
+    B = new Float64Array(p * q);
   for (let r = 0; r < N; r++) {
     for (let i = 0; i < p; i++) {
       const hi = H[r * p + i]! - mh[i]!;

@@ -13,11 +13,13 @@ export function dampedSolve(F: Float64Array, P: number, B: Float64Array, damping
       let s = F[i * P + j]! + (i === j ? damping : 0);
       for (let k = 0; k < j; k++) s -= L[i * P + k]! * L[j * P + k]!;
       if (i === j) {
-        if (!(s > 0) && !clampPivots) throw new RangeArgError(`natural gradient: F + λI is not positive definite (pivot ${s.toExponential(2)} at ${i}); raise the damping`);
+        if (!(s > 0) && !clampPivots)
+          throw new RangeArgError(`natural gradient: F + λI is not positive definite (pivot ${s.toExponential(2)} at ${i}); raise the damping`);
         L[i * P + i] = Math.sqrt(Math.max(s, 1e-300));
       } else L[i * P + j] = s / L[j * P + j]!;
     }
-  const X = new Float64Array(P * cols), y = new Float64Array(P);
+  const X = new Float64Array(P * cols),
+    y = new Float64Array(P);
   for (let c = 0; c < cols; c++) {
     for (let i = 0; i < P; i++) {
       let s = B[i * cols + c]!;

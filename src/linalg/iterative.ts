@@ -43,9 +43,14 @@ export interface IterativeOptions {
  */
 export function iterativeNullspace(C: LinearOperator, opts: IterativeOptions): { basis: Float64Array; dim: number; iterations: number } {
   const { n, m } = C;
-  const tol = opts.tol ?? 1e-10, maxDim = opts.maxDim ?? 512, maxIter = opts.maxIter ?? Math.ceil(20 * Math.sqrt(n)) + 200;
+  const tol = opts.tol ?? 1e-10,
+    maxDim = opts.maxDim ?? 512,
+    maxIter = opts.maxIter ?? Math.ceil(20 * Math.sqrt(n)) + 200;
   const basis: Float64Array[] = [];
-  const s = new Float64Array(m), p = new Float64Array(m), q = new Float64Array(n), r = new Float64Array(n);
+  const s = new Float64Array(m),
+    p = new Float64Array(m),
+    q = new Float64Array(n),
+    r = new Float64Array(n);
   let iterations = 0;
   const meter = new WorkMeter(`the iterative end solver (${n} unknowns, ${m} constraints)`, opts.maxWork ?? ITERATIVE_WORK_LIMIT);
   const step = 2 * (C.cost ?? n + m) + 3 * n + m;
@@ -85,10 +90,17 @@ export function iterativeNullspace(C: LinearOperator, opts: IterativeOptions): {
     if (rn < 1e-6 * r0) break;
     C.apply(r, s);
     if (norm(s) > 1e-6 * rn) {
-      throw new ParalensError('E_NOCONVERGE', `iterative end solver: CGLS did not reach a null vector in ${maxIter} iterations (relative residual ${(norm(s) / rn).toExponential(2)})`, false);
+      throw new ParalensError(
+        'E_NOCONVERGE',
+        `iterative end solver: CGLS did not reach a null vector in ${maxIter} iterations (relative residual ${(norm(s) / rn).toExponential(2)})`,
+        false,
+      );
     }
     if (basis.length >= maxDim) {
-      throw new SolveTooLargeError(`iterative end solver: the basis has more than ${maxDim} elements (${n} unknowns); raise maxDim or restrict the representations`, 8 * n * maxDim);
+      throw new SolveTooLargeError(
+        `iterative end solver: the basis has more than ${maxDim} elements (${n} unknowns); raise maxDim or restrict the representations`,
+        8 * n * maxDim,
+      );
     }
     const b = Float64Array.from(r);
     orthonormalizeRows(b, 1, n);

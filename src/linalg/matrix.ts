@@ -28,7 +28,11 @@ export function fromRows(rows: readonly (readonly number[])[]): Mat {
 
 export function matmul(a: Mat, b: Mat): Mat {
   const out = mat(a.rows, b.cols);
-  const { data: A } = a, { data: B } = b, C = out.data, n = b.cols, k = a.cols;
+  const { data: A } = a,
+    { data: B } = b,
+    C = out.data,
+    n = b.cols,
+    k = a.cols;
   for (let i = 0; i < a.rows; i++) {
     for (let p = 0; p < k; p++) {
       const v = A[i * k + p]!;
@@ -46,11 +50,19 @@ export function transpose(a: Mat): Mat {
 }
 
 export function scale(a: Mat, s: number): Mat {
-  return mat(a.rows, a.cols, a.data.map((v) => v * s));
+  return mat(
+    a.rows,
+    a.cols,
+    a.data.map((v) => v * s),
+  );
 }
 
 export function addMat(a: Mat, b: Mat, s = 1): Mat {
-  return mat(a.rows, a.cols, a.data.map((v, i) => v + s * b.data[i]!));
+  return mat(
+    a.rows,
+    a.cols,
+    a.data.map((v, i) => v + s * b.data[i]!),
+  );
 }
 
 /** Kronecker product A ⊗ B: (A⊗B)[(i·p + k), (j·q + l)] = A[i,j]·B[k,l]. */
@@ -61,17 +73,18 @@ export function kron(a: Mat, b: Mat): Mat {
     for (let j = 0; j < a.cols; j++) {
       const v = a.data[i * a.cols + j]!;
       if (v === 0) continue;
-      for (let k = 0; k < b.rows; k++)
-        for (let l = 0; l < b.cols; l++) out.data[(i * b.rows + k) * W + j * b.cols + l] = v * b.data[k * b.cols + l]!;
+      for (let k = 0; k < b.rows; k++) for (let l = 0; l < b.cols; l++) out.data[(i * b.rows + k) * W + j * b.cols + l] = v * b.data[k * b.cols + l]!;
     }
   return out;
 }
 
 /** Block-diagonal direct sum A ⊕ B. */
 export function directSum(ms: readonly Mat[]): Mat {
-  const r = ms.reduce((s, m) => s + m.rows, 0), c = ms.reduce((s, m) => s + m.cols, 0);
+  const r = ms.reduce((s, m) => s + m.rows, 0),
+    c = ms.reduce((s, m) => s + m.cols, 0);
   const out = mat(r, c);
-  let oi = 0, oj = 0;
+  let oi = 0,
+    oj = 0;
   for (const m of ms) {
     for (let i = 0; i < m.rows; i++) out.data.set(m.data.subarray(i * m.cols, (i + 1) * m.cols), (oi + i) * c + oj);
     oi += m.rows;
@@ -90,7 +103,8 @@ export function frobenius(a: Mat | Float64Array): number {
 /** Inverse by Gauss–Jordan elimination with partial pivoting (throws on a singular matrix). */
 export function inverse(a: Mat): Mat {
   const n = a.rows;
-  const A = Float64Array.from(a.data), I = eye(n).data;
+  const A = Float64Array.from(a.data),
+    I = eye(n).data;
   for (let c = 0; c < n; c++) {
     let p = c;
     for (let r = c + 1; r < n; r++) if (Math.abs(A[r * n + c]!) > Math.abs(A[p * n + c]!)) p = r;

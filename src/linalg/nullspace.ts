@@ -18,7 +18,9 @@ export interface NullspaceOptions {
  * modified Gram–Schmidt. Cost O(n³/3) time, 8n² bytes.
  */
 export function nullspace(constraints: Mat | Sparse | readonly Sparse[], opts: NullspaceOptions = {}): Mat {
-  const cs: readonly Sparse[] = Array.isArray(constraints) ? constraints : ['rowPtr' in (constraints as object) ? (constraints as Sparse) : sparseFromDense(constraints as Mat)];
+  const cs: readonly Sparse[] = Array.isArray(constraints)
+    ? constraints
+    : ['rowPtr' in (constraints as object) ? (constraints as Sparse) : sparseFromDense(constraints as Mat)];
   const n = cs[0]?.cols ?? 0;
   const exact = identificationNullspace(cs, n);
   if (exact) return exact;
@@ -44,19 +46,22 @@ export function identificationNullspace(cs: readonly Sparse[], n: number): Mat |
   const pinned: number[] = [];
   for (const C of cs)
     for (let r = 0; r < C.rows; r++) {
-      const a = C.rowPtr[r]!, b = C.rowPtr[r + 1]!;
+      const a = C.rowPtr[r]!,
+        b = C.rowPtr[r + 1]!;
       if (b - a === 0) continue;
       if (b - a === 1) {
         if (C.vals[a] !== 0) pinned.push(C.colIdx[a]!);
         continue;
       }
       if (b - a !== 2 || C.vals[a] !== -C.vals[a + 1]! || C.vals[a] === 0) return undefined;
-      const x = find(C.colIdx[a]!), y = find(C.colIdx[a + 1]!);
+      const x = find(C.colIdx[a]!),
+        y = find(C.colIdx[a + 1]!);
       if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
     }
   const dead = new Uint8Array(n);
   for (const p of pinned) dead[find(p)] = 1;
-  const label = new Int32Array(n).fill(-1), sizes: number[] = [];
+  const label = new Int32Array(n).fill(-1),
+    sizes: number[] = [];
   const compOf = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const root = find(i);
@@ -82,9 +87,11 @@ function gram(cs: readonly Sparse[], n: number): Float64Array {
   const M = new Float64Array(n * n);
   for (const C of cs)
     for (let r = 0; r < C.rows; r++) {
-      const a = C.rowPtr[r]!, b = C.rowPtr[r + 1]!;
+      const a = C.rowPtr[r]!,
+        b = C.rowPtr[r + 1]!;
       for (let x = a; x < b; x++) {
-        const j = C.colIdx[x]!, v = C.vals[x]!;
+        const j = C.colIdx[x]!,
+          v = C.vals[x]!;
         for (let y = a; y < b; y++) M[j * n + C.colIdx[y]!] += v * C.vals[y]!;
       }
     }

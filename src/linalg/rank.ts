@@ -16,7 +16,7 @@ export function pairwiseDistances(h: ArrayLike<number>, N: number): number[] {
 export function ranks(v: readonly number[]): number[] {
   const idx = v.map((_, i) => i).sort((a, b) => v[a]! - v[b]!);
   const r = new Array<number>(v.length);
-  for (let i = 0; i < idx.length; ) {
+  for (let i = 0; i < idx.length;) {
     let j = i;
     while (j + 1 < idx.length && v[idx[j + 1]!] === v[idx[i]!]) j++;
     for (let k = i; k <= j; k++) r[idx[k]!] = (i + j) / 2 + 1;
@@ -27,10 +27,14 @@ export function ranks(v: readonly number[]): number[] {
 
 /** Spearman's rank correlation ρ: the Pearson correlation of the ranks (NaN when either side is constant). */
 export function spearman(a: readonly number[], b: readonly number[]): number {
-  const ra = ranks(a), rb = ranks(b);
+  const ra = ranks(a),
+    rb = ranks(b);
   const n = a.length;
-  const ma = ra.reduce((s, v) => s + v, 0) / n, mb = rb.reduce((s, v) => s + v, 0) / n;
-  let num = 0, da = 0, db = 0;
+  const ma = ra.reduce((s, v) => s + v, 0) / n,
+    mb = rb.reduce((s, v) => s + v, 0) / n;
+  let num = 0,
+    da = 0,
+    db = 0;
   for (let i = 0; i < n; i++) {
     num += (ra[i]! - ma) * (rb[i]! - mb);
     da += (ra[i]! - ma) ** 2;

@@ -22,7 +22,8 @@ export function fromTriples(rows: number, cols: number, r: ArrayLike<number>, c:
     m.set(c[i]!, (m.get(c[i]!) ?? 0) + v[i]!);
   }
   const rowPtr = new Int32Array(rows + 1);
-  const ci: number[] = [], vs: number[] = [];
+  const ci: number[] = [],
+    vs: number[] = [];
   perRow.forEach((m, i) => {
     for (const [col, val] of [...m.entries()].sort((a, b) => a[0] - b[0])) {
       if (val !== 0) {
@@ -41,7 +42,8 @@ export function csrFromUniqueTriples(rows: number, cols: number, r: Int32Array, 
   for (let i = 0; i < r.length; i++) rowPtr[r[i]! + 1]++;
   for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i]!;
   const next = rowPtr.slice(0, rows);
-  const colIdx = new Int32Array(r.length), vals = new Float64Array(r.length);
+  const colIdx = new Int32Array(r.length),
+    vals = new Float64Array(r.length);
   for (let i = 0; i < r.length; i++) {
     const k = next[r[i]!]!++;
     colIdx[k] = c[i]!;
@@ -51,7 +53,9 @@ export function csrFromUniqueTriples(rows: number, cols: number, r: Int32Array, 
 }
 
 export function sparseFromDense(m: Mat, tol = 0): Sparse {
-  const r: number[] = [], c: number[] = [], v: number[] = [];
+  const r: number[] = [],
+    c: number[] = [],
+    v: number[] = [];
   for (let i = 0; i < m.rows; i++)
     for (let j = 0; j < m.cols; j++) {
       const x = m.data[i * m.cols + j]!;
@@ -65,7 +69,13 @@ export function sparseFromDense(m: Mat, tol = 0): Sparse {
 }
 
 export function sparseEye(n: number): Sparse {
-  return { rows: n, cols: n, rowPtr: Int32Array.from({ length: n + 1 }, (_, i) => i), colIdx: Int32Array.from({ length: n }, (_, i) => i), vals: new Float64Array(n).fill(1) };
+  return {
+    rows: n,
+    cols: n,
+    rowPtr: Int32Array.from({ length: n + 1 }, (_, i) => i),
+    colIdx: Int32Array.from({ length: n }, (_, i) => i),
+    vals: new Float64Array(n).fill(1),
+  };
 }
 
 export function nnz(s: Sparse): number {
@@ -74,10 +84,12 @@ export function nnz(s: Sparse): number {
 
 /** Kronecker product of sparse matrices (row-major index convention as `kron`). */
 export function sparseKron(a: Sparse, b: Sparse): Sparse {
-  const rows = a.rows * b.rows, cols = a.cols * b.cols;
+  const rows = a.rows * b.rows,
+    cols = a.cols * b.cols;
   const rowPtr = new Int32Array(rows + 1);
   const n = nnz(a) * nnz(b);
-  const colIdx = new Int32Array(n), vals = new Float64Array(n);
+  const colIdx = new Int32Array(n),
+    vals = new Float64Array(n);
   let k = 0;
   for (let i = 0; i < a.rows; i++)
     for (let p = 0; p < b.rows; p++) {
@@ -92,7 +104,9 @@ export function sparseKron(a: Sparse, b: Sparse): Sparse {
 }
 
 export function sparseTranspose(a: Sparse): Sparse {
-  const r: number[] = [], c: number[] = [], v: number[] = [];
+  const r: number[] = [],
+    c: number[] = [],
+    v: number[] = [];
   for (let i = 0; i < a.rows; i++)
     for (let x = a.rowPtr[i]!; x < a.rowPtr[i + 1]!; x++) {
       r.push(a.colIdx[x]!);
@@ -105,7 +119,9 @@ export function sparseTranspose(a: Sparse): Sparse {
 /** Σ_k s_k·A_k for matrices of one shape. */
 export function sparseLinComb(terms: readonly { s: number; m: Sparse }[]): Sparse {
   const { rows, cols } = terms[0]!.m;
-  const r: number[] = [], c: number[] = [], v: number[] = [];
+  const r: number[] = [],
+    c: number[] = [],
+    v: number[] = [];
   for (const { s, m } of terms)
     for (let i = 0; i < m.rows; i++)
       for (let x = m.rowPtr[i]!; x < m.rowPtr[i + 1]!; x++) {
@@ -121,7 +137,8 @@ export function spmmLeft(s: Sparse, w: Float64Array, k: number, out: Float64Arra
   if (!acc) out.fill(0);
   for (let i = 0; i < s.rows; i++)
     for (let x = s.rowPtr[i]!; x < s.rowPtr[i + 1]!; x++) {
-      const v = alpha * s.vals[x]!, j = s.colIdx[x]!;
+      const v = alpha * s.vals[x]!,
+        j = s.colIdx[x]!;
       for (let t = 0; t < k; t++) out[i * k + t] += v * w[j * k + t]!;
     }
 }
@@ -129,7 +146,8 @@ export function spmmLeft(s: Sparse, w: Float64Array, k: number, out: Float64Arra
 /** out (m×cols) = W · S for dense row-major W (m×rows), accumulating when `acc`. */
 export function spmmRight(w: Float64Array, m: number, s: Sparse, out: Float64Array, alpha = 1, acc = false): void {
   if (!acc) out.fill(0);
-  const R = s.rows, C = s.cols;
+  const R = s.rows,
+    C = s.cols;
   for (let i = 0; i < m; i++)
     for (let p = 0; p < R; p++) {
       const wv = alpha * w[i * R + p]!;

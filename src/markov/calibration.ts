@@ -10,8 +10,10 @@ export const PROB_FLOOR = 1e-12;
  * class probabilities, or one column p = P(class 1) for binary problems (then class 1 iff p > ½).
  */
 export function confidences(probs: Tensor): { predicted: Int32Array; confidence: Float64Array; probOf: (row: number, cls: number) => number } {
-  const N = probs.batch, k = probs.size / N;
-  const predicted = predictClasses(probs, false), confidence = new Float64Array(N);
+  const N = probs.batch,
+    k = probs.size / N;
+  const predicted = predictClasses(probs, false),
+    confidence = new Float64Array(N);
   const probOf = (r: number, c: number): number => (k === 1 ? (c === 1 ? probs.data[r]! : 1 - probs.data[r]!) : probs.data[r * k + c]!);
   for (let r = 0; r < N; r++) {
     if (k === 1) {
@@ -34,7 +36,9 @@ export function expectedCalibrationError(probs: Tensor, labels: Int32Array, bins
   checkLabels(probs, labels);
   if (!(Number.isInteger(bins) && bins > 0)) throw new RangeArgError(`ECE: bins must be a positive integer, got ${bins}`);
   const { predicted, confidence } = confidences(probs);
-  const count = new Float64Array(bins), correct = new Float64Array(bins), conf = new Float64Array(bins);
+  const count = new Float64Array(bins),
+    correct = new Float64Array(bins),
+    conf = new Float64Array(bins);
   for (let r = 0; r < labels.length; r++) {
     const b = Math.min(bins - 1, Math.max(0, Math.ceil(confidence[r]! * bins) - 1));
     count[b]++;

@@ -19,7 +19,8 @@ export function checkSamples(n: number, what = 'samples'): void {
 export function estimate(xs: ArrayLike<number>): Estimate {
   const n = xs.length;
   checkSamples(n, 'estimate: number of values');
-  let mean = 0, m2 = 0;
+  let mean = 0,
+    m2 = 0;
   for (let i = 0; i < n; i++) {
     const d = xs[i]! - mean;
     mean += d / (i + 1);

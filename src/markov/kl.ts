@@ -43,8 +43,10 @@ export function gaussianKl(theta: readonly Tensor[], params: readonly GaussianPa
   const logS = Math.log(priorSigma);
   let kl = 0;
   for (const { mu, rho } of params) {
-    const m = theta[mu]!.data, r = theta[rho]!.data;
-    const gm = grads?.[mu]!.data, gr = grads?.[rho]!.data;
+    const m = theta[mu]!.data,
+      r = theta[rho]!.data;
+    const gm = grads?.[mu]!.data,
+      gr = grads?.[rho]!.data;
     for (let i = 0; i < m.length; i++) {
       const sigma = softplusValue(r[i]!);
       kl += logS - Math.log(sigma) + (sigma * sigma + m[i]! * m[i]!) / (2 * s2) - 0.5;

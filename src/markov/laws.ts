@@ -8,7 +8,8 @@ export type Eq<A> = (x: A, y: A) => boolean;
 
 export function deepEqual(x: unknown, y: unknown): boolean {
   if (Object.is(x, y)) return true;
-  if (ArrayBuffer.isView(x) && ArrayBuffer.isView(y)) return deepEqual(Array.from(x as unknown as ArrayLike<number>), Array.from(y as unknown as ArrayLike<number>));
+  if (ArrayBuffer.isView(x) && ArrayBuffer.isView(y))
+    return deepEqual(Array.from(x as unknown as ArrayLike<number>), Array.from(y as unknown as ArrayLike<number>));
   if (Array.isArray(x) && Array.isArray(y)) return x.length === y.length && x.every((v, i) => deepEqual(v, y[i]));
   return false;
 }
@@ -29,20 +30,36 @@ export interface KernelLawReport {
  */
 export function comonoidLaws<A>(source: Kernel<null, A>, n: number, rng: Rng, eq: Eq<A> = deepEqual): KernelLawReport[] {
   checkSamples(n);
-  const copy = copyK<A>(), del = discardK<A>(), id = identityK<A>();
-  const counitL = thenK(copy, kernelOf(tensorK(del, id), ([, a]) => a));
-  const counitR = thenK(copy, kernelOf(tensorK(id, del), ([a]) => a));
-  const assocL = thenK(copy, kernelOf(tensorK(copy, id), ([[a, b], c]) => [a, b, c] as A[]));
-  const assocR = thenK(copy, kernelOf(tensorK(id, copy), ([a, [b, c]]) => [a, b, c] as A[]));
+  const copy = copyK<A>(),
+    del = discardK<A>(),
+    id = identityK<A>();
+  const counitL = thenK(
+    copy,
+    kernelOf(tensorK(del, id), ([, a]) => a),
+  );
+  const counitR = thenK(
+    copy,
+    kernelOf(tensorK(id, del), ([a]) => a),
+  );
+  const assocL = thenK(
+    copy,
+    kernelOf(tensorK(copy, id), ([[a, b], c]) => [a, b, c] as A[]),
+  );
+  const assocR = thenK(
+    copy,
+    kernelOf(tensorK(id, copy), ([a, [b, c]]) => [a, b, c] as A[]),
+  );
   const comm = thenK(copy, swapK<A, A>());
   const results = { counitL: 0, counitR: 0, coassociativity: 0, cocommutativity: 0 };
   for (let i = 0; i < n; i++) {
     const a = source.sample(null, rng);
     if (eq(counitL.sample(a, rng), a)) results.counitL++;
     if (eq(counitR.sample(a, rng), a)) results.counitR++;
-    const l = assocL.sample(a, rng), r = assocR.sample(a, rng);
+    const l = assocL.sample(a, rng),
+      r = assocR.sample(a, rng);
     if (l.every((v, j) => eq(v, r[j]!))) results.coassociativity++;
-    const s = comm.sample(a, rng), c = copy.sample(a, rng);
+    const s = comm.sample(a, rng),
+      c = copy.sample(a, rng);
     if (eq(s[0], c[0]) && eq(s[1], c[1])) results.cocommutativity++;
   }
   return Object.entries(results).map(([law, agreed]) => ({ law, agreed, n, ok: agreed === n }));

@@ -11,7 +11,8 @@ import { Rng } from '../random/rng.js';
  */
 export function gapRegression(n = 64, noise = 0.1, seed: number | Rng = 0): Dataset {
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
-  const x = Tensor.zeros([n, 1]), y = Tensor.zeros([n, 1]);
+  const x = Tensor.zeros([n, 1]),
+    y = Tensor.zeros([n, 1]);
   for (let i = 0; i < n; i++) {
     const side = i % 2 === 0 ? -1 : 1;
     const v = side * (2 + 2 * rng.uniform());
@@ -39,13 +40,17 @@ export function gapProbes(): { near: Tensor; gap: Tensor; beyond: Tensor } {
  */
 export function awayFromData(trainX: Tensor, n: number, seed: number | Rng = 0, opts: { minDist?: number; widen?: number } = {}): Tensor {
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
-  const N = trainX.batch, d = trainX.size / N;
-  const minDist = opts.minDist ?? 1, widen = opts.widen ?? 0.5;
-  const lo = new Float64Array(d).fill(Infinity), hi = new Float64Array(d).fill(-Infinity);
-  for (let i = 0; i < N; i++) for (let j = 0; j < d; j++) {
-    lo[j] = Math.min(lo[j]!, trainX.data[i * d + j]!);
-    hi[j] = Math.max(hi[j]!, trainX.data[i * d + j]!);
-  }
+  const N = trainX.batch,
+    d = trainX.size / N;
+  const minDist = opts.minDist ?? 1,
+    widen = opts.widen ?? 0.5;
+  const lo = new Float64Array(d).fill(Infinity),
+    hi = new Float64Array(d).fill(-Infinity);
+  for (let i = 0; i < N; i++)
+    for (let j = 0; j < d; j++) {
+      lo[j] = Math.min(lo[j]!, trainX.data[i * d + j]!);
+      hi[j] = Math.max(hi[j]!, trainX.data[i * d + j]!);
+    }
   const out = Tensor.zeros([n, d]);
   const p = new Float64Array(d);
   let found = 0;

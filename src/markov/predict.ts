@@ -25,7 +25,9 @@ export function mcPredict(model: Para, theta: readonly Tensor[], x: Tensor, opts
   checkSamples(opts.samples);
   const rng = typeof opts.rng === 'number' ? new Rng(opts.rng) : opts.rng;
   const link = opts.link ?? 'identity';
-  let mean: Float64Array | undefined, m2: Float64Array | undefined, shape: readonly number[] = [];
+  let mean: Float64Array | undefined,
+    m2: Float64Array | undefined,
+    shape: readonly number[] = [];
   for (let s = 0; s < opts.samples; s++) {
     const y = applyLink(model.forward(theta, x, makeCtx({ training: true, rng: rng.split() })).y, link);
     if (!mean) {

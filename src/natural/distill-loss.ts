@@ -23,26 +23,37 @@ export function distillationLoss(temperature: number, alpha: number): Loss {
     name: `distillation(T=${T},alpha=${alpha})`,
     link: 'softmax',
     apply(s, target, ctx = { alloc: freshAlloc }) {
-      const B = s.batch, C = s.size / B;
+      const B = s.batch,
+        C = s.size / B;
       if (target.batch !== B || target.size !== 2 * B * C) {
-        throw new ShapeError(`distillation loss: student logits ${shapeString(s.shape)} need a target [${B},${2 * C}] (labels and teacher logits side by side) but got ${shapeString(target.shape)}`);
+        throw new ShapeError(
+          `distillation loss: student logits ${shapeString(s.shape)} need a target [${B},${2 * C}] (labels and teacher logits side by side) but got ${shapeString(target.shape)}`,
+        );
       }
-      const sT = new Float64Array(B * C), tT = new Float64Array(B * C);
+      const sT = new Float64Array(B * C),
+        tT = new Float64Array(B * C);
       for (let b = 0; b < B; b++) {
         for (let j = 0; j < C; j++) {
           sT[b * C + j] = s.data[b * C + j]! / T;
           tT[b * C + j] = target.data[b * 2 * C + C + j]! / T;
         }
       }
-      const pS = new Float64Array(B * C), pT = new Float64Array(B * C), p1 = new Float64Array(B * C);
-      const lseS = new Float64Array(B), lseT = new Float64Array(B), lse1 = new Float64Array(B);
+      const pS = new Float64Array(B * C),
+        pT = new Float64Array(B * C),
+        p1 = new Float64Array(B * C);
+      const lseS = new Float64Array(B),
+        lseT = new Float64Array(B),
+        lse1 = new Float64Array(B);
       softmaxRows(sT, B, C, pS, lseS);
       softmaxRows(tT, B, C, pT, lseT);
       softmaxRows(s.data, B, C, p1, lse1);
-      let kl = 0, ce = 0;
+      let kl = 0,
+        ce = 0;
       for (let b = 0; b < B; b++) {
         const o = b * C;
-        const ls = lseS[b]!, lt = lseT[b]!, l1 = lse1[b]!;
+        const ls = lseS[b]!,
+          lt = lseT[b]!,
+          l1 = lse1[b]!;
         for (let j = 0; j < C; j++) {
           const pt = pT[o + j]!;
           if (pt > 0) kl += pt * (tT[o + j]! - lt - (sT[o + j]! - ls));
@@ -73,9 +84,12 @@ export function distillationLoss(temperature: number, alpha: number): Loss {
 
 /** The distillation target [B, 2C]: labels y [B,C] and teacher logits t [B,C] side by side. */
 export function distillationTarget(y: Tensor, teacherLogits: Tensor): Tensor {
-  const B = y.batch, C = y.size / B;
+  const B = y.batch,
+    C = y.size / B;
   if (teacherLogits.batch !== B || teacherLogits.size !== B * C) {
-    throw new ShapeError(`distillation: the teacher outputs ${shapeString(teacherLogits.shape)} but the labels are ${shapeString(y.shape)}; teacher and student must have the same number of outputs`);
+    throw new ShapeError(
+      `distillation: the teacher outputs ${shapeString(teacherLogits.shape)} but the labels are ${shapeString(y.shape)}; teacher and student must have the same number of outputs`,
+    );
   }
   const out = Tensor.zeros([B, 2 * C], 'float64');
   for (let b = 0; b < B; b++) {

@@ -51,12 +51,20 @@ export function permuteFeatures(perm: readonly number[]): InputMorphism {
 
 /** x ↦ s·x. */
 export function scale(s: number): InputMorphism {
-  return { name: `scale(${s})`, apply: (x) => { const y = x.clone(); for (let i = 0; i < y.size; i++) y.data[i] *= s; return y; } };
+  return {
+    name: `scale(${s})`,
+    apply: (x) => {
+      const y = x.clone();
+      for (let i = 0; i < y.size; i++) y.data[i] *= s;
+      return y;
+    },
+  };
 }
 
 /** Rotation of the first two features by `angle` radians (the rest unchanged). */
 export function rotate2d(angle: number): InputMorphism {
-  const c = Math.cos(angle), s = Math.sin(angle);
+  const c = Math.cos(angle),
+    s = Math.sin(angle);
   return {
     name: `rotate(${Number(angle.toFixed(4))})`,
     apply: (x) => {
@@ -64,7 +72,8 @@ export function rotate2d(angle: number): InputMorphism {
       if (d < 2) throw new ShapeError(`rotate needs at least 2 features, got ${d}`);
       const y = x.clone();
       for (let r = 0; r < x.batch; r++) {
-        const a = x.data[r * d]!, b = x.data[r * d + 1]!;
+        const a = x.data[r * d]!,
+          b = x.data[r * d + 1]!;
         y.data[r * d] = c * a - s * b;
         y.data[r * d + 1] = s * a + c * b;
       }
@@ -99,7 +108,12 @@ function identityMap(p: number): AffineMap {
 }
 
 /** The functor of a representation h = the first layers of a model (or any morphism into features). */
-export function representationFunctor(name: string, h: Para, theta: readonly Tensor[], opts: { exact?: (f: InputMorphism) => AffineMap | undefined } = {}): RepresentationFunctor {
+export function representationFunctor(
+  name: string,
+  h: Para,
+  theta: readonly Tensor[],
+  opts: { exact?: (f: InputMorphism) => AffineMap | undefined } = {},
+): RepresentationFunctor {
   const feats = (x: Tensor): Float64Array => Float64Array.from(h.run(theta, x).data);
   const dim = h.cod ? h.cod.reduce((a, b) => a * b, 1) : -1;
   return {
@@ -110,13 +124,15 @@ export function representationFunctor(name: string, h: Para, theta: readonly Ten
     },
     features: feats,
     action(f, x) {
-      const H = feats(x), Hf = feats(f.apply(x));
+      const H = feats(x),
+        Hf = feats(f.apply(x));
       const p = H.length / x.batch;
       // functoriality: F(id) = id exactly; other arrows by exact action or least squares
       const exact = f === identity ? identityMap(p) : opts.exact?.(f);
       const A = exact ?? fitAffine(H, Hf, x.batch, p, p, 1e-9, true);
       const pred = applyAffine(A, H, x.batch);
-      let res = 0, norm = 0;
+      let res = 0,
+        norm = 0;
       for (let i = 0; i < pred.length; i++) {
         res += (pred[i]! - Hf[i]!) ** 2;
         norm += Hf[i]! ** 2;

@@ -29,7 +29,14 @@ export interface NaturalityReport {
  * difference averaged. η is a Para morphism with parameters θ (its component at the one
  * object); a defect of 0 for every f means η is natural on this data.
  */
-export function naturalityDefect(eta: Para, theta: readonly Tensor[], F: RepresentationFunctor, G: RepresentationFunctor, arrows: readonly InputMorphism[], x: Tensor): NaturalityReport[] {
+export function naturalityDefect(
+  eta: Para,
+  theta: readonly Tensor[],
+  F: RepresentationFunctor,
+  G: RepresentationFunctor,
+  arrows: readonly InputMorphism[],
+  x: Tensor,
+): NaturalityReport[] {
   const N = x.batch;
   const Fx = F.features(x);
   const p = Fx.length / N;
@@ -38,12 +45,15 @@ export function naturalityDefect(eta: Para, theta: readonly Tensor[], F: Represe
   const runEta = (h: Float64Array): Float64Array => Float64Array.from(e.run(theta, Tensor.of(h, [N, p], 'float64')).data);
   const etaFx = runEta(Fx);
   return arrows.map((f) => {
-    const Ff = F.action(f, x), Gf = G.action(f, x);
+    const Ff = F.action(f, x),
+      Gf = G.action(f, x);
     const right = Gf.map(etaFx, N); // G(f) ∘ η_X
     const down = runEta(Ff.map(Fx, N)); // η_Y ∘ F(f)
-    let defect = 0, scale = 0;
+    let defect = 0,
+      scale = 0;
     for (let r = 0; r < N; r++) {
-      let d = 0, s = 0;
+      let d = 0,
+        s = 0;
       for (let j = 0; j < q; j++) {
         d += (right[r * q + j]! - down[r * q + j]!) ** 2;
         s += down[r * q + j]! ** 2;

@@ -5,8 +5,7 @@ import type { SwapOp, UnaryOp } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 
 /** The spec arguments of a shape-preserving layer: its size, when given explicitly for a vector. */
-export const sizeArgs = (dom: Shape | undefined, inferred: boolean): number[] =>
-  dom && !inferred && dom.length === 1 ? [dom[0]!] : [];
+export const sizeArgs = (dom: Shape | undefined, inferred: boolean): number[] => (dom && !inferred && dom.length === 1 ? [dom[0]!] : []);
 
 /**
  * An elementwise morphism A → A for a kernel-known function f: forward y = f(x),

@@ -30,7 +30,8 @@ export function attention(d: number, heads: number, pos: Position | string, mask
   requirePositive(where, 'heads', heads);
   if (d % heads !== 0) throw new RangeArgError(`${where}: heads must divide d, but ${heads} does not divide ${d}`);
   const position = typeof pos === 'string' ? parsePosition(pos, where) : pos;
-  if (position.kind === 'rope' && (d / heads) % 2 !== 0) throw new RangeArgError(`${where}: rope rotates pairs of features, so d/heads must be even, got ${d / heads}`);
+  if (position.kind === 'rope' && (d / heads) % 2 !== 0)
+    throw new RangeArgError(`${where}: rope rotates pairs of features, so d/heads must be even, got ${d / heads}`);
   if (mask !== 'causal' && mask !== 'none') throw new RangeArgError(`${where}: mask must be causal or none, got '${String(mask)}'`);
   if (T !== undefined && position.kind === 'absolute' && T > position.tmax) {
     throw new RangeArgError(`${where}: absolute(${position.tmax}) has positions 0…${position.tmax - 1} only, so it cannot take a context of ${T}`);
@@ -77,7 +78,8 @@ const blocksOf = (data: Data, Tq: number, Tk: number, g: Geometry): MatrixBatch 
 
 /** x·Wᵀ over every row of x ([…, d] rows, W [d, d]). */
 function project(x: Tensor, W: Tensor, ctx: Ctx): Data {
-  const d = W.shape[1]!, rows = x.size / d;
+  const d = W.shape[1]!,
+    rows = x.size / d;
   const t = ctx.alloc([rows, d], x.dtype, true).data;
   backend().gemm(false, true, rows, d, d, x.data, W.data, t, false);
   return t;
@@ -93,7 +95,8 @@ function checkPositions(position: Position, from: number, T: number, where: stri
 /** X + P[offset … offset+T−1] for every sequence (absolute), written into a new tensor. */
 function withPositions(x: Tensor, table: Data, T: number, d: number, from: number, ctx: Ctx): Tensor {
   const xq = ctx.alloc(x.shape, x.dtype, true);
-  const per = T * d, P = table.subarray(from * d, (from + T) * d);
+  const per = T * d,
+    P = table.subarray(from * d, (from + T) * d);
   for (let b = 0; b < x.batch; b++) for (let i = 0; i < per; i++) xq.data[b * per + i] = x.data[b * per + i]! + P[i]!;
   return xq;
 }
@@ -101,12 +104,18 @@ function withPositions(x: Tensor, table: Data, T: number, d: number, from: numbe
 function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ctx, where: string): Lens {
   const { d, heads, scale, causal, position } = g;
   if (x.rank !== 3 || x.shape[2] !== d) throw new ShapeError(`${where} expects [*,T,${d}] but got [${x.shape.join(',')}]`);
-  const B = x.batch, T = x.shape[1]!, BT = B * T, dt = x.dtype, be = backend();
+  const B = x.batch,
+    T = x.shape[1]!,
+    BT = B * T,
+    dt = x.dtype,
+    be = backend();
   const offset = ctx.positionOffset ?? 0;
   checkPositions(position, offset, T, where);
   const [Wq, Wk, Wv, Wo, extra] = theta as Tensor[];
   const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, T, d, offset, ctx) : x;
-  const Q = project(xq, Wq!, ctx), K = project(xq, Wk!, ctx), V = project(x, Wv!, ctx);
+  const Q = project(xq, Wq!, ctx),
+    K = project(xq, Wk!, ctx),
+    V = project(x, Wv!, ctx);
   if (position.kind === 'rope') {
     ropeRotate(Q, B, T, d, heads, offset);
     ropeRotate(K, B, T, d, heads, offset);
@@ -140,7 +149,8 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
         be.sumRows(dA, B, heads * T * T, dBias, false);
         relativeBiasBackward(dBias, heads, T, T, position.maxDistance, causal, 1 / scale, dTheta[4]!.data);
       }
-      const dQ = ctx.alloc([BT, d], dt, true).data, dK = ctx.alloc([BT, d], dt, true).data;
+      const dQ = ctx.alloc([BT, d], dt, true).data,
+        dK = ctx.alloc([BT, d], dt, true).data;
       be.gemmBatched(false, false, T, g.dh, T, blocksOf(dA, T, T, g), headsOf(K, T, g), headsOf(dQ, T, g), [B, heads], false);
       be.gemmBatched(true, false, T, g.dh, T, blocksOf(dA, T, T, g), headsOf(Q, T, g), headsOf(dK, T, g), [B, heads], false);
       if (position.kind === 'rope') {
@@ -179,12 +189,15 @@ function attentionStepper(g: Geometry, theta: readonly Tensor[], ctx: Ctx, where
   const [Wq, Wk, Wv, Wo, extra] = theta as Tensor[];
   const be = backend();
   const offset = ctx.positionOffset ?? 0;
-  let seen = 0, cap = 0, B = 0;
+  let seen = 0,
+    cap = 0,
+    B = 0;
   let Kc: Data | undefined, Vc: Data | undefined;
   const grow = (need: number, dt: Tensor['dtype']): void => {
     if (need <= cap) return;
     const next = Math.max(need, 2 * cap, 16);
-    const K2 = ctx.alloc([B, next, d], dt).data, V2 = ctx.alloc([B, next, d], dt).data;
+    const K2 = ctx.alloc([B, next, d], dt).data,
+      V2 = ctx.alloc([B, next, d], dt).data;
     for (let b = 0; b < B; b++) {
       if (Kc) K2.set(Kc.subarray(b * cap * d, (b * cap + seen) * d), b * next * d);
       if (Vc) V2.set(Vc.subarray(b * cap * d, (b * cap + seen) * d), b * next * d);
@@ -198,10 +211,15 @@ function attentionStepper(g: Geometry, theta: readonly Tensor[], ctx: Ctx, where
       if (x.rank !== 3 || x.shape[2] !== d) throw new ShapeError(`${where} expects [*,L,${d}] per step but got [${x.shape.join(',')}]`);
       if (seen === 0) B = x.batch;
       else if (x.batch !== B) throw new ShapeError(`${where}: a decoding step has ${x.batch} sequences but the cache holds ${B}`);
-      const L = x.shape[1]!, BL = B * L, dt = x.dtype, from = seen + offset;
+      const L = x.shape[1]!,
+        BL = B * L,
+        dt = x.dtype,
+        from = seen + offset;
       checkPositions(position, from, L, where);
       const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, L, d, from, ctx) : x;
-      const Q = project(xq, Wq!, ctx), Kn = project(xq, Wk!, ctx), Vn = project(x, Wv!, ctx);
+      const Q = project(xq, Wq!, ctx),
+        Kn = project(xq, Wk!, ctx),
+        Vn = project(x, Wv!, ctx);
       if (position.kind === 'rope') {
         ropeRotate(Q, B, L, d, heads, from);
         ropeRotate(Kn, B, L, d, heads, from);

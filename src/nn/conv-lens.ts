@@ -46,14 +46,17 @@ export function windowUnfolding(g: Window): Unfolding {
  */
 export function convLens(u: Unfolding, outC: number, W: Tensor, bias: Tensor, x: Tensor, ctx: Ctx, cod: Shape, act: SwapOp = 'identity'): Lens {
   const be = backend();
-  const B = x.batch, O = outC, { P, K, S } = u;
+  const B = x.batch,
+    O = outC,
+    { P, K, S } = u;
   const nb = Math.max(1, Math.min(B, Math.floor(CHUNK / (K * P))));
   // every buffer below but dx is written in full before it is read (`overwrite`)
   const y = ctx.alloc([B, ...cod], x.dtype, true);
   const cols: Tensor[] = [];
   const out = ctx.alloc([O, nb * P], x.dtype, true).data;
   for (let b0 = 0; b0 < B; b0 += nb) {
-    const n = Math.min(nb, B - b0), ld = n * P;
+    const n = Math.min(nb, B - b0),
+      ld = n * P;
     const col = ctx.alloc([K, ld], x.dtype, true);
     u.unfold(be, x.data, b0 * S, n, col.data, ld);
     cols.push(col);
@@ -71,7 +74,9 @@ export function convLens(u: Unfolding, outC: number, W: Tensor, bias: Tensor, x:
       const ones = dTheta ? ctx.alloc([nb * P], x.dtype, true).data : undefined;
       if (ones) be.fill(ones, 1);
       cols.forEach((col, c) => {
-        const b0 = c * nb, n = Math.min(nb, B - b0), ld = n * P;
+        const b0 = c * nb,
+          n = Math.min(nb, B - b0),
+          ld = n * P;
         const d = dyc.subarray(0, O * ld);
         be.swapAxes(dy.data.subarray(b0 * O * P, (b0 + n) * O * P), n, O, P, d);
         if (dTheta && ones) {

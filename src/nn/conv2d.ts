@@ -81,7 +81,12 @@ export interface ConvGeometry {
  * The forward of a convolution layer, alone and fused with an activation (forwardThen):
  * its geometry is `fixed` when its domain is fixed, else geometryOf(the input's per-sample shape).
  */
-export function convForwards(self: () => Para, fixed: ConvGeometry | undefined, geometryOf: (d: Shape) => ConvGeometry, outC: number): Pick<PrimitiveDef, 'forward' | 'forwardThen'> {
+export function convForwards(
+  self: () => Para,
+  fixed: ConvGeometry | undefined,
+  geometryOf: (d: Shape) => ConvGeometry,
+  outC: number,
+): Pick<PrimitiveDef, 'forward' | 'forwardThen'> {
   const conv = (W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens => {
     if (fixed) checkInput(self(), x);
     const { unfolding, cod } = fixed ?? geometryOf(x.shape.slice(1));

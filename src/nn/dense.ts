@@ -43,7 +43,9 @@ export function dense(inDim: number, outDim: number, lead: Shape = []): Para {
  */
 function denseLens(self: Para, W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens {
   checkInput(self, x);
-  const inDim = self.args[0] as number, outDim = self.args[1] as number, rows = x.size / inDim;
+  const inDim = self.args[0] as number,
+    outDim = self.args[1] as number,
+    rows = x.size / inDim;
   const be = backend();
   const y = ctx.alloc([x.batch, ...self.cod!], x.dtype, true);
   be.gemm(false, true, rows, outDim, inDim, x.data, W.data, y.data, false, b.data, act);

@@ -23,7 +23,10 @@ export function globalavgpool(dom?: Shape): Para {
     forward: (_t, x, ctx) => {
       if (dom) checkInput(self, x);
       else check(x.shape.slice(1));
-      const B = x.batch, C = x.shape[1]!, P = sizeOf(x.shape.slice(2)), inv = 1 / P;
+      const B = x.batch,
+        C = x.shape[1]!,
+        P = sizeOf(x.shape.slice(2)),
+        inv = 1 / P;
       const y = ctx.alloc([B, C], x.dtype);
       for (let bc = 0; bc < B * C; bc++) {
         let s = 0;

@@ -16,7 +16,8 @@ export function leakyRelu(alpha = 0.01, dom?: Shape, inferred = false): Para {
     positionwise: true,
     forward: (_t, x, ctx) => {
       const y = ctx.alloc(x.shape, x.dtype);
-      const xs = x.data, ys = y.data;
+      const xs = x.data,
+        ys = y.data;
       for (let i = 0; i < xs.length; i++) ys[i] = xs[i]! > 0 ? xs[i]! : alpha * xs[i]!;
       return {
         y,

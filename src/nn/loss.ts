@@ -93,7 +93,8 @@ export const softmaxCrossEntropy: Loss = {
   kernel: 'softmax-cross-entropy',
   apply(z, target, ctx = { alloc: freshAlloc }) {
     checkSame('softmax-cross-entropy', z, target);
-    const B = z.batch, C = z.size / B;
+    const B = z.batch,
+      C = z.size / B;
     const p = ctx.alloc(z.shape, z.dtype);
     const lse = new Float64Array(B);
     softmaxRows(z.data, B, C, p.data, lse);
@@ -134,9 +135,12 @@ export const tokenCrossEntropy: Loss = {
   kernel: 'token-cross-entropy',
   targetShape: (cod: Shape) => cod.slice(0, -1),
   apply(z, target, ctx = { alloc: freshAlloc }) {
-    const V = z.shape[z.rank - 1]!, rows = z.size / V;
+    const V = z.shape[z.rank - 1]!,
+      rows = z.size / V;
     if (target.size !== rows || target.batch !== z.batch) {
-      throw new ShapeError(`token-cross-entropy expects one target id per position of the logits ${shapeString(z.shape)} (${shapeString(z.shape.slice(0, -1))}) but got ${shapeString(target.shape)}`);
+      throw new ShapeError(
+        `token-cross-entropy expects one target id per position of the logits ${shapeString(z.shape)} (${shapeString(z.shape.slice(0, -1))}) but got ${shapeString(target.shape)}`,
+      );
     }
     checkTokenIds('token-cross-entropy targets', target.data, V);
     // p = softmax(z) per position, by the backend's kernel; −log p[target] from it, or, where

@@ -38,16 +38,26 @@ export function maxpool2d(k: number, stride = k, dom?: Shape): Para {
     forward: (_t, x, ctx) => {
       if (g) checkInput(self, x);
       const win = g ?? poolWindow(where, x.shape.slice(1), k, stride);
-      const { C, H, W, Ho, Wo } = win, B = x.batch, inPlane = H * W, outPlane = Ho * Wo;
+      const { C, H, W, Ho, Wo } = win,
+        B = x.batch,
+        inPlane = H * W,
+        outPlane = Ho * Wo;
       // both written in full; arg holds where each maximum came from, as an offset into
       // x's data — stored in x's dtype, so exact for float32 only below 2^24: the planes go
       // in groups whose offsets (from the group's start) stay below that
       const y = ctx.alloc([B, C, Ho, Wo], x.dtype, true);
       const arg = ctx.alloc([B, C, Ho, Wo], x.dtype, true);
-      const planes = B * C, group = Math.max(1, Math.floor(MAX_EXACT / inPlane));
+      const planes = B * C,
+        group = Math.max(1, Math.floor(MAX_EXACT / inPlane));
       for (let p0 = 0; p0 < planes; p0 += group) {
         const p1 = Math.min(planes, p0 + group);
-        backend().maxPool(win, x.data.subarray(p0 * inPlane, p1 * inPlane), p1 - p0, y.data.subarray(p0 * outPlane, p1 * outPlane), arg.data.subarray(p0 * outPlane, p1 * outPlane));
+        backend().maxPool(
+          win,
+          x.data.subarray(p0 * inPlane, p1 * inPlane),
+          p1 - p0,
+          y.data.subarray(p0 * outPlane, p1 * outPlane),
+          arg.data.subarray(p0 * outPlane, p1 * outPlane),
+        );
       }
       return {
         y,
@@ -55,7 +65,11 @@ export function maxpool2d(k: number, stride = k, dom?: Shape): Para {
           const dx = ctx.alloc(x.shape, x.dtype);
           for (let p0 = 0; p0 < planes; p0 += group) {
             const p1 = Math.min(planes, p0 + group);
-            backend().scatterAdd(dy.data.subarray(p0 * outPlane, p1 * outPlane), arg.data.subarray(p0 * outPlane, p1 * outPlane), dx.data.subarray(p0 * inPlane, p1 * inPlane));
+            backend().scatterAdd(
+              dy.data.subarray(p0 * outPlane, p1 * outPlane),
+              arg.data.subarray(p0 * outPlane, p1 * outPlane),
+              dx.data.subarray(p0 * inPlane, p1 * inPlane),
+            );
           }
           return dx;
         },

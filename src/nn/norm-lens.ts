@@ -23,11 +23,13 @@ export function lastAxis(where: string, dom: Shape, d: number): Shape {
  * The arithmetic is the backend's (Backend.layerNorm, layerNormBackward).
  */
 export function normLens(self: Para, centre: boolean, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
-  const d = self.args[0] as number, rows = x.size / d;
+  const d = self.args[0] as number,
+    rows = x.size / d;
   if (self.dom) checkInput(self, x);
   else lastAxis(String(self), x.shape.slice(1), d);
   const be = backend();
-  const g = theta[0]!.data, b = centre ? theta[1]!.data : undefined;
+  const g = theta[0]!.data,
+    b = centre ? theta[1]!.data : undefined;
   const y = ctx.alloc(x.shape, x.dtype, true);
   const xhat = ctx.alloc(x.shape, x.dtype, true).data;
   const r = ctx.alloc([rows], x.dtype, true).data;
@@ -36,7 +38,18 @@ export function normLens(self: Para, centre: boolean, theta: readonly Tensor[], 
     y,
     pullback: (dy, dTheta, needDx = true) => {
       const dx = ctx.alloc(x.shape, x.dtype, true);
-      be.layerNormBackward(dy.data, xhat, r, rows, d, g, centre, needDx ? dx.data : undefined, dTheta?.[0]!.data, dTheta && centre ? dTheta[1]!.data : undefined);
+      be.layerNormBackward(
+        dy.data,
+        xhat,
+        r,
+        rows,
+        d,
+        g,
+        centre,
+        needDx ? dx.data : undefined,
+        dTheta?.[0]!.data,
+        dTheta && centre ? dTheta[1]!.data : undefined,
+      );
       return dx;
     },
   };

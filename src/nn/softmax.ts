@@ -7,7 +7,6 @@ import { sizeArgs } from './activation.js';
 
 export { softmaxRows } from '../tensor/rows.js';
 
-
 /**
  * Row-wise log-sum-exp of a [rows, n] block: out[r] = m + log Σ_j exp(x[r,j] − m), m = max_j x[r,j]
  * (subtracting the maximum keeps exp from overflowing). log softmax(x)_j = x_j − out[r].

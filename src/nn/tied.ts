@@ -41,7 +41,10 @@ class Tied extends Reparam {
   override readonly kind = 'tied';
   // tied(f) takes the morphism only: the tie is found in it
   override readonly args: readonly string[] = [];
-  constructor(f: Para, private readonly groups: number[][]) {
+  constructor(
+    f: Para,
+    private readonly groups: number[][],
+  ) {
     const r = (tie(f, groups) as Reparam).r;
     super(f, r);
   }

@@ -22,10 +22,9 @@ export function transformer(d: number, heads: number, ff: number, pos: Position 
   requirePositive(where, 'feed-forward width ff', ff);
   const position = typeof pos === 'string' ? parsePosition(pos, where) : pos;
   const att = attention(d, heads, position, mask);
-  let body = seq(
-    residual(seq(layernorm(d), att)),
-    residual(seq(layernorm(d), dense(d, ff), gelu(), dense(ff, d))),
-  );
+  let body = seq(residual(seq(layernorm(d), att)), residual(seq(layernorm(d), dense(d, ff), gelu(), dense(ff, d))));
   if (dom) body = body.at(dom);
-  return defined('transformer', [d, heads, ff, positionText(position), ...(mask === 'causal' ? [] : ['none'])], body, (s) => transformer(d, heads, ff, position, mask, s));
+  return defined('transformer', [d, heads, ff, positionText(position), ...(mask === 'causal' ? [] : ['none'])], body, (s) =>
+    transformer(d, heads, ff, position, mask, s),
+  );
 }

@@ -85,13 +85,17 @@ export const NATURAL_FISHER_BUDGET = 256 * NATURAL_MAX_PARAMETERS * (NATURAL_MAX
  * matrix, about N·K·P·(P + C + K/C) with C values per distribution.
  */
 export function checkFisherCost(model: Para, P: number, N: number, link?: Link): void {
-  if (P > NATURAL_MAX_PARAMETERS) throw new RangeArgError(`natural gradient: ${model} has ${P} parameters, too many for a dense Fisher (limit ${NATURAL_MAX_PARAMETERS}); use kfac or adam`);
+  if (P > NATURAL_MAX_PARAMETERS)
+    throw new RangeArgError(`natural gradient: ${model} has ${P} parameters, too many for a dense Fisher (limit ${NATURAL_MAX_PARAMETERS}); use kfac or adam`);
   const cod = model.cod;
   if (!cod) return;
-  const K = cod.reduce((a, b) => a * b, 1), C = classesOf(link, cod);
+  const K = cod.reduce((a, b) => a * b, 1),
+    C = classesOf(link, cod);
   const cost = N * K * P * (P + C + K / C);
   if (cost > NATURAL_FISHER_BUDGET) {
-    throw new RangeArgError(`natural gradient: the exact Fisher of ${model} costs ${cost.toExponential(1)} multiply-adds a step (${N} samples × ${K} outputs [${cod.join(',')}] × ${P}² parameters), above the limit ${NATURAL_FISHER_BUDGET.toExponential(1)}; use fewer outputs (for text a shorter --context or --batch), kfac or adam`);
+    throw new RangeArgError(
+      `natural gradient: the exact Fisher of ${model} costs ${cost.toExponential(1)} multiply-adds a step (${N} samples × ${K} outputs [${cod.join(',')}] × ${P}² parameters), above the limit ${NATURAL_FISHER_BUDGET.toExponential(1)}; use fewer outputs (for text a shorter --context or --batch), kfac or adam`,
+    );
   }
 }
 
@@ -106,11 +110,13 @@ export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, l
   const th = theta.map((t) => t.to('float64'));
   const P = th.reduce((n, t) => n + t.size, 0);
   const F = new Float64Array(P * P);
-  const N = x.batch, per = x.size / N;
+  const N = x.batch,
+    per = x.size / N;
   for (let i = 0; i < N; i++) {
     const xi = Tensor.of(x.data.subarray(i * per, (i + 1) * per), [1, ...x.shape.slice(1)], 'float64');
     const lens = model.forward(th, xi, makeCtx());
-    const K = lens.y.size, C = classesOf(loss?.link, lens.y.shape);
+    const K = lens.y.size,
+      C = classesOf(loss?.link, lens.y.shape);
     const scale = 1 / (N * (loss?.link === 'softmax' ? K / C : 1));
     // one distribution (C outputs) at a time: C pullbacks, then its block Jᵀ M J
     for (let o = 0; o < K; o += C) {
@@ -127,13 +133,15 @@ export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, l
       const MJ = J.map((_, k) => {
         const row = new Float64Array(P);
         for (let l = 0; l < C; l++) {
-          const m = M[k * C + l]! * scale, jl = J[l]!;
+          const m = M[k * C + l]! * scale,
+            jl = J[l]!;
           if (m !== 0) for (let b = 0; b < P; b++) row[b] += m * jl[b]!;
         }
         return row;
       });
       for (let k = 0; k < C; k++) {
-        const jk = J[k]!, mk = MJ[k]!;
+        const jk = J[k]!,
+          mk = MJ[k]!;
         for (let a = 0; a < P; a++) {
           const ja = jk[a]!;
           if (ja === 0) continue;
@@ -184,7 +192,12 @@ export class NaturalGradient implements Optimizer {
    */
   prepare(model: Para, x: Tensor, theta?: readonly Tensor[], loss?: Pick<Loss, 'link'>): Para {
     const rows = x.batch > 256 ? x.rows(0, 256) : x;
-    checkFisherCost(model, (theta ?? model.params).reduce((n, t) => n + sizeOf(t.shape), 0), rows.batch, loss?.link);
+    checkFisherCost(
+      model,
+      (theta ?? model.params).reduce((n, t) => n + sizeOf(t.shape), 0),
+      rows.batch,
+      loss?.link,
+    );
     this.bind(model, rows, loss);
     return model;
   }
@@ -194,7 +207,8 @@ export class NaturalGradient implements Optimizer {
   /** The natural direction (F + λI)⁻¹ g for the flattened gradient g. */
   direction(theta: readonly Tensor[], g: Float64Array): Float64Array {
     const P = g.length;
-    if (P > NATURAL_MAX_PARAMETERS) throw new RangeArgError(`natural gradient: ${P} parameters is too many for a dense Fisher (limit ${NATURAL_MAX_PARAMETERS}); use kfac or adam`);
+    if (P > NATURAL_MAX_PARAMETERS)
+      throw new RangeArgError(`natural gradient: ${P} parameters is too many for a dense Fisher (limit ${NATURAL_MAX_PARAMETERS}); use kfac or adam`);
     let F: Float64Array;
     if (this.bound) F = outputFisher(this.bound.model, theta, this.bound.x, this.bound.loss);
     else {
@@ -225,8 +239,10 @@ export class NaturalGradient implements Optimizer {
   }
   checkState(s: OptimizerState, theta: readonly Tensor[]): void {
     if (!s.slots.fisher) return checkSlots(s, theta, []);
-    const P = theta.reduce((n, p) => n + p.size, 0), F = s.slots.fisher;
-    if (Object.keys(s.slots).length !== 1 || F.length !== 1 || F[0]!.size !== P * P) throw new RangeArgError(`optimiser state of natural gradient must be one Fisher matrix of ${P}×${P} values`);
+    const P = theta.reduce((n, p) => n + p.size, 0),
+      F = s.slots.fisher;
+    if (Object.keys(s.slots).length !== 1 || F.length !== 1 || F[0]!.size !== P * P)
+      throw new RangeArgError(`optimiser state of natural gradient must be one Fisher matrix of ${P}×${P} values`);
     checkFiniteValues(F[0]!, 'the Fisher matrix');
   }
 }

@@ -69,12 +69,14 @@ export function checkFiniteValues(t: Tensor, what: string): void {
 export function checkSlots(s: OptimizerState, theta: readonly Tensor[], names: readonly string[]): void {
   const have = Object.keys(s.slots).sort();
   if (have.length === 0 && (s.t === 0 || names.length === 0)) return;
-  if (have.join(',') !== [...names].sort().join(',')) throw new RangeArgError(`optimiser state has slots ${have.join(', ') || 'none'}; ${s.name} keeps ${names.join(', ') || 'none'}`);
+  if (have.join(',') !== [...names].sort().join(','))
+    throw new RangeArgError(`optimiser state has slots ${have.join(', ') || 'none'}; ${s.name} keeps ${names.join(', ') || 'none'}`);
   for (const n of names) {
     const ts = s.slots[n]!;
     if (ts.length !== theta.length) throw new RangeArgError(`optimiser slot '${n}' holds ${ts.length} tensors; the model has ${theta.length} parameters`);
     ts.forEach((t, i) => {
-      if (shapeString(t.shape) !== shapeString(theta[i]!.shape)) throw new ShapeError(`optimiser slot '${n}' ${i} has shape ${shapeString(t.shape)} but parameter ${i} has ${shapeString(theta[i]!.shape)}`);
+      if (shapeString(t.shape) !== shapeString(theta[i]!.shape))
+        throw new ShapeError(`optimiser slot '${n}' ${i} has shape ${shapeString(t.shape)} but parameter ${i} has ${shapeString(theta[i]!.shape)}`);
       checkFiniteValues(t, `optimiser slot '${n}' ${i}`);
     });
   }
@@ -95,7 +97,10 @@ export abstract class BaseOptimizer implements Optimizer {
   abstract readonly name: string;
   t = 0;
   protected slots: Record<string, Tensor[]> = {};
-  constructor(protected readonly opts: OptimizerOptions, private readonly slotNames: readonly string[]) {
+  constructor(
+    protected readonly opts: OptimizerOptions,
+    private readonly slotNames: readonly string[],
+  ) {
     checkLr(opts.lr);
   }
   lr(): number {
@@ -146,12 +151,17 @@ export class SGD extends BaseOptimizer {
  */
 export class Momentum extends BaseOptimizer {
   readonly name: string;
-  constructor(opts: OptimizerOptions, private readonly nesterov = false) {
+  constructor(
+    opts: OptimizerOptions,
+    private readonly nesterov = false,
+  ) {
     super(opts, ['v']);
     this.name = nesterov ? 'nesterov' : 'momentum';
   }
   protected update(i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
-    const v = this.slot('v', i), mu = this.opts.momentum ?? 0.9, nesterov = this.nesterov;
+    const v = this.slot('v', i),
+      mu = this.opts.momentum ?? 0.9,
+      nesterov = this.nesterov;
     for (let j = 0; j < p.length; j++) {
       v[j] = mu * v[j]! + g[j]!;
       p[j] -= lr * (nesterov ? g[j]! + mu * v[j]! : v[j]!);
@@ -166,20 +176,31 @@ export class Momentum extends BaseOptimizer {
 export class Adam extends BaseOptimizer {
   readonly name: string;
   readonly kernelsOnly = true;
-  constructor(opts: OptimizerOptions, private readonly decoupled = false) {
+  constructor(
+    opts: OptimizerOptions,
+    private readonly decoupled = false,
+  ) {
     super(opts, ['m', 'v']);
     this.name = decoupled ? 'adamw' : 'adam';
   }
   protected update(i: number, p: Float32Array | Float64Array, g: Float32Array | Float64Array, lr: number): void {
-    const m = this.slot('m', i), v = this.slot('v', i);
-    const b1 = this.opts.beta1 ?? 0.9, b2 = this.opts.beta2 ?? 0.999, eps = this.opts.eps ?? 1e-8;
+    const m = this.slot('m', i),
+      v = this.slot('v', i);
+    const b1 = this.opts.beta1 ?? 0.9,
+      b2 = this.opts.beta2 ?? 0.999,
+      eps = this.opts.eps ?? 1e-8;
     const wd = this.opts.weightDecay ?? (this.decoupled ? 0.01 : 0);
-    const c1 = 1 - Math.pow(b1, this.t), c2 = 1 - Math.pow(b2, this.t);
+    const c1 = 1 - Math.pow(b1, this.t),
+      c2 = 1 - Math.pow(b2, this.t);
     // θ −= η·(m/c1)/(√(v/c2) + ε), written as PyTorch does: η·√c2/c1 · m/(√v + ε·√c2);
     // AdamW shrinks θ by 1 − ηλ first, Adam adds λθ to the gradient
     backend().adam(p, g, m, v, {
-      b1, b2, step: (lr * Math.sqrt(c2)) / c1, epsHat: eps * Math.sqrt(c2),
-      l2: this.decoupled ? 0 : wd, shrink: this.decoupled && wd ? 1 - lr * wd : 1,
+      b1,
+      b2,
+      step: (lr * Math.sqrt(c2)) / c1,
+      epsHat: eps * Math.sqrt(c2),
+      l2: this.decoupled ? 0 : wd,
+      shrink: this.decoupled && wd ? 1 - lr * wd : 1,
     });
   }
   override checkState(s: OptimizerState, theta: readonly Tensor[]): void {
@@ -190,5 +211,4 @@ export class Adam extends BaseOptimizer {
       if (j >= 0) throw new RangeArgError(`Adam's second moment v ${i} is negative (${t.data[j]} at index ${j})`);
     });
   }
-
 }

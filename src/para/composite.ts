@@ -195,7 +195,8 @@ export class Seq extends Morphism {
     const lenses: Lens[] = new Array(children.length);
     let y = x;
     for (let i = 0; i < children.length; i++) {
-      const f = children[i]!, th = theta.slice(offsets[i], offsets[i + 1]);
+      const f = children[i]!,
+        th = theta.slice(offsets[i], offsets[i + 1]);
       const fused = i + 1 < children.length && f instanceof Primitive ? f.forwardThen(children[i + 1]!, th, y, ctx) : undefined;
       if (fused) {
         lenses[i] = fused;
@@ -308,14 +309,28 @@ export class Par extends Morphism {
     const B = x.batch;
     const inner = sizeOf(x.shape.slice(2));
     const inSizes = children.map((c) => c.dom![0]! * inner);
-    const parts = splitRows(x, inSizes, children.map((c) => c.dom!), ctx);
+    const parts = splitRows(
+      x,
+      inSizes,
+      children.map((c) => c.dom!),
+      ctx,
+    );
     const lenses = children.map((c, i) => c.forward(theta.slice(offsets[i], offsets[i + 1]), parts[i]!, ctx));
-    const y = joinRows(lenses.map((l) => l.y), B, ctx);
+    const y = joinRows(
+      lenses.map((l) => l.y),
+      B,
+      ctx,
+    );
     return {
       y,
       pullback: (dy, dTheta, needDx = true) => {
         const outSizes = lenses.map((l) => l.y.size / B);
-        const dys = splitRows(dy, outSizes, lenses.map((l) => l.y.shape.slice(1)), ctx);
+        const dys = splitRows(
+          dy,
+          outSizes,
+          lenses.map((l) => l.y.shape.slice(1)),
+          ctx,
+        );
         const dxs = lenses.map((l, i) => l.pullback(dys[i]!, dTheta && dTheta.slice(offsets[i], offsets[i + 1]), needDx));
         return joinRows(dxs, B, ctx);
       },
@@ -343,7 +358,10 @@ export function splitRows(x: Tensor, sizes: readonly number[], shapes: readonly 
 export function joinRows(parts: readonly Tensor[], B: number, ctx: Ctx): Tensor {
   const sizes = parts.map((p) => p.size / B);
   const per = sizes.reduce((a, b) => a + b, 0);
-  const shape = concatShapes(parts.map((p) => p.shape.slice(1)), 'joinRows');
+  const shape = concatShapes(
+    parts.map((p) => p.shape.slice(1)),
+    'joinRows',
+  );
   const y = ctx.alloc([B, ...shape], parts[0]?.dtype ?? 'float32', true);
   let off = 0;
   parts.forEach((p, i) => {

@@ -13,7 +13,12 @@ import type { Shape, Tensor } from '../tensor/tensor.js';
 export class Defined extends Morphism {
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
-  constructor(readonly kind: string, override readonly args: readonly (number | string)[], readonly body: Para, private readonly rebuild: (dom: Shape) => Para) {
+  constructor(
+    readonly kind: string,
+    override readonly args: readonly (number | string)[],
+    readonly body: Para,
+    private readonly rebuild: (dom: Shape) => Para,
+  ) {
     super();
     this.children = [body];
     this.params = body.params;

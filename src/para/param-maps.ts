@@ -51,10 +51,7 @@ function tieMap(f: Para, groups: readonly (readonly number[])[]): ParamMap {
     }
   });
   const free = f.params.map((_, i) => i).filter((i) => !owner.has(i));
-  const qSpecs: ParamSpec[] = [
-    ...groups.map((g, gi) => ({ ...f.params[g[0]!]!, name: `tied${gi}` })),
-    ...free.map((i) => f.params[i]!),
-  ];
+  const qSpecs: ParamSpec[] = [...groups.map((g, gi) => ({ ...f.params[g[0]!]!, name: `tied${gi}` })), ...free.map((i) => f.params[i]!)];
   const source = (i: number): number => (owner.has(i) ? owner.get(i)! : groups.length + free.indexOf(i));
   return {
     name,
@@ -78,7 +75,15 @@ function flatMap(f: Para, name: string, h: (phi: Float64Array) => Float64Array, 
   return {
     name,
     writable: true,
-    params: [{ name: 'phi', shape: [P], init: (rng, out) => { for (let i = 0; i < out.length; i++) out[i] = rng.normal() * 0.5; } }],
+    params: [
+      {
+        name: 'phi',
+        shape: [P],
+        init: (rng, out) => {
+          for (let i = 0; i < out.length; i++) out[i] = rng.normal() * 0.5;
+        },
+      },
+    ],
     map(q, ctx) {
       const th = h(Float64Array.from(q[0]!.data));
       let o = 0;
@@ -93,7 +98,10 @@ function flatMap(f: Para, name: string, h: (phi: Float64Array) => Float64Array, 
         pullback(dp, dq) {
           const flat = new Float64Array(P);
           let k = 0;
-          for (const d of dp) { flat.set(d.data, k); k += d.size; }
+          for (const d of dp) {
+            flat.set(d.data, k);
+            k += d.size;
+          }
           const g = hT(Float64Array.from(q[0]!.data), flat);
           for (let i = 0; i < P; i++) dq[0]!.data[i] += g[i]!;
         },
@@ -109,13 +117,29 @@ export function linearReparam(f: Para, M: Mat): Para {
   const rows = Array.from({ length: P }, (_, i) => Array.from(M.data.subarray(i * P, (i + 1) * P)));
   const apply = (A: Mat, v: Float64Array): Float64Array => matmul(A, mat(v.length, 1, v)).data;
   const Mt = transpose(M);
-  return reparam(f, flatMap(f, `linear${tuple(rows)}`, (phi) => apply(M, phi), (_phi, d) => apply(Mt, d)));
+  return reparam(
+    f,
+    flatMap(
+      f,
+      `linear${tuple(rows)}`,
+      (phi) => apply(M, phi),
+      (_phi, d) => apply(Mt, d),
+    ),
+  );
 }
 
 /** f with θ = φ + c·φ³ elementwise (for c ≥ 0 a nonlinear, invertible change of coordinates). Prints as `reparam(f, cubic(c))`. */
 export function cubicReparam(f: Para, c = 0.5): Para {
   if (!Number.isFinite(c)) throw new RangeArgError(`cubic: c must be a finite number, got ${c}`);
-  return reparam(f, flatMap(f, `cubic(${c})`, (phi) => phi.map((v) => v + c * v ** 3), (phi, d) => d.map((v, i) => v * (1 + 3 * c * phi[i]! ** 2))));
+  return reparam(
+    f,
+    flatMap(
+      f,
+      `cubic(${c})`,
+      (phi) => phi.map((v) => v + c * v ** 3),
+      (phi, d) => d.map((v, i) => v * (1 + 3 * c * phi[i]! ** 2)),
+    ),
+  );
 }
 
 /** Reads `name(v,…)` with v a number or a parenthesised tuple of values; throws on anything else. */
@@ -134,7 +158,10 @@ function readMap(text: string): { name: string; args: MapValue[] } {
   };
   const list = (): MapValue[] => {
     const vs = [value()];
-    while (tokens[k] === ',') { k++; vs.push(value()); }
+    while (tokens[k] === ',') {
+      k++;
+      vs.push(value());
+    }
     if (tokens[k++] !== ')') fail(`expected ',' or ')'`);
     return vs;
   };
@@ -147,10 +174,18 @@ function readMap(text: string): { name: string; args: MapValue[] } {
 }
 
 const PARAM_MAPS: Record<string, (f: Para, args: MapValue[], text: string) => Para> = {
-  tie: (f, args, text) => tie(f, args.map((g) => (typeof g === 'number' ? notTuple(text, 'tie', 'groups like (0,2)') : g.map((i) => intOf(i, text))))),
+  tie: (f, args, text) =>
+    tie(
+      f,
+      args.map((g) => (typeof g === 'number' ? notTuple(text, 'tie', 'groups like (0,2)') : g.map((i) => intOf(i, text)))),
+    ),
   cubic: (f, args, text) => (args.length === 1 && typeof args[0] === 'number' ? cubicReparam(f, args[0]) : notTuple(text, 'cubic', 'one number c')),
   linear: (f, args, text) => {
-    const rows = args.map((r) => (typeof r === 'number' ? notTuple(text, 'linear', 'rows like (1,0)') : r.map((v) => (typeof v === 'number' ? v : notTuple(text, 'linear', 'numbers in each row')))));
+    const rows = args.map((r) =>
+      typeof r === 'number'
+        ? notTuple(text, 'linear', 'rows like (1,0)')
+        : r.map((v) => (typeof v === 'number' ? v : notTuple(text, 'linear', 'numbers in each row'))),
+    );
     const P = rows.length;
     if (rows.some((r) => r.length !== P)) throw new ShapeError(`linear: M must be square, but its rows have lengths ${rows.map((r) => r.length).join(', ')}`);
     return linearReparam(f, mat(P, P, rows.flat()));
@@ -162,7 +197,8 @@ function notTuple(text: string, name: string, want: string): never {
 }
 
 function intOf(v: MapValue, text: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new Error(`parameter map '${text}': tie takes integer parameter indices, got ${typeof v === 'number' ? v : tuple(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    throw new Error(`parameter map '${text}': tie takes integer parameter indices, got ${typeof v === 'number' ? v : tuple(v)}`);
   return v;
 }
 

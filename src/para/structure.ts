@@ -146,7 +146,8 @@ export class Residual extends Morphism {
 
 /** a + b in a fresh tensor, by kernels only (so it runs where the backend's arrays live, a device included). */
 function sum(a: Tensor, b: Tensor, ctx: Ctx): Tensor {
-  const out = ctx.alloc(a.shape, a.dtype, true), be = backend();
+  const out = ctx.alloc(a.shape, a.dtype, true),
+    be = backend();
   be.copyRows(1, a.size, a.data, a.size, out.data, a.size);
   be.axpy(1, b.data, out.data);
   return out;
@@ -178,7 +179,10 @@ export class Reparam extends Morphism {
   override readonly args: readonly string[];
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
-  constructor(readonly f: Para, readonly r: ParamMap) {
+  constructor(
+    readonly f: Para,
+    readonly r: ParamMap,
+  ) {
     super();
     this.args = [r.name];
     this.children = [f];

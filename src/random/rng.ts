@@ -21,7 +21,10 @@ export class Rng {
         z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
         return (z ^ (z >>> 16)) >>> 0;
       };
-      this.s0 = next(); this.s1 = next(); this.s2 = next(); this.s3 = next();
+      this.s0 = next();
+      this.s1 = next();
+      this.s2 = next();
+      this.s3 = next();
     } else {
       [this.s0, this.s1, this.s2, this.s3] = seed.map((v) => v >>> 0) as [number, number, number, number];
     }

@@ -7,14 +7,31 @@ import type { Data } from './tensor.js';
  * loops, any typed array. The wasm backend must agree with them within float32 tolerance.
  */
 
-export function gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void {
-  const A = a.data, Bd = b.data, C = c.data;
+export function gemmBatched(
+  transA: boolean,
+  transB: boolean,
+  m: number,
+  n: number,
+  k: number,
+  a: MatrixBatch,
+  b: MatrixBatch,
+  c: MatrixBatch,
+  count: readonly [number, number],
+  accumulate: boolean,
+): void {
+  const A = a.data,
+    Bd = b.data,
+    C = c.data;
   // op(A)(i,p) = A[i·lda + p] or A[p·lda + i]; op(B)(p,j) likewise
-  const ai = transA ? 1 : a.ld, ap = transA ? a.ld : 1;
-  const bp = transB ? 1 : b.ld, bj = transB ? b.ld : 1;
+  const ai = transA ? 1 : a.ld,
+    ap = transA ? a.ld : 1;
+  const bp = transB ? 1 : b.ld,
+    bj = transB ? b.ld : 1;
   for (let o = 0; o < count[0]; o++) {
     for (let h = 0; h < count[1]; h++) {
-      const a0 = o * a.outer + h * a.inner, b0 = o * b.outer + h * b.inner, c0 = o * c.outer + h * c.inner;
+      const a0 = o * a.outer + h * a.inner,
+        b0 = o * b.outer + h * b.inner,
+        c0 = o * c.outer + h * c.inner;
       for (let i = 0; i < m; i++) {
         for (let j = 0; j < n; j++) {
           let s = 0;
@@ -27,7 +44,17 @@ export function gemmBatched(transA: boolean, transB: boolean, m: number, n: numb
   }
 }
 
-export function attentionSoftmax(s: Data, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias?: Data, heads = 1): void {
+export function attentionSoftmax(
+  s: Data,
+  blocks: number,
+  Tq: number,
+  Tk: number,
+  scale: number,
+  causal: boolean,
+  qOffset: number,
+  bias?: Data,
+  heads = 1,
+): void {
   for (let blk = 0; blk < blocks; blk++) {
     const bOff = bias ? (blk % heads) * Tq * Tk : 0;
     for (let i = 0; i < Tq; i++) {
@@ -61,12 +88,15 @@ export function rotatePairs(x: Data, count: number, d: number, r: Rotation, grou
   const sgn = inverse ? -1 : 1;
   for (let s = 0; s < count; s++) {
     for (let t = 0; t < T; t++) {
-      const row = (s * T + t) * d, tab = t * half;
+      const row = (s * T + t) * d,
+        tab = t * half;
       for (let g = 0; g < groups; g++) {
         const o = row + 2 * g * half;
         for (let i = 0; i < half; i++) {
-          const c = cos[tab + i]!, sn = sgn * sin[tab + i]!;
-          const a = x[o + 2 * i]!, b = x[o + 2 * i + 1]!;
+          const c = cos[tab + i]!,
+            sn = sgn * sin[tab + i]!;
+          const a = x[o + 2 * i]!,
+            b = x[o + 2 * i + 1]!;
           x[o + 2 * i] = a * c - b * sn;
           x[o + 2 * i + 1] = a * sn + b * c;
         }

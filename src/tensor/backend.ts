@@ -65,7 +65,18 @@ export interface Backend {
    * For every (o, i) of a count[0] × count[1] batch: C(o,i) (m×n) = op(A(o,i))·op(B(o,i)),
    * plus its old value when `accumulate` (the transposes and sizes as in gemm).
    */
-  gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void;
+  gemmBatched(
+    transA: boolean,
+    transB: boolean,
+    m: number,
+    n: number,
+    k: number,
+    a: MatrixBatch,
+    b: MatrixBatch,
+    c: MatrixBatch,
+    count: readonly [number, number],
+    accumulate: boolean,
+  ): void;
   /**
    * Attention weights, in place over `blocks` consecutive [Tq, Tk] blocks of scores s: each
    * row becomes softmax(scale·s + bias) where bias (if given, [heads, Tq, Tk]) is block b's
@@ -98,7 +109,18 @@ export interface Backend {
    * Its pullback, with ĝ = dy ⊙ g: dx = (ĝ − mean(ĝ) − x̂·mean(ĝ ⊙ x̂))·r (no mean(ĝ) when not
    * `centre`), dg += Σ_rows dy ⊙ x̂, db += Σ_rows dy; each output skipped when absent.
    */
-  layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d: number, g: Data, centre: boolean, dx: Data | undefined, dg: Data | undefined, db: Data | undefined): void;
+  layerNormBackward(
+    dy: Data,
+    xhat: Data,
+    r: Data,
+    rows: number,
+    d: number,
+    g: Data,
+    centre: boolean,
+    dx: Data | undefined,
+    dg: Data | undefined,
+    db: Data | undefined,
+  ): void;
   /** out[i] = f(x[i]). `out` may be `x`. */
   unary(op: UnaryOp, x: Data, out: Data): void;
   /**

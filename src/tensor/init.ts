@@ -17,9 +17,12 @@ interface BackendKind {
 /** Every backend `init` can start, by name; a new kind of backend is one entry here. */
 const KINDS: Record<string, BackendKind> = {
   js: { summary: 'the reference TypeScript kernels (one thread, float32 and float64)', start: async () => jsBackend },
-  wasm: { summary: 'WebAssembly SIMD kernels, relaxed-SIMD FMA where the runtime has it, threads on shared memory', start: (threads) => createWasmBackend({ threads }) },
+  wasm: {
+    summary: 'WebAssembly SIMD kernels, relaxed-SIMD FMA where the runtime has it, threads on shared memory',
+    start: (threads) => createWasmBackend({ threads }),
+  },
   webgpu: {
-    summary: 'WGSL kernels on a GPU (WebGPU: a browser\'s, or Dawn in Node), training resident on the device; host arrays on the wasm kernels',
+    summary: "WGSL kernels on a GPU (WebGPU: a browser's, or Dawn in Node), training resident on the device; host arrays on the wasm kernels",
     start: async (threads) => createWebGpuBackend({ host: await createWasmBackend({ threads }).catch(() => jsBackend) }),
   },
 };
@@ -34,7 +37,9 @@ export function backendKinds(): string[] {
 
 /** One line per backend kind, for help texts. */
 export function backendSummaries(): string {
-  return Object.entries(KINDS).map(([name, k]) => `${name}: ${k.summary}`).join('; ');
+  return Object.entries(KINDS)
+    .map(([name, k]) => `${name}: ${k.summary}`)
+    .join('; ');
 }
 
 export interface InitOptions {
@@ -74,7 +79,8 @@ let started: { name: string; threads: number; backend: Backend } | undefined;
 export async function init(opts: InitOptions = {}): Promise<Backend> {
   if (opts.backend !== undefined && !KINDS[opts.backend]) throw new UnknownNameError('backend', opts.backend, backendKinds());
   const threads = opts.threads ?? Math.min(MAX_THREADS, await coreCount());
-  if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) throw new RangeArgError(`threads must be an integer from 1 to ${MAX_THREADS}, got ${threads}`);
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS))
+    throw new RangeArgError(`threads must be an integer from 1 to ${MAX_THREADS}, got ${threads}`);
   const names = opts.backend !== undefined ? [opts.backend] : PREFERENCE;
   if (started && names[0] === started.name && threads === started.threads) return setBackend(started.backend);
   await enableRelaxedSimd();

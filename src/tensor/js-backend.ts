@@ -16,14 +16,28 @@ let packB = new Float64Array(0);
  * 4-column strips and op(A) into 4-row strips per depth block, so the transpose is
  * absorbed by the packing, then a 4×4 register-tiled micro-kernel does the arithmetic.
  */
-function gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean, bias?: Data, op: UnaryOp = 'identity'): void {
+function gemm(
+  transA: boolean,
+  transB: boolean,
+  m: number,
+  n: number,
+  k: number,
+  a: Data,
+  b: Data,
+  c: Data,
+  accumulate: boolean,
+  bias?: Data,
+  op: UnaryOp = 'identity',
+): void {
   product(transA, transB, m, n, k, a, b, c, accumulate);
   if (bias) addRowVector(c, bias, m, n, c, op);
 }
 
 function product(transA: boolean, transB: boolean, m: number, n: number, k: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
-  const ais = transA ? 1 : k, aps = transA ? m : 1;
-  const bps = transB ? 1 : n, bjs = transB ? k : 1;
+  const ais = transA ? 1 : k,
+    aps = transA ? m : 1;
+  const bps = transB ? 1 : n,
+    bjs = transB ? k : 1;
   if (!accumulate) c.fill(0, 0, m * n);
   if (m * n * k <= 4096 || m < 4 || n < 4) {
     for (let i = 0; i < m; i++) {
@@ -67,24 +81,72 @@ function product(transA: boolean, transB: boolean, m: number, n: number, k: numb
 }
 
 function microKernel(kc: number, pa: Float64Array, pb: Float64Array, bOff: number, c: Data, i0: number, j0: number, mr: number, nr: number, ldc: number): void {
-  let c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
-  let c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
+  let c00 = 0,
+    c01 = 0,
+    c02 = 0,
+    c03 = 0,
+    c10 = 0,
+    c11 = 0,
+    c12 = 0,
+    c13 = 0;
+  let c20 = 0,
+    c21 = 0,
+    c22 = 0,
+    c23 = 0,
+    c30 = 0,
+    c31 = 0,
+    c32 = 0,
+    c33 = 0;
   for (let p = 0; p < kc; p++) {
-    const ap = p * 4, bp = bOff + p * 4;
-    const a0 = pa[ap]!, a1 = pa[ap + 1]!, a2 = pa[ap + 2]!, a3 = pa[ap + 3]!;
-    const b0 = pb[bp]!, b1 = pb[bp + 1]!, b2 = pb[bp + 2]!, b3 = pb[bp + 3]!;
-    c00 += a0 * b0; c01 += a0 * b1; c02 += a0 * b2; c03 += a0 * b3;
-    c10 += a1 * b0; c11 += a1 * b1; c12 += a1 * b2; c13 += a1 * b3;
-    c20 += a2 * b0; c21 += a2 * b1; c22 += a2 * b2; c23 += a2 * b3;
-    c30 += a3 * b0; c31 += a3 * b1; c32 += a3 * b2; c33 += a3 * b3;
+    const ap = p * 4,
+      bp = bOff + p * 4;
+    const a0 = pa[ap]!,
+      a1 = pa[ap + 1]!,
+      a2 = pa[ap + 2]!,
+      a3 = pa[ap + 3]!;
+    const b0 = pb[bp]!,
+      b1 = pb[bp + 1]!,
+      b2 = pb[bp + 2]!,
+      b3 = pb[bp + 3]!;
+    c00 += a0 * b0;
+    c01 += a0 * b1;
+    c02 += a0 * b2;
+    c03 += a0 * b3;
+    c10 += a1 * b0;
+    c11 += a1 * b1;
+    c12 += a1 * b2;
+    c13 += a1 * b3;
+    c20 += a2 * b0;
+    c21 += a2 * b1;
+    c22 += a2 * b2;
+    c23 += a2 * b3;
+    c30 += a3 * b0;
+    c31 += a3 * b1;
+    c32 += a3 * b2;
+    c33 += a3 * b3;
   }
   const acc = [c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33];
   if (mr === 4 && nr === 4) {
     let o = i0 * ldc + j0;
-    c[o] += c00; c[o + 1] += c01; c[o + 2] += c02; c[o + 3] += c03; o += ldc;
-    c[o] += c10; c[o + 1] += c11; c[o + 2] += c12; c[o + 3] += c13; o += ldc;
-    c[o] += c20; c[o + 1] += c21; c[o + 2] += c22; c[o + 3] += c23; o += ldc;
-    c[o] += c30; c[o + 1] += c31; c[o + 2] += c32; c[o + 3] += c33;
+    c[o] += c00;
+    c[o + 1] += c01;
+    c[o + 2] += c02;
+    c[o + 3] += c03;
+    o += ldc;
+    c[o] += c10;
+    c[o + 1] += c11;
+    c[o + 2] += c12;
+    c[o + 3] += c13;
+    o += ldc;
+    c[o] += c20;
+    c[o + 1] += c21;
+    c[o + 2] += c22;
+    c[o + 3] += c23;
+    o += ldc;
+    c[o] += c30;
+    c[o + 1] += c31;
+    c[o + 2] += c32;
+    c[o + 3] += c33;
     return;
   }
   for (let ii = 0; ii < mr; ii++) for (let jj = 0; jj < nr; jj++) c[(i0 + ii) * ldc + j0 + jj] += acc[ii * 4 + jj]!;
@@ -95,43 +157,68 @@ const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 /** f(x), the scalar definition every backend must match. GELU is the tanh approximation (PyTorch's approximate='tanh'). */
 export function applyUnary(op: UnaryOp, x: number): number {
   switch (op) {
-    case 'identity': return x;
-    case 'sigmoid': return sigmoidOf(x);
-    case 'tanh': return Math.tanh(x);
-    case 'relu': return x > 0 ? x : 0;
-    case 'gelu': return 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
-    case 'softplus': return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
-    case 'exp': return Math.exp(x);
-    case 'neg': return -x;
-    case 'square': return x * x;
+    case 'identity':
+      return x;
+    case 'sigmoid':
+      return sigmoidOf(x);
+    case 'tanh':
+      return Math.tanh(x);
+    case 'relu':
+      return x > 0 ? x : 0;
+    case 'gelu':
+      return 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
+    case 'softplus':
+      return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
+    case 'exp':
+      return Math.exp(x);
+    case 'neg':
+      return -x;
+    case 'square':
+      return x * x;
   }
 }
 
 /** f′(x) given x and y = f(x). */
 export function unaryDerivative(op: UnaryOp, x: number, y: number): number {
   switch (op) {
-    case 'identity': return 1;
-    case 'sigmoid': return y * (1 - y);
-    case 'tanh': return 1 - y * y;
-    case 'relu': return x > 0 ? 1 : 0;
+    case 'identity':
+      return 1;
+    case 'sigmoid':
+      return y * (1 - y);
+    case 'tanh':
+      return 1 - y * y;
+    case 'relu':
+      return x > 0 ? 1 : 0;
     case 'gelu': {
       const u = SQRT_2_OVER_PI * (x + 0.044715 * x * x * x);
       const t = Math.tanh(u);
       return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x);
     }
-    case 'softplus': return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
-    case 'exp': return y;
-    case 'neg': return -1;
-    case 'square': return 2 * x;
+    case 'softplus':
+      return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
+    case 'exp':
+      return y;
+    case 'neg':
+      return -1;
+    case 'square':
+      return 2 * x;
   }
 }
 
 function unary(op: UnaryOp, x: Data, out: Data): void {
   const n = x.length;
   switch (op) {
-    case 'identity': if (out !== x) out.set(x); return;
-    case 'relu': for (let i = 0; i < n; i++) { const v = x[i]!; out[i] = v > 0 ? v : 0; } return;
-    default: for (let i = 0; i < n; i++) out[i] = applyUnary(op, x[i]!);
+    case 'identity':
+      if (out !== x) out.set(x);
+      return;
+    case 'relu':
+      for (let i = 0; i < n; i++) {
+        const v = x[i]!;
+        out[i] = v > 0 ? v : 0;
+      }
+      return;
+    default:
+      for (let i = 0; i < n; i++) out[i] = applyUnary(op, x[i]!);
   }
 }
 
@@ -143,7 +230,11 @@ function unaryBackward(op: UnaryOp, x: Data, y: Data, dy: Data, dx: Data, accumu
     return;
   }
   if (op === 'sigmoid') {
-    for (let i = 0; i < n; i++) { const s = y[i]!; const g = dy[i]! * s * (1 - s); dx[i] = accumulate ? dx[i]! + g : g; }
+    for (let i = 0; i < n; i++) {
+      const s = y[i]!;
+      const g = dy[i]! * s * (1 - s);
+      dx[i] = accumulate ? dx[i]! + g : g;
+    }
     return;
   }
   for (let i = 0; i < n; i++) {
@@ -178,7 +269,9 @@ function allFinite(x: Data): boolean {
 }
 
 function adam(p: Data, g: Data, m: Data, v: Data, h: AdamStep): void {
-  const { b1, b2, step, epsHat, l2, shrink } = h, a1 = 1 - b1, a2 = 1 - b2;
+  const { b1, b2, step, epsHat, l2, shrink } = h,
+    a1 = 1 - b1,
+    a2 = 1 - b2;
   for (let j = 0; j < p.length; j++) {
     if (shrink !== 1) p[j] *= shrink;
     const gj = l2 ? g[j]! + l2 * p[j]! : g[j]!;
@@ -191,12 +284,14 @@ function adam(p: Data, g: Data, m: Data, v: Data, h: AdamStep): void {
 }
 
 function im2col(g: Window, x: Data, xOff: number, count: number, col: Data, ld: number): void {
-  const S = g.C * g.H * g.W, P = g.Ho * g.Wo;
+  const S = g.C * g.H * g.W,
+    P = g.Ho * g.Wo;
   for (let s = 0; s < count; s++) im2colSample(g, x, xOff + s * S, col, ld, s * P);
 }
 
 function col2im(g: Window, col: Data, ld: number, count: number, dx: Data, xOff: number): void {
-  const S = g.C * g.H * g.W, P = g.Ho * g.Wo;
+  const S = g.C * g.H * g.W,
+    P = g.Ho * g.Wo;
   for (let s = 0; s < count; s++) col2imSample(g, col, ld, s * P, dx, xOff + s * S);
 }
 
@@ -208,7 +303,8 @@ function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data
   for (let a = 0; a < A; a++) {
     const ba = bias ? bias[a]! : 0;
     for (let b = 0; b < B; b++) {
-      const src = (a * B + b) * P, dst = (b * A + a) * P;
+      const src = (a * B + b) * P,
+        dst = (b * A + a) * P;
       if (!bias) y.set(x.subarray(src, src + P), dst);
       else for (let p = 0; p < P; p++) y[dst + p] = x[src + p]! + ba;
     }
@@ -230,7 +326,34 @@ function softmax(x: Data, rows: number, n: number, y: Data): void {
 
 /** The reference backend: plain TypeScript, any typed array, runs everywhere. */
 export const jsBackend: Backend = {
-  name: 'js', gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, rotatePairs, gatherRows, scatterRows, layerNorm, layerNormBackward, unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
-  fill, copyRows, softmax, softmaxBackward: softmaxBackwardRows, lossGrad: lossGradRows, argmaxRows, avgPool, avgPoolBackward,
+  name: 'js',
+  gemm,
+  gemmBatched,
+  attentionSoftmax,
+  attentionSoftmaxBackward,
+  rotatePairs,
+  gatherRows,
+  scatterRows,
+  layerNorm,
+  layerNormBackward,
+  unary,
+  unaryBackward,
+  addRowVector,
+  sumRows,
+  axpy,
+  allFinite,
+  adam,
+  im2col,
+  col2im,
+  maxPool,
+  scatterAdd,
+  swapAxes,
+  fill,
+  copyRows,
+  softmax,
+  softmaxBackward: softmaxBackwardRows,
+  lossGrad: lossGradRows,
+  argmaxRows,
+  avgPool,
+  avgPoolBackward,
 };
-

@@ -24,7 +24,18 @@ export function layerNorm(x: Data, rows: number, d: number, g: Data, b: Data | u
   }
 }
 
-export function layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d: number, g: Data, centre: boolean, dx: Data | undefined, dg: Data | undefined, db: Data | undefined): void {
+export function layerNormBackward(
+  dy: Data,
+  xhat: Data,
+  r: Data,
+  rows: number,
+  d: number,
+  g: Data,
+  centre: boolean,
+  dx: Data | undefined,
+  dg: Data | undefined,
+  db: Data | undefined,
+): void {
   for (let i = 0; i < rows; i++) {
     const o = i * d;
     if (dg || db) {
@@ -34,7 +45,8 @@ export function layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d
       }
     }
     if (!dx) continue;
-    let mg = 0, mgx = 0;
+    let mg = 0,
+      mgx = 0;
     for (let j = 0; j < d; j++) {
       const gh = dy[o + j]! * g[j]!;
       mg += gh;

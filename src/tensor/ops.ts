@@ -24,7 +24,8 @@ export function broadcastShape(a: readonly number[], b: readonly number[]): numb
   const n = Math.max(a.length, b.length);
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    const x = a[a.length - n + i] ?? 1, y = b[b.length - n + i] ?? 1;
+    const x = a[a.length - n + i] ?? 1,
+      y = b[b.length - n + i] ?? 1;
     if (x !== y && x !== 1 && y !== 1) throw new ShapeError(`cannot broadcast ${shapeString(a)} with ${shapeString(b)}`);
     out.push(Math.max(x, y));
   }
@@ -44,10 +45,12 @@ function zipWith(a: Tensor, b: Tensor, f: (x: number, y: number) => number): Ten
     }
     return st;
   };
-  const sa = strides(a.shape), sb = strides(b.shape);
+  const sa = strides(a.shape),
+    sb = strides(b.shape);
   const idx = new Array(shape.length).fill(0);
   for (let o = 0; o < out.size; o++) {
-    let ia = 0, ib = 0;
+    let ia = 0,
+      ib = 0;
     for (let d = 0; d < shape.length; d++) {
       ia += idx[d] * sa[d]!;
       ib += idx[d] * sb[d]!;

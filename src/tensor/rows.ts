@@ -80,11 +80,14 @@ export function lossGradRows(kind: LossKind, yhat: Data, t: Data, rows: number, 
       rowLoss[r] = s / n;
     } else if (kind === 'token-cross-entropy') {
       // t[r] is the row's class id: L = mean over rows of lse − ŷ[t], dŷ = (softmax(ŷ) − onehot)/rows
-      const max = rowMax(yhat, o, cols), lse = max + Math.log(shiftedExpSum(yhat, o, cols, max)), id = t[r]!;
+      const max = rowMax(yhat, o, cols),
+        lse = max + Math.log(shiftedExpSum(yhat, o, cols, max)),
+        id = t[r]!;
       for (let j = 0; j < cols; j++) grad[o + j] = (Math.exp(yhat[o + j]! - lse) - (j === id ? 1 : 0)) / rows;
       rowLoss[r] = (lse - yhat[o + id]!) / rows;
     } else {
-      const max = rowMax(yhat, o, cols), lse = max + Math.log(shiftedExpSum(yhat, o, cols, max));
+      const max = rowMax(yhat, o, cols),
+        lse = max + Math.log(shiftedExpSum(yhat, o, cols, max));
       let tsum = 0;
       for (let j = 0; j < cols; j++) {
         const tj = t[o + j]!;

@@ -16,7 +16,9 @@ const OP_CODE = new Map(OPS.map((op, i) => [op, i]));
 const NEEDS_X = new Set<UnaryOp>(['relu', 'gelu', 'softplus', 'square']);
 const NEEDS_Y = new Set<UnaryOp>(['sigmoid', 'tanh', 'exp']);
 /** Register tile and row block of the kernels (src/tensor/wasm/assembly/gemm.ts): thread shares are multiples of the tile. */
-const MR = 4, NR = 8, MC = 128;
+const MR = 4,
+  NR = 8,
+  MC = 128;
 
 export interface WasmBackendOptions {
   /** 'auto' (default) takes relaxed SIMD where the runtime validates it, else plain SIMD. */
@@ -104,7 +106,9 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     if (m >= 16 * threads && n > 1) {
       return { packB: true, splitCols: false, chunk: Math.min(MC, Math.ceil(Math.max(Math.ceil(m / (8 * threads)), 16) / MR) * MR) };
     }
-    const splitCols = n > m, total = splitCols ? n : m, unit = splitCols ? NR : MR;
+    const splitCols = n > m,
+      total = splitCols ? n : m,
+      unit = splitCols ? NR : MR;
     const chunk = Math.ceil(Math.max(Math.ceil(total / (4 * threads)), 16) / unit) * unit;
     return { packB: false, splitCols, chunk };
   }
@@ -123,13 +127,26 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
 
   // The dispatch is kept apart from the work so that it stays small enough for the JIT to
   // inline into callers: small models then pay nothing for it.
-  function gemm(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean, bias?: Data, op: UnaryOp = 'identity'): void {
+  function gemm(
+    transA: boolean,
+    transB: boolean,
+    m: number,
+    n: number,
+    kk: number,
+    a: Data,
+    b: Data,
+    c: Data,
+    accumulate: boolean,
+    bias?: Data,
+    op: UnaryOp = 'identity',
+  ): void {
     product(transA, transB, m, n, kk, a, b, c, accumulate);
     if (bias) addRowVector(c, bias, m, n, c, op);
   }
 
   function product(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: Data, b: Data, c: Data, accumulate: boolean): void {
-    if (!wasmTakes(m * n * kk >= minGemm && m > 0 && n > 0, m * kk + 2 * kk * (n + NR) + m * n, a, b, c)) return jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
+    if (!wasmTakes(m * n * kk >= minGemm && m > 0 && n > 0, m * kk + 2 * kk * (n + NR) + m * n, a, b, c))
+      return jsBackend.gemm(transA, transB, m, n, kk, a, b, c, accumulate);
     gemmInWasm(transA, transB, m, n, kk, a, b, c, accumulate);
   }
 
@@ -167,7 +184,8 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     const aP = input(a, m * kk);
     const bP = input(b, kk * n);
     const cP = output(c, m * n, accumulate);
-    const lda = transA ? m : kk, ldb = transB ? kk : n;
+    const lda = transA ? m : kk,
+      ldb = transB ? kk : n;
     if (pool && m * n * kk >= minParallel) {
       const { packB, splitCols, chunk } = chunking(m, n);
       const packed = packB ? inst.reserve(k.packedBFloats(n, kk)) : 0;
@@ -187,31 +205,117 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   }
 
   /** All products of a batch in one call (the heads of an attention), the operands where they are (resident) or copied in whole. */
-  function gemmBatched(transA: boolean, transB: boolean, m: number, n: number, kk: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], accumulate: boolean): void {
-    const total = count[0] * count[1], A = a.data, B = b.data, C = c.data;
+  function gemmBatched(
+    transA: boolean,
+    transB: boolean,
+    m: number,
+    n: number,
+    kk: number,
+    a: MatrixBatch,
+    b: MatrixBatch,
+    c: MatrixBatch,
+    count: readonly [number, number],
+    accumulate: boolean,
+  ): void {
+    const total = count[0] * count[1],
+      A = a.data,
+      B = b.data,
+      C = c.data;
     if (!wasmTakes(m * n * kk * total >= minGemm && m > 0 && n > 0 && total > 0, A.length + B.length + C.length, A, B, C)) {
       return jsBackend.gemmBatched(transA, transB, m, n, kk, a, b, c, count, accumulate);
     }
-    const aP = input(A, A.length), bP = input(B, B.length), cP = output(C, C.length, accumulate || !coversAll(c, m, n, count));
+    const aP = input(A, A.length),
+      bP = input(B, B.length),
+      cP = output(C, C.length, accumulate || !coversAll(c, m, n, count));
     if (pool && total > 1 && m * n * kk * total >= minParallel) {
       // whole products handed out one at a time: the bits do not depend on which thread ran which
-      const job: SharedBatch = [transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], total, accumulate, pool.counter];
+      const job: SharedBatch = [
+        transA,
+        transB,
+        m,
+        n,
+        kk,
+        aP,
+        a.ld,
+        a.outer,
+        a.inner,
+        bP,
+        b.ld,
+        b.outer,
+        b.inner,
+        cP,
+        c.ld,
+        c.outer,
+        c.inner,
+        count[1],
+        total,
+        accumulate,
+        pool.counter,
+      ];
       pool.post(job, BATCH);
-      const mine = k.gemmBatchedShare(transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], total, accumulate, inst.work(0), pool.counter);
+      const mine = k.gemmBatchedShare(
+        transA,
+        transB,
+        m,
+        n,
+        kk,
+        aP,
+        a.ld,
+        a.outer,
+        a.inner,
+        bP,
+        b.ld,
+        b.outer,
+        b.inner,
+        cP,
+        c.ld,
+        c.outer,
+        c.inner,
+        count[1],
+        total,
+        accumulate,
+        inst.work(0),
+        pool.counter,
+      );
       const theirs = pool.finish();
       stats.sharedProducts++;
       stats.chunks += mine + theirs;
       stats.chunksByWorkers += theirs;
     } else {
-      k.gemmBatched(transA, transB, m, n, kk, aP, a.ld, a.outer, a.inner, bP, b.ld, b.outer, b.inner, cP, c.ld, c.outer, c.inner, count[1], 0, total, accumulate, inst.work(0));
+      k.gemmBatched(
+        transA,
+        transB,
+        m,
+        n,
+        kk,
+        aP,
+        a.ld,
+        a.outer,
+        a.inner,
+        bP,
+        b.ld,
+        b.outer,
+        b.inner,
+        cP,
+        c.ld,
+        c.outer,
+        c.inner,
+        count[1],
+        0,
+        total,
+        accumulate,
+        inst.work(0),
+      );
     }
     collect(cP, C.length, C);
   }
 
   function attentionSoftmax(s: Data, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias?: Data, heads = 1): void {
     const n = blocks * Tq * Tk;
-    if (!wasmTakes(n >= minElements, n + (bias?.length ?? 0), s, bias)) return jsBackend.attentionSoftmax(s, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
-    const sP = output(s, n, true), bP = bias ? input(bias, bias.length) : 0;
+    if (!wasmTakes(n >= minElements, n + (bias?.length ?? 0), s, bias))
+      return jsBackend.attentionSoftmax(s, blocks, Tq, Tk, scale, causal, qOffset, bias, heads);
+    const sP = output(s, n, true),
+      bP = bias ? input(bias, bias.length) : 0;
     k.attentionSoftmax(sP, blocks, Tq, Tk, scale, causal, qOffset, bP, heads);
     collect(sP, n, s);
   }
@@ -219,29 +323,51 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   function attentionSoftmaxBackward(p: Data, dp: Data, rows: number, n: number, scale: number): void {
     const size = rows * n;
     if (!wasmTakes(size >= minElements, 2 * size, p, dp)) return jsBackend.attentionSoftmaxBackward(p, dp, rows, n, scale);
-    const pP = input(p, size), dP = output(dp, size, true);
+    const pP = input(p, size),
+      dP = output(dp, size, true);
     k.attentionSoftmaxBackward(pP, dP, rows, n, scale);
     collect(dP, size, dp);
   }
 
   function layerNorm(x: Data, rows: number, d: number, g: Data, b: Data | undefined, eps: number, centre: boolean, y: Data, xhat: Data, r: Data): void {
     const n = rows * d;
-    if (!wasmTakes(n >= minElements && float32OrAbsent(b) && float32OrAbsent(r), 3 * n + 2 * d + rows, x, g, y, xhat)) return jsBackend.layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r);
-    const xP = input(x, n), gP = input(g, d), bP = b ? input(b, d) : 0;
-    const yP = output(y, n, false), hP = output(xhat, n, false), rP = output(r, rows, false);
+    if (!wasmTakes(n >= minElements && float32OrAbsent(b) && float32OrAbsent(r), 3 * n + 2 * d + rows, x, g, y, xhat))
+      return jsBackend.layerNorm(x, rows, d, g, b, eps, centre, y, xhat, r);
+    const xP = input(x, n),
+      gP = input(g, d),
+      bP = b ? input(b, d) : 0;
+    const yP = output(y, n, false),
+      hP = output(xhat, n, false),
+      rP = output(r, rows, false);
     k.layerNorm(xP, rows, d, gP, bP, eps, centre, yP, hP, rP);
     collect(yP, n, y);
     collect(hP, n, xhat);
     collect(rP, rows, r);
   }
 
-  function layerNormBackward(dy: Data, xhat: Data, r: Data, rows: number, d: number, g: Data, centre: boolean, dx: Data | undefined, dg: Data | undefined, db: Data | undefined): void {
+  function layerNormBackward(
+    dy: Data,
+    xhat: Data,
+    r: Data,
+    rows: number,
+    d: number,
+    g: Data,
+    centre: boolean,
+    dx: Data | undefined,
+    dg: Data | undefined,
+    db: Data | undefined,
+  ): void {
     const n = rows * d;
     if (!wasmTakes(n >= minElements && float32OrAbsent(dx) && float32OrAbsent(dg) && float32OrAbsent(db), 3 * n + 3 * d + rows, dy, xhat, r, g)) {
       return jsBackend.layerNormBackward(dy, xhat, r, rows, d, g, centre, dx, dg, db);
     }
-    const dyP = input(dy, n), hP = input(xhat, n), rP = input(r, rows), gP = input(g, d);
-    const dxP = dx ? output(dx, n, false) : 0, dgP = dg ? output(dg, d, true) : 0, dbP = db ? output(db, d, true) : 0;
+    const dyP = input(dy, n),
+      hP = input(xhat, n),
+      rP = input(r, rows),
+      gP = input(g, d);
+    const dxP = dx ? output(dx, n, false) : 0,
+      dgP = dg ? output(dg, d, true) : 0,
+      dbP = db ? output(db, d, true) : 0;
     k.layerNormBackward(dyP, hP, rP, rows, d, gP, centre, dxP, dgP, dbP);
     if (dx) collect(dxP, n, dx);
     if (dg) collect(dgP, d, dg);
@@ -251,7 +377,8 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   function unary(op: UnaryOp, x: Data, out: Data): void {
     const n = x.length;
     if (!wasmTakes(n >= minElements && op !== 'identity', 2 * n, x, out)) return jsBackend.unary(op, x, out);
-    const xP = input(x, n), outP = output(out, n, false);
+    const xP = input(x, n),
+      outP = output(out, n, false);
     k.unary(OP_CODE.get(op)!, xP, outP, n);
     collect(outP, n, out);
   }
@@ -270,7 +397,9 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   function addRowVector(x: Data, v: Data, rows: number, cols: number, out: Data, op: UnaryOp): void {
     const n = rows * cols;
     if (!wasmTakes(n >= minElements, 2 * n + cols, x, v, out)) return jsBackend.addRowVector(x, v, rows, cols, out, op);
-    const xP = input(x, n), vP = input(v, cols), outP = output(out, n, false);
+    const xP = input(x, n),
+      vP = input(v, cols),
+      outP = output(out, n, false);
     k.addRowVector(xP, vP, rows, cols, outP, OP_CODE.get(op)!);
     collect(outP, n, out);
   }
@@ -278,7 +407,8 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   function sumRows(x: Data, rows: number, cols: number, out: Data, accumulate: boolean): void {
     const n = rows * cols;
     if (!wasmTakes(n >= minElements, n + cols, x, out)) return jsBackend.sumRows(x, rows, cols, out, accumulate);
-    const xP = input(x, n), oP = output(out, cols, accumulate);
+    const xP = input(x, n),
+      oP = output(out, cols, accumulate);
     k.sumRows(xP, rows, cols, oP, accumulate);
     collect(oP, cols, out);
   }
@@ -286,7 +416,8 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   function axpy(alpha: number, x: Data, y: Data): void {
     const n = x.length;
     if (!wasmTakes(n >= minElements, 2 * n, x, y)) return jsBackend.axpy(alpha, x, y);
-    const xP = input(x, n), yP = output(y, n, true);
+    const xP = input(x, n),
+      yP = output(y, n, true);
     k.axpy(alpha, xP, yP, n);
     collect(yP, n, y);
   }
@@ -300,7 +431,10 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   function adam(p: Data, g: Data, m: Data, v: Data, h: AdamStep): void {
     const n = p.length;
     if (!wasmTakes(n >= minElements, 4 * n, p, g, m, v)) return jsBackend.adam(p, g, m, v, h);
-    const pP = output(p, n, true), gP = input(g, n), mP = output(m, n, true), vP = output(v, n, true);
+    const pP = output(p, n, true),
+      gP = input(g, n),
+      mP = output(m, n, true),
+      vP = output(v, n, true);
     k.adam(pP, gP, mP, vP, n, h.b1, 1 - h.b1, h.b2, 1 - h.b2, h.step, h.epsHat, h.l2, h.shrink);
     collect(pP, n, p);
     collect(mP, n, m);
@@ -308,7 +442,9 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   }
 
   function im2col(g: Window, x: Data, xOff: number, count: number, col: Data, ld: number): void {
-    const S = g.C * g.H * g.W, K = g.C * g.kh * g.kw, n = K * ld;
+    const S = g.C * g.H * g.W,
+      K = g.C * g.kh * g.kw,
+      n = K * ld;
     if (!wasmTakes(n >= minElements, count * S + n, x, col)) return jsBackend.im2col(g, x, xOff, count, col, ld);
     const xP = input(x.subarray(xOff, xOff + count * S), count * S);
     // columns beyond this call's samples keep their values: then col is copied in first
@@ -318,18 +454,24 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   }
 
   function col2im(g: Window, col: Data, ld: number, count: number, dx: Data, xOff: number): void {
-    const S = g.C * g.H * g.W, K = g.C * g.kh * g.kw, n = K * ld;
+    const S = g.C * g.H * g.W,
+      K = g.C * g.kh * g.kw,
+      n = K * ld;
     if (!wasmTakes(n >= minElements, count * S + n, col, dx)) return jsBackend.col2im(g, col, ld, count, dx, xOff);
     const part = dx.subarray(xOff, xOff + count * S);
-    const colP = input(col, n), dxP = output(part, count * S, true);
+    const colP = input(col, n),
+      dxP = output(part, count * S, true);
     k.col2im(g.C, g.H, g.W, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.Ho, g.Wo, colP, ld, count, dxP);
     collect(dxP, count * S, part);
   }
 
   function maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data): void {
-    const nIn = planes * g.H * g.W, nOut = planes * g.Ho * g.Wo;
+    const nIn = planes * g.H * g.W,
+      nOut = planes * g.Ho * g.Wo;
     if (!wasmTakes(nIn >= minElements, nIn + 2 * nOut, x, y, arg)) return jsBackend.maxPool(g, x, planes, y, arg);
-    const xP = input(x, nIn), yP = output(y, nOut, false), aP = output(arg, nOut, false);
+    const xP = input(x, nIn),
+      yP = output(y, nOut, false),
+      aP = output(arg, nOut, false);
     k.maxPool(g.H, g.W, g.kh, g.sh, g.Ho, g.Wo, xP, planes, yP, aP);
     collect(yP, nOut, y);
     collect(aP, nOut, arg);
@@ -339,8 +481,11 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     const n = dy.length;
     if (!wasmTakes(n >= minElements, 2 * n + dx.length, dy, arg, dx)) return jsBackend.scatterAdd(dy, arg, dx);
     // arg holds the indices the kernel adds into: each must lie inside dx
-    for (let i = 0; i < n; i++) if (!(arg[i]! >= 0 && arg[i]! < dx.length)) throw new ShapeError(`wasm kernel: scatterAdd index ${arg[i]} outside the ${dx.length} values of its output`);
-    const dyP = input(dy, n), aP = input(arg, n), dxP = output(dx, dx.length, true);
+    for (let i = 0; i < n; i++)
+      if (!(arg[i]! >= 0 && arg[i]! < dx.length)) throw new ShapeError(`wasm kernel: scatterAdd index ${arg[i]} outside the ${dx.length} values of its output`);
+    const dyP = input(dy, n),
+      aP = input(arg, n),
+      dxP = output(dx, dx.length, true);
     k.scatterAdd(dyP, aP, n, dxP);
     collect(dxP, dx.length, dx);
   }
@@ -348,7 +493,9 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data, op: SwapOp = 'identity'): void {
     const n = A * B * P;
     if (!wasmTakes(n >= minElements, 2 * n + A, x, y, bias)) return jsBackend.swapAxes(x, A, B, P, y, bias, op);
-    const xP = input(x, n), bP = bias ? input(bias, A) : 0, yP = output(y, n, false);
+    const xP = input(x, n),
+      bP = bias ? input(bias, A) : 0,
+      yP = output(y, n, false);
     k.swapAxes(xP, A, B, P, yP, bP, OP_CODE.get(op)!);
     collect(yP, n, y);
   }
@@ -356,15 +503,44 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   return {
     name: options.name ?? 'wasm',
     simd: flavour,
-    get threads() { return pool ? pool.size + 1 : 1; },
-    gemm, gemmBatched, attentionSoftmax, attentionSoftmaxBackward, layerNorm, layerNormBackward,
-    unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam, im2col, col2im, maxPool, scatterAdd, swapAxes,
+    get threads() {
+      return pool ? pool.size + 1 : 1;
+    },
+    gemm,
+    gemmBatched,
+    attentionSoftmax,
+    attentionSoftmaxBackward,
+    layerNorm,
+    layerNormBackward,
+    unary,
+    unaryBackward,
+    addRowVector,
+    sumRows,
+    axpy,
+    allFinite,
+    adam,
+    im2col,
+    col2im,
+    maxPool,
+    scatterAdd,
+    swapAxes,
     // row-wise and copying kernels: the reference ones (they were host loops in the layers before)
-    fill: jsBackend.fill, copyRows: jsBackend.copyRows, softmax: jsBackend.softmax, softmaxBackward: jsBackend.softmaxBackward,
-    rotatePairs: jsBackend.rotatePairs, gatherRows: jsBackend.gatherRows, scatterRows: jsBackend.scatterRows,
-    lossGrad: jsBackend.lossGrad, argmaxRows: jsBackend.argmaxRows, avgPool: jsBackend.avgPool, avgPoolBackward: jsBackend.avgPoolBackward,
+    fill: jsBackend.fill,
+    copyRows: jsBackend.copyRows,
+    softmax: jsBackend.softmax,
+    softmaxBackward: jsBackend.softmaxBackward,
+    rotatePairs: jsBackend.rotatePairs,
+    gatherRows: jsBackend.gatherRows,
+    scatterRows: jsBackend.scatterRows,
+    lossGrad: jsBackend.lossGrad,
+    argmaxRows: jsBackend.argmaxRows,
+    avgPool: jsBackend.avgPool,
+    avgPoolBackward: jsBackend.avgPoolBackward,
     alloc: (n) => inst.alloc(n),
-    dispose() { pool?.stop(); pool = undefined; },
+    dispose() {
+      pool?.stop();
+      pool = undefined;
+    },
     threadStats: () => ({ ...stats }),
     memoryStats: () => inst.memoryStats(),
   };
@@ -374,6 +550,9 @@ let loading: Promise<WasmBackend> | undefined;
 
 /** Load the default wasm backend once, with its threads running, and register it as 'wasm' (without selecting it). */
 export function loadWasmBackend(): Promise<WasmBackend> {
-  loading ??= createWasmBackend().then((b) => { registerBackend(b); return b; });
+  loading ??= createWasmBackend().then((b) => {
+    registerBackend(b);
+    return b;
+  });
   return loading;
 }

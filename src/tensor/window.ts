@@ -45,7 +45,13 @@ function validColumns(g: Window, j: number): [number, number] {
  * that row lies in the padding; the offset itself may be negative: column −pw + j is, until
  * lo), and [lo, hi) the output columns that read inside the image.
  */
-function forEachWindowRow(g: Window, xOff: number, ld: number, colOff: number, visit: (r: number, src: number | undefined, lo: number, hi: number) => void): void {
+function forEachWindowRow(
+  g: Window,
+  xOff: number,
+  ld: number,
+  colOff: number,
+  visit: (r: number, src: number | undefined, lo: number, hi: number) => void,
+): void {
   const { C, H, W, kh, kw, sh, ph, pw, Ho, Wo } = g;
   for (let c = 0; c < C; c++) {
     const plane = xOff + c * H * W;
@@ -101,7 +107,8 @@ export function maxPool(g: Window, x: Data, planes: number, y: Data, arg: Data):
     for (let oh = 0; oh < Ho; oh++) {
       const top = xOff + oh * stride * W;
       for (let ow = 0; ow < Wo; ow++, o++) {
-        let best = -Infinity, at = top + ow * stride;
+        let best = -Infinity,
+          at = top + ow * stride;
         // `!(v <= best)`: a larger value or a NaN takes over (a NaN stays, as in PyTorch); ties keep the first
         window: for (let row = top + ow * stride, i = 0; i < k; i++, row += W) {
           for (let q = row; q < row + k; q++) {

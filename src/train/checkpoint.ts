@@ -59,8 +59,13 @@ export function fnv1a(bytes: Uint8Array, h = 0x811c9dc5): number {
  */
 function checksum(header: SafetensorsHeader, bytes: Uint8Array): string {
   const { checksum: _, ...meta } = header.metadata;
-  const table = JSON.stringify([Object.entries(meta).sort(([a], [b]) => (a < b ? -1 : 1)), header.entries.map((e) => [e.name, e.dtype, e.shape, e.begin, e.end])]);
-  return fnv1a(bytes.subarray(header.dataStart), fnv1a(new TextEncoder().encode(table))).toString(16).padStart(8, '0');
+  const table = JSON.stringify([
+    Object.entries(meta).sort(([a], [b]) => (a < b ? -1 : 1)),
+    header.entries.map((e) => [e.name, e.dtype, e.shape, e.begin, e.end]),
+  ]);
+  return fnv1a(bytes.subarray(header.dataStart), fnv1a(new TextEncoder().encode(table)))
+    .toString(16)
+    .padStart(8, '0');
 }
 
 /** The bytes of a checkpoint of `snapshot` (and of the run's own `runState`), taken while training `model` with `settings`. */
@@ -119,14 +124,16 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
   const header = readSafetensorsHeader(bytes);
   const metadata = header.metadata;
-  if (metadata.format !== CHECKPOINT_FORMAT) bad(`format is ${quote(metadata.format)}, expected '${CHECKPOINT_FORMAT}' (is this a model file rather than a checkpoint?)`);
+  if (metadata.format !== CHECKPOINT_FORMAT)
+    bad(`format is ${quote(metadata.format)}, expected '${CHECKPOINT_FORMAT}' (is this a model file rather than a checkpoint?)`);
   const sum = checksum(header, bytes);
   if (metadata.checksum !== sum) bad(`checksum ${sum} does not match the recorded ${metadata.checksum}: the file is corrupt`);
   const data = bytes.subarray(header.dataStart);
   const tensors = new Map(header.entries.map((e) => [e.name, readTensor(e, data)] as const));
   const spec = metadata.spec ?? bad(`has no 'spec' in its metadata`);
   const inputShape = metadata.input_shape === undefined ? undefined : parseJson(metadata, 'input_shape');
-  if (inputShape !== undefined && !(Array.isArray(inputShape) && inputShape.every((d) => Number.isSafeInteger(d) && d > 0))) bad(`input_shape must be a list of positive integers`);
+  if (inputShape !== undefined && !(Array.isArray(inputShape) && inputShape.every((d) => Number.isSafeInteger(d) && d > 0)))
+    bad(`input_shape must be a list of positive integers`);
   const rng = parseJson(metadata, 'rng');
   if (!(Array.isArray(rng) && rng.length === 4 && rng.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32))) bad(`rng must be 4 unsigned 32-bit words`);
   const opt = parseJson(metadata, 'optimizer');
@@ -141,7 +148,8 @@ export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
   for (let i = 0; tensors.has(`theta/${i}`); i++) theta.push(take(`theta/${i}`));
   const slots: OptimizerState['slots'] = {};
   for (const [slot, n] of Object.entries(o.slots)) {
-    if (!(Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= tensors.size)) bad(`optimizer slot ${quote(slot)} claims ${String(n)} tensors; the file holds ${tensors.size}`);
+    if (!(Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= tensors.size))
+      bad(`optimizer slot ${quote(slot)} claims ${String(n)} tensors; the file holds ${tensors.size}`);
     slots[slot] = Array.from({ length: n as number }, (_, i) => take(`optimizer/${slot}/${i}`));
   }
   const orderT = take('order');
@@ -159,7 +167,13 @@ export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
     rng: rng as number[],
     order,
   };
-  return { spec, inputShape: inputShape as number[] | undefined, settings: settings as Record<string, unknown>, snapshot, ...(runState ? { runState: runState as Record<string, unknown> } : {}) };
+  return {
+    spec,
+    inputShape: inputShape as number[] | undefined,
+    settings: settings as Record<string, unknown>,
+    snapshot,
+    ...(runState ? { runState: runState as Record<string, unknown> } : {}),
+  };
 }
 
 /**
@@ -168,5 +182,7 @@ export function decodeCheckpoint(bytes: Uint8Array): Checkpoint {
  */
 export function settingsMismatch(saved: Record<string, unknown>, current: Record<string, unknown>): string[] {
   const keys = [...new Set([...Object.keys(saved), ...Object.keys(current)])].sort();
-  return keys.filter((k) => JSON.stringify(saved[k]) !== JSON.stringify(current[k])).map((k) => `${k}: ${JSON.stringify(saved[k])} in the checkpoint, ${JSON.stringify(current[k])} now`);
+  return keys
+    .filter((k) => JSON.stringify(saved[k]) !== JSON.stringify(current[k]))
+    .map((k) => `${k}: ${JSON.stringify(saved[k])} in the checkpoint, ${JSON.stringify(current[k])} now`);
 }

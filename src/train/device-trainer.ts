@@ -41,12 +41,22 @@ export class DeviceTrainer {
   private readonly hostArena = new Arena();
 
   /** Takes over `host`'s run: its parameters (as they are now) go to the device. */
-  constructor(host: Trainer, private readonly device: DeviceMemory) {
+  constructor(
+    host: Trainer,
+    private readonly device: DeviceMemory,
+  ) {
     const name = backend().name;
     const hostOnly = hostOnlyParts(host.model);
-    if (hostOnly.length) throw new DeviceSupportError(`${name} has no device path for ${hostOnly.join(', ')} (in ${host.model}): it computes on host arrays; train this model with --backend wasm`);
-    if (!host.loss.kernel) throw new DeviceSupportError(`${name} has no device path for the loss ${host.loss.name}; use mse, bce, softmax-cross-entropy or token-cross-entropy, or --backend wasm`);
-    if (!host.optimizer.kernelsOnly) throw new DeviceSupportError(`${name} has no device path for the optimiser ${host.optimizer.name}; use sgd, adam or adamw, or --backend wasm`);
+    if (hostOnly.length)
+      throw new DeviceSupportError(
+        `${name} has no device path for ${hostOnly.join(', ')} (in ${host.model}): it computes on host arrays; train this model with --backend wasm`,
+      );
+    if (!host.loss.kernel)
+      throw new DeviceSupportError(
+        `${name} has no device path for the loss ${host.loss.name}; use mse, bce, softmax-cross-entropy or token-cross-entropy, or --backend wasm`,
+      );
+    if (!host.optimizer.kernelsOnly)
+      throw new DeviceSupportError(`${name} has no device path for the optimiser ${host.optimizer.name}; use sgd, adam or adamw, or --backend wasm`);
     this.host = host;
     this.lossKind = host.loss.kernel;
     this.threshold = readsLogits(host.loss.link) ? 0 : 0.5;
@@ -92,8 +102,12 @@ export class DeviceTrainer {
    * for token-cross-entropy every position (its targets: one id per position).
    */
   private lossOf(y: Tensor, t: Tensor, ctx: Ctx, lossOut: Float32Array, classesOut: Float32Array | undefined): Tensor {
-    const be = backend(), B = y.batch, C = this.lossKind === 'token-cross-entropy' ? y.shape[y.rank - 1]! : y.size / B, rows = y.size / C;
-    const dy = ctx.alloc(y.shape, 'float32', true), rowLoss = ctx.alloc([rows], 'float32', true);
+    const be = backend(),
+      B = y.batch,
+      C = this.lossKind === 'token-cross-entropy' ? y.shape[y.rank - 1]! : y.size / B,
+      rows = y.size / C;
+    const dy = ctx.alloc(y.shape, 'float32', true),
+      rowLoss = ctx.alloc([rows], 'float32', true);
     be.lossGrad(this.lossKind, y.data, t.data, rows, C, dy.data, rowLoss.data);
     be.sumRows(rowLoss.data, rows, 1, lossOut, false);
     if (classesOut) be.argmaxRows(y.data, B, C, this.threshold, classesOut);
@@ -102,7 +116,8 @@ export class DeviceTrainer {
 
   /** Queues one optimiser step on the device minibatch xb, yb: forward, loss, pullback, the gradients' finiteness into finiteOut[0], update. */
   private queueStep(xb: Tensor, yb: Tensor, ctx: Ctx, lossOut: Float32Array, finiteOut: Float32Array, classesOut?: Float32Array): void {
-    const be = backend(), t = this.host;
+    const be = backend(),
+      t = this.host;
     const lens = t.model.forward(this.theta, xb, ctx);
     const dy = this.lossOf(lens.y, yb, ctx, lossOut, classesOut);
     for (const g of this.grads) be.fill(g.data, 0);
@@ -118,16 +133,20 @@ export class DeviceTrainer {
    * with a NonFiniteError. Steps run in the order they are queued.
    */
   stepOn(B: number, fill: (xb: Tensor, yb: Tensor) => void): Promise<number> {
-    const t = this.host, { x, y } = t.data, be = backend();
+    const t = this.host,
+      { x, y } = t.data,
+      be = backend();
     this.arena.reset();
     this.hostArena.reset();
-    const xs = this.hostArena.alloc([B, ...x.shape.slice(1)], 'float32', true), ys = this.hostArena.alloc([B, ...y.shape.slice(1)], 'float32', true);
+    const xs = this.hostArena.alloc([B, ...x.shape.slice(1)], 'float32', true),
+      ys = this.hostArena.alloc([B, ...y.shape.slice(1)], 'float32', true);
     fill(xs, ys);
     const ctx = makeCtx({ training: true, rng: t.rng, alloc: this.arena.alloc });
     const out = ctx.alloc([2], 'float32', true).data as Float32Array;
     be.fill(out.subarray(1, 2), 1);
     this.queueStep(this.toDevice(xs.data, xs.shape, ctx), this.toDevice(ys.data, ys.shape, ctx), ctx, out.subarray(0, 1), out.subarray(1, 2));
-    const epoch = t.epoch + 1, step = ++t.step;
+    const epoch = t.epoch + 1,
+      step = ++t.step;
     // the read is queued now, before the next step reuses the arena
     return this.device.read(out).then(([loss, flag]) => {
       if (Number.isFinite(loss!) && flag === 1) return loss!;
@@ -141,17 +160,26 @@ export class DeviceTrainer {
    * is queued); throws NonFiniteError naming the first step whose loss or gradient was not finite.
    */
   async runEpoch(onBatch?: (rows: number) => void, stepLimit = Infinity): Promise<EpochStats> {
-    const t = this.host, { data, order, batch } = t, dev = this.device, be = backend();
-    const N = data.x.batch, steps = Math.min(Math.ceil(N / batch), stepLimit - t.step), seen = Math.min(N, steps * batch);
+    const t = this.host,
+      { data, order, batch } = t,
+      dev = this.device,
+      be = backend();
+    const N = data.x.batch,
+      steps = Math.min(Math.ceil(N / batch), stepLimit - t.step),
+      seen = Math.min(N, steps * batch);
     if (t.shuffle) t.rng.shuffle(order);
-    const stepLoss = dev.alloc(steps), finite = dev.alloc(steps), classes = data.labels ? dev.alloc(seen) : undefined;
+    const stepLoss = dev.alloc(steps),
+      finite = dev.alloc(steps),
+      classes = data.labels ? dev.alloc(seen) : undefined;
     be.fill(finite, 1);
     const ctx = makeCtx({ training: true, rng: t.rng, alloc: this.arena.alloc });
     const pending: Promise<void>[] = [];
     for (let s = 0; s < steps; s++) {
-      const start = s * batch, B = Math.min(batch, N - start);
+      const start = s * batch,
+        B = Math.min(batch, N - start);
       this.arena.reset();
-      const xb = this.rowsOf(data.x, order, start, B, ctx), yb = this.rowsOf(data.y, order, start, B, ctx);
+      const xb = this.rowsOf(data.x, order, start, B, ctx),
+        yb = this.rowsOf(data.y, order, start, B, ctx);
       this.queueStep(xb, yb, ctx, stepLoss.subarray(s, s + 1), finite.subarray(s, s + 1), classes?.subarray(start, start + B));
       pending.push(dev.done());
       if (pending.length > IN_FLIGHT) await pending.shift();
@@ -162,7 +190,11 @@ export class DeviceTrainer {
     for (let s = 0; s < steps; s++) {
       if (!Number.isFinite(losses[s]!) || flags[s] !== 1) {
         const what = Number.isFinite(losses[s]!) ? 'a gradient became non-finite' : `the loss became ${losses[s]}`;
-        throw new NonFiniteError(`${what} at epoch ${t.epoch + 1}, step ${t.step + s + 1} (on ${be.name}; train with --backend wasm to find the morphism that produced it)`, t.epoch + 1, t.step + s + 1);
+        throw new NonFiniteError(
+          `${what} at epoch ${t.epoch + 1}, step ${t.step + s + 1} (on ${be.name}; train with --backend wasm to find the morphism that produced it)`,
+          t.epoch + 1,
+          t.step + s + 1,
+        );
       }
       lossSum += losses[s]! * Math.min(batch, N - s * batch);
     }
@@ -180,17 +212,24 @@ export class DeviceTrainer {
 
   /** Loss and accuracy of the current parameters on a data set (evaluation mode), computed on the device. */
   async evaluate(ds: Dataset): Promise<{ loss: number; accuracy?: number }> {
-    const N = ds.x.batch, chunks = Math.ceil(N / EVAL_ROWS), dev = this.device;
-    const arena = new Arena(dev), ctx = makeCtx({ alloc: arena.alloc });
-    const losses = dev.alloc(chunks), classes = ds.labels ? dev.alloc(N) : undefined;
+    const N = ds.x.batch,
+      chunks = Math.ceil(N / EVAL_ROWS),
+      dev = this.device;
+    const arena = new Arena(dev),
+      ctx = makeCtx({ alloc: arena.alloc });
+    const losses = dev.alloc(chunks),
+      classes = ds.labels ? dev.alloc(N) : undefined;
     for (let c = 0; c < chunks; c++) {
-      const s = c * EVAL_ROWS, B = Math.min(EVAL_ROWS, N - s);
+      const s = c * EVAL_ROWS,
+        B = Math.min(EVAL_ROWS, N - s);
       arena.reset();
-      const x = this.rowsOf(ds.x, undefined, s, B, ctx), y = this.rowsOf(ds.y, undefined, s, B, ctx);
+      const x = this.rowsOf(ds.x, undefined, s, B, ctx),
+        y = this.rowsOf(ds.y, undefined, s, B, ctx);
       this.lossOf(this.host.model.forward(this.theta, x, ctx).y, y, ctx, losses.subarray(c, c + 1), classes?.subarray(s, s + B));
     }
     const [l, predicted] = await Promise.all([dev.read(losses), classes && dev.read(classes)]);
-    let lossSum = 0, correct = 0;
+    let lossSum = 0,
+      correct = 0;
     for (let c = 0; c < chunks; c++) lossSum += l[c]! * Math.min(EVAL_ROWS, N - c * EVAL_ROWS);
     if (predicted && ds.labels) for (let i = 0; i < N; i++) if (predicted[i] === ds.labels[i]) correct++;
     return { loss: lossSum / N, accuracy: ds.labels ? correct / N : undefined };

@@ -42,11 +42,15 @@ export interface LanguageModelRunState extends Record<string, unknown> {
 }
 
 function checkRunState(s: Record<string, unknown> | undefined, step: number): LanguageModelRunState {
-  const words = s?.sampler, tail = s?.tail_bits;
+  const words = s?.sampler,
+    tail = s?.tail_bits;
   if (!(Array.isArray(words) && words.length === 4 && words.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32) && words.some((w) => w !== 0))) {
-    throw new RangeArgError(`resuming text training at step ${step} needs the window sampler's state (4 unsigned 32-bit words, not all zero) in the checkpoint's run state`);
+    throw new RangeArgError(
+      `resuming text training at step ${step} needs the window sampler's state (4 unsigned 32-bit words, not all zero) in the checkpoint's run state`,
+    );
   }
-  if (typeof tail !== 'number' || !Number.isFinite(tail)) throw new RangeArgError(`resuming text training needs a finite tail_bits in the checkpoint's run state, got ${JSON.stringify(tail)}`);
+  if (typeof tail !== 'number' || !Number.isFinite(tail))
+    throw new RangeArgError(`resuming text training needs a finite tail_bits in the checkpoint's run state, got ${JSON.stringify(tail)}`);
   return { sampler: words as number[], tail_bits: tail };
 }
 
@@ -78,7 +82,11 @@ interface LanguageModelRun {
 
 function prepare(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): LanguageModelRun {
   const { context: T, batch: B, steps } = opts;
-  for (const [name, v] of [['context', T], ['batch', B], ['steps', steps]] as const) {
+  for (const [name, v] of [
+    ['context', T],
+    ['batch', B],
+    ['steps', steps],
+  ] as const) {
     if (!(Number.isInteger(v) && v > 0)) throw new RangeArgError(`${name} must be a positive integer, got ${v}`);
   }
   checkWindow(`${corpus.name} (training text)`, corpus.train, T);
@@ -148,7 +156,8 @@ export function trainLanguageModel(model: Para, corpus: TextCorpus, opts: Langua
 export async function trainLanguageModelAsync(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): Promise<LanguageModelResult> {
   const device = backend().device;
   if (!device) return trainLanguageModel(model, corpus, opts);
-  if (opts.onStart || opts.afterStep) throw new DeviceSupportError(`${backend().name} does not write checkpoints yet; train with --backend wasm for --checkpoint and --resume`);
+  if (opts.onStart || opts.afterStep)
+    throw new DeviceSupportError(`${backend().name} does not write checkpoints yet; train with --backend wasm for --checkpoint and --resume`);
   const run = prepare(model, corpus, opts);
   // ids on the device are not checked there: a window holding the largest id (and 0) goes
   // through the model on the host first, so an embedding too small for the vocabulary is

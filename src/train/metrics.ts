@@ -5,7 +5,8 @@ import type { Tensor } from '../tensor/tensor.js';
  * the threshold (0 for logits, 0.5 for probabilities).
  */
 export function predictClasses(y: Tensor, logits: boolean): Int32Array {
-  const B = y.batch, C = y.size / B;
+  const B = y.batch,
+    C = y.size / B;
   const out = new Int32Array(B);
   for (let b = 0; b < B; b++) out[b] = C === 1 ? (y.data[b]! > (logits ? 0 : 0.5) ? 1 : 0) : argmax(y.data, b * C, C);
   return out;

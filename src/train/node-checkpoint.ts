@@ -53,7 +53,8 @@ export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
  * Returns the release function (removes the lock if it is still this process's).
  */
 function lockCheckpointDir(dir: string): () => void {
-  const lock = join(dir, LOCK_FILE), mine = `${process.pid}\n`;
+  const lock = join(dir, LOCK_FILE),
+    mine = `${process.pid}\n`;
   for (let attempt = 0; ; attempt++) {
     if (createExclusive(lock, mine)) break;
     const st = lstatSync(lock, { throwIfNoEntry: false });
@@ -67,7 +68,9 @@ function lockCheckpointDir(dir: string): () => void {
     const holder = Number(/^(\d+)\n?$/.exec(text)?.[1]);
     if (holder === process.pid) break;
     if (holder && processAlive(holder)) {
-      throw new CheckpointError(`${dir} is in use by process ${holder} (its lock ${lock}); wait for that run to end, or remove the lock if no paralens run uses the directory`);
+      throw new CheckpointError(
+        `${dir} is in use by process ${holder} (its lock ${lock}); wait for that run to end, or remove the lock if no paralens run uses the directory`,
+      );
     }
     if (attempt >= 2) throw new CheckpointError(`cannot lock ${dir}: ${lock} keeps changing`);
     rmSync(lock, { force: true }); // stale: its process is gone
@@ -130,7 +133,9 @@ function readCheckpointFile(dir: string): Checkpoint | undefined {
   try {
     st = statSync(path, { throwIfNoEntry: false });
   } catch (e) {
-    throw new CheckpointError(`cannot read a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'it is not a directory' : (e as Error).message}`);
+    throw new CheckpointError(
+      `cannot read a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'it is not a directory' : (e as Error).message}`,
+    );
   }
   if (!st) return undefined;
   if (!st.isFile()) throw new CheckpointError(`${path} is not a file`);
@@ -187,14 +192,18 @@ export function checkpointHooks(opts: CheckpointOptions): CheckpointHooks {
   let resumeFrom: Checkpoint | undefined;
   if (opts.resume !== undefined) {
     resumeFrom = readCheckpointFile(opts.resume);
-    if (!resumeFrom) throw new CheckpointError(`no checkpoint to resume in ${opts.resume} (expected ${checkpointPath(opts.resume)}); run without --resume to start afresh`);
+    if (!resumeFrom)
+      throw new CheckpointError(`no checkpoint to resume in ${opts.resume} (expected ${checkpointPath(opts.resume)}); run without --resume to start afresh`);
     const diff = settingsMismatch(resumeFrom.settings, opts.settings);
     if (diff.length) throw new CheckpointError(`cannot resume from ${opts.resume}: the run's settings differ (${diff.join('; ')})`);
     const [at, most] = opts.steps !== undefined ? [resumeFrom.snapshot.step, 'steps'] : [resumeFrom.snapshot.epoch, 'epochs'];
-    if (at > (opts.steps ?? opts.epochs)) throw new CheckpointError(`the checkpoint in ${opts.resume} is at ${most.slice(0, -1)} ${at}, beyond --${most} ${opts.steps ?? opts.epochs}`);
+    if (at > (opts.steps ?? opts.epochs))
+      throw new CheckpointError(`the checkpoint in ${opts.resume} is at ${most.slice(0, -1)} ${at}, beyond --${most} ${opts.steps ?? opts.epochs}`);
   }
   const restore = resumeFrom;
-  let written = 0, last: number | undefined, release = (): void => {};
+  let written = 0,
+    last: number | undefined,
+    release = (): void => {};
   const hooks = {
     // once the trainer exists (model and data checked, so bad input leaves no directory
     // behind) and before the first epoch: a directory that cannot take a checkpoint fails now
@@ -219,7 +228,12 @@ export function checkpointHooks(opts: CheckpointOptions): CheckpointHooks {
             const snapshot = t.snapshot();
             // only a finite state becomes the last good checkpoint
             const bad = [...snapshot.theta, ...Object.values(snapshot.optimizer.slots).flat()].some((x) => !x.data.every(Number.isFinite));
-            if (bad) throw new NonFiniteError(`the training state became non-finite at ${unit} ${n}; the last good checkpoint${last === undefined ? '' : ` (${unit} ${last})`} stays in ${dir}`, t.epoch, t.step);
+            if (bad)
+              throw new NonFiniteError(
+                `the training state became non-finite at ${unit} ${n}; the last good checkpoint${last === undefined ? '' : ` (${unit} ${last})`} stays in ${dir}`,
+                t.epoch,
+                t.step,
+              );
             writeCheckpointFile(dir, encodeCheckpoint(t.model, snapshot, opts.settings, runState));
             written++;
             last = n;

@@ -12,7 +12,9 @@ const EVAL_BATCH = 32;
 export function atContext(model: Para, T: number, V: number): Para {
   const m = model.at([T]);
   if (!m.cod || m.cod.length !== 2 || m.cod[0] !== T || m.cod[1] !== V) {
-    throw new ShapeError(`${model} on windows of ${T} characters outputs [*,${m.cod?.join(',') ?? '…'}], but next-character prediction over this vocabulary needs [*,${T},${V}] (use vocab for the vocabulary size)`);
+    throw new ShapeError(
+      `${model} on windows of ${T} characters outputs [*,${m.cod?.join(',') ?? '…'}], but next-character prediction over this vocabulary needs [*,${T},${V}] (use vocab for the vocabulary size)`,
+    );
   }
   return m;
 }
@@ -31,7 +33,10 @@ function eachWindowBatch(model: Para, theta: readonly Tensor[], ids: Float32Arra
     arena.reset();
     const x = arena.alloc([part.length, T], 'float32', true);
     part.forEach((w, b) => x.data.set(ids.subarray(w.start, w.start + T), b * T));
-    fn(part, offsets.map((o) => m.forward(theta, x, makeCtx({ alloc: arena.alloc, positionOffset: o })).y));
+    fn(
+      part,
+      offsets.map((o) => m.forward(theta, x, makeCtx({ alloc: arena.alloc, positionOffset: o })).y),
+    );
   }
 }
 
@@ -43,7 +48,8 @@ function eachWindowBatch(model: Para, theta: readonly Tensor[], ids: Float32Arra
  */
 export function bitsPerChar(model: Para, theta: readonly Tensor[], ids: Float32Array, T: number, V: number, opts: { positionOffset?: number } = {}): number {
   const lse = new Float64Array(EVAL_BATCH * T);
-  let nats = 0, count = 0;
+  let nats = 0,
+    count = 0;
   eachWindowBatch(model, theta, ids, T, V, [opts.positionOffset ?? 0], (part, [z]) => {
     logSumExpRows(z!.data, part.length * T, V, lse);
     part.forEach((w, b) => {
@@ -65,8 +71,10 @@ export function bitsPerChar(model: Para, theta: readonly Tensor[], ids: Float32A
  * from that symmetry for one that does not (absolute).
  */
 export function shiftDefect(model: Para, theta: readonly Tensor[], ids: Float32Array, T: number, V: number, shift: number): number {
-  const p = new Float64Array(V), q = new Float64Array(V);
-  let sum = 0, count = 0;
+  const p = new Float64Array(V),
+    q = new Float64Array(V);
+  let sum = 0,
+    count = 0;
   eachWindowBatch(model, theta, ids, T, V, [0, shift], (part, [z0, z1]) => {
     part.forEach((w, b) => {
       for (let t = w.from; t < T; t++) {

@@ -17,7 +17,16 @@ import type { EpochStats, TrainOptions } from './trainer.js';
 export type TrainEvent =
   | { type: 'start'; epochs: number; parameters: number; rows: number; startEpoch: number }
   | { type: 'batch'; epoch: number; epochs: number; rows: number; epochRows: number }
-  | ({ type: 'epoch'; epochs: number; seconds: number; epochSeconds: number; testAccuracy?: number; testLoss?: number; validationLoss?: number; validationAccuracy?: number } & EpochStats)
+  | ({
+      type: 'epoch';
+      epochs: number;
+      seconds: number;
+      epochSeconds: number;
+      testAccuracy?: number;
+      testLoss?: number;
+      validationLoss?: number;
+      validationAccuracy?: number;
+    } & EpochStats)
   | { type: 'end'; seconds: number };
 
 /** One epoch of a run: its training loss and accuracy, its training time, and the validation metrics when they were evaluated after it. */
@@ -81,7 +90,14 @@ type Eval = { loss: number; accuracy?: number };
  * evaluation's result-to-be and is handed back the result (train passes values straight back;
  * trainAsync awaits them, so a run on a device never blocks its thread).
  */
-function* trainingRun(trainer: EpochRunner, data: Dataset, opts: TrainRunOptions, t0: number, hostTheta: () => unknown, afterEpoch: () => void): Generator<unknown, TrainResult, unknown> {
+function* trainingRun(
+  trainer: EpochRunner,
+  data: Dataset,
+  opts: TrainRunOptions,
+  t0: number,
+  hostTheta: () => unknown,
+  afterEpoch: () => void,
+): Generator<unknown, TrainResult, unknown> {
   const parameters = countParameters(trainer.theta);
   const { onEvent } = opts;
   const N = data.x.batch;
@@ -94,7 +110,10 @@ function* trainingRun(trainer: EpochRunner, data: Dataset, opts: TrainRunOptions
   let validation: Eval | undefined;
   for (let e = trainer.epoch; e < epochs; e++) {
     const te = performance.now();
-    const stats = (yield trainer.runEpoch(onEvent && ((rows) => onEvent({ type: 'batch', epoch: e + 1, epochs, rows, epochRows: N })), stepLimit)) as EpochStats;
+    const stats = (yield trainer.runEpoch(
+      onEvent && ((rows) => onEvent({ type: 'batch', epoch: e + 1, epochs, rows, epochRows: N })),
+      stepLimit,
+    )) as EpochStats;
     const epochSeconds = (performance.now() - te) / 1000;
     const last = e === epochs - 1 || (opts.targetLoss !== undefined && stats.loss < opts.targetLoss);
     const evaluated = last || (e + 1) % (opts.evalEvery ?? 1) === 0;
@@ -103,7 +122,16 @@ function* trainingRun(trainer: EpochRunner, data: Dataset, opts: TrainRunOptions
     if (v) validation = v;
     const record: EpochRecord = { ...stats, seconds: epochSeconds, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) };
     history.push(record);
-    onEvent?.({ type: 'epoch', epochs, seconds: (performance.now() - t0) / 1000, epochSeconds, ...stats, testAccuracy: test?.accuracy, testLoss: test?.loss, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) });
+    onEvent?.({
+      type: 'epoch',
+      epochs,
+      seconds: (performance.now() - t0) / 1000,
+      epochSeconds,
+      ...stats,
+      testAccuracy: test?.accuracy,
+      testLoss: test?.loss,
+      ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}),
+    });
     afterEpoch();
     if (last) break;
   }
@@ -134,7 +162,8 @@ function* trainingRun(trainer: EpochRunner, data: Dataset, opts: TrainRunOptions
 
 function checkEpochs(opts: TrainRunOptions): void {
   if (!(Number.isInteger(opts.epochs) && opts.epochs > 0)) throw new RangeArgError(`epochs must be a positive integer, got ${opts.epochs}`);
-  if (opts.steps !== undefined && !(Number.isInteger(opts.steps) && opts.steps > 0)) throw new RangeArgError(`steps must be a positive integer, got ${opts.steps}`);
+  if (opts.steps !== undefined && !(Number.isInteger(opts.steps) && opts.steps > 0))
+    throw new RangeArgError(`steps must be a positive integer, got ${opts.steps}`);
 }
 
 /** Trains `model` on `data` for `epochs` epochs (see Trainer; the loss defaults to the one that fits the data) and reports the result. */
@@ -143,7 +172,14 @@ export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainR
   const t0 = performance.now();
   const trainer = new Trainer(model, data, opts);
   opts.onStart?.(trainer);
-  const run = trainingRun(trainer, data, opts, t0, () => trainer.theta, () => opts.afterEpoch?.(trainer));
+  const run = trainingRun(
+    trainer,
+    data,
+    opts,
+    t0,
+    () => trainer.theta,
+    () => opts.afterEpoch?.(trainer),
+  );
   let r = run.next();
   while (!r.done) r = run.next(r.value);
   return r.value;
@@ -161,7 +197,9 @@ export async function trainAsync(model: Para, data: Dataset, opts: TrainRunOptio
   const t0 = performance.now();
   const device = backend().device;
   const t = new Trainer(model, data, opts);
-  let trainer: EpochRunner = t, hostTheta = (): unknown => t.theta, afterEpoch = (): void => opts.afterEpoch?.(t);
+  let trainer: EpochRunner = t,
+    hostTheta = (): unknown => t.theta,
+    afterEpoch = (): void => opts.afterEpoch?.(t);
   if (device && opts.afterEpoch) throw new DeviceSupportError(`${backend().name} does not write checkpoints yet; train with --backend wasm for --checkpoint`);
   opts.onStart?.(t);
   if (device) {

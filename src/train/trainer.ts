@@ -77,7 +77,11 @@ export class Trainer {
   readonly order: Int32Array;
   private readonly logits: boolean;
 
-  constructor(model: Para, readonly data: Dataset, opts: TrainOptions) {
+  constructor(
+    model: Para,
+    readonly data: Dataset,
+    opts: TrainOptions,
+  ) {
     const N = data.x.batch;
     if (N === 0) throw new RangeArgError(`${data.name}: no training rows`);
     checkFinite(data);
@@ -90,7 +94,9 @@ export class Trainer {
     const cod = this.model.cod;
     const want = cod && (this.loss.targetShape ? this.loss.targetShape(cod) : cod);
     if (want && want.reduce((a, b) => a * b, 1) !== data.y.size / N) {
-      throw new ShapeError(`${this.model} outputs [*,${cod!.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}${want !== cod ? ` (${this.loss.name} needs [*,${want.join(',')}])` : ''}`);
+      throw new ShapeError(
+        `${this.model} outputs [*,${cod!.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}${want !== cod ? ` (${this.loss.name} needs [*,${want.join(',')}])` : ''}`,
+      );
     }
     const seed = opts.seed ?? 0;
     this.rng = new Rng(seed);
@@ -105,9 +111,7 @@ export class Trainer {
     this.shuffle = opts.shuffle ?? true;
     this.order = Int32Array.from({ length: N }, (_, i) => i);
     this.optimizer =
-      typeof opts.optimizer === 'object'
-        ? opts.optimizer
-        : makeOptimizer(opts.optimizer ?? 'sgd', { lr: opts.lr ?? 0.1, ...opts.optimizerOptions });
+      typeof opts.optimizer === 'object' ? opts.optimizer : makeOptimizer(opts.optimizer ?? 'sgd', { lr: opts.lr ?? 0.1, ...opts.optimizerOptions });
     // optimisers that need to see the model (natural gradient, K-FAC) attach to it here
     if (this.optimizer.prepare) this.model = this.optimizer.prepare(this.model, data.x, this.theta, this.loss);
   }
@@ -126,8 +130,11 @@ export class Trainer {
     const { data, order, batch } = this;
     const N = data.x.batch;
     if (this.shuffle) this.rng.shuffle(order);
-    const xPer = data.x.size / N, yPer = data.y.size / N;
-    let lossSum = 0, correct = 0, rows = 0;
+    const xPer = data.x.size / N,
+      yPer = data.y.size / N;
+    let lossSum = 0,
+      correct = 0,
+      rows = 0;
     for (let start = 0; start < N && this.step < stepLimit; start += batch) {
       const B = Math.min(batch, N - start);
       rows += B;
@@ -148,7 +155,11 @@ export class Trainer {
     // a last step that overflowed the parameters shows only in the next forward: catch it here,
     // so that no checkpoint or saved model holds them
     if (!allFinite(this.theta)) {
-      throw new NonFiniteError(`the parameters became non-finite in epoch ${this.epoch + 1} (by step ${this.step}): the updates overflow; lower the learning rate`, this.epoch + 1, this.step);
+      throw new NonFiniteError(
+        `the parameters became non-finite in epoch ${this.epoch + 1} (by step ${this.step}): the updates overflow; lower the learning rate`,
+        this.epoch + 1,
+        this.step,
+      );
     }
     this.epoch++;
     return { epoch: this.epoch, loss: lossSum / rows, accuracy: data.labels ? correct / rows : undefined };
@@ -200,7 +211,8 @@ export class Trainer {
    * and data; checks every shape first, so a mismatched snapshot changes nothing.
    */
   restore(s: TrainerSnapshot): void {
-    if (s.theta.length !== this.theta.length) throw new ShapeError(`checkpoint has ${s.theta.length} parameter tensors but ${this.model} has ${this.theta.length}`);
+    if (s.theta.length !== this.theta.length)
+      throw new ShapeError(`checkpoint has ${s.theta.length} parameter tensors but ${this.model} has ${this.theta.length}`);
     s.theta.forEach((t, i) => {
       if (shapeString(t.shape) !== shapeString(this.theta[i]!.shape)) {
         throw new ShapeError(`checkpoint parameter ${i} has shape ${shapeString(t.shape)} but ${this.model} expects ${shapeString(this.theta[i]!.shape)}`);
@@ -209,11 +221,16 @@ export class Trainer {
     });
     const N = this.order.length;
     if (s.order.length !== N || !isPermutation(s.order)) throw new ShapeError(`checkpoint row order is not a permutation of the ${N} training rows`);
-    if (s.rng.length !== 4 || !s.rng.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32)) throw new RangeArgError(`checkpoint RNG state must be 4 unsigned 32-bit words, got [${s.rng.join(',')}]`);
-    if (s.rng.every((w) => w === 0)) throw new RangeArgError('checkpoint RNG state is all zero, which xoshiro128** never reaches (the file was not written by a run)');
-    if (!(Number.isSafeInteger(s.epoch) && s.epoch >= 0 && Number.isSafeInteger(s.step) && s.step >= 0)) throw new RangeArgError(`checkpoint epoch and step must be non-negative integers, got ${s.epoch} and ${s.step}`);
-    if (s.optimizer.name !== this.optimizer.name) throw new RangeArgError(`checkpoint optimiser is ${s.optimizer.name} but this trainer uses ${this.optimizer.name}`);
-    if (!(Number.isSafeInteger(s.optimizer.t) && s.optimizer.t >= 0)) throw new RangeArgError(`checkpoint optimiser step count must be a non-negative integer, got ${s.optimizer.t}`);
+    if (s.rng.length !== 4 || !s.rng.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32))
+      throw new RangeArgError(`checkpoint RNG state must be 4 unsigned 32-bit words, got [${s.rng.join(',')}]`);
+    if (s.rng.every((w) => w === 0))
+      throw new RangeArgError('checkpoint RNG state is all zero, which xoshiro128** never reaches (the file was not written by a run)');
+    if (!(Number.isSafeInteger(s.epoch) && s.epoch >= 0 && Number.isSafeInteger(s.step) && s.step >= 0))
+      throw new RangeArgError(`checkpoint epoch and step must be non-negative integers, got ${s.epoch} and ${s.step}`);
+    if (s.optimizer.name !== this.optimizer.name)
+      throw new RangeArgError(`checkpoint optimiser is ${s.optimizer.name} but this trainer uses ${this.optimizer.name}`);
+    if (!(Number.isSafeInteger(s.optimizer.t) && s.optimizer.t >= 0))
+      throw new RangeArgError(`checkpoint optimiser step count must be a non-negative integer, got ${s.optimizer.t}`);
     // one optimiser step per training step
     if (s.optimizer.t !== s.step) throw new RangeArgError(`checkpoint optimiser has taken ${s.optimizer.t} steps but the run ${s.step}`);
     this.optimizer.checkState(s.optimizer, this.theta);
@@ -243,7 +260,8 @@ function isPermutation(p: Int32Array): boolean {
 /** Loss (mean) and accuracy of a model on a data set, in evaluation mode, in chunks of 1024 rows. */
 export function evaluate(model: Para, theta: readonly Tensor[], ds: Dataset, loss: Loss): { loss: number; accuracy?: number } {
   const N = ds.x.batch;
-  let lossSum = 0, correct = 0;
+  let lossSum = 0,
+    correct = 0;
   for (let s = 0; s < N; s += 1024) {
     const e = Math.min(N, s + 1024);
     const y = model.run(theta, ds.x.rows(s, e));

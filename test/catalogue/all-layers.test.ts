@@ -76,7 +76,13 @@ describe('every layer that spec strings can name', () => {
     for (const seed of [1, 2]) {
       // token ids as input: integers held fixed (they get no gradient)
       const rng = new Rng(seed);
-      const x = ex.ids ? Tensor.of(Array.from({ length: 3 * ex.dom.reduce((a, b) => a * b, 1) }, () => rng.int(ex.ids!)), [3, ...ex.dom], 'float64') : undefined;
+      const x = ex.ids
+        ? Tensor.of(
+            Array.from({ length: 3 * ex.dom.reduce((a, b) => a * b, 1) }, () => rng.int(ex.ids!)),
+            [3, ...ex.dom],
+            'float64',
+          )
+        : undefined;
       const r = gradcheck(f, { dom: ex.dom, seed, training: ex.training, x, fixedInput: Boolean(ex.ids) });
       expect(r.relError, `${ex.spec}: analytic ${r.analytic} vs numeric ${r.numeric}`).toBeLessThan(1e-6);
     }

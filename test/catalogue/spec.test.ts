@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cubicReparam, dense, encodeModel, FileFormatError, linearReparam, par, ParalensError, parseSpec, printSpec, reparam, seq, ShapeError, sigmoid,
-  SpecError, Tensor, tie,
+  cubicReparam,
+  dense,
+  encodeModel,
+  FileFormatError,
+  linearReparam,
+  par,
+  ParalensError,
+  parseSpec,
+  printSpec,
+  reparam,
+  seq,
+  ShapeError,
+  sigmoid,
+  SpecError,
+  Tensor,
+  tie,
 } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 import { mat } from '../../src/linalg/matrix.js';
@@ -17,7 +31,10 @@ describe('model spec strings', () => {
     expect(f.dom).toEqual([2]);
     expect(f.cod).toEqual([1]);
     const theta = g.init(5);
-    const x = Tensor.from([[0.5, -1], [2, 0]]);
+    const x = Tensor.from([
+      [0.5, -1],
+      [2, 0],
+    ]);
     expect(Array.from(f.run(theta, x).data)).toEqual(Array.from(g.run(theta, x).data));
   });
 
@@ -76,7 +93,10 @@ describe('model spec strings', () => {
 });
 
 describe('reparameterisations as spec strings', () => {
-  const tied = tie(par(dense(3, 3), dense(3, 3)), [[0, 2], [1, 3]]);
+  const tied = tie(par(dense(3, 3), dense(3, 3)), [
+    [0, 2],
+    [1, 3],
+  ]);
 
   it('tie, cubic and linear print as reparam(f, map) and parse back to the same structure and values', () => {
     const M = mat(4, 4, [1, 0.5, 0, 0, 0, 1, 0, 0, -0.25, 0, 1, 0, 0, 0, 1e-300, 1]);
@@ -92,12 +112,16 @@ describe('reparameterisations as spec strings', () => {
       expect(structure(g)).toMatchObject({ kind: 'reparam', args: [spec.slice(spec.lastIndexOf(', ') + 2, -1)] });
       const theta = f.init(4, 'float64');
       const d = f.dom![0]!;
-      const x = Tensor.of(Array.from({ length: 2 * d }, (_, i) => Math.sin(i + 1)), [2, d], 'float64');
+      const x = Tensor.of(
+        Array.from({ length: 2 * d }, (_, i) => Math.sin(i + 1)),
+        [2, d],
+        'float64',
+      );
       expect(Array.from(g.run(theta, x).data)).toEqual(Array.from(f.run(theta, x).data));
     }
   });
 
-  it('a tied parameter is one tensor: the tied net has the free net\'s values with W₁ = W₂ and b₁ = b₂', () => {
+  it("a tied parameter is one tensor: the tied net has the free net's values with W₁ = W₂ and b₁ = b₂", () => {
     const q = tied.init(2, 'float64');
     expect(tied.params.map((p) => `${p.name}[${p.shape}]`)).toEqual(['tied0[3,3]', 'tied1[3]']);
     const free = par(dense(3, 3), dense(3, 3));
@@ -138,7 +162,9 @@ describe('reparameterisations as spec strings', () => {
     });
     expect(String(positive)).toBe('reparam(dense(2,2), softplus-weights)');
     expect(() => printSpec(positive)).toThrow(SpecError);
-    expect(() => printSpec(seq(positive, sigmoid()))).toThrow(/reparam\(dense\(2,2\), softplus-weights\) >> sigmoid has no spec string: its parameter map 'softplus-weights' in reparam\(dense\(2,2\), softplus-weights\) was given in code; spec strings write only tie/);
+    expect(() => printSpec(seq(positive, sigmoid()))).toThrow(
+      /reparam\(dense\(2,2\), softplus-weights\) >> sigmoid has no spec string: its parameter map 'softplus-weights' in reparam\(dense\(2,2\), softplus-weights\) was given in code; spec strings write only tie/,
+    );
     expect(printSpec(tied)).toBe(String(tied));
     expect(() => encodeModel(positive, positive.init(0))).toThrow(FileFormatError);
     expect(() => encodeModel(positive, positive.init(0))).toThrow(/cannot save the model: .*softplus-weights.*was given in code/);

@@ -16,14 +16,23 @@ const sources = files(join(root, 'src')).map((f) => ({ path: relative(root, f).s
 const used = new Map<string, string[]>();
 for (const { path, text } of sources) for (const m of text.matchAll(/['"`](E_[A-Z0-9_]+)['"`]/g)) used.set(m[1]!, [...(used.get(m[1]!) ?? []), path]);
 
-interface Row { code: string; exit: string; raisedBy: string; cause: string; remedy: string }
+interface Row {
+  code: string;
+  exit: string;
+  raisedBy: string;
+  cause: string;
+  remedy: string;
+}
 
 /** The rows of the codes table in docs/errors.md: | `E_…` | exit | class | raised when | what to do |. */
 const rows: Row[] = readFileSync(join(root, 'docs', 'errors.md'), 'utf8')
   .split('\n')
   .filter((l) => /^\|\s*`E_/.test(l))
   .map((l) => {
-    const cells = l.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim());
+    const cells = l
+      .replace(/^\||\|$/g, '')
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim());
     return { code: cells[0]!.replace(/`/g, ''), exit: cells[1] ?? '', raisedBy: cells[2] ?? '', cause: cells[3] ?? '', remedy: cells[4] ?? '' };
   });
 
@@ -46,8 +55,14 @@ describe('the error catalogue (docs/errors.md)', () => {
 
   it('lists each code once, and only codes that exist in src/', () => {
     const codes = rows.map((r) => r.code);
-    expect(codes.filter((c, i) => codes.indexOf(c) !== i), 'listed twice').toEqual([]);
-    expect(codes.filter((c) => !used.has(c)), 'listed in docs/errors.md but raised nowhere in src/').toEqual([]);
+    expect(
+      codes.filter((c, i) => codes.indexOf(c) !== i),
+      'listed twice',
+    ).toEqual([]);
+    expect(
+      codes.filter((c) => !used.has(c)),
+      'listed in docs/errors.md but raised nowhere in src/',
+    ).toEqual([]);
   });
 
   it('names the class that raises each code, and the file it lives in', () => {

@@ -11,7 +11,8 @@ export interface CliResult {
 
 /** Runs the CLI in-process and captures stdout, stderr and the exit code; `errIsTTY` (default false) says whether stderr claims to be a terminal. */
 export async function cliWith(opts: { errIsTTY?: boolean }, ...argv: string[]): Promise<CliResult> {
-  const out: string[] = [], err: string[] = [];
+  const out: string[] = [],
+    err: string[] = [];
   const code = await run(argv, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: opts.errIsTTY ?? false });
   const o = out.join('');
   return { code, out: o, err: err.join(''), json: () => JSON.parse(o) };

@@ -32,7 +32,8 @@ function flowers(n: number, seed: number): string {
   const rows = ['petal_mm,weight_g,colour,species'];
   for (let i = 0; i < n; i++) {
     const colour = ['red', 'white', 'blue'][rng.int(3)]!;
-    const petal = 20 + 10 * rng.normal(), weight = 3000 + 800 * rng.normal();
+    const petal = 20 + 10 * rng.normal(),
+      weight = 3000 + 800 * rng.normal();
     const score = (petal - 20) / 10 + (weight - 3000) / 800 + (colour === 'blue' ? 1.5 : 0);
     rows.push(`${petal.toFixed(2)},${weight.toFixed(1)},${colour},${score > 0.5 ? 'tall' : 'short'}`);
   }
@@ -46,7 +47,24 @@ describe('train and predict on a CSV', () => {
   const model = join(dir, 'flowers.safetensors');
 
   it('trains with the task inferred, standardising on the training rows only, and saves the preprocessing', async () => {
-    const r = await cli('train', '--model', 'dense(5,16) >> relu >> dense(16,2)', '--data', csv, '--epochs', '60', '--batch', '16', '--lr', '0.01', '--optimizer', 'adam', '--save', model, '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(5,16) >> relu >> dense(16,2)',
+      '--data',
+      csv,
+      '--epochs',
+      '60',
+      '--batch',
+      '16',
+      '--lr',
+      '0.01',
+      '--optimizer',
+      'adam',
+      '--save',
+      model,
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     const j = r.json();
     expect(j).toMatchObject({ target: 'species', task: 'classify', rows: { train: 160, test: 40 }, loss: 'softmax-cross-entropy' });
@@ -54,13 +72,18 @@ describe('train and predict on a CSV', () => {
     const meta = readSafetensorsHeader(readFileSync(model)).metadata;
     const pre = JSON.parse(meta.preprocessing!);
     expect(pre.target).toEqual({ name: 'species', task: 'classify', classes: ['short', 'tall'] });
-    expect(pre.features.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual(['petal_mm:numeric', 'weight_g:numeric', 'colour:categorical']);
+    expect(pre.features.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual([
+      'petal_mm:numeric',
+      'weight_g:numeric',
+      'colour:categorical',
+    ]);
     expect(pre.features[2].categories).toEqual(['blue', 'red', 'white']);
     // the mean is the training split's (the same seeded split the command makes), not the whole file's
     const t = readTable(flowers(200, 1));
     const ds = encodeTable(t, tablePreprocessing(t));
     const train = stratifiedSplit(ds, 0.2, 0).train;
-    const mean = (x: Float32Array | Float64Array, d: number, n: number): number => Array.from({ length: n }, (_, i) => x[i * d]!).reduce((a, b) => a + b, 0) / n;
+    const mean = (x: Float32Array | Float64Array, d: number, n: number): number =>
+      Array.from({ length: n }, (_, i) => x[i * d]!).reduce((a, b) => a + b, 0) / n;
     expect(pre.features[0].mean).toBeCloseTo(mean(train.x.data, 5, 160), 4);
     expect(Math.abs(pre.features[0].mean - mean(ds.x.data, 5, 200))).toBeGreaterThan(1e-6);
     // the old keys stay
@@ -70,7 +93,16 @@ describe('train and predict on a CSV', () => {
 
   it('predict applies the same transformation to raw rows: columns by name, in any order, with or without the target', async () => {
     const fresh = flowers(50, 2).split('\n').filter(Boolean);
-    const reordered = file('new.csv', ['colour,species,weight_g,petal_mm', ...fresh.slice(1).map((l) => { const [p, w, c, s] = l.split(','); return `${c},${s},${w},${p}`; })].join('\n'));
+    const reordered = file(
+      'new.csv',
+      [
+        'colour,species,weight_g,petal_mm',
+        ...fresh.slice(1).map((l) => {
+          const [p, w, c, s] = l.split(',');
+          return `${c},${s},${w},${p}`;
+        }),
+      ].join('\n'),
+    );
     const r = await cli('predict', '--load', model, '--csv', reordered, '--json');
     expect(r.code, r.err).toBe(0);
     expect(r.json().accuracy).toBeGreaterThan(0.85);
@@ -101,12 +133,30 @@ describe('train and predict on a CSV', () => {
     const rng = new Rng(5);
     const rows = ['a,b,price'];
     for (let i = 0; i < 300; i++) {
-      const a = 100 * rng.uniform(), b = 10 * rng.uniform();
+      const a = 100 * rng.uniform(),
+        b = 10 * rng.uniform();
       rows.push(`${a.toFixed(3)},${b.toFixed(3)},${(1000 + 3 * a - 20 * b).toFixed(3)}`);
     }
     const reg = file('prices.csv', rows.join('\n'));
     const saved = join(dir, 'prices.safetensors');
-    const r = await cli('train', '--model', 'dense(2,1)', '--data', reg, '--epochs', '200', '--batch', '32', '--lr', '0.05', '--optimizer', 'adam', '--save', saved, '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(2,1)',
+      '--data',
+      reg,
+      '--epochs',
+      '200',
+      '--batch',
+      '32',
+      '--lr',
+      '0.05',
+      '--optimizer',
+      'adam',
+      '--save',
+      saved,
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.json()).toMatchObject({ task: 'regress', target: 'price', loss: 'mse' });
     const p = await cli('predict', '--load', saved, '--csv', file('q.csv', 'a,b\n50,5\n10,1\n'), '--json');
@@ -136,7 +186,8 @@ describe('train and predict on a CSV', () => {
   });
 
   it('refuses files larger than it reads before reading them (sparse files: nothing is written to disk)', async () => {
-    const big = join(dir, 'big.csv'), huge = join(dir, 'huge.npy');
+    const big = join(dir, 'big.csv'),
+      huge = join(dir, 'huge.npy');
     writeFileSync(big, '');
     truncateSync(big, 257 * 2 ** 20);
     writeFileSync(huge, '');
@@ -165,7 +216,26 @@ describe("scikit-learn's bundled CSV files (python3-sklearn): files no one here 
   it('wine_data.csv (its first line is "178,13,class_0,class_1,class_2"): train, save, predict the raw file', async (ctx) => {
     skipUnless(ctx);
     const saved = join(dir, 'wine.safetensors');
-    const r = await cli('train', '--model', 'dense(13,16) >> relu >> dense(16,3)', '--data', `${SKLEARN}/wine_data.csv`, '--epochs', '100', '--batch', '16', '--lr', '0.01', '--optimizer', 'adam', '--val-fraction', '0.2', '--save', saved, '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(13,16) >> relu >> dense(16,3)',
+      '--data',
+      `${SKLEARN}/wine_data.csv`,
+      '--epochs',
+      '100',
+      '--batch',
+      '16',
+      '--lr',
+      '0.01',
+      '--optimizer',
+      'adam',
+      '--val-fraction',
+      '0.2',
+      '--save',
+      saved,
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.json()).toMatchObject({ task: 'classify', rows: { train: 114, validation: 28, test: 36 } });
     expect(r.json().test_accuracy).toBeGreaterThan(0.9);
@@ -178,7 +248,22 @@ describe("scikit-learn's bundled CSV files (python3-sklearn): files no one here 
 
   it('breast_cancer.csv: two classes as one logit (bce) for a model with one output', async (ctx) => {
     skipUnless(ctx);
-    const r = await cli('train', '--model', 'dense(30,8) >> relu >> dense(8,1)', '--data', `${SKLEARN}/breast_cancer.csv`, '--epochs', '40', '--batch', '32', '--lr', '0.01', '--optimizer', 'adam', '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(30,8) >> relu >> dense(8,1)',
+      '--data',
+      `${SKLEARN}/breast_cancer.csv`,
+      '--epochs',
+      '40',
+      '--batch',
+      '32',
+      '--lr',
+      '0.01',
+      '--optimizer',
+      'adam',
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.json()).toMatchObject({ loss: 'bce', task: 'classify' });
     expect(r.json().test_accuracy).toBeGreaterThan(0.9);
@@ -187,7 +272,24 @@ describe("scikit-learn's bundled CSV files (python3-sklearn): files no one here 
   it('boston_house_prices.csv (a count line, then a quoted header): regression of MEDV', async (ctx) => {
     skipUnless(ctx);
     const saved = join(dir, 'boston.safetensors');
-    const r = await cli('train', '--model', 'dense(13,32) >> relu >> dense(32,1)', '--data', `${SKLEARN}/boston_house_prices.csv`, '--epochs', '150', '--batch', '32', '--lr', '0.01', '--optimizer', 'adam', '--save', saved, '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(13,32) >> relu >> dense(32,1)',
+      '--data',
+      `${SKLEARN}/boston_house_prices.csv`,
+      '--epochs',
+      '150',
+      '--batch',
+      '32',
+      '--lr',
+      '0.01',
+      '--optimizer',
+      'adam',
+      '--save',
+      saved,
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.json()).toMatchObject({ task: 'regress', target: 'MEDV', loss: 'mse' });
     const p = await cli('predict', '--load', saved, '--csv', `${SKLEARN}/boston_house_prices.csv`, '--json');
@@ -206,18 +308,44 @@ describe("scikit-learn's bundled CSV files (python3-sklearn): files no one here 
 
 describe('NumPy and IDX files', () => {
   /** XOR-like points in 2-d with integer labels, as arrays. */
-  const n = 64, rng = new Rng(3);
-  const xs: number[] = [], ys: number[] = [];
+  const n = 64,
+    rng = new Rng(3);
+  const xs: number[] = [],
+    ys: number[] = [];
   for (let i = 0; i < n; i++) {
-    const a = rng.uniform() * 2 - 1, b = rng.uniform() * 2 - 1;
+    const a = rng.uniform() * 2 - 1,
+      b = rng.uniform() * 2 - 1;
     xs.push(a * 100, b * 100);
     ys.push(a * b > 0 ? 1 : 0);
   }
 
   it('an .npz with x and y (deflated): train, save, predict the same file', async () => {
-    const npz = file('q.npz', zipBytes([{ name: 'x.npy', data: npyBytes('<f4', [n, 2], f32(xs)), deflate: true }, { name: 'y.npy', data: npyBytes('<i8', [n], i64(ys)), deflate: true }]));
+    const npz = file(
+      'q.npz',
+      zipBytes([
+        { name: 'x.npy', data: npyBytes('<f4', [n, 2], f32(xs)), deflate: true },
+        { name: 'y.npy', data: npyBytes('<i8', [n], i64(ys)), deflate: true },
+      ]),
+    );
     const saved = join(dir, 'q.safetensors');
-    const r = await cli('train', '--model', 'dense(2,16) >> tanh >> dense(16,2)', '--data', npz, '--epochs', '300', '--batch', '16', '--lr', '0.01', '--optimizer', 'adam', '--save', saved, '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(2,16) >> tanh >> dense(16,2)',
+      '--data',
+      npz,
+      '--epochs',
+      '300',
+      '--batch',
+      '16',
+      '--lr',
+      '0.01',
+      '--optimizer',
+      'adam',
+      '--save',
+      saved,
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.json().task).toBe('classify');
     const pre = JSON.parse(readSafetensorsHeader(readFileSync(saved)).metadata.preprocessing!);
@@ -229,7 +357,8 @@ describe('NumPy and IDX files', () => {
   });
 
   it('x.npy with --target y.npy; a missing y is refused for training', async () => {
-    const x = file('x.npy', npyBytes('<f4', [n, 2], f32(xs))), y = file('y.npy', npyBytes('<i8', [n], i64(ys)));
+    const x = file('x.npy', npyBytes('<f4', [n, 2], f32(xs))),
+      y = file('y.npy', npyBytes('<i8', [n], i64(ys)));
     const r = await cli('train', '--model', 'dense(2,8) >> tanh >> dense(8,1)', '--data', x, '--target', y, '--epochs', '5', '--json');
     expect(r.code, r.err).toBe(0);
     expect(r.json().loss).toBe('bce');
@@ -242,7 +371,24 @@ describe('NumPy and IDX files', () => {
   it('idx:DIR with train-/t10k- image and label files; predict --data idx:DIR predicts the test split', async () => {
     const d = writeTinyFashion(60, true);
     const saved = join(dir, 'idx.safetensors');
-    const r = await cli('train', '--model', 'dense(784,32) >> relu >> dense(32,10)', '--data', `idx:${d}`, '--epochs', '5', '--batch', '16', '--lr', '0.01', '--optimizer', 'adam', '--save', saved, '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(784,32) >> relu >> dense(32,10)',
+      '--data',
+      `idx:${d}`,
+      '--epochs',
+      '5',
+      '--batch',
+      '16',
+      '--lr',
+      '0.01',
+      '--optimizer',
+      'adam',
+      '--save',
+      saved,
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.json().rows).toEqual({ train: 60, test: 60 });
     const pre = JSON.parse(readSafetensorsHeader(readFileSync(saved)).metadata.preprocessing!);

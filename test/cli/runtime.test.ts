@@ -100,7 +100,11 @@ describe('the paralens process', () => {
 
   it('runs relaxed SIMD on one thread per core by default, and PARALENS_THREADS / --threads choose', () => {
     const runCli = (args: string[], env: Record<string, string> = {}) => {
-      const r = spawnSync(process.execPath, [built.main, 'train', '--model', 'dense(2,4) >> tanh >> dense(4,1)', '--data', 'xor', '--epochs', '3', '--json', ...args], { encoding: 'utf8', env: { ...process.env, PARALENS_BACKEND: '', PARALENS_THREADS: '', ...env } });
+      const r = spawnSync(
+        process.execPath,
+        [built.main, 'train', '--model', 'dense(2,4) >> tanh >> dense(4,1)', '--data', 'xor', '--epochs', '3', '--json', ...args],
+        { encoding: 'utf8', env: { ...process.env, PARALENS_BACKEND: '', PARALENS_THREADS: '', ...env } },
+      );
       expect(r.status, r.stderr).toBe(0);
       return JSON.parse(r.stdout).backend;
     };

@@ -9,10 +9,30 @@ const book = join(dir, 'book.txt');
 // a small text with structure a model can pick up quickly
 writeFileSync(book, Array.from({ length: 300 }, (_, i) => `the cat sat on mat ${i % 7}. `).join(''));
 const LM = (pos: string): string => `embedding(vocab,16) >> transformer(16,2,32,${pos}) >> layernorm(16) >> dense(16,vocab)`;
-const trainArgs = (pos: string, save: string): string[] => ['train', '--model', LM(pos), '--data', `text:${book}`, '--context', '16', '--batch', '8', '--steps', '60', '--optimizer', 'adam', '--lr', '0.01', '--save', save, '--json'];
+const trainArgs = (pos: string, save: string): string[] => [
+  'train',
+  '--model',
+  LM(pos),
+  '--data',
+  `text:${book}`,
+  '--context',
+  '16',
+  '--batch',
+  '8',
+  '--steps',
+  '60',
+  '--optimizer',
+  'adam',
+  '--lr',
+  '0.01',
+  '--save',
+  save,
+  '--json',
+];
 
 describe('paralens train on text, eval and generate', () => {
-  const rope = join(dir, 'rope.safetensors'), abs = join(dir, 'abs.safetensors');
+  const rope = join(dir, 'rope.safetensors'),
+    abs = join(dir, 'abs.safetensors');
 
   it('train --json reports bits per character, validation bits per character and tokens per second; vocab is bound', async () => {
     const r = await cli(...trainArgs('rope', rope));
@@ -94,11 +114,39 @@ describe('paralens train on text, eval and generate', () => {
     expect(wide.code).toBe(2);
     expect(wide.json().error.message).toMatch(/exact Fisher .* costs .* \(8 samples × \d+ outputs \[16,\d+\] × \d+² parameters\), above the limit/);
     // small enough: it trains, with the categorical Fisher of every position
-    const small = await cli('train', '--model', 'embedding(vocab,4) >> transformer(4,1,8,rope) >> dense(4,vocab)', ...text, '--context', '4', '--batch', '2', '--steps', '6');
+    const small = await cli(
+      'train',
+      '--model',
+      'embedding(vocab,4) >> transformer(4,1,8,rope) >> dense(4,vocab)',
+      ...text,
+      '--context',
+      '4',
+      '--batch',
+      '2',
+      '--steps',
+      '6',
+    );
     expect(small.code, small.err).toBe(0);
     expect(Number.isFinite(small.json().bits_per_char) && Number.isFinite(small.json().val_bits_per_char)).toBe(true);
     // K-FAC's factors are per dense layer (the head, per position here); the rest takes gradient steps
-    const kfac = await cli('train', '--model', LM('rope'), '--data', `text:${book}`, '--context', '16', '--batch', '8', '--steps', '20', '--optimizer', 'kfac', '--lr', '0.05', '--json');
+    const kfac = await cli(
+      'train',
+      '--model',
+      LM('rope'),
+      '--data',
+      `text:${book}`,
+      '--context',
+      '16',
+      '--batch',
+      '8',
+      '--steps',
+      '20',
+      '--optimizer',
+      'kfac',
+      '--lr',
+      '0.05',
+      '--json',
+    );
     expect(kfac.code, kfac.err).toBe(0);
     expect(kfac.json().bits_per_char).toBeLessThan(Math.log2(kfac.json().vocab_size));
     expect(Number.isFinite(kfac.json().val_bits_per_char)).toBe(true);

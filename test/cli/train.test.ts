@@ -4,7 +4,22 @@ import { built, needs } from '../peer/available.js';
 
 describe('paralens train', () => {
   it('trains XOR and prints one JSON object with --json', async () => {
-    const r = await cli('train', '--model', 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid', '--data', 'xor', '--epochs', '6000', '--batch', '1', '--lr', '0.5', '--loss', 'mse', '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid',
+      '--data',
+      'xor',
+      '--epochs',
+      '6000',
+      '--batch',
+      '1',
+      '--lr',
+      '0.5',
+      '--loss',
+      'mse',
+      '--json',
+    );
     expect(r.code).toBe(0);
     const j = r.json();
     expect(j.accuracy).toBe(1);
@@ -17,7 +32,22 @@ describe('paralens train', () => {
 
   it('natural gradient and K-FAC see the model through the Trainer and beat SGD on XOR', async () => {
     const loss = async (opt: string) => {
-      const r = await cli('train', '--model', 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid', '--data', 'xor', '--epochs', '200', '--loss', 'mse', '--lr', '0.5', '--optimizer', opt, '--json');
+      const r = await cli(
+        'train',
+        '--model',
+        'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid',
+        '--data',
+        'xor',
+        '--epochs',
+        '200',
+        '--loss',
+        'mse',
+        '--lr',
+        '0.5',
+        '--optimizer',
+        opt,
+        '--json',
+      );
       expect(r.code).toBe(0);
       return r.json().final_loss as number;
     };
@@ -27,7 +57,22 @@ describe('paralens train', () => {
   });
 
   it('reports test accuracy on Iris', async () => {
-    const r = await cli('train', '--model', 'dense(4,16) >> relu >> dense(16,3)', '--data', 'iris', '--epochs', '200', '--batch', '16', '--lr', '0.01', '--optimizer', 'adam', '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(4,16) >> relu >> dense(16,3)',
+      '--data',
+      'iris',
+      '--epochs',
+      '200',
+      '--batch',
+      '16',
+      '--lr',
+      '0.01',
+      '--optimizer',
+      'adam',
+      '--json',
+    );
     expect(r.code).toBe(0);
     expect(r.json().test_accuracy).toBeGreaterThanOrEqual(0.93);
     expect(r.json().loss).toBe('softmax-cross-entropy');
@@ -103,7 +148,10 @@ describe('the paralens process', () => {
     const { join } = await import('node:path');
     const main = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
     needs(ctx, built(main)); // built by npm ci; this test runs the built CLI
-    const out = execSync(`node ${main} derive --group "S(6)" --in "T(2)" --out "T(2)" --basis | head -1; echo "exit \${PIPESTATUS[0]}"`, { shell: '/bin/bash', encoding: 'utf8' });
+    const out = execSync(`node ${main} derive --group "S(6)" --in "T(2)" --out "T(2)" --basis | head -1; echo "exit \${PIPESTATUS[0]}"`, {
+      shell: '/bin/bash',
+      encoding: 'utf8',
+    });
     expect(out).not.toMatch(/EPIPE|Unhandled/);
     expect(out).toMatch(/exit 0/);
   });

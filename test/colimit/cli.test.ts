@@ -19,7 +19,8 @@ describe('paralens kmeans', () => {
   });
   it('reads a CSV with or without a label column', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paralens-km-'));
-    const plain = join(dir, 'p.csv'), labelled = join(dir, 'l.csv');
+    const plain = join(dir, 'p.csv'),
+      labelled = join(dir, 'l.csv');
     writeFileSync(plain, 'a,b\n0,0\n0,1\n10,10\n10,11\n');
     writeFileSync(labelled, '0,0,x\n0,1,x\n10,10,y\n10,11,y\n');
     const a = JSON.parse((await cli('kmeans', '--csv', plain, '--k', '2', '--json')).out);
@@ -31,7 +32,8 @@ describe('paralens kmeans', () => {
   });
   it('bad input exits 2 with a message', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paralens-km-'));
-    const empty = join(dir, 'e.csv'), nan = join(dir, 'n.csv');
+    const empty = join(dir, 'e.csv'),
+      nan = join(dir, 'n.csv');
     writeFileSync(empty, '\n');
     writeFileSync(nan, '1,2\nNaN,3\n4,5\n');
     for (const [args, msg] of [
@@ -70,7 +72,12 @@ describe('paralens deepsets', () => {
   it('is reproducible with a seed', async () => {
     const a = await cli('deepsets', '--json', '--train-sets', '200', '--test-sets', '100', '--epochs', '3', '--seed', '4');
     const b = await cli('deepsets', '--json', '--train-sets', '200', '--test-sets', '100', '--epochs', '3', '--seed', '4');
-    const strip = (s: string) => { const j = JSON.parse(s); delete j.deepsets.seconds; delete j.mlp.seconds; return j; };
+    const strip = (s: string) => {
+      const j = JSON.parse(s);
+      delete j.deepsets.seconds;
+      delete j.mlp.seconds;
+      return j;
+    };
     expect(strip(a.out)).toEqual(strip(b.out));
   });
   it('rejects bad flags with exit 2', async () => {
@@ -94,10 +101,12 @@ describe('the set tasks', () => {
     const sizes = setSizes(d.x);
     for (let s = 0; s < 100; s++) {
       let close = 0;
-      for (let i = 0; i < sizes[s]!; i++) for (let j = i + 1; j < sizes[s]!; j++) {
-        const a = (s * 6 + i) * 3, b = (s * 6 + j) * 3;
-        if (Math.hypot(d.x.data[a]! - d.x.data[b]!, d.x.data[a + 1]! - d.x.data[b + 1]!) < 0.1) close = 1;
-      }
+      for (let i = 0; i < sizes[s]!; i++)
+        for (let j = i + 1; j < sizes[s]!; j++) {
+          const a = (s * 6 + i) * 3,
+            b = (s * 6 + j) * 3;
+          if (Math.hypot(d.x.data[a]! - d.x.data[b]!, d.x.data[a + 1]! - d.x.data[b + 1]!) < 0.1) close = 1;
+        }
       expect(d.labels![s]).toBe(close);
     }
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(2);

@@ -6,13 +6,36 @@ describe('docs/colimit.md example, as printed there', () => {
   it('DeepSets output is the same on a permuted batch; masked mean of an empty set is 0; Iris inertia', () => {
     const model = parseSpec('map(dense(2,8) >> relu) >> sum_pool >> dense(8,1)').at([3, 2]);
     const theta = model.init(0);
-    const sets = Tensor.from([[[1, 2], [3, 4], [5, 6]], [[0, 0], [1, 0], [0, 1]]]);
-    const a = Array.from(model.run(theta, sets).data), b = Array.from(model.run(theta, permuteSets(sets, 7)).data);
+    const sets = Tensor.from([
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+      [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+      ],
+    ]);
+    const a = Array.from(model.run(theta, sets).data),
+      b = Array.from(model.run(theta, permuteSets(sets, 7)).data);
     expect(a[0]).toBeCloseTo(-4.312385082244873, 5);
     expect(a[1]).toBeCloseTo(-0.7510022521018982, 5);
     expect(b).toEqual(a);
     expect(String(deepSets(seq(dense(2, 8), relu()), dense(8, 1)))).toBe('map(dense(2,8) >> relu) >> sum_pool >> dense(8,1)');
-    const masked = Tensor.from([[[1, 2, 1], [3, 4, 1], [0, 0, 0]], [[0, 0, 0], [0, 0, 0], [0, 0, 0]]]);
+    const masked = Tensor.from([
+      [
+        [1, 2, 1],
+        [3, 4, 1],
+        [0, 0, 0],
+      ],
+      [
+        [0, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+    ]);
     expect(Array.from(parseSpec('masked_mean_pool').run([], masked).data)).toEqual([2, 3, 0, 0]);
     const r = kMeans(iris().x, { k: 3, restarts: 10, seed: 0 });
     expect(r.inertia.toFixed(4)).toBe('78.9408');
@@ -28,7 +51,8 @@ describe('laws of the Lloyd iteration (property)', () => {
         const rng = new Rng(seed);
         const p = Float64Array.from({ length: N * d }, () => rng.normal() * 3);
         const centres = Float64Array.from({ length: k * d }, () => rng.normal() * 3);
-        const labels = new Int32Array(N), dist = new Float64Array(N);
+        const labels = new Int32Array(N),
+          dist = new Float64Array(N);
         let prev = assignPoints(p, N, d, centres, k, labels, dist);
         for (let it = 0; it < 5; it++) {
           const sizes = updateCentres(p, N, d, labels, dist, k, centres);
@@ -49,11 +73,18 @@ describe('laws of the Lloyd iteration (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.nat(1e6), (n1, n2, seed) => {
         const rng = new Rng(seed);
-        const whole = Tensor.of(Array.from({ length: (n1 + n2) * 3 }, () => rng.normal()), [1, n1 + n2, 3], 'float64');
+        const whole = Tensor.of(
+          Array.from({ length: (n1 + n2) * 3 }, () => rng.normal()),
+          [1, n1 + n2, 3],
+          'float64',
+        );
         const a = whole.reshape([1, n1 + n2, 3]);
-        const left = Tensor.of(a.data.subarray(0, n1 * 3), [1, n1, 3], 'float64'), right = Tensor.of(a.data.subarray(n1 * 3), [1, n2, 3], 'float64');
+        const left = Tensor.of(a.data.subarray(0, n1 * 3), [1, n1, 3], 'float64'),
+          right = Tensor.of(a.data.subarray(n1 * 3), [1, n2, 3], 'float64');
         const sp = parseSpec('sum_pool');
-        const s = sp.run([], whole).data, l = sp.run([], left).data, r = sp.run([], right).data;
+        const s = sp.run([], whole).data,
+          l = sp.run([], left).data,
+          r = sp.run([], right).data;
         for (let j = 0; j < 3; j++) expect(s[j]).toBeCloseTo(l[j]! + r[j]!, 10);
       }),
       { numRuns: 50 },

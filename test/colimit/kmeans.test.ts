@@ -3,7 +3,6 @@ import { execFileSync } from 'node:child_process';
 import { fisherIrisFeatures, blobCentres, blobs, iris, kMeans, kMeansPlusPlus, lloyd, Rng, Tensor, DataError, RangeArgError } from '../../src/index.js';
 import { itWith, numpy, PYTHON } from '../peer/available.js';
 
-
 describe('k-means as a colimit construction', () => {
   it('recovers the three blob centres', () => {
     const r = kMeans(blobs(150, 3, 0.5, 0).x, { k: 3, seed: 0 });
@@ -49,13 +48,23 @@ describe('k-means as a colimit construction', () => {
     expect(r.inertia).toBe(Math.min(...r.restartInertias));
   });
   it('is reproducible: same seed, same bits', () => {
-    const a = kMeans(iris().x, { k: 4, seed: 9 }), b = kMeans(iris().x, { k: 4, seed: 9 });
+    const a = kMeans(iris().x, { k: 4, seed: 9 }),
+      b = kMeans(iris().x, { k: 4, seed: 9 });
     expect(a.centroids).toEqual(b.centroids);
     expect(a.inertia).toBe(b.inertia);
   });
   it('repairs an empty cluster', () => {
     // two identical far-off seeds: the second centre gets no points on the first assignment
-    const x = Tensor.from([[0, 0], [0, 1], [1, 0], [10, 10], [10, 11]], 'float64');
+    const x = Tensor.from(
+      [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [10, 10],
+        [10, 11],
+      ],
+      'float64',
+    );
     const p = Float64Array.from(x.data);
     const centres = Float64Array.from([100, 100, 100, 100]);
     const r = lloyd(p, 5, 2, 2, centres, 50, 0);
@@ -69,12 +78,23 @@ describe('k-means as a colimit construction', () => {
     expect(new Set(seeds).size).toBe(3);
   });
   it('rejects bad input with typed errors', () => {
-    const x = Tensor.from([[0, 0], [1, 1]]);
+    const x = Tensor.from([
+      [0, 0],
+      [1, 1],
+    ]);
     expect(() => kMeans(x, { k: 3 })).toThrow(RangeArgError);
     expect(() => kMeans(x, { k: 3 })).toThrow(/larger than the number of points \(2\)/);
     expect(() => kMeans(x, { k: 0 })).toThrow(/positive integer/);
     expect(() => kMeans(Tensor.zeros([0, 2]), { k: 1 })).toThrow(DataError);
-    expect(() => kMeans(Tensor.from([[0, 0], [NaN, 1]]), { k: 1 })).toThrow(/non-finite value NaN at row 2, column 1/);
+    expect(() =>
+      kMeans(
+        Tensor.from([
+          [0, 0],
+          [NaN, 1],
+        ]),
+        { k: 1 },
+      ),
+    ).toThrow(/non-finite value NaN at row 2, column 1/);
   });
   itWith(numpy(), 'agrees with a NumPy Lloyd iteration from the same seeds', () => {
     const x = iris().x;

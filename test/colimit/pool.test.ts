@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  deepSets, dense, elementwise, gradcheck, mapSet, maskedMap, parseSpec, permuteSets, pool, seq, Tensor, Rng, makeCtx,
-} from '../../src/index.js';
+import { deepSets, dense, elementwise, gradcheck, mapSet, maskedMap, parseSpec, permuteSets, pool, seq, Tensor, Rng, makeCtx } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 
 const randn = (shape: number[], seed: number): Tensor => {
@@ -35,8 +33,18 @@ const morphisms: [string, Para, number[], ((seed: number) => Tensor) | undefined
   ['map(dense(3,2) >> tanh)', mapSet(seq(dense(3, 2), elementwise('tanh'))), [4, 3], undefined],
   ['masked_map(dense(3,2) >> tanh)', maskedMap(seq(dense(3, 2), elementwise('tanh'))), [4, 4], (s) => maskedSets([4, 1, 0], 4, 3, s)],
   ['DeepSets (sum)', deepSets(seq(dense(2, 4), elementwise('tanh')), dense(4, 1)), [6, 2], undefined],
-  ['DeepSets (masked mean)', deepSets(seq(dense(2, 4), elementwise('tanh')), dense(4, 1), { pool: 'mean', masked: true }), [6, 3], (s) => maskedSets([6, 3, 0], 6, 2, s)],
-  ['DeepSets (masked max)', deepSets(seq(dense(2, 4), elementwise('tanh')), dense(4, 1), { pool: 'max', masked: true }), [6, 3], (s) => maskedSets([6, 3, 1], 6, 2, s)],
+  [
+    'DeepSets (masked mean)',
+    deepSets(seq(dense(2, 4), elementwise('tanh')), dense(4, 1), { pool: 'mean', masked: true }),
+    [6, 3],
+    (s) => maskedSets([6, 3, 0], 6, 2, s),
+  ],
+  [
+    'DeepSets (masked max)',
+    deepSets(seq(dense(2, 4), elementwise('tanh')), dense(4, 1), { pool: 'max', masked: true }),
+    [6, 3],
+    (s) => maskedSets([6, 3, 1], 6, 2, s),
+  ],
 ];
 
 describe('pooling colimits, map and DeepSets pass float64 gradient checks', () => {
@@ -50,7 +58,16 @@ describe('pooling colimits, map and DeepSets pass float64 gradient checks', () =
 });
 
 describe('pool values and pullbacks', () => {
-  const x = Tensor.from([[[1, 5], [3, 5], [2, -1]]], 'float64');
+  const x = Tensor.from(
+    [
+      [
+        [1, 5],
+        [3, 5],
+        [2, -1],
+      ],
+    ],
+    'float64',
+  );
   it('sum, mean, max of a set', () => {
     expect(Array.from(pool('sum').run([], x).data)).toEqual([6, 9]);
     expect(Array.from(pool('mean').run([], x).data)).toEqual([2, 3]);
@@ -108,7 +125,15 @@ describe('permutation invariance (property): outputs and parameter gradients', (
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 4 }), fc.nat(1e6), (n, B, seed) => {
         const rng = new Rng(seed);
-        const x = masked ? maskedSets(Array.from({ length: B }, () => rng.int(n + 1)), n, 2, seed, 'float32') : randn([B, n, 3], seed).to('float32');
+        const x = masked
+          ? maskedSets(
+              Array.from({ length: B }, () => rng.int(n + 1)),
+              n,
+              2,
+              seed,
+              'float32',
+            )
+          : randn([B, n, 3], seed).to('float32');
         const f = model.at(x.shape.slice(1));
         const theta = f.init(seed);
         const px = permuteSets(x, seed + 1);
@@ -118,7 +143,8 @@ describe('permutation invariance (property): outputs and parameter gradients', (
           lens.pullback(Tensor.full(lens.y.shape, 1), g);
           return { y: Array.from(lens.y.data), g: g.flatMap((t) => Array.from(t.data)) };
         };
-        const a = outGrad(x), b = outGrad(px);
+        const a = outGrad(x),
+          b = outGrad(px);
         a.y.forEach((v, i) => expect(b.y[i]).toBeCloseTo(v, 4));
         a.g.forEach((v, i) => expect(Math.abs(b.g[i]! - v)).toBeLessThan(1e-4 * (1 + Math.abs(v))));
       }),

@@ -25,13 +25,23 @@ describe('CSV loading', () => {
   });
 
   it('checkFinite names the row and column of a non-finite value', () => {
-    expect(() => checkFinite({ name: 'd', x: Tensor.from([[1, 2], [3, Infinity]]), y: Tensor.from([[0], [1]]) })).toThrow('d: non-finite input Infinity at row 2, column 2');
+    expect(() =>
+      checkFinite({
+        name: 'd',
+        x: Tensor.from([
+          [1, 2],
+          [3, Infinity],
+        ]),
+        y: Tensor.from([[0], [1]]),
+      }),
+    ).toThrow('d: non-finite input Infinity at row 2, column 2');
   });
 });
 
 describe('Rng', () => {
   it('is reproducible, splittable and resumable from its state', () => {
-    const a = new Rng(5), b = new Rng(5);
+    const a = new Rng(5),
+      b = new Rng(5);
     const xs = Array.from({ length: 10 }, () => a.nextUint32());
     expect(xs).toEqual(Array.from({ length: 10 }, () => b.nextUint32()));
     const c = new Rng(a.state());
@@ -46,7 +56,8 @@ describe('Rng', () => {
   it('normal() has mean 0 and variance 1 (within sampling error)', () => {
     const r = new Rng(1);
     const n = 20000;
-    let s = 0, s2 = 0;
+    let s = 0,
+      s2 = 0;
     for (let i = 0; i < n; i++) {
       const v = r.normal();
       s += v;

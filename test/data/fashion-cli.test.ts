@@ -7,7 +7,22 @@ import { removeTinyFashion, writeTinyFashion } from './idx-files.js';
 describe('paralens train --data fashion-mnist', () => {
   it('trains an MLP on the training files and reports accuracy on the t10k files', async () => {
     const dir = writeTinyFashion(100, true);
-    const c = await cli('train', '--model', 'dense(784,32) >> relu >> dense(32,10)', '--data', 'fashion-mnist', '--data-dir', dir, '--epochs', '15', '--batch', '20', '--lr', '0.1', '--json');
+    const c = await cli(
+      'train',
+      '--model',
+      'dense(784,32) >> relu >> dense(32,10)',
+      '--data',
+      'fashion-mnist',
+      '--data-dir',
+      dir,
+      '--epochs',
+      '15',
+      '--batch',
+      '20',
+      '--lr',
+      '0.1',
+      '--json',
+    );
     expect(c.code, c.err).toBe(0);
     const r = JSON.parse(c.out);
     expect(r.data).toBe('fashion-mnist');

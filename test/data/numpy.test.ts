@@ -59,11 +59,14 @@ describe('.npy', () => {
   it('fuzz: mutated files give the same array or a typed error, never more elements than the file holds', () => {
     const good = npyBytes('<f4', [3, 2], f32([1, 2, 3, 4, 5, 6]));
     const ops = fc.array(fc.tuple(fc.nat(4), fc.nat(1 << 12), fc.nat(255)), { minLength: 1, maxLength: 4 });
-    fc.assert(fc.property(ops, (o) => {
-      const b = mutate(good, o);
-      const r = cleanly(() => parseNpy(b));
-      if (!(r instanceof ParalensError)) expect(r.data.byteLength).toBeLessThanOrEqual(b.length * 8);
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(ops, (o) => {
+        const b = mutate(good, o);
+        const r = cleanly(() => parseNpy(b));
+        if (!(r instanceof ParalensError)) expect(r.data.byteLength).toBeLessThanOrEqual(b.length * 8);
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 });
 
@@ -77,7 +80,17 @@ describe('.npz', () => {
     ['stored, ZIP64 records', false, true],
     ['deflated, ZIP64 records', true, true],
   ])('reads %s entries from the central directory', (_, deflate, zip64) => {
-    const arrays = parseNpz(zipBytes([{ name: 'x.npy', data: x, deflate }, { name: 'y.npy', data: y, deflate }], zip64), 'a.npz', inflate);
+    const arrays = parseNpz(
+      zipBytes(
+        [
+          { name: 'x.npy', data: x, deflate },
+          { name: 'y.npy', data: y, deflate },
+        ],
+        zip64,
+      ),
+      'a.npz',
+      inflate,
+    );
     expect([...arrays.keys()]).toEqual(['x', 'y']);
     expect(Array.from(arrays.get('x')!.data)).toEqual([0, 0, 0, 1, 1, 0, 1, 1]);
     expect(Array.from(arrays.get('y')!.data)).toEqual([0, 1, 1, 0]);
@@ -110,21 +123,39 @@ describe('.npz', () => {
   });
 
   it('fuzz: mutated archives give arrays or a typed error', () => {
-    const good = zipBytes([{ name: 'x.npy', data: x, deflate: true }, { name: 'y.npy', data: y }]);
+    const good = zipBytes([
+      { name: 'x.npy', data: x, deflate: true },
+      { name: 'y.npy', data: y },
+    ]);
     const ops = fc.array(fc.tuple(fc.nat(4), fc.nat(1 << 12), fc.nat(255)), { minLength: 1, maxLength: 4 });
-    fc.assert(fc.property(ops, (o) => void cleanly(() => parseNpz(mutate(good, o), 'f.npz', inflate))), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(ops, (o) => void cleanly(() => parseNpz(mutate(good, o), 'f.npz', inflate))),
+      { numRuns: NUM_RUNS },
+    );
   });
 });
 
 describe('arrays as a data set', () => {
   it('8-bit x is scaled 1/255; other numbers are to be standardised; integer y are classes', () => {
-    const img = arraysDataset({ shape: [2, 2, 2], kind: 'uint8', data: new Uint8Array([0, 255, 51, 0, 1, 2, 3, 4]) }, { shape: [2], kind: 'int', data: new Int32Array([3, 5]) }, { name: 'i' });
+    const img = arraysDataset(
+      { shape: [2, 2, 2], kind: 'uint8', data: new Uint8Array([0, 255, 51, 0, 1, 2, 3, 4]) },
+      { shape: [2], kind: 'int', data: new Int32Array([3, 5]) },
+      { name: 'i' },
+    );
     expect(img.preprocessing).toEqual({ version: 1, input: 'array', scale: 1 / 255, standardize: false, target: { task: 'classify', classes: ['3', '5'] } });
     expect(img.data.x.shape).toEqual([2, 2, 2]);
-    const tab = arraysDataset({ shape: [3, 1], kind: 'float', data: new Float64Array([1, 2, 3]) }, { shape: [3], kind: 'float', data: new Float64Array([0.1, 0.7, 2.5]) }, { name: 't' });
+    const tab = arraysDataset(
+      { shape: [3, 1], kind: 'float', data: new Float64Array([1, 2, 3]) },
+      { shape: [3], kind: 'float', data: new Float64Array([0.1, 0.7, 2.5]) },
+      { name: 't' },
+    );
     expect(tab.preprocessing).toMatchObject({ input: 'array', scale: 1, standardize: true, target: { task: 'regress' } });
-    expect(() => arraysDataset({ shape: [2, 1], kind: 'float', data: new Float64Array(2) }, { shape: [3], kind: 'int', data: new Int32Array(3) }, { name: 'm' })).toThrow('m: x has 2 rows but y has 3');
-    expect(() => arraysDataset({ shape: [2, 1], kind: 'float', data: new Float64Array(2) }, { shape: [2], kind: 'int', data: new Int32Array([4, 4]) }, { name: 'o' })).toThrow(/o: y has one class \("4"\)/);
+    expect(() =>
+      arraysDataset({ shape: [2, 1], kind: 'float', data: new Float64Array(2) }, { shape: [3], kind: 'int', data: new Int32Array(3) }, { name: 'm' }),
+    ).toThrow('m: x has 2 rows but y has 3');
+    expect(() =>
+      arraysDataset({ shape: [2, 1], kind: 'float', data: new Float64Array(2) }, { shape: [2], kind: 'int', data: new Int32Array([4, 4]) }, { name: 'o' }),
+    ).toThrow(/o: y has one class \("4"\)/);
   });
 });
 

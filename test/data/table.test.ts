@@ -39,7 +39,7 @@ describe('readTable', () => {
     expect(Array.from(t.lines)).toEqual([2, 3, 4, 6]);
   });
 
-  it("drops a byte-order mark and reads \\r\\n line ends", () => {
+  it('drops a byte-order mark and reads \\r\\n line ends', () => {
     const t = readTable('\uFEFFx,y\r\n1,2\r\n3,4\r\n');
     expect(t.columns.map((c) => c.name)).toEqual(['x', 'y']);
     expect(Array.from(t.columns[1]!.numbers)).toEqual([2, 4]);
@@ -98,19 +98,30 @@ describe('readTable', () => {
       fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((v) => String(v)),
       fc.stringMatching(/^[a-z][a-z ,;"|\n]{0,8}[a-z]$/),
     );
-    fc.assert(fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom(',', ';', '\t', '|'), fc.infiniteStream(field), (w, n, d, cells) => {
-      const it = cells[Symbol.iterator]();
-      const rows = Array.from({ length: n }, () => Array.from({ length: w }, () => it.next().value as string));
-      const quote = (s: string): string => (/[",;|\t\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-      const header = Array.from({ length: w }, (_, j) => `col${j}`);
-      const text = [header, ...rows].map((r) => r.map(quote).join(d)).join('\n') + '\n';
-      const t = readTable(text, { delimiter: d, header: true });
-      expect(t.rows).toBe(n);
-      rows.forEach((r, i) => r.forEach((s, j) => {
-        const v = cell(t, j, i);
-        if (typeof v === 'number') expect(v).toBe(Number(s));
-        else expect(v).toBe(s);
-      }));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom(',', ';', '\t', '|'),
+        fc.infiniteStream(field),
+        (w, n, d, cells) => {
+          const it = cells[Symbol.iterator]();
+          const rows = Array.from({ length: n }, () => Array.from({ length: w }, () => it.next().value as string));
+          const quote = (s: string): string => (/[",;|\t\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+          const header = Array.from({ length: w }, (_, j) => `col${j}`);
+          const text = [header, ...rows].map((r) => r.map(quote).join(d)).join('\n') + '\n';
+          const t = readTable(text, { delimiter: d, header: true });
+          expect(t.rows).toBe(n);
+          rows.forEach((r, i) =>
+            r.forEach((s, j) => {
+              const v = cell(t, j, i);
+              if (typeof v === 'number') expect(v).toBe(Number(s));
+              else expect(v).toBe(s);
+            }),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

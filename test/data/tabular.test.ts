@@ -90,14 +90,27 @@ describe('a table as a data set', () => {
     expect(Array.from(ds.labels!)).toEqual([2, 0]);
     const unlabelled = encodeTable(readTable('size,colour,weight\n2,green,5\n'), p);
     expect(unlabelled.labels).toBeUndefined();
-    expect(() => encodeTable(readTable('size,colour,weight\n2,purple,5\n', { name: 'n' }), p)).toThrow(/n: line 2, column 2 \(colour\): 'purple' is not one of the 3 categories of training: blue, green, red/);
+    expect(() => encodeTable(readTable('size,colour,weight\n2,purple,5\n', { name: 'n' }), p)).toThrow(
+      /n: line 2, column 2 \(colour\): 'purple' is not one of the 3 categories of training: blue, green, red/,
+    );
     expect(() => encodeTable(readTable('size,weight\n2,5\n', { name: 'n' }), p)).toThrow(/n: no column 'colour'; the model takes size, colour, weight/);
     expect(() => encodeTable(readTable('size,colour,weight,kind\n2,red,5,kiwi\n', { name: 'n' }), p)).toThrow(/'kiwi' is not one of the model's classes/);
   });
 });
 
 describe('the preprocessing', () => {
-  const table = readTable('a,c,y\n' + [[1, 'u', 10], [2, 'v', 20], [3, 'u', 30], [10, 'v', 100]].map((r) => r.join(',')).join('\n'), { name: 'p' });
+  const table = readTable(
+    'a,c,y\n' +
+      [
+        [1, 'u', 10],
+        [2, 'v', 20],
+        [3, 'u', 30],
+        [10, 'v', 100],
+      ]
+        .map((r) => r.join(','))
+        .join('\n'),
+    { name: 'p' },
+  );
   const raw = encodeTable(table, tablePreprocessing(table, { task: 'regress' }));
 
   it('fits the standardisation on the training rows only (a test row does not move it)', () => {
@@ -115,20 +128,33 @@ describe('the preprocessing', () => {
   });
 
   it('property: standardised training columns have mean 0 and std 1 (one-hot columns untouched), and it survives JSON', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: -8000, max: 8000 }).map((v) => v / 8), fc.constantFrom('p', 'q')), { minLength: 3, maxLength: 30 }), (rows) => {
-      fc.pre(new Set(rows.map((r) => r[0])).size > 1 && new Set(rows.map((r) => r[1])).size > 1);
-      const t = readTable('v,c,y\n' + rows.map(([v, c], i) => `${v},${c},${i % 2 ? 'a' : 'b'}`).join('\n'));
-      const base = tablePreprocessing(t);
-      const ds = encodeTable(t, base);
-      const fitted = parsePreprocessing(JSON.stringify(fitStatistics(base, ds)));
-      const x = modelInputs(fitted, ds.x);
-      const n = rows.length, col = Array.from({ length: n }, (_, i) => x.data[i * 3]!);
-      const mean = col.reduce((a, b) => a + b, 0) / n;
-      const sd = Math.sqrt(col.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
-      expect(Math.abs(mean)).toBeLessThan(1e-4);
-      expect(sd).toBeCloseTo(1, 3);
-      for (let i = 0; i < n; i++) expect(x.data[i * 3 + 1]! + x.data[i * 3 + 2]!).toBe(1);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: -8000, max: 8000 }).map((v) => v / 8),
+            fc.constantFrom('p', 'q'),
+          ),
+          { minLength: 3, maxLength: 30 },
+        ),
+        (rows) => {
+          fc.pre(new Set(rows.map((r) => r[0])).size > 1 && new Set(rows.map((r) => r[1])).size > 1);
+          const t = readTable('v,c,y\n' + rows.map(([v, c], i) => `${v},${c},${i % 2 ? 'a' : 'b'}`).join('\n'));
+          const base = tablePreprocessing(t);
+          const ds = encodeTable(t, base);
+          const fitted = parsePreprocessing(JSON.stringify(fitStatistics(base, ds)));
+          const x = modelInputs(fitted, ds.x);
+          const n = rows.length,
+            col = Array.from({ length: n }, (_, i) => x.data[i * 3]!);
+          const mean = col.reduce((a, b) => a + b, 0) / n;
+          const sd = Math.sqrt(col.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
+          expect(Math.abs(mean)).toBeLessThan(1e-4);
+          expect(sd).toBeCloseTo(1, 3);
+          for (let i = 0; i < n; i++) expect(x.data[i * 3 + 1]! + x.data[i * 3 + 2]!).toBe(1);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it.each([

@@ -13,12 +13,30 @@ const dir = mkdtempSync(join(tmpdir(), 'paralens-text-webgpu-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeWith(peer, 'paralens train --backend webgpu --data text:PATH', () => {
-  it('the char transformer trains on the device to wasm\'s bits per character', async () => {
+  it("the char transformer trains on the device to wasm's bits per character", async () => {
     const file = join(dir, 'lines.txt');
     writeFileSync(file, 'a stitch in time saves nine; a rolling stone gathers no moss.\n'.repeat(20));
     const run = async (backend: string) => {
-      const c = await cli('train', '--model', 'embedding(vocab,16) >> transformer(16,2,32,rope) >> layernorm(16) >> dense(16,vocab)', '--data', `text:${file}`,
-        '--context', '16', '--batch', '4', '--steps', '6', '--lr', '0.01', '--optimizer', 'adam', '--backend', backend, '--json');
+      const c = await cli(
+        'train',
+        '--model',
+        'embedding(vocab,16) >> transformer(16,2,32,rope) >> layernorm(16) >> dense(16,vocab)',
+        '--data',
+        `text:${file}`,
+        '--context',
+        '16',
+        '--batch',
+        '4',
+        '--steps',
+        '6',
+        '--lr',
+        '0.01',
+        '--optimizer',
+        'adam',
+        '--backend',
+        backend,
+        '--json',
+      );
       expect(c.code, c.err).toBe(0);
       return JSON.parse(c.out) as { bits_per_char: number; val_bits_per_char: number; steps: number; backend: { name: string; device?: string } };
     };
@@ -31,7 +49,19 @@ describeWith(peer, 'paralens train --backend webgpu --data text:PATH', () => {
   }, 300_000);
 
   it('--checkpoint on the device exits 2 before reading the text', async () => {
-    const c = await cli('train', '--model', 'embedding(vocab,8) >> dense(8,vocab)', '--data', `text:${join(dir, 'absent.txt')}`, '--steps', '2', '--checkpoint', join(dir, 'ck'), '--backend', 'webgpu');
+    const c = await cli(
+      'train',
+      '--model',
+      'embedding(vocab,8) >> dense(8,vocab)',
+      '--data',
+      `text:${join(dir, 'absent.txt')}`,
+      '--steps',
+      '2',
+      '--checkpoint',
+      join(dir, 'ck'),
+      '--backend',
+      'webgpu',
+    );
     expect(c.code).toBe(2);
     expect(c.err).toMatch(/--checkpoint and --resume need host parameters every epoch; --backend webgpu keeps them on the device/);
   }, 120_000);

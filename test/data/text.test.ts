@@ -9,7 +9,8 @@ import { DataError, Rng } from '../../src/index.js';
 
 describe('character-level text', () => {
   it('the vocabulary is the sorted set of code points of the training text, plus one unknown id', () => {
-    const text = 'banana bread🍞 and cake!', chars = Array.from(text); // 🍞 is one code point
+    const text = 'banana bread🍞 and cake!',
+      chars = Array.from(text); // 🍞 is one code point
     const c = textCorpus('t', text, { valFraction: 0.25 });
     const nTrain = Math.floor(chars.length * 0.75);
     expect(c.vocabulary).toEqual([' ', 'a', 'b', 'd', 'e', 'n', 'r', '🍞']);
@@ -21,28 +22,33 @@ describe('character-level text', () => {
   });
 
   it('encode and decode are inverse on text inside the vocabulary (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), (s) => {
-      const v = characterVocabulary(s);
-      expect(decodeText(encodeText(s, v), v)).toBe(s);
-      expect(encodeText(s, v).length).toBe(Array.from(s).length);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), (s) => {
+        const v = characterVocabulary(s);
+        expect(decodeText(encodeText(s, v), v)).toBe(s);
+        expect(encodeText(s, v).length).toBe(Array.from(s).length);
+      }),
+    );
   });
 
   it('windows: random starts give x and its next characters; evaluation windows predict every character once', () => {
     const ids = Float32Array.from({ length: 50 }, (_, i) => i);
-    const x = new Float32Array(4 * 7), y = new Float32Array(4 * 7);
+    const x = new Float32Array(4 * 7),
+      y = new Float32Array(4 * 7);
     sampleWindows(ids, 7, new Rng(1), x, y);
     for (let b = 0; b < 4; b++) for (let t = 0; t < 7; t++) expect(y[b * 7 + t]).toBe(x[b * 7 + t]! + 1);
-    fc.assert(fc.property(fc.integer({ min: 2, max: 300 }), fc.integer({ min: 1, max: 40 }), (n, T) => {
-      fc.pre(n >= T + 1);
-      const counted = new Array(n).fill(0);
-      for (const w of evaluationWindows(n, T)) {
-        expect(w.start).toBeGreaterThanOrEqual(0);
-        expect(w.start + T).toBeLessThanOrEqual(n - 1);
-        for (let t = w.from; t < T; t++) counted[w.start + t + 1]++;
-      }
-      expect(counted.slice(1).every((c) => c === 1)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 300 }), fc.integer({ min: 1, max: 40 }), (n, T) => {
+        fc.pre(n >= T + 1);
+        const counted = new Array(n).fill(0);
+        for (const w of evaluationWindows(n, T)) {
+          expect(w.start).toBeGreaterThanOrEqual(0);
+          expect(w.start + T).toBeLessThanOrEqual(n - 1);
+          for (let t = w.from; t < T; t++) counted[w.start + t + 1]++;
+        }
+        expect(counted.slice(1).every((c) => c === 1)).toBe(true);
+      }),
+    );
   });
 
   it('a text too short for one window in each part is a DataError', () => {

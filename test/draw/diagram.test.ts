@@ -31,19 +31,21 @@ function checkStructure(f: Para): void {
   }
   for (let i = 0; i < d.nodes.length; i++) {
     for (let j = i + 1; j < d.nodes.length; j++) {
-      const a = d.nodes[i]!, b = d.nodes[j]!;
+      const a = d.nodes[i]!,
+        b = d.nodes[j]!;
       const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
       expect(overlap, `${a.label || a.kind} overlaps ${b.label || b.kind} in ${f}`).toBe(false);
     }
   }
   const withParams = d.nodes.filter((n) => n.params.length).length;
   expect(d.wires.filter((w) => w.param).length).toBe(withParams);
-  for (const w of d.wires) for (const [x, y] of w.points) {
-    expect(x).toBeGreaterThanOrEqual(0);
-    expect(x).toBeLessThanOrEqual(d.width);
-    expect(y).toBeGreaterThanOrEqual(0);
-    expect(y).toBeLessThanOrEqual(d.height);
-  }
+  for (const w of d.wires)
+    for (const [x, y] of w.points) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(d.width);
+      expect(y).toBeGreaterThanOrEqual(0);
+      expect(y).toBeLessThanOrEqual(d.height);
+    }
 }
 
 describe('string diagrams', () => {
@@ -57,7 +59,13 @@ describe('string diagrams', () => {
   });
 
   it('random composites of a few dozen morphisms lay out without overlaps', () => {
-    fc.assert(fc.property(sizes.chain((a) => sizes.chain((b) => morphismArb(a, b, 4))), (f) => checkStructure(f)), { numRuns: 150 });
+    fc.assert(
+      fc.property(
+        sizes.chain((a) => sizes.chain((b) => morphismArb(a, b, 4))),
+        (f) => checkStructure(f),
+      ),
+      { numRuns: 150 },
+    );
     const big = parseSpec(Array.from({ length: 30 }, (_, i) => (i % 2 ? 'tanh' : 'dense(8,8)')).join(' >> '));
     checkStructure(big);
   });
@@ -98,10 +106,12 @@ describe('a transformer block', () => {
     const inside = d.nodes.filter((n) => n.x >= fr.x && n.x + n.w <= fr.x + fr.w && n.y >= fr.y && n.y + n.h <= fr.y + fr.h);
     expect(inside.map((n) => n.label)).toEqual(expect.arrayContaining(['layernorm(64)', 'dense(64,256)', 'gelu', 'dense(256,64)', '·W_oᵀ']));
     expect(inside.some((n) => n.label.startsWith('embedding'))).toBe(false);
-    for (let i = 0; i < d.nodes.length; i++) for (let j = i + 1; j < d.nodes.length; j++) {
-      const a = d.nodes[i]!, b = d.nodes[j]!;
-      expect(a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h, `${a.label} overlaps ${b.label}`).toBe(false);
-    }
+    for (let i = 0; i < d.nodes.length; i++)
+      for (let j = i + 1; j < d.nodes.length; j++) {
+        const a = d.nodes[i]!,
+          b = d.nodes[j]!;
+        expect(a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h, `${a.label} overlaps ${b.label}`).toBe(false);
+      }
     const svg = stringDiagram(f);
     expect(svg).toContain('class="frame"');
     expect(svg).toContain('head 4');
@@ -109,6 +119,10 @@ describe('a transformer block', () => {
 
   it('many heads are drawn as the first, a count, and the last', () => {
     const d = diagramOf(parseSpec('attention(64,16,none,none)').at([8, 64]));
-    expect(d.nodes.map((n) => n.label).filter((l) => l.startsWith('head') || l.includes('more heads'))).toEqual(['head 1: softmax(q·kᵀ/√4)·v', '… 14 more heads …', 'head 16: softmax(q·kᵀ/√4)·v']);
+    expect(d.nodes.map((n) => n.label).filter((l) => l.startsWith('head') || l.includes('more heads'))).toEqual([
+      'head 1: softmax(q·kᵀ/√4)·v',
+      '… 14 more heads …',
+      'head 16: softmax(q·kᵀ/√4)·v',
+    ]);
   });
 });

@@ -7,7 +7,19 @@ describe('paralens end', () => {
     const r = await cli('end', '--group', 'S(4)', '--in', 'T(2)', '--out', 'V', '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(j).toMatchObject({ group: 'S(4)', order: 24, in: 'T(2)', out: 'V', in_size: 16, out_size: 4, unknowns: 64, dim: 5, solver_dim: 5, agree: true, centre: ['e'] });
+    expect(j).toMatchObject({
+      group: 'S(4)',
+      order: 24,
+      in: 'T(2)',
+      out: 'V',
+      in_size: 16,
+      out_size: 4,
+      unknowns: 64,
+      dim: 5,
+      solver_dim: 5,
+      agree: true,
+      centre: ['e'],
+    });
     expect(j.equations).toBe(23 * 64);
     expect(j.max_residual).toBeLessThan(1e-12);
   });
@@ -80,7 +92,13 @@ describe('paralens coend', () => {
 describe('tour section: ends and coends', () => {
   it('reports the worked checks and summary rows', async () => {
     const out = await section.run({ seed: 0, io: quietIO });
-    const d = out.data as { ends: { dim: number; solver_dim: number }[]; coends: { classes: number }[]; coinvariants: { dim: number; characters: number }[]; gluing: { max_error: number; classes: number; points: number }[]; sheaf: { one_per_point: boolean; glued: boolean }[] };
+    const d = out.data as {
+      ends: { dim: number; solver_dim: number }[];
+      coends: { classes: number }[];
+      coinvariants: { dim: number; characters: number }[];
+      gluing: { max_error: number; classes: number; points: number }[];
+      sheaf: { one_per_point: boolean; glued: boolean }[];
+    };
     d.ends.forEach((e) => expect(e.dim).toBe(e.solver_dim));
     expect(d.coends.map((c) => c.classes)).toEqual([3, 5, 4, 6, 3]);
     d.coinvariants.forEach((c) => expect(c.dim).toBeCloseTo(c.characters, 9));
@@ -88,7 +106,10 @@ describe('tour section: ends and coends', () => {
       expect(g.max_error).toBeLessThan(1e-12);
       expect(g.classes).toBe(g.points);
     });
-    expect(d.sheaf.map((s) => [s.one_per_point, s.glued])).toEqual([[true, true], [false, false]]);
+    expect(d.sheaf.map((s) => [s.one_per_point, s.glued])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
     expect(out.summary!.length).toBeGreaterThanOrEqual(4);
     expect(out.figures!.length).toBe(1);
     expect(out.lines.join('\n')).toMatch(/Gluing as a coend/);

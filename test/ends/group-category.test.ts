@@ -7,7 +7,16 @@ import { TooLargeError } from '../../src/errors.js';
 
 describe('a finite group as a one-object category', () => {
   it('enumerates every element (orders) and the table is a group', () => {
-    for (const [g, n] of [['S(3)', 6], ['S(4)', 24], ['Z(7)', 7], ['D(5)', 10], ['O(1)', 2], ['Trans(2,3)', 6], ['S(3)xZ(2)', 12], ['Perm((1,0,2,3),(0,1,3,2))', 4]] as const) {
+    for (const [g, n] of [
+      ['S(3)', 6],
+      ['S(4)', 24],
+      ['Z(7)', 7],
+      ['D(5)', 10],
+      ['O(1)', 2],
+      ['Trans(2,3)', 6],
+      ['S(3)xZ(2)', 12],
+      ['Perm((1,0,2,3),(0,1,3,2))', 4],
+    ] as const) {
       const G = groupCategory(parseGroup(g));
       expect(G.order, g).toBe(n);
       expect(new Set(G.category.arrows.map((a) => a.name)).size, g).toBe(n);
@@ -18,14 +27,18 @@ describe('a finite group as a one-object category', () => {
 
   it('composition is the matrix product of the elements on V', () => {
     const G = groupCategory(parseGroup('D(4)'));
-    for (let g = 0; g < G.order; g++) for (let f = 0; f < G.order; f++) {
-      const A = G.matrices[g]!, B = G.matrices[f]!, AB = G.matrices[G.category.compose(g, f)]!;
-      for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
-        let s = 0;
-        for (let k = 0; k < 4; k++) s += A.data[i * 4 + k]! * B.data[k * 4 + j]!;
-        expect(AB.data[i * 4 + j]).toBe(s);
+    for (let g = 0; g < G.order; g++)
+      for (let f = 0; f < G.order; f++) {
+        const A = G.matrices[g]!,
+          B = G.matrices[f]!,
+          AB = G.matrices[G.category.compose(g, f)]!;
+        for (let i = 0; i < 4; i++)
+          for (let j = 0; j < 4; j++) {
+            let s = 0;
+            for (let k = 0; k < 4; k++) s += A.data[i * 4 + k]! * B.data[k * 4 + j]!;
+            expect(AB.data[i * 4 + j]).toBe(s);
+          }
       }
-    }
   });
 
   it('names permutations in cycle notation', () => {

@@ -4,7 +4,8 @@ import type { FiniteCategory } from '../../src/category/finite.js';
 /** Rank by Gaussian elimination with partial pivoting (independent of the nullspace solver). */
 export function rank(rows: number[][], tol = 1e-9): number {
   const A = rows.map((r) => r.slice());
-  const m = A.length, n = A[0]?.length ?? 0;
+  const m = A.length,
+    n = A[0]?.length ?? 0;
   let r = 0;
   for (let c = 0; c < n && r < m; c++) {
     let p = r;
@@ -25,7 +26,10 @@ export function posetFrom(n: number, rel: readonly [number, number][]): FiniteCa
   const le = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => i === j));
   for (const [a, b] of rel) if (a < b) le[a]![b] = true;
   for (let k = 0; k < n; k++) for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (le[a]![k] && le[k]![b]) le[a]![b] = true;
-  return categoryFromPoset(Array.from({ length: n }, (_, i) => `p${i}`), (a, b) => le[a]![b]!);
+  return categoryFromPoset(
+    Array.from({ length: n }, (_, i) => `p${i}`),
+    (a, b) => le[a]![b]!,
+  );
 }
 
 /** Brute-force conjugacy classes from a multiplication table and inverses: orbits of x ↦ g x g⁻¹. */

@@ -54,7 +54,10 @@ export async function runCases(cases: readonly Case[], opts: { restartMiB?: numb
   const work = mkdtempSync(join(tmpdir(), 'paralens-budget-'));
   const casesJson = join(work, 'cases.json');
   const b64 = (v: string | Uint8Array): string => Buffer.from(typeof v === 'string' ? Buffer.from(v, 'utf8') : v).toString('base64');
-  writeFileSync(casesJson, JSON.stringify(cases.map((c) => ({ argv: c.argv, files: Object.fromEntries(Object.entries(c.files ?? {}).map(([k, v]) => [k, b64(v)])) }))));
+  writeFileSync(
+    casesJson,
+    JSON.stringify(cases.map((c) => ({ argv: c.argv, files: Object.fromEntries(Object.entries(c.files ?? {}).map(([k, v]) => [k, b64(v)])) }))),
+  );
   const outcomes: Outcome[] = [];
   try {
     while (outcomes.length < cases.length) {
@@ -69,7 +72,14 @@ export async function runCases(cases: readonly Case[], opts: { restartMiB?: numb
 }
 
 /** One child from case `from` on; resolves with the outcome of a case that never reported (hang or crash), if any. */
-function runChild(runJs: string, casesJson: string, from: number, work: string, restartMiB: number, onCase: (o: Outcome) => void): Promise<Outcome | undefined> {
+function runChild(
+  runJs: string,
+  casesJson: string,
+  from: number,
+  work: string,
+  restartMiB: number,
+  onCase: (o: Outcome) => void,
+): Promise<Outcome | undefined> {
   return new Promise((resolve) => {
     const runner = join(__dirname, 'cli-runner.mjs');
     const script = `ulimit -v ${VIRTUAL_KIB} && exec "${process.execPath}" "${runner}" "$@"`;
@@ -79,7 +89,11 @@ function runChild(runJs: string, casesJson: string, from: number, work: string, 
       env: { ...process.env, PARALENS_BACKEND: 'js', PARALENS_DEBUG: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     });
-    let stderr = '', buffer = '', current: number | undefined, started = 0, hung = false;
+    let stderr = '',
+      buffer = '',
+      current: number | undefined,
+      started = 0,
+      hung = false;
     p.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
     const watchdog = setInterval(() => {
       if (current !== undefined && performance.now() - started > BUDGET.hangMs) {
@@ -173,7 +187,12 @@ export async function fuzzCli(name: string, cases: readonly Case[], seed: number
   for (let i = 0; i < cases.length; i += 2000) outcomes.push(...(await runCases(cases.slice(i, i + 2000))));
   const t = logTally(name, outcomes);
   // the long run's hangs and crashes named at once (the failure report comes only at the end of the file)
-  if (process.env.PARALENS_TEST_VERBOSE) outcomes.forEach((o, i) => typeof o.code === 'string' && console.log(`fuzz ${name}: case ${i} ${o.code} after ${Math.round(o.wallMs)} ms: ${JSON.stringify(cases[i]!.argv).slice(0, 2000)}`));
+  if (process.env.PARALENS_TEST_VERBOSE)
+    outcomes.forEach(
+      (o, i) =>
+        typeof o.code === 'string' &&
+        console.log(`fuzz ${name}: case ${i} ${o.code} after ${Math.round(o.wallMs)} ms: ${JSON.stringify(cases[i]!.argv).slice(0, 2000)}`),
+    );
   outcomes.forEach((o, i) => {
     const argv = cases[i]!.argv.map((a) => (a.length > 60 ? `${a.slice(0, 60)}…(${a.length} chars)` : a)).join(' ');
     expectWithinBudget(o, `${name} case ${i} (PARALENS_FUZZ_SEED=${seed}): ${JSON.stringify(argv)}`);

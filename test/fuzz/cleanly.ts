@@ -32,11 +32,31 @@ export function mutate(bytes: Uint8Array, ops: readonly [number, number, number]
   for (const [kind, at0, v] of ops) {
     const at = b.length ? at0 % b.length : 0;
     switch (kind % 5) {
-      case 0: if (b.length) b[at]! ^= 1 << (v % 8); break;
-      case 1: if (b.length) b[at] = v & 0xff; break;
-      case 2: b = b.slice(0, at); break;
-      case 3: { const c = new Uint8Array(b.length + 1); c.set(b.subarray(0, at)); c[at] = v & 0xff; c.set(b.subarray(at), at + 1); b = c; break; }
-      case 4: { const n = Math.min(v % 16, b.length - at); const c = new Uint8Array(b.length + n); c.set(b.subarray(0, at + n)); c.set(b.subarray(at), at + n); b = c; break; } // duplicate a run
+      case 0:
+        if (b.length) b[at]! ^= 1 << (v % 8);
+        break;
+      case 1:
+        if (b.length) b[at] = v & 0xff;
+        break;
+      case 2:
+        b = b.slice(0, at);
+        break;
+      case 3: {
+        const c = new Uint8Array(b.length + 1);
+        c.set(b.subarray(0, at));
+        c[at] = v & 0xff;
+        c.set(b.subarray(at), at + 1);
+        b = c;
+        break;
+      }
+      case 4: {
+        const n = Math.min(v % 16, b.length - at);
+        const c = new Uint8Array(b.length + n);
+        c.set(b.subarray(0, at + n));
+        c.set(b.subarray(at), at + n);
+        b = c;
+        break;
+      } // duplicate a run
     }
   }
   return b;

@@ -33,8 +33,19 @@ type Pools = Record<string, readonly string[]>;
  * repeated, some unknown) with values from their pools or garbage, in random order.
  */
 function argv(pools: Pools, required: readonly string[]): fc.Arbitrary<string[]> {
-  const base = fc.tuple(...required.map((fl) => fc.option(fc.constantFrom(...pools[fl]!).map((v): string[] => [fl, v]), { freq: 6 }))).map((a) => a.flatMap((p) => p ?? []));
-  return fc.tuple(base, extras(pools)).chain(([b, e]) => fc.shuffledSubarray([...pairs(b), ...e], { minLength: pairs(b).length + e.length }).map((a) => a.flat()));
+  const base = fc
+    .tuple(
+      ...required.map((fl) =>
+        fc.option(
+          fc.constantFrom(...pools[fl]!).map((v): string[] => [fl, v]),
+          { freq: 6 },
+        ),
+      ),
+    )
+    .map((a) => a.flatMap((p) => p ?? []));
+  return fc
+    .tuple(base, extras(pools))
+    .chain(([b, e]) => fc.shuffledSubarray([...pairs(b), ...e], { minLength: pairs(b).length + e.length }).map((a) => a.flat()));
 }
 
 const pairs = (flat: string[]): string[][] => Array.from({ length: flat.length / 2 }, (_, i) => flat.slice(2 * i, 2 * i + 2));
@@ -42,10 +53,19 @@ const pairs = (flat: string[]): string[][] => Array.from({ length: flat.length /
 function extras(pools: Pools) {
   const flag = fc.constantFrom(...Object.keys(pools), '--json', '--nope');
   const pair = flag.chain((fl): fc.Arbitrary<string[]> =>
-    fl === '--json' ? fc.constant([fl]) : fc.tuple(fc.constant(fl), fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(pools[fl] ?? GARBAGE)) }, { weight: 1, arbitrary: fc.constantFrom(...GARBAGE) })).map((p) => [...p]),
+    fl === '--json'
+      ? fc.constant([fl])
+      : fc
+          .tuple(
+            fc.constant(fl),
+            fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(pools[fl] ?? GARBAGE)) }, { weight: 1, arbitrary: fc.constantFrom(...GARBAGE) }),
+          )
+          .map((p) => [...p]),
   );
   const eq = fc.tuple(fc.constantFrom(...Object.keys(pools)), fc.constantFrom(...GARBAGE)).map(([k, v]) => [`${k}=${v}`]);
-  return fc.array(fc.oneof({ weight: 5, arbitrary: pair }, { weight: 1, arbitrary: eq }, { weight: 1, arbitrary: fc.constantFrom(['positional'], ['-x']) }), { maxLength: 5 });
+  return fc.array(fc.oneof({ weight: 5, arbitrary: pair }, { weight: 1, arbitrary: eq }, { weight: 1, arbitrary: fc.constantFrom(['positional'], ['-x']) }), {
+    maxLength: 5,
+  });
 }
 
 async function fuzzCommand(name: string, pools: Pools, required: readonly string[], runs: number, allowed = [0, 2]): Promise<Record<number, number>> {
@@ -71,25 +91,35 @@ const CLI_RUNS = NUM_RUNS;
 
 describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', () => {
   it('predict', async () => {
-    const codes = await fuzzCommand('predict', {
-      '--load': [f('xor.safetensors'), f('garbage.safetensors'), f('huge-header.safetensors'), f('missing.safetensors'), f('dir'), f('points.csv')],
-      '--input': ['0,1', '0,1;1,1', '1', '0,1,2', 'a,b', '', ';;', '1e400,0', 'NaN,1', '0,1;', ' 1 , 0 '],
-      '--csv': [f('points.csv'), f('bad.csv'), f('empty.csv'), f('missing.csv'), f('dir')],
-    }, ['--load', '--input'], CLI_RUNS);
+    const codes = await fuzzCommand(
+      'predict',
+      {
+        '--load': [f('xor.safetensors'), f('garbage.safetensors'), f('huge-header.safetensors'), f('missing.safetensors'), f('dir'), f('points.csv')],
+        '--input': ['0,1', '0,1;1,1', '1', '0,1,2', 'a,b', '', ';;', '1e400,0', 'NaN,1', '0,1;', ' 1 , 0 '],
+        '--csv': [f('points.csv'), f('bad.csv'), f('empty.csv'), f('missing.csv'), f('dir')],
+      },
+      ['--load', '--input'],
+      CLI_RUNS,
+    );
     expect(codes[0]).toBeGreaterThan(0);
     expect(codes[2]).toBeGreaterThan(0);
   });
 
   it('kmeans', async () => {
-    const codes = await fuzzCommand('kmeans', {
-      '--data': ['xor', 'iris', 'moons', 'blobs', 'nope', ''],
-      '--csv': [f('points.csv'), f('bad.csv'), f('empty.csv'), f('missing.csv'), f('dir')],
-      '--k': ['1', '2', '3', '0', '-1', '99999999999', 'x'],
-      '--restarts': ['1', '2', '0', '-3'],
-      '--max-iter': ['1', '5', '0'],
-      '--tol': ['0', '1e-4', '-1', 'NaN', 'Infinity'],
-      '--seed': ['0', '7', '-1', '4294967296'],
-    }, ['--data', '--k'], CLI_RUNS);
+    const codes = await fuzzCommand(
+      'kmeans',
+      {
+        '--data': ['xor', 'iris', 'moons', 'blobs', 'nope', ''],
+        '--csv': [f('points.csv'), f('bad.csv'), f('empty.csv'), f('missing.csv'), f('dir')],
+        '--k': ['1', '2', '3', '0', '-1', '99999999999', 'x'],
+        '--restarts': ['1', '2', '0', '-3'],
+        '--max-iter': ['1', '5', '0'],
+        '--tol': ['0', '1e-4', '-1', 'NaN', 'Infinity'],
+        '--seed': ['0', '7', '-1', '4294967296'],
+      },
+      ['--data', '--k'],
+      CLI_RUNS,
+    );
     expect(codes[0]).toBeGreaterThan(0);
     expect(codes[2]).toBeGreaterThan(0);
   });
@@ -100,16 +130,22 @@ describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', 
     process.chdir(work);
     let codes: Record<number, number>;
     try {
-      codes = await fuzzCommand('train', {
-        '--model': ['dense(2,4) >> tanh >> dense(4,1)', 'dense(2,1)', 'dense(4,3)', 'dense(2,4) >> relu >> dense(4,1)'],
-        '--data': ['xor', 'iris'],
-        '--epochs': ['1', '2', '4'],
-        '--lr': ['0.1', '0.5', '1e9'],
-        '--optimizer': ['sgd', 'adam', 'momentum'],
-        '--checkpoint': [f('ck-a'), f('ck-b'), f('garbage.safetensors')],
-        '--resume': [f('ck-a'), f('ck-b'), f('missing'), f('dir'), f('xor.safetensors'), f('garbage.safetensors')],
-        '--every': ['1', '2', '0', '-1'],
-      }, ['--model', '--data'], Math.min(CLI_RUNS, 300), [0, 1, 2]);
+      codes = await fuzzCommand(
+        'train',
+        {
+          '--model': ['dense(2,4) >> tanh >> dense(4,1)', 'dense(2,1)', 'dense(4,3)', 'dense(2,4) >> relu >> dense(4,1)'],
+          '--data': ['xor', 'iris'],
+          '--epochs': ['1', '2', '4'],
+          '--lr': ['0.1', '0.5', '1e9'],
+          '--optimizer': ['sgd', 'adam', 'momentum'],
+          '--checkpoint': [f('ck-a'), f('ck-b'), f('garbage.safetensors')],
+          '--resume': [f('ck-a'), f('ck-b'), f('missing'), f('dir'), f('xor.safetensors'), f('garbage.safetensors')],
+          '--every': ['1', '2', '0', '-1'],
+        },
+        ['--model', '--data'],
+        Math.min(CLI_RUNS, 300),
+        [0, 1, 2],
+      );
     } finally {
       process.chdir(cwd);
     }
@@ -118,15 +154,21 @@ describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', 
   });
 
   it('derive', async () => {
-    const codes = await fuzzCommand('derive', {
-      '--group': ['S(3)', 'Z(4)', 'D(3)', 'SO(2)', 'O(2)', 'Trans(4)', 'S(2)xZ(2)', 'S(', 'Q(3)', 'S(0)', 'S(-1)', 'Perm((1,0))'],
-      '--in': ['V', 'T(0)', 'T(1)', 'V+T(0)', '2V', 'T(2)', 'dual(V)', 'V*', 'T(', 'W'],
-      '--out': ['V', 'T(0)', 'T(1)', 'V+T(0)', '2V', 'T(2)', '+', 'T(1,1)'],
-      '--dense-limit': ['1', '100', '0', '-5'],
-      '--max-memory': ['1', '0.001', '1024', '0', '-1'],
-      '--seed': ['0', '3'],
-      '--basis': ['x'],
-    }, ['--group', '--in', '--out'], CLI_RUNS, [0, 1, 2]);
+    const codes = await fuzzCommand(
+      'derive',
+      {
+        '--group': ['S(3)', 'Z(4)', 'D(3)', 'SO(2)', 'O(2)', 'Trans(4)', 'S(2)xZ(2)', 'S(', 'Q(3)', 'S(0)', 'S(-1)', 'Perm((1,0))'],
+        '--in': ['V', 'T(0)', 'T(1)', 'V+T(0)', '2V', 'T(2)', 'dual(V)', 'V*', 'T(', 'W'],
+        '--out': ['V', 'T(0)', 'T(1)', 'V+T(0)', '2V', 'T(2)', '+', 'T(1,1)'],
+        '--dense-limit': ['1', '100', '0', '-5'],
+        '--max-memory': ['1', '0.001', '1024', '0', '-1'],
+        '--seed': ['0', '3'],
+        '--basis': ['x'],
+      },
+      ['--group', '--in', '--out'],
+      CLI_RUNS,
+      [0, 1, 2],
+    );
     expect(codes[0]).toBeGreaterThan(0);
     expect(codes[2]).toBeGreaterThan(0);
   });
@@ -137,7 +179,19 @@ describe('fuzzing CLI argument handling: exit 0 or 2, one line, never a crash', 
  * error (these once crashed with untyped RangeErrors or ran out of memory).
  */
 describe('large numbers in derive expressions', () => {
-  for (const [flag, value] of [['--in', '99999999999V'], ['--in', 'T(99999999999)'], ['--in', '5000000V'], ['--group', 'S(99999999999)'], ['--group', 'Z(4294967296)'], ['--group', 'O(100000)'], ['--group', 'Trans(100000,100000)'], ['--in', 'T(100000000)'], ['--group', 'S(100000000)'], ['--group', 'O(565)'], ['--group', 'SO(22222)']] as const) {
+  for (const [flag, value] of [
+    ['--in', '99999999999V'],
+    ['--in', 'T(99999999999)'],
+    ['--in', '5000000V'],
+    ['--group', 'S(99999999999)'],
+    ['--group', 'Z(4294967296)'],
+    ['--group', 'O(100000)'],
+    ['--group', 'Trans(100000,100000)'],
+    ['--in', 'T(100000000)'],
+    ['--group', 'S(100000000)'],
+    ['--group', 'O(565)'],
+    ['--group', 'SO(22222)'],
+  ] as const) {
     it(`derive ${flag} ${value} exits 2 with a typed error`, async () => {
       const args = { '--group': 'S(3)', '--in': 'V', '--out': 'V', [flag]: value };
       const r = await cli('derive', ...Object.entries(args).flat());

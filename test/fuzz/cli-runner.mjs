@@ -29,9 +29,11 @@ for (let i = Number(first); i < cases.length; i++) {
     writeFileSync(join(dir, name), Buffer.from(b64, 'base64'));
   }
   const argv = c.argv.map((a) => a.split('{dir}').join(dir));
-  const out = [], err = [];
+  const out = [],
+    err = [];
   report({ start: i });
-  const cpu0 = process.cpuUsage(), t0 = performance.now();
+  const cpu0 = process.cpuUsage(),
+    t0 = performance.now();
   let code;
   try {
     code = await run(argv, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: false });

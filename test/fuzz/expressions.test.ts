@@ -11,7 +11,9 @@ import { cleanly, NUM_RUNS } from './cleanly.js';
 /** Token soups over the grammar's alphabet, with small numbers (large ones are tested apart). */
 const soup = (tokens: readonly string[]) => fc.array(fc.constantFrom(...tokens), { maxLength: 14 }).map((t) => t.join(''));
 const mutated = (valid: readonly string[]) =>
-  fc.tuple(fc.constantFrom(...valid), fc.nat(40), fc.nat(40), fc.string({ maxLength: 3 })).map(([s, i, j, ins]) => s.slice(0, i % (s.length + 1)) + ins + s.slice(j % (s.length + 1)));
+  fc
+    .tuple(fc.constantFrom(...valid), fc.nat(40), fc.nat(40), fc.string({ maxLength: 3 }))
+    .map(([s, i, j, ins]) => s.slice(0, i % (s.length + 1)) + ins + s.slice(j % (s.length + 1)));
 
 const REP_TOKENS = ['V', 'T', 'T(', '(', ')', ',', '+', '*', '⊗', '_', 'dual(', 'sum(', 'tensor(', '0', '1', '2', '3', ' ', 'x', '-1', '1.5'];
 const REP_VALID = ['V', 'T(2)', 'V+T(0)', '3V', 'T(1,1)', 'T2', 'T1_1', 'dual(V)*V', '(V+T(0))*V', 'sum(V,T(0))', 'tensor(V,V)'];
@@ -28,23 +30,32 @@ const small = (a: fc.Arbitrary<string>) => a.filter((s) => !/\d{8,}/.test(s));
 
 describe('fuzzing the expression parsers: a result or a clean typed error', () => {
   it('representation expressions', () => {
-    fc.assert(fc.property(small(fc.oneof(soup(REP_TOKENS), mutated(REP_VALID), fc.string({ maxLength: 20 }))), (src) => {
-      const r = cleanly(() => parseRep(src));
-      if (r instanceof ParalensError) expect(r.code).toBe('E_EXPR');
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(small(fc.oneof(soup(REP_TOKENS), mutated(REP_VALID), fc.string({ maxLength: 20 }))), (src) => {
+        const r = cleanly(() => parseRep(src));
+        if (r instanceof ParalensError) expect(r.code).toBe('E_EXPR');
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 
   it('group expressions', () => {
-    fc.assert(fc.property(small(fc.oneof(soup(GROUP_TOKENS), mutated(GROUP_VALID), fc.string({ maxLength: 20 }))), (src) => {
-      cleanly(() => parseGroup(src));
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(small(fc.oneof(soup(GROUP_TOKENS), mutated(GROUP_VALID), fc.string({ maxLength: 20 }))), (src) => {
+        cleanly(() => parseGroup(src));
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 
   it('graphs', () => {
     const tokens = ['cycle(', 'path(', 'complete(', 'star(', '(', ')', '-', ',', '0', '1', '2', '5', ' ', 'x'];
-    fc.assert(fc.property(small(fc.oneof(soup(tokens), mutated(['cycle(6)', 'path(5)', '(0-1,1-2,2-0)']), fc.string({ maxLength: 20 }))), (src) => {
-      cleanly(() => parseGraph(src));
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(small(fc.oneof(soup(tokens), mutated(['cycle(6)', 'path(5)', '(0-1,1-2,2-0)']), fc.string({ maxLength: 20 }))), (src) => {
+        cleanly(() => parseGraph(src));
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 
   it('valid expressions parse', () => {

@@ -26,7 +26,8 @@ function soup(tokens: readonly string[], maxLength: number): fc.Arbitrary<string
 
 /** A valid expression with a random cut, insertion and splice (fast-check's mutations of text). */
 function mutated(valid: readonly string[]): fc.Arbitrary<string> {
-  return fc.tuple(fc.constantFrom(...valid), fc.nat(80), fc.nat(80), fc.oneof(fc.string({ maxLength: 4 }), num))
+  return fc
+    .tuple(fc.constantFrom(...valid), fc.nat(80), fc.nat(80), fc.oneof(fc.string({ maxLength: 4 }), num))
     .map(([s, i, j, ins]) => s.slice(0, i % (s.length + 1)) + ins + s.slice(j % (s.length + 1)));
 }
 
@@ -36,10 +37,31 @@ function repeated(open: string, middle: string, close: string): fc.Arbitrary<str
 }
 
 /** Raw text: control characters, line breaks, characters outside the BMP, lone surrogates. */
-export const rawText = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('a\nb', '\u0000', '😀)', '\ud800', '\r\n', ' '.repeat(10)));
+export const rawText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('a\nb', '\u0000', '😀)', '\ud800', '\r\n', ' '.repeat(10)),
+);
 
 export const REP_VALID = ['V', 'T(2)', 'V+T(0)', '3V', 'T(1,1)', 'T2', 'T1_1', 'dual(V)*V', '(V+T(0))*V', 'sum(V,T(0))', 'tensor(V,V)', '2(V+T0)'];
-export const GROUP_VALID = ['S(4)', 'Z(8)', 'D(6)', 'Trans(16)', 'Trans(8,8)', 'SO(3)', 'O(5)', 'O(1,3)', 'SO+(1,3)', 'Perm((1,2,3,0),(3,2,1,0))', 'S(3)xZ(2)', 'O(1)', 'Z(3)*Z(3)', 'DirectProduct(S(3),Z(2))', 'DirectSum(SO(2),Z(3))', 'RubiksCube()'];
+export const GROUP_VALID = [
+  'S(4)',
+  'Z(8)',
+  'D(6)',
+  'Trans(16)',
+  'Trans(8,8)',
+  'SO(3)',
+  'O(5)',
+  'O(1,3)',
+  'SO+(1,3)',
+  'Perm((1,2,3,0),(3,2,1,0))',
+  'S(3)xZ(2)',
+  'O(1)',
+  'Z(3)*Z(3)',
+  'DirectProduct(S(3),Z(2))',
+  'DirectSum(SO(2),Z(3))',
+  'RubiksCube()',
+];
 
 export const repExpr = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...REP_VALID) },
@@ -54,20 +76,84 @@ export const repExpr = fc.oneof(
 
 export const groupExpr = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...GROUP_VALID) },
-  soup(['S', 'Z', 'D', 'SO', 'SO+', 'O', 'Trans', 'Perm', 'DirectProduct(', 'DirectSum(', 'RubiksCube()', '(', ')', ',', 'x', '*', ' ', '(1,0)', '(0,1,2)'], 14),
+  soup(
+    ['S', 'Z', 'D', 'SO', 'SO+', 'O', 'Trans', 'Perm', 'DirectProduct(', 'DirectSum(', 'RubiksCube()', '(', ')', ',', 'x', '*', ' ', '(1,0)', '(0,1,2)'],
+    14,
+  ),
   mutated(GROUP_VALID),
   fc.tuple(fc.constantFrom('S', 'Z', 'D', 'SO', 'O', 'Trans'), num).map(([g, n]) => `${g}(${n})`),
-  fc.tuple(fc.array(fc.constantFrom('O(64)', 'SO(40)', 'S(4096)', 'Z(3)', 'S(64)', 'RubiksCube()'), { minLength: 2, maxLength: 6 }), fc.constantFrom('x', '*')).map(([fs, op]) => fs.join(op)),
+  fc
+    .tuple(fc.array(fc.constantFrom('O(64)', 'SO(40)', 'S(4096)', 'Z(3)', 'S(64)', 'RubiksCube()'), { minLength: 2, maxLength: 6 }), fc.constantFrom('x', '*'))
+    .map(([fs, op]) => fs.join(op)),
   fc.integer({ min: 1, max: 40 }).map((k) => `${'DirectProduct(Z(2),'.repeat(k)}Z(2)${')'.repeat(k)}`),
   rawText,
 );
 
-const LAYERS = ['dense', 'sigmoid', 'relu', 'tanh', 'softmax', 'copy', 'add', 'id', 'discard', 'residual', 'leaky_relu', 'gelu', 'dropout', 'conv2d', 'maxpool2d', 'flatten', 'map', 'sum_pool',
-  'equivariant', 'set_equivariant', 'message_passing', 'conv1d_periodic', 'conv2d_periodic', 'gated', 'norm_gated', 'bilinear', 'emlp', 'rope_attention', 'bayes_dense', 'adapter',
-  'embedding', 'layernorm', 'rmsnorm', 'attention', 'transformer', 'tensor_product', 'irreps_linear', 'irreps_gate', 'irreps_norm', 'sh_embedding', 'e3_conv', 'displace', 'reparam', 'tied', 'masked_map', 'max_pool'];
-export const SPEC_VALID = ['dense(2,4) >> sigmoid >> dense(4,1) >> sigmoid', 'residual(dense(3,3) >> tanh) @ copy(2)', 'copy(3) >> (dense(3,2) @ dense(3,2)) >> add(2)',
-  'embedding(32,8) >> transformer(8,2,16,rope) >> dense(8,32)', 'attention(8,2,relative)', 'irreps_linear(1x0e+1x1o,2x1o)', 'tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)', 'sh_embedding(4,2,4,2.0)', 'e3_conv(4,1x0e,2x0e+1x1o,1x1o,2)',
-  'equivariant(S(4),V,V+T(0)) >> gated(S(4),V)', 'set_equivariant(5,2,3)', 'conv1d_periodic(8,1,2,3)', 'emlp(SO(3),V,V+T(0),T(0),2)', 'message_passing(cycle(6),2,2)', 'map(dense(2,2),3) >> sum_pool'];
+const LAYERS = [
+  'dense',
+  'sigmoid',
+  'relu',
+  'tanh',
+  'softmax',
+  'copy',
+  'add',
+  'id',
+  'discard',
+  'residual',
+  'leaky_relu',
+  'gelu',
+  'dropout',
+  'conv2d',
+  'maxpool2d',
+  'flatten',
+  'map',
+  'sum_pool',
+  'equivariant',
+  'set_equivariant',
+  'message_passing',
+  'conv1d_periodic',
+  'conv2d_periodic',
+  'gated',
+  'norm_gated',
+  'bilinear',
+  'emlp',
+  'rope_attention',
+  'bayes_dense',
+  'adapter',
+  'embedding',
+  'layernorm',
+  'rmsnorm',
+  'attention',
+  'transformer',
+  'tensor_product',
+  'irreps_linear',
+  'irreps_gate',
+  'irreps_norm',
+  'sh_embedding',
+  'e3_conv',
+  'displace',
+  'reparam',
+  'tied',
+  'masked_map',
+  'max_pool',
+];
+export const SPEC_VALID = [
+  'dense(2,4) >> sigmoid >> dense(4,1) >> sigmoid',
+  'residual(dense(3,3) >> tanh) @ copy(2)',
+  'copy(3) >> (dense(3,2) @ dense(3,2)) >> add(2)',
+  'embedding(32,8) >> transformer(8,2,16,rope) >> dense(8,32)',
+  'attention(8,2,relative)',
+  'irreps_linear(1x0e+1x1o,2x1o)',
+  'tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)',
+  'sh_embedding(4,2,4,2.0)',
+  'e3_conv(4,1x0e,2x0e+1x1o,1x1o,2)',
+  'equivariant(S(4),V,V+T(0)) >> gated(S(4),V)',
+  'set_equivariant(5,2,3)',
+  'conv1d_periodic(8,1,2,3)',
+  'emlp(SO(3),V,V+T(0),T(0),2)',
+  'message_passing(cycle(6),2,2)',
+  'map(dense(2,2),3) >> sum_pool',
+];
 
 export const specExpr = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...SPEC_VALID) },
@@ -75,10 +161,33 @@ export const specExpr = fc.oneof(
   mutated(SPEC_VALID),
   repeated('(', 'relu', ')'),
   repeated('residual(', 'dense(2,2)', ')'),
-  fc.tuple(fc.constantFrom('equivariant', 'gated', 'bilinear', 'norm_gated'), groupExpr, repExpr, repExpr).map(([l, g, a, b]) => (l === 'equivariant' ? `${l}(${g},${a},${b})` : `${l}(${g},${a})`)),
-  fc.tuple(fc.constantFrom('set_equivariant', 'conv1d_periodic', 'dense', 'adapter', 'emlp(S(3),V,V,V,', 'embedding', 'layernorm', 'attention', 'transformer', 'sh_embedding', 'displace', 'e3_conv'), num, num).map(([l, a, b]) => (l.endsWith(',') ? `${l}${a})` : `${l}(${a},${b},2,3)`)),
+  fc
+    .tuple(fc.constantFrom('equivariant', 'gated', 'bilinear', 'norm_gated'), groupExpr, repExpr, repExpr)
+    .map(([l, g, a, b]) => (l === 'equivariant' ? `${l}(${g},${a},${b})` : `${l}(${g},${a})`)),
+  fc
+    .tuple(
+      fc.constantFrom(
+        'set_equivariant',
+        'conv1d_periodic',
+        'dense',
+        'adapter',
+        'emlp(S(3),V,V,V,',
+        'embedding',
+        'layernorm',
+        'attention',
+        'transformer',
+        'sh_embedding',
+        'displace',
+        'e3_conv',
+      ),
+      num,
+      num,
+    )
+    .map(([l, a, b]) => (l.endsWith(',') ? `${l}${a})` : `${l}(${a},${b},2,3)`)),
   // e3nn irreps with every multiplicity and degree
-  fc.tuple(fc.constantFrom('irreps_linear', 'irreps_norm', 'irreps_gate', 'tensor_product'), num, num, fc.constantFrom('e', 'o', '')).map(([l, k, deg, p]) => `${l}(${k}x${deg}${p},${deg}x${k}${p}${l === 'tensor_product' ? ',1x0e' : ''})`),
+  fc
+    .tuple(fc.constantFrom('irreps_linear', 'irreps_norm', 'irreps_gate', 'tensor_product'), num, num, fc.constantFrom('e', 'o', ''))
+    .map(([l, k, deg, p]) => `${l}(${k}x${deg}${p},${deg}x${k}${p}${l === 'tensor_product' ? ',1x0e' : ''})`),
   fc.integer({ min: 1, max: 20_000 }).map((k) => Array.from({ length: k }, () => 'id(2)').join(' >> ')),
   rawText,
 );
@@ -86,7 +195,11 @@ export const specExpr = fc.oneof(
 const names = (n: number, prefix: string): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 export const posetExpr = fc.oneof(
   fc.integer({ min: 1, max: 1500 }).map((n) => names(n, 'p').join('<')),
-  fc.integer({ min: 2, max: 2100 }).map((n) => names(n, 'a').map((a) => `${a}<top`).join(', ')),
+  fc.integer({ min: 2, max: 2100 }).map((n) =>
+    names(n, 'a')
+      .map((a) => `${a}<top`)
+      .join(', '),
+  ),
   fc.array(fc.tuple(fc.nat(30), fc.nat(30)), { maxLength: 60 }).map((ps) => ps.map(([a, b]) => `x${a}<x${b}`).join(', ')),
   fc.array(fc.tuple(fc.nat(12), fc.nat(12)), { maxLength: 30 }).map((ps) => ps.map(([a, b]) => `${a}<=${b}`).join(',')),
   soup(['a', 'b', 'c', '<', '<=', ',', ' ', '★', "'", '-', '.', '(', '>'], 20),
@@ -104,11 +217,29 @@ export const edgesExpr = fc.oneof(
 );
 
 /** Comma-separated rows of cells: numbers, NaN, overflow, labels, quotes, empty fields; sometimes many rows or columns. */
-const cell = fc.oneof(fc.double().map(String), fc.integer().map(String), fc.constantFrom('', 'a', 'Iris-setosa', ' ', 'NaN', '1e400', '0x10', '"1,2"', '"', '\t3', 'Infinity', '-0', '１', '😀'));
+const cell = fc.oneof(
+  fc.double().map(String),
+  fc.integer().map(String),
+  fc.constantFrom('', 'a', 'Iris-setosa', ' ', 'NaN', '1e400', '0x10', '"1,2"', '"', '\t3', 'Infinity', '-0', '１', '😀'),
+);
 export const csvText = fc.oneof(
-  { weight: 5, arbitrary: fc.tuple(fc.option(fc.constant('a,b,label'), { freq: 2 }), fc.array(fc.array(cell, { minLength: 0, maxLength: 4 }).map((r) => r.join(',')), { maxLength: 12 }), fc.constantFrom('\n', '\r\n', '\r'))
-    .map(([h, rows, nl]) => [...(h ? [h] : []), ...rows].join(nl)) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 20_000 }).map((n) => 'a,b\n' + Array.from({ length: n }, (_, i) => `${i % 13},${(i * 7) % 5}`).join('\n')) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(
+        fc.option(fc.constant('a,b,label'), { freq: 2 }),
+        fc.array(
+          fc.array(cell, { minLength: 0, maxLength: 4 }).map((r) => r.join(',')),
+          { maxLength: 12 },
+        ),
+        fc.constantFrom('\n', '\r\n', '\r'),
+      )
+      .map(([h, rows, nl]) => [...(h ? [h] : []), ...rows].join(nl)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: 20_000 }).map((n) => 'a,b\n' + Array.from({ length: n }, (_, i) => `${i % 13},${(i * 7) % 5}`).join('\n')),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 5000 }).map((w) => Array.from({ length: w }, (_, i) => String(i)).join(',') + '\n') },
   { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
   { weight: 1, arbitrary: fc.constantFrom('\ufeffa,b\n1,2\n', '', '\n\n', '#only a comment\n', 'a,b\n1,2,3\n') },
@@ -137,10 +268,23 @@ export function idx(dims: readonly number[], body: Uint8Array, type = 0x08): Uin
 const ops = fc.array(fc.tuple(fc.nat(4), fc.nat(1 << 20), fc.nat(255)), { minLength: 1, maxLength: 4 });
 
 /** A Fashion-MNIST-shaped directory of n images whose files may be mutated, gzipped, or declare absurd sizes. */
-export const fashionDir = fc.tuple(fc.integer({ min: 1, max: 40 }), fc.boolean(), fc.option(ops, { freq: 2 }), fc.option(fc.constantFrom([2 ** 31, 28, 28], [0xffffffff], [60000, 1000, 1000], [5, 28]), { freq: 4 }), fc.nat(3))
+export const fashionDir = fc
+  .tuple(
+    fc.integer({ min: 1, max: 40 }),
+    fc.boolean(),
+    fc.option(ops, { freq: 2 }),
+    fc.option(fc.constantFrom([2 ** 31, 28, 28], [0xffffffff], [60000, 1000, 1000], [5, 28]), { freq: 4 }),
+    fc.nat(3),
+  )
   .map(([n, gz, mutation, dims, which]) => {
-    const images = idx([n, 28, 28], new Uint8Array(n * 784).map((_, i) => (i * 31) % 256));
-    const labels = idx([n], new Uint8Array(n).map((_, i) => i % 10));
+    const images = idx(
+      [n, 28, 28],
+      new Uint8Array(n * 784).map((_, i) => (i * 31) % 256),
+    );
+    const labels = idx(
+      [n],
+      new Uint8Array(n).map((_, i) => i % 10),
+    );
     const files: Record<string, Uint8Array> = {};
     for (const split of ['train', 't10k']) {
       files[`${split}-images-idx3-ubyte`] = images;

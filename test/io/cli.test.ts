@@ -81,8 +81,22 @@ describe('paralens train --save, predict, export', () => {
     const bad = join(dir, 'bad.safetensors');
     const corruptions: [string, Uint8Array][] = [
       ['truncated', bytes.subarray(0, bytes.length - 3)],
-      ['header length beyond the file', (() => { const b = Buffer.from(bytes); b.writeUInt32LE(bytes.length, 0); return b; })()],
-      ['not JSON', (() => { const b = Buffer.from(bytes); b[8] = 0x21; return b; })()],
+      [
+        'header length beyond the file',
+        (() => {
+          const b = Buffer.from(bytes);
+          b.writeUInt32LE(bytes.length, 0);
+          return b;
+        })(),
+      ],
+      [
+        'not JSON',
+        (() => {
+          const b = Buffer.from(bytes);
+          b[8] = 0x21;
+          return b;
+        })(),
+      ],
     ];
     for (const [what, b] of corruptions) {
       writeFileSync(bad, b);

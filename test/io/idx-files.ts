@@ -7,7 +7,8 @@ import type { Rng } from '../../src/index.js';
  * `--data fashion-mnist --data-dir DIR`: n 8×8 grey images whose class lights one pixel.
  */
 export function writeIdx(dir: string, n: number, prefix: string, rng: Rng): void {
-  const images = new Uint8Array(16 + n * 64), labels = new Uint8Array(8 + n);
+  const images = new Uint8Array(16 + n * 64),
+    labels = new Uint8Array(8 + n);
   const head = (b: Uint8Array, rank: number, dims: number[]): void => {
     b.set([0, 0, 8, rank]);
     dims.forEach((d, i) => new DataView(b.buffer).setUint32(4 + 4 * i, d, false));

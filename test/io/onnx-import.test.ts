@@ -23,8 +23,10 @@ const SCRIPT = fileURLToPath(new URL('./onnx_models.py', import.meta.url));
 const SPECS: Record<string, string> = {
   mlp: 'dense(4,16) >> relu >> dense(16,8) >> tanh >> dense(8,3)',
   cnn: 'conv2d(1,3,3,1,1) >> relu >> maxpool2d(2,2) >> conv2d(3,4,3,1,0) >> sigmoid >> avgpool2d(2,2) >> flatten >> dense(4,10)',
-  transformer: 'embedding(11,8) >> residual(layernorm(8) >> attention(8,2,none)) >> residual(layernorm(8) >> dense(8,16) >> relu >> dense(16,8)) >> layernorm(8) >> dense(8,11)',
-  resnet: 'conv2d(1,4,3,1,1) >> relu >> residual(conv2d(4,4,3,1,1) >> relu >> conv2d(4,4,3,1,1)) >> relu >> conv2d(4,6,3,2,1) >> relu >> globalavgpool >> copy(6) >> (dense(6,10) @ (dense(6,10) >> tanh)) >> add(10) >> leaky_relu(0.1) >> residual(dense(10,10) >> softplus)',
+  transformer:
+    'embedding(11,8) >> residual(layernorm(8) >> attention(8,2,none)) >> residual(layernorm(8) >> dense(8,16) >> relu >> dense(16,8)) >> layernorm(8) >> dense(8,11)',
+  resnet:
+    'conv2d(1,4,3,1,1) >> relu >> residual(conv2d(4,4,3,1,1) >> relu >> conv2d(4,4,3,1,1)) >> relu >> conv2d(4,6,3,2,1) >> relu >> globalavgpool >> copy(6) >> (dense(6,10) @ (dense(6,10) >> tanh)) >> add(10) >> leaky_relu(0.1) >> residual(dense(10,10) >> softplus)',
 };
 
 describeWith(torchOnnx(), 'paralens import: ONNX files from torch.onnx.export', () => {
@@ -40,10 +42,15 @@ describeWith(torchOnnx(), 'paralens import: ONNX files from torch.onnx.export', 
     expect(r.json().model).toBe(spec);
     const file = decodeModel(readFileSync(saved));
     const io = decodeSafetensors(readFileSync(join(dir, `${name}.io.safetensors`))).tensors;
-    const ours = file.model.run(file.theta, io.get('x')!).data, theirs = io.get('y')!.data;
+    const ours = file.model.run(file.theta, io.get('x')!).data,
+      theirs = io.get('y')!.data;
     expect(ours.length).toBe(theirs.length);
-    let d = 0, s = 0;
-    theirs.forEach((v, i) => { d = Math.max(d, Math.abs(v - ours[i]!)); s = Math.max(s, Math.abs(v)); });
+    let d = 0,
+      s = 0;
+    theirs.forEach((v, i) => {
+      d = Math.max(d, Math.abs(v - ours[i]!));
+      s = Math.max(s, Math.abs(v));
+    });
     expect(d / s).toBeLessThanOrEqual(1e-5);
     // an ordinary morphism: its pullback gradchecks at the imported weights
     // (token ids for the transformer: its embedding takes integers)
@@ -83,7 +90,24 @@ describeWith(torchOnnx(), 'paralens import: ONNX files from torch.onnx.export', 
     writeIdx(data, 16, 't10k', rng);
     const cnn = join(dir, 'cnn.safetensors');
     await cli('import', join(dir, 'cnn.onnx'), '--save', cnn);
-    const c = await cli('train', '--init', cnn, '--data', 'fashion-mnist', '--data-dir', data, '--epochs', '3', '--batch', '16', '--optimizer', 'adam', '--lr', '0.01', '--json');
+    const c = await cli(
+      'train',
+      '--init',
+      cnn,
+      '--data',
+      'fashion-mnist',
+      '--data-dir',
+      data,
+      '--epochs',
+      '3',
+      '--batch',
+      '16',
+      '--optimizer',
+      'adam',
+      '--lr',
+      '0.01',
+      '--json',
+    );
     expect(c.code, c.err).toBe(0);
     expect(Number.isFinite(c.json().final_loss)).toBe(true);
   });
@@ -91,16 +115,19 @@ describeWith(torchOnnx(), 'paralens import: ONNX files from torch.onnx.export', 
 
 describe('paralens import: bad files, refused before allocating', () => {
   const ModelProto = onnxSchema().lookupType('onnx.ModelProto');
-  const model = (initializer: object): Uint8Array => ModelProto.encode(ModelProto.fromObject({
-    ir_version: 8,
-    opset_import: [{ domain: '', version: 17 }],
-    graph: {
-      node: [{ op_type: 'Gemm', name: 'fc', input: ['input', 'W', 'b'], output: ['output'], attribute: [{ name: 'transB', type: 2, i: 1 }] }],
-      initializer: [initializer, { name: 'b', dims: [2], data_type: 1, float_data: [0, 0] }],
-      input: [{ name: 'input', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 3 }] } } } }],
-      output: [{ name: 'output', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 2 }] } } } }],
-    },
-  })).finish();
+  const model = (initializer: object): Uint8Array =>
+    ModelProto.encode(
+      ModelProto.fromObject({
+        ir_version: 8,
+        opset_import: [{ domain: '', version: 17 }],
+        graph: {
+          node: [{ op_type: 'Gemm', name: 'fc', input: ['input', 'W', 'b'], output: ['output'], attribute: [{ name: 'transB', type: 2, i: 1 }] }],
+          initializer: [initializer, { name: 'b', dims: [2], data_type: 1, float_data: [0, 0] }],
+          input: [{ name: 'input', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 3 }] } } } }],
+          output: [{ name: 'output', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 2 }] } } } }],
+        },
+      }),
+    ).finish();
 
   it('a well-formed hand-written graph imports', () => {
     const ok = importOnnx(model({ name: 'W', dims: [2, 3], data_type: 1, float_data: [1, 2, 3, 4, 5, 6] }));
@@ -109,22 +136,27 @@ describe('paralens import: bad files, refused before allocating', () => {
   });
 
   it('constants computed in the graph are folded: an Identity of an initializer, scalar arithmetic', () => {
-    const bytes = ModelProto.encode(ModelProto.fromObject({
-      ir_version: 8,
-      opset_import: [{ domain: '', version: 17 }],
-      graph: {
-        node: [
-          { op_type: 'Identity', name: 'same', input: ['W0'], output: ['W'] },
-          { op_type: 'Constant', name: 'two', output: ['two'], attribute: [{ name: 'value', type: 4, t: { dims: [], data_type: 1, float_data: [2] } }] },
-          { op_type: 'Pow', name: 'pow', input: ['two', 'two'], output: ['four'] },
-          { op_type: 'Mul', name: 'mul', input: ['four', 'b0'], output: ['b'] },
-          { op_type: 'Gemm', name: 'fc', input: ['input', 'W', 'b'], output: ['output'], attribute: [{ name: 'transB', type: 2, i: 1 }] },
-        ],
-        initializer: [{ name: 'W0', dims: [1, 2], data_type: 1, float_data: [1, -1] }, { name: 'b0', dims: [], data_type: 1, float_data: [0.5] }],
-        input: [{ name: 'input', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 2 }] } } } }],
-        output: [{ name: 'output', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 1 }] } } } }],
-      },
-    })).finish();
+    const bytes = ModelProto.encode(
+      ModelProto.fromObject({
+        ir_version: 8,
+        opset_import: [{ domain: '', version: 17 }],
+        graph: {
+          node: [
+            { op_type: 'Identity', name: 'same', input: ['W0'], output: ['W'] },
+            { op_type: 'Constant', name: 'two', output: ['two'], attribute: [{ name: 'value', type: 4, t: { dims: [], data_type: 1, float_data: [2] } }] },
+            { op_type: 'Pow', name: 'pow', input: ['two', 'two'], output: ['four'] },
+            { op_type: 'Mul', name: 'mul', input: ['four', 'b0'], output: ['b'] },
+            { op_type: 'Gemm', name: 'fc', input: ['input', 'W', 'b'], output: ['output'], attribute: [{ name: 'transB', type: 2, i: 1 }] },
+          ],
+          initializer: [
+            { name: 'W0', dims: [1, 2], data_type: 1, float_data: [1, -1] },
+            { name: 'b0', dims: [], data_type: 1, float_data: [0.5] },
+          ],
+          input: [{ name: 'input', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 2 }] } } } }],
+          output: [{ name: 'output', type: { tensor_type: { elem_type: 1, shape: { dim: [{ dim_param: 'N' }, { dim_value: 1 }] } } } }],
+        },
+      }),
+    ).finish();
     const m = importOnnx(bytes);
     expect(String(m.model)).toBe('dense(2,1)');
     expect(Array.from(m.theta[0]!.data)).toEqual([1, -1]);
@@ -133,7 +165,9 @@ describe('paralens import: bad files, refused before allocating', () => {
 
   it('a tensor declaring more than the file holds is refused, naming both sizes', () => {
     expect(() => importOnnx(model({ name: 'W', dims: [100000, 100000], data_type: 1, float_data: [1, 2, 3, 4, 5, 6] }))).toThrow(/more than/);
-    expect(() => importOnnx(model({ name: 'W', dims: [2000, 3], data_type: 1, raw_data: new Uint8Array(24) }))).toThrow(/need 24000 bytes but the file holds 24/);
+    expect(() => importOnnx(model({ name: 'W', dims: [2000, 3], data_type: 1, raw_data: new Uint8Array(24) }))).toThrow(
+      /need 24000 bytes but the file holds 24/,
+    );
     expect(() => importOnnx(model({ name: 'W', dims: [2, 3], data_type: 1, data_location: 1 }))).toThrow(/external file/);
   });
 

@@ -8,8 +8,16 @@ const { peer: runtime, value: ort } = await onnxRuntime();
 async function compare(spec: string, T: number, V: number, seed: number): Promise<number> {
   const m = parseSpec(spec).at([T]);
   const rng = new Rng(seed);
-  const theta = m.params.map((p) => Tensor.of(Array.from({ length: p.shape.reduce((a, b) => a * b, 1) }, () => rng.normal() * 0.5), p.shape));
-  const x = Tensor.of(Array.from({ length: 3 * T }, () => rng.int(V)), [3, T]);
+  const theta = m.params.map((p) =>
+    Tensor.of(
+      Array.from({ length: p.shape.reduce((a, b) => a * b, 1) }, () => rng.normal() * 0.5),
+      p.shape,
+    ),
+  );
+  const x = Tensor.of(
+    Array.from({ length: 3 * T }, () => rng.int(V)),
+    [3, T],
+  );
   const ours = m.run(theta, x);
   const session = await ort!.InferenceSession.create(exportOnnx(m, theta));
   const out = (await session.run({ input: new ort!.Tensor('float32', x.data as Float32Array, [3, T]) })).output!;
@@ -21,8 +29,9 @@ async function compare(spec: string, T: number, V: number, seed: number): Promis
 }
 
 describeWith(runtime, 'ONNX export of text models, run in ONNX Runtime', () => {
-  const lm = (pos: string, norm = 'layernorm'): string => `embedding(11,8) >> transformer(8,2,16,${pos}) >> transformer(8,4,16,${pos}) >> ${norm}(8) >> dense(8,11)`;
-  it.each(['rope', 'relative', 'relative(3)', 'absolute(12)', 'none'])('a two-block %s language model gives paralens\'s logits', async (pos) => {
+  const lm = (pos: string, norm = 'layernorm'): string =>
+    `embedding(11,8) >> transformer(8,2,16,${pos}) >> transformer(8,4,16,${pos}) >> ${norm}(8) >> dense(8,11)`;
+  it.each(['rope', 'relative', 'relative(3)', 'absolute(12)', 'none'])("a two-block %s language model gives paralens's logits", async (pos) => {
     for (const seed of [1, 2]) expect(await compare(lm(pos), 9, 11, seed)).toBeLessThan(1e-5);
   });
 
@@ -36,8 +45,16 @@ describeWith(runtime, 'ONNX export of text models, run in ONNX Runtime', () => {
     const spec = 'embedding(11,8) >> attention(8,2,rope) >> dense(8,11)';
     const m = parseSpec(spec).at([6]);
     const rng = new Rng(6);
-    const theta = m.params.map((p) => Tensor.of(Array.from({ length: p.shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), p.shape));
-    const x = Tensor.of(Array.from({ length: 6 }, () => rng.int(11)), [1, 6]);
+    const theta = m.params.map((p) =>
+      Tensor.of(
+        Array.from({ length: p.shape.reduce((a, b) => a * b, 1) }, () => rng.normal()),
+        p.shape,
+      ),
+    );
+    const x = Tensor.of(
+      Array.from({ length: 6 }, () => rng.int(11)),
+      [1, 6],
+    );
     // the same weights under none: outputs differ from rope's wherever position matters
     const none = parseSpec('embedding(11,8) >> attention(8,2,none) >> dense(8,11)').at([6]);
     const s = await ort!.InferenceSession.create(exportOnnx(m, theta));

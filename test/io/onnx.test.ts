@@ -120,7 +120,12 @@ describeWith(runtime, 'ONNX export of identities', () => {
       const s = await ort!.InferenceSession.create(exportOnnx(m, theta));
       const out = (await s.run({ input: new ort!.Tensor('float32', x.data as Float32Array, [1, 3]) })).output!.data as Float32Array;
       const ours = m.run(theta, x).data;
-      expect(Array.from(out).map((v, i) => Math.abs(v - ours[i]!)).every((d) => d <= 1e-6), spec).toBe(true);
+      expect(
+        Array.from(out)
+          .map((v, i) => Math.abs(v - ours[i]!))
+          .every((d) => d <= 1e-6),
+        spec,
+      ).toBe(true);
     }
   });
 });

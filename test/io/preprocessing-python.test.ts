@@ -29,7 +29,7 @@ function csv(rows: number, seed: number, withClass: boolean): string {
   const names = Array.from({ length: 10 }, (_, j) => `m${j}`);
   const lines = [[...names, 'shade', ...(withClass ? ['class'] : [])].join(',')];
   for (let i = 0; i < rows; i++) {
-    const v = names.map((_, j) => 10 ** (j % 6 - 2) * (1 + rng.normal()));
+    const v = names.map((_, j) => 10 ** ((j % 6) - 2) * (1 + rng.normal()));
     const shade = ['dark', 'light', 'mid'][rng.int(3)]!;
     const score = v[0]! / 0.01 + v[3]! / 10 + (shade === 'dark' ? 1 : 0);
     lines.push([...v.map((x) => x.toPrecision(6)), shade, ...(withClass ? [score > 3.5 ? 'high' : score > 1.5 ? 'mid' : 'low'] : [])].join(','));
@@ -43,7 +43,24 @@ describe('docs/files.md: reading the preprocessing from Python', () => {
     writeFileSync(join(dir, 'train.csv'), csv(300, 1, true));
     writeFileSync(join(dir, 'new.csv'), csv(5, 2, false));
     const saved = join(dir, 'wine.safetensors'); // the name the example opens
-    const t = await cli('train', '--model', 'dense(13,16) >> relu >> dense(16,3)', '--data', join(dir, 'train.csv'), '--epochs', '30', '--batch', '16', '--lr', '0.01', '--optimizer', 'adam', '--save', saved, '--json');
+    const t = await cli(
+      'train',
+      '--model',
+      'dense(13,16) >> relu >> dense(16,3)',
+      '--data',
+      join(dir, 'train.csv'),
+      '--epochs',
+      '30',
+      '--batch',
+      '16',
+      '--lr',
+      '0.01',
+      '--optimizer',
+      'adam',
+      '--save',
+      saved,
+      '--json',
+    );
     expect(t.code, t.err).toBe(0);
     const p = await cli('predict', '--load', saved, '--csv', join(dir, 'new.csv'), '--json');
     expect(p.code, p.err).toBe(0);

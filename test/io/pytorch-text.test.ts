@@ -31,18 +31,45 @@ describeWith(pytorch(), 'train.py on text: a transformer to DDP and back', () =>
     writeFileSync(text, s);
     const saved = join(dir, 'lm.safetensors');
     const spec = 'embedding(vocab,16) >> transformer(16,2,32,rope) >> layernorm(16) >> dense(16,vocab)';
-    const t = await cli('train', '--model', spec, '--data', `text:${text}`, '--context', '12', '--batch', '6', '--steps', '20', '--optimizer', 'adam', '--lr', '0.01', '--save', saved, '--json');
+    const t = await cli(
+      'train',
+      '--model',
+      spec,
+      '--data',
+      `text:${text}`,
+      '--context',
+      '12',
+      '--batch',
+      '6',
+      '--steps',
+      '20',
+      '--optimizer',
+      'adam',
+      '--lr',
+      '0.01',
+      '--save',
+      saved,
+      '--json',
+    );
     expect(t.code, t.err).toBe(0);
     const project = join(dir, 'lm');
     const e = await cli('export', '--format', 'pytorch', '--load', saved, '--out', project, '--json');
     expect(e.code, e.err).toBe(0);
     expect(e.json().data.kind).toBe('text');
-    const one = join(project, 'one.safetensors'), two = join(project, 'two.safetensors');
+    const one = join(project, 'one.safetensors'),
+      two = join(project, 'two.safetensors');
     const r1 = python([join(project, 'train.py'), '--steps', '15', '--processes', '1', '--out', one, '--json']);
     const r2 = python([join(project, 'train.py'), '--steps', '15', '--processes', '2', '--out', two, '--json']);
-    const a = decodeModel(readFileSync(one)), b = decodeModel(readFileSync(two));
-    let d = 0, m = 0;
-    a.theta.forEach((x, i) => x.data.forEach((v, j) => { d = Math.max(d, Math.abs(v - b.theta[i]!.data[j]!)); m = Math.max(m, Math.abs(v)); }));
+    const a = decodeModel(readFileSync(one)),
+      b = decodeModel(readFileSync(two));
+    let d = 0,
+      m = 0;
+    a.theta.forEach((x, i) =>
+      x.data.forEach((v, j) => {
+        d = Math.max(d, Math.abs(v - b.theta[i]!.data[j]!));
+        m = Math.max(m, Math.abs(v));
+      }),
+    );
     expect(d / m).toBeLessThanOrEqual(1e-5);
     expect(Math.abs(r1.val_bits_per_char - r2.val_bits_per_char)).toBeLessThanOrEqual(1e-4);
     expect(b.settings).toMatchObject({ data: `text:${text}`, context: 12, steps: 35, continued: { in: 'pytorch', processes: 2, steps: 15 } });

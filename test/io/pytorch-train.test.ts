@@ -38,21 +38,32 @@ function freePort(): Promise<number> {
 /** The processes a cluster launcher would start: train.py --launcher env with RANK and WORLD_SIZE set, run side by side. */
 async function launched(script: string, world: number, args: string[]): Promise<void> {
   const port = await freePort();
-  const runs = Array.from({ length: world }, (_, rank) => new Promise<void>((done, fail) => {
-    const env = { ...process.env, RANK: String(rank), WORLD_SIZE: String(world), MASTER_ADDR: '127.0.0.1', MASTER_PORT: String(port) };
-    const p = spawn(PYTHON, [script, '--launcher', 'env', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => (code === 0 ? done() : fail(new Error(`rank ${rank} exited ${code}: ${err}`))));
-  }));
+  const runs = Array.from(
+    { length: world },
+    (_, rank) =>
+      new Promise<void>((done, fail) => {
+        const env = { ...process.env, RANK: String(rank), WORLD_SIZE: String(world), MASTER_ADDR: '127.0.0.1', MASTER_PORT: String(port) };
+        const p = spawn(PYTHON, [script, '--launcher', 'env', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        p.stderr.on('data', (d) => (err += d));
+        p.on('close', (code) => (code === 0 ? done() : fail(new Error(`rank ${rank} exited ${code}: ${err}`))));
+      }),
+  );
   await Promise.all(runs);
 }
 
 /** max |a − b| / max |b| over all parameters of two model files. */
 function weightDiff(a: string, b: string): number {
-  const x = decodeModel(readFileSync(a)), y = decodeModel(readFileSync(b));
-  let d = 0, s = 0;
-  x.theta.forEach((t, i) => t.data.forEach((v, j) => { d = Math.max(d, Math.abs(v - y.theta[i]!.data[j]!)); s = Math.max(s, Math.abs(y.theta[i]!.data[j]!)); }));
+  const x = decodeModel(readFileSync(a)),
+    y = decodeModel(readFileSync(b));
+  let d = 0,
+    s = 0;
+  x.theta.forEach((t, i) =>
+    t.data.forEach((v, j) => {
+      d = Math.max(d, Math.abs(v - y.theta[i]!.data[j]!));
+      s = Math.max(s, Math.abs(y.theta[i]!.data[j]!));
+    }),
+  );
   return d / s;
 }
 
@@ -64,7 +75,8 @@ async function roundTrip(name: string, trainFlags: string[]): Promise<{ project:
   const project = join(dir, name);
   const e = await cli('export', '--format', 'pytorch', '--load', initial, '--out', project, '--json');
   expect(e.code, e.err).toBe(0);
-  const one = join(project, 'one.safetensors'), two = join(project, 'two.safetensors');
+  const one = join(project, 'one.safetensors'),
+    two = join(project, 'two.safetensors');
   python([join(project, 'train.py'), '--epochs', '1', '--processes', '1', '--out', one, '--json']);
   const out = python([join(project, 'train.py'), '--epochs', '1', '--processes', '2', '--out', two, '--json']);
   return { project, one, two, initial, two_json: JSON.parse(out.trim().split('\n').pop()!) };
@@ -75,11 +87,15 @@ async function predictions(project: string, file: string, x: Tensor): Promise<{ 
   const rows = Array.from({ length: x.batch }, (_, b) => Array.from(x.data.subarray((b * x.size) / x.batch, ((b + 1) * x.size) / x.batch)).join(',')).join(';');
   const p = await cli('predict', '--load', file, '--input', rows, '--json');
   expect(p.code, p.err).toBe(0);
-  const inputs = join(project, 'rows.safetensors'), outputs = join(project, 'rows-out.safetensors');
+  const inputs = join(project, 'rows.safetensors'),
+    outputs = join(project, 'rows-out.safetensors');
   writeFileSync(inputs, encodeSafetensors([{ name: 'x', tensor: x }]));
-  python(['-c', `import sys; sys.path.insert(0, ${JSON.stringify(project)}); import model
+  python([
+    '-c',
+    `import sys; sys.path.insert(0, ${JSON.stringify(project)}); import model
 t, _ = model.read_safetensors(${JSON.stringify(inputs)}); net = model.load(${JSON.stringify(file)}).eval()
-model.write_safetensors(${JSON.stringify(outputs)}, {'y': net(t['x']).detach()})`]);
+model.write_safetensors(${JSON.stringify(outputs)}, {'y': net(t['x']).detach()})`,
+  ]);
   return { ours: (p.json().outputs as number[][]).flat(), theirs: Array.from(decodeSafetensors(readFileSync(outputs)).tensors.get('y')!.data) };
 }
 
@@ -90,7 +106,18 @@ const maxRel = (a: readonly number[], b: readonly number[]): number => {
 
 describeWith(pytorch(), 'train.py: DistributedDataParallel and back to paralens', () => {
   it('MLP on moons: 2 processes × 1 epoch = 1 process with the same global batch, spawned here or by a launcher (env://); predict agrees with PyTorch', async () => {
-    const r = await roundTrip('mlp', ['--model', 'dense(2,8) >> tanh >> residual(dense(8,8) >> relu) >> dense(8,1)', '--data', 'moons', '--batch', '15', '--optimizer', 'momentum', '--lr', '0.1']);
+    const r = await roundTrip('mlp', [
+      '--model',
+      'dense(2,8) >> tanh >> residual(dense(8,8) >> relu) >> dense(8,1)',
+      '--data',
+      'moons',
+      '--batch',
+      '15',
+      '--optimizer',
+      'momentum',
+      '--lr',
+      '0.1',
+    ]);
     expect(weightDiff(r.one, r.two)).toBeLessThanOrEqual(1e-5);
     expect(weightDiff(r.two, r.initial)).toBeGreaterThan(1e-3); // PyTorch did train
     // the same two processes started as a launcher would (env://) take the same steps
@@ -98,7 +125,13 @@ describeWith(pytorch(), 'train.py: DistributedDataParallel and back to paralens'
     await launched(join(r.project, 'train.py'), 2, ['--epochs', '1', '--out', env]);
     expect(weightDiff(env, r.two)).toBeLessThanOrEqual(1e-6);
     const back = decodeModel(readFileSync(r.two));
-    expect(back.settings).toMatchObject({ data: 'moons', loss: 'bce', optimizer: 'momentum', epochs: 2, continued: { in: 'pytorch', processes: 2, epochs: 1 } });
+    expect(back.settings).toMatchObject({
+      data: 'moons',
+      loss: 'bce',
+      optimizer: 'momentum',
+      epochs: 2,
+      continued: { in: 'pytorch', processes: 2, epochs: 1 },
+    });
     expect(r.two_json.processes).toBe(2);
     const x = Tensor.zeros([6, 2]);
     const rng = new Rng(3);
@@ -113,7 +146,20 @@ describeWith(pytorch(), 'train.py: DistributedDataParallel and back to paralens'
     const rng = new Rng(5);
     writeIdx(data, 90, 'train', rng);
     writeIdx(data, 20, 't10k', rng);
-    const r = await roundTrip('cnn', ['--model', 'conv2d(1,3,3) >> relu >> maxpool2d(2) >> flatten >> dense(27,10)', '--data', 'fashion-mnist', '--data-dir', data, '--batch', '16', '--optimizer', 'adam', '--lr', '0.01']);
+    const r = await roundTrip('cnn', [
+      '--model',
+      'conv2d(1,3,3) >> relu >> maxpool2d(2) >> flatten >> dense(27,10)',
+      '--data',
+      'fashion-mnist',
+      '--data-dir',
+      data,
+      '--batch',
+      '16',
+      '--optimizer',
+      'adam',
+      '--lr',
+      '0.01',
+    ]);
     expect(weightDiff(r.one, r.two)).toBeLessThanOrEqual(1e-5);
     expect(weightDiff(r.two, r.initial)).toBeGreaterThan(1e-3);
     expect(r.two_json.test_accuracy).toBeTypeOf('number');

@@ -5,7 +5,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPytorchProject } from '../../src/io/pytorch/project.js';
-import { constantLr, cosine, decodeSafetensors, defineLayer, encodeSafetensors, ExportError, makeCtx, parseSpec, primitive, Rng, stepDecay, Tensor, warmup, zerosLike } from '../../src/index.js';
+import {
+  constantLr,
+  cosine,
+  decodeSafetensors,
+  defineLayer,
+  encodeSafetensors,
+  ExportError,
+  makeCtx,
+  parseSpec,
+  primitive,
+  Rng,
+  stepDecay,
+  Tensor,
+  warmup,
+  zerosLike,
+} from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 
@@ -32,9 +47,21 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { family: 'dense, activations, residual, par, add', spec: 'dense(4,6) >> relu >> residual(dense(6,6) >> tanh) >> (dense(3,2) @ dense(3,2)) >> add(2) >> sigmoid', shape: [4] },
-  { family: 'copy, id, discard, softplus, leaky_relu, softmax', spec: 'dense(3,4) >> copy >> (dense(4,2) @ id(4)) >> (softplus(3) @ discard(3)) >> leaky_relu(0.2) >> gelu >> softmax', shape: [3] },
-  { family: 'conv2d, maxpool2d, avgpool2d, flatten', spec: 'conv2d(1,3,3,1,1) >> relu >> maxpool2d(2) >> conv2d(3,4,3) >> gelu >> avgpool2d(2,1) >> flatten >> dense(16,5)', shape: [1, 10, 10] },
+  {
+    family: 'dense, activations, residual, par, add',
+    spec: 'dense(4,6) >> relu >> residual(dense(6,6) >> tanh) >> (dense(3,2) @ dense(3,2)) >> add(2) >> sigmoid',
+    shape: [4],
+  },
+  {
+    family: 'copy, id, discard, softplus, leaky_relu, softmax',
+    spec: 'dense(3,4) >> copy >> (dense(4,2) @ id(4)) >> (softplus(3) @ discard(3)) >> leaky_relu(0.2) >> gelu >> softmax',
+    shape: [3],
+  },
+  {
+    family: 'conv2d, maxpool2d, avgpool2d, flatten',
+    spec: 'conv2d(1,3,3,1,1) >> relu >> maxpool2d(2) >> conv2d(3,4,3) >> gelu >> avgpool2d(2,1) >> flatten >> dense(16,5)',
+    shape: [1, 10, 10],
+  },
   { family: 'conv1d, globalavgpool', spec: 'conv1d(2,4,3,2,1) >> tanh >> globalavgpool >> dense(4,2)', shape: [2, 9] },
   { family: 'dropout, bayes_dense (evaluation)', spec: 'dense(4,6) >> dropout(0.3) >> tanh >> bayes_dense(6,3)', shape: [4] },
   { family: 'bayes_dense (training, shared noise)', spec: 'dense(4,6) >> tanh >> bayes_dense(6,3,0.2)', shape: [4], training: true },
@@ -47,9 +74,18 @@ const CASES: readonly Case[] = [
   { family: 'adapter', spec: 'adapter(4,3) >> tanh', shape: [4] },
   { family: 'equivariant (fixed basis × coefficients)', spec: 'equivariant(S(4),V,V) >> tanh >> equivariant(S(4),V,T(0))', shape: [4] },
   { family: 'emlp: equivariant, gated', spec: 'emlp(S(3),V,V+T(0),T(0),2)', shape: [3] },
-  { family: 'norm_gated, bilinear', spec: 'equivariant(SO(2),V,2V+T(0)) >> norm_gated(SO(2),2V+T(0)) >> equivariant(SO(2),2V+T(0),V) >> bilinear(SO(2),V) >> equivariant(SO(2),V+V*V,T(0))', shape: [2] },
+  {
+    family: 'norm_gated, bilinear',
+    spec: 'equivariant(SO(2),V,2V+T(0)) >> norm_gated(SO(2),2V+T(0)) >> equivariant(SO(2),2V+T(0),V) >> bilinear(SO(2),V) >> equivariant(SO(2),V+V*V,T(0))',
+    shape: [2],
+  },
   { family: 'rope_attention (fixed rotations × learned projections)', spec: 'rope_attention(5,4) >> map(tanh(4)) >> rope_attention(5,4,5)', shape: [5, 4] },
-  { family: 'embedding, transformer (rope), layernorm, dense on positions', spec: 'embedding(11,8) >> transformer(8,2,16,rope) >> layernorm(8) >> dense(8,11)', shape: [6], ids: 11 },
+  {
+    family: 'embedding, transformer (rope), layernorm, dense on positions',
+    spec: 'embedding(11,8) >> transformer(8,2,16,rope) >> layernorm(8) >> dense(8,11)',
+    shape: [6],
+    ids: 11,
+  },
   { family: 'attention (relative, causal), rmsnorm', spec: 'attention(8,2,relative(3)) >> rmsnorm(8) >> attention(8,4,relative)', shape: [5, 8] },
   { family: 'attention (absolute, none; no mask)', spec: 'attention(8,4,absolute(9),none) >> attention(8,2,none)', shape: [6, 8] },
   { family: 'tied embedding and head', spec: 'tied(embedding(7,4) >> attention(4,1,rope) >> dense(4,7))', shape: [5], ids: 7 },
@@ -67,7 +103,8 @@ function randn(shape: number[], rng: Rng): Tensor {
 /** max |a − b| / max |b| (0 when both are zero). */
 function relDiff(a: Tensor, b: Tensor): number {
   expect(a.shape).toEqual(b.shape);
-  let d = 0, s = 0;
+  let d = 0,
+    s = 0;
   for (let i = 0; i < a.size; i++) {
     d = Math.max(d, Math.abs(a.data[i]! - b.data[i]!));
     s = Math.max(s, Math.abs(b.data[i]!));
@@ -92,7 +129,9 @@ function prepare(c: Case, i: number): Prepared {
   const theta = m.init(100 + i);
   const rng = new Rng(7 + i);
   // ρ away from its small initial value, so that training noise matters in the gradients
-  theta.forEach((t, k) => { if (m.params[k]!.name.endsWith('rho') || m.params[k]!.name.endsWith('bias')) for (let j = 0; j < t.size; j++) t.data[j] += 0.3 * rng.normal(); });
+  theta.forEach((t, k) => {
+    if (m.params[k]!.name.endsWith('rho') || m.params[k]!.name.endsWith('bias')) for (let j = 0; j < t.size; j++) t.data[j] += 0.3 * rng.normal();
+  });
   const x = randn([3, ...c.shape], rng);
   if (c.ids) for (let j = 0; j < x.size; j++) x.data[j] = rng.int(c.ids);
   if (c.mask) for (let r = 0; r < x.size / c.shape[1]!; r++) x.data[r * c.shape[1]! + c.shape[1]! - 1] = rng.uniform() < 0.7 ? 1 : 0;
@@ -105,7 +144,10 @@ function prepare(c: Case, i: number): Prepared {
   mkdirSync(project);
   for (const [name, body] of Object.entries(buildPytorchProject(m, theta).files)) writeFileSync(join(project, name), body);
   // the draws bayes_dense made: normals from the same generator, weight then bias
-  const inputs = [{ name: 'x', tensor: x }, { name: 'r', tensor: r }];
+  const inputs = [
+    { name: 'x', tensor: x },
+    { name: 'r', tensor: r },
+  ];
   if (c.training) {
     const noise = new Rng(noiseSeed);
     m.params.filter((p) => p.name.endsWith('_mu')).forEach((p, k) => inputs.push({ name: `noise${k}`, tensor: randn(p.shape as number[], noise) }));
@@ -117,7 +159,12 @@ function prepare(c: Case, i: number): Prepared {
 describeWith(pytorch(), 'export --format pytorch: the torch module is the Para composite', () => {
   beforeAll(() => {
     CASES.forEach((c, i) => prepared.push(prepare(c, i)));
-    const list = prepared.map((p, i) => ({ dir: join(dir, `case${i}`), inputs: join(dir, `case${i}`, 'inputs.safetensors'), out: p.out, training: Boolean(p.c.training) }));
+    const list = prepared.map((p, i) => ({
+      dir: join(dir, `case${i}`),
+      inputs: join(dir, `case${i}`, 'inputs.safetensors'),
+      out: p.out,
+      training: Boolean(p.c.training),
+    }));
     writeFileSync(join(dir, 'cases.json'), JSON.stringify(list));
     const run = spawnSync(PYTHON, [DRIVER, join(dir, 'cases.json')], { encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`PyTorch driver failed: ${run.stderr}`);
@@ -171,7 +218,12 @@ print(json.dumps([[train.schedule(s)(t, 0.1) for t in range(14)] for s in ${JSON
 describe('export --format pytorch refuses what it cannot express', () => {
   it('names every layer without a rule', () => {
     // a layer defined outside paralens, with no PyTorch rule, twice in one model
-    defineLayer({ name: 'halve', args: [], doc: 'x ↦ x/2', make: () => primitive({ kind: 'halve', dom: [4], cod: [4], forward: (_t, x) => ({ y: x, pullback: (dy) => dy }) }) });
+    defineLayer({
+      name: 'halve',
+      args: [],
+      doc: 'x ↦ x/2',
+      make: () => primitive({ kind: 'halve', dom: [4], cod: [4], forward: (_t, x) => ({ y: x, pullback: (dy) => dy }) }),
+    });
     const m = parseSpec('dense(4,4) >> halve >> residual(dense(4,4) >> halve)').at([4]);
     expect(() => buildPytorchProject(m, m.init(0))).toThrow(ExportError);
     expect(() => buildPytorchProject(m, m.init(0))).toThrow(/no PyTorch rule for 'halve'; exportable kinds: adapter/);

@@ -3,7 +3,20 @@
 // target that must be a regular file or absent (unless --force), writability and free space
 // probed before the work, temporary files removed on every exit path and stale ones cleaned.
 import { spawn } from 'node:child_process';
-import { chmodSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -30,10 +43,12 @@ function deadPid(): number {
 
 describe('temporary files: exclusive, random, never following a symlink', () => {
   it('symlinks planted at the old predictable names are never written through', async () => {
-    const d = fresh(), victim = join(work, `victim${n}`);
+    const d = fresh(),
+      victim = join(work, `victim${n}`);
     writeFileSync(victim, 'precious');
     const target = join(d, 'm.safetensors');
-    for (const name of [`.m.safetensors.${process.pid}.tmp`, `.checkpoint.${process.pid}.tmp`, `.checkpoint.${process.pid}.probe.tmp`]) symlinkSync(victim, join(d, name));
+    for (const name of [`.m.safetensors.${process.pid}.tmp`, `.checkpoint.${process.pid}.tmp`, `.checkpoint.${process.pid}.probe.tmp`])
+      symlinkSync(victim, join(d, name));
     const r = await cli(...TRAIN, '--save', target, '--checkpoint', d);
     expect(r.code, r.err).toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
@@ -41,8 +56,10 @@ describe('temporary files: exclusive, random, never following a symlink', () => 
   });
 
   it('temporary names are random and created exclusively: an existing entry at the name is never opened', () => {
-    const d = fresh(), target = join(d, 'x.bin');
-    const a = tempPath(target), b = tempPath(target);
+    const d = fresh(),
+      target = join(d, 'x.bin');
+    const a = tempPath(target),
+      b = tempPath(target);
     expect(a).not.toBe(b);
     expect(a).toMatch(new RegExp(`/\\.x\\.bin\\.${process.pid}\\.[0-9a-f]{8}\\.tmp$`));
     replaceFileSync(target, 'one');
@@ -61,7 +78,9 @@ describe('temporary files: exclusive, random, never following a symlink', () => 
 
 describe('the target must be a regular file or absent (--force replaces, never follows)', () => {
   it('a symlink as --save target is refused, exit 2; with --force the link itself is replaced', async () => {
-    const d = fresh(), victim = join(d, 'victim'), link = join(d, 'm.safetensors');
+    const d = fresh(),
+      victim = join(d, 'victim'),
+      link = join(d, 'm.safetensors');
     writeFileSync(victim, 'precious');
     symlinkSync(victim, link);
     const r = await cli(...TRAIN, '--save', link);
@@ -74,7 +93,8 @@ describe('the target must be a regular file or absent (--force replaces, never f
   });
 
   it('devices and FIFOs are refused (as root, --save /dev/null would have replaced /dev/null)', async () => {
-    const d = fresh(), fifo = join(d, 'fifo');
+    const d = fresh(),
+      fifo = join(d, 'fifo');
     execFileSync('mkfifo', [fifo]);
     const r = await cli('export', '--load', join(d, 'none'), '--onnx', fifo);
     expect(r.code).toBe(2);
@@ -91,7 +111,8 @@ describe('the target must be a regular file or absent (--force replaces, never f
   });
 
   it('a read-only file is refused unless --force; a directory always', async () => {
-    const d = fresh(), ro = join(d, 'ro.svg');
+    const d = fresh(),
+      ro = join(d, 'ro.svg');
     writeFileSync(ro, 'old');
     chmodSync(ro, 0o444);
     const r = await cli('draw', '--model', 'dense(2,1)', '-o', ro);
@@ -107,7 +128,11 @@ describe('the target must be a regular file or absent (--force replaces, never f
   });
 
   it("an empty output name is refused, exit 2 (--save '' once saved nothing with exit 0)", async () => {
-    for (const args of [[...TRAIN, '--save', ''], ['draw', '--model', 'relu', '-o', ''], ['export', '--load', 'x', '--onnx', '']]) {
+    for (const args of [
+      [...TRAIN, '--save', ''],
+      ['draw', '--model', 'relu', '-o', ''],
+      ['export', '--load', 'x', '--onnx', ''],
+    ]) {
       const r = await cli(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err).toMatch(/needs a file name/);
@@ -134,7 +159,9 @@ describe('every output is probed before the work starts', () => {
 
 describe('temporary files are removed on every exit path, and stale ones are cleaned', () => {
   it('stale temporary files of killed runs (their pid is gone) are removed by the next write; live ones are kept', async () => {
-    const d = fresh(), target = join(d, 'm.safetensors'), dead = deadPid();
+    const d = fresh(),
+      target = join(d, 'm.safetensors'),
+      dead = deadPid();
     const stale = [`.m.safetensors.${dead}.0123abcd.tmp`, `.m.safetensors.${dead}.tmp`];
     const live = `.m.safetensors.${process.ppid}.89abcdef.tmp`;
     for (const f of [...stale, live]) writeFileSync(join(d, f), 'partial');

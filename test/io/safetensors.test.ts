@@ -29,29 +29,35 @@ const f32 = (shape: number[], begin: number): object => ({ dtype: 'F32', shape, 
 
 describe('safetensors bytes', () => {
   it('round-trips float32 and float64 tensors bit for bit, with metadata (property)', () => {
-    const tensorArb = fc
-      .tuple(fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 3 }), fc.boolean(), fc.integer())
-      .map(([shape, f64, seed]) => {
-        const t = Tensor.zeros(shape, f64 ? 'float64' : 'float32');
-        for (let i = 0; i < t.size; i++) t.data[i] = Math.sin(seed + i * 12.9898) * 1e3;
-        return t;
-      });
+    const tensorArb = fc.tuple(fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 3 }), fc.boolean(), fc.integer()).map(([shape, f64, seed]) => {
+      const t = Tensor.zeros(shape, f64 ? 'float64' : 'float32');
+      for (let i = 0; i < t.size; i++) t.data[i] = Math.sin(seed + i * 12.9898) * 1e3;
+      return t;
+    });
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }).filter((s) => s !== '__metadata__'), { maxLength: 5 }), fc.array(tensorArb, { minLength: 5, maxLength: 5 }), fc.dictionary(fc.string(), fc.string()), (names, ts, meta) => {
-        const named = names.map((name, i) => ({ name, tensor: ts[i]! }));
-        const bytes = encodeSafetensors(named, meta);
-        const headerLen = new DataView(bytes.buffer).getUint32(0, true);
-        expect(headerLen % 8).toBe(0);
-        const { tensors, metadata } = decodeSafetensors(bytes);
-        expect(metadata).toEqual(Object.keys(meta).length ? meta : {});
-        expect([...tensors.keys()].sort()).toEqual([...names].sort());
-        for (const { name, tensor } of named) {
-          const back = tensors.get(name)!;
-          expect(back.dtype).toBe(tensor.dtype);
-          expect([...back.shape]).toEqual([...tensor.shape]);
-          expect(Array.from(back.data)).toEqual(Array.from(tensor.data));
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(
+          fc.string({ minLength: 1, maxLength: 6 }).filter((s) => s !== '__metadata__'),
+          { maxLength: 5 },
+        ),
+        fc.array(tensorArb, { minLength: 5, maxLength: 5 }),
+        fc.dictionary(fc.string(), fc.string()),
+        (names, ts, meta) => {
+          const named = names.map((name, i) => ({ name, tensor: ts[i]! }));
+          const bytes = encodeSafetensors(named, meta);
+          const headerLen = new DataView(bytes.buffer).getUint32(0, true);
+          expect(headerLen % 8).toBe(0);
+          const { tensors, metadata } = decodeSafetensors(bytes);
+          expect(metadata).toEqual(Object.keys(meta).length ? meta : {});
+          expect([...tensors.keys()].sort()).toEqual([...names].sort());
+          for (const { name, tensor } of named) {
+            const back = tensors.get(name)!;
+            expect(back.dtype).toBe(tensor.dtype);
+            expect([...back.shape]).toEqual([...tensor.shape]);
+            expect(Array.from(back.data)).toEqual(Array.from(tensor.data));
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -79,7 +85,10 @@ describe('model files', () => {
     expect(file.settings).toEqual({ epochs: 5, lr: 0.1, classes: ['0', '1'] });
     expect(String(file.model)).toBe(String(m));
     file.theta.forEach((t, i) => expect(Array.from(t.data)).toEqual(Array.from(theta[i]!.data)));
-    const x = Tensor.from([[0.5, -1], [2, 3]]);
+    const x = Tensor.from([
+      [0.5, -1],
+      [2, 3],
+    ]);
     expect(Array.from(file.model.run(file.theta, x).data)).toEqual(Array.from(m.run(theta, x).data));
   });
 
@@ -121,7 +130,7 @@ describe('model files', () => {
     ['unsupported dtype', craft({ ...good, '2.bias': { dtype: 'I64', shape: [1], data_offsets: [48, 52] } }, data), /dtype 'I64'/],
     ['unknown dtype', craft({ ...good, '2.bias': { dtype: 'Q7', shape: [1], data_offsets: [48, 52] } }, data), /not a safetensors dtype/],
     ['missing tensor', craft({ ...good, '2.bias': undefined }, data.subarray(0, 48)), /missing 2\.bias/],
-    ['extra tensor', craft({ ...good, 'extra': f32([1], 52) }, new Uint8Array(56)), /unexpected extra/],
+    ['extra tensor', craft({ ...good, extra: f32([1], 52) }, new Uint8Array(56)), /unexpected extra/],
     ['no spec', craft({ ...good, __metadata__: {} }, data), /no 'spec'/],
     ['spec does not parse', craft({ ...good, __metadata__: { spec: 'dense(2,3) >> frobnicate' } }, data), /does not parse/],
     ['metadata value not a string', craft({ ...good, __metadata__: { spec: String(m), epochs: 5 } }, data), /must be a string/],

@@ -16,7 +16,19 @@ function reparamArb(a: number, b: number): fc.Arbitrary<Para> {
     coefficient.map((c) => cubicReparam(dense(a, b), Math.abs(c))),
     ...(P <= 12 ? [fc.array(coefficient, { minLength: P * P, maxLength: P * P }).map((m) => linearReparam(dense(a, b), mat(P, P, m)))] : []),
     ...(a === b
-      ? [fc.constantFrom([[0, 2]], [[1, 3]], [[0, 2], [1, 3]], [[2, 0]]).map((groups) => tie(seq(dense(a, a), elementwise('tanh'), dense(a, a)), groups))]
+      ? [
+          fc
+            .constantFrom(
+              [[0, 2]],
+              [[1, 3]],
+              [
+                [0, 2],
+                [1, 3],
+              ],
+              [[2, 0]],
+            )
+            .map((groups) => tie(seq(dense(a, a), elementwise('tanh'), dense(a, a)), groups)),
+        ]
       : []),
   );
 }
@@ -32,8 +44,13 @@ export function morphismArb(a: number, b: number, depth = 2, opts: { reparams?: 
     ...(a === b
       ? [
           fc.constantFrom<Para>(
-            elementwise('sigmoid', [a]), elementwise('tanh', [a]), elementwise('gelu', [a]), elementwise('softplus', [a]),
-            leakyRelu(0.2, [a]), softmax([a]), id(a),
+            elementwise('sigmoid', [a]),
+            elementwise('tanh', [a]),
+            elementwise('gelu', [a]),
+            elementwise('softplus', [a]),
+            leakyRelu(0.2, [a]),
+            softmax([a]),
+            id(a),
           ),
           fc.constant(residual(seq(dense(a, a), elementwise('tanh')))),
         ]
@@ -49,9 +66,9 @@ export function morphismArb(a: number, b: number, depth = 2, opts: { reparams?: 
       weight: 1,
       arbitrary:
         a >= 2 && b >= 2
-          ? fc.tuple(fc.integer({ min: 1, max: a - 1 }), fc.integer({ min: 1, max: b - 1 })).chain(([a1, b1]) =>
-              fc.tuple(sub(a1, b1), sub(a - a1, b - b1)).map(([f, g]) => par(f, g)),
-            )
+          ? fc
+              .tuple(fc.integer({ min: 1, max: a - 1 }), fc.integer({ min: 1, max: b - 1 }))
+              .chain(([a1, b1]) => fc.tuple(sub(a1, b1), sub(a - a1, b - b1)).map(([f, g]) => par(f, g)))
           : leaf,
     },
   );

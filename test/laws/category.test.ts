@@ -78,10 +78,13 @@ describe('laws of the Para category on random morphisms (fast-check)', () => {
   it('backprop: the pullback of f >> g is the pullback of f after the pullback of g', () => {
     fc.assert(
       fc.property(
-        sizes.chain((a) => sizes.chain((b) => sizes.chain((c) => fc.tuple(morphismArb(a, b, 2, R), morphismArb(b, c, 2, R), fc.integer({ min: 0, max: 1e6 }))))),
+        sizes.chain((a) =>
+          sizes.chain((b) => sizes.chain((c) => fc.tuple(morphismArb(a, b, 2, R), morphismArb(b, c, 2, R), fc.integer({ min: 0, max: 1e6 })))),
+        ),
         ([f, g, s]) => {
           const rng = new Rng(s);
-          const tf = f.init(rng, 'float64'), tg = g.init(rng, 'float64');
+          const tf = f.init(rng, 'float64'),
+            tg = g.init(rng, 'float64');
           const x = randn([3, ...f.dom!], rng);
           const ctx = makeCtx();
           const lf = f.forward(tf, x, ctx);
@@ -93,7 +96,10 @@ describe('laws of the Para category on random morphisms (fast-check)', () => {
           const C = evaluate(seq(f, g), [...tf, ...tg], x, dy);
           close(C.y, Array.from(lg.y.data));
           close(C.dx, Array.from(dx.data));
-          close(C.dTheta, [...dtf, ...dtg].flatMap((d) => Array.from(d.data)));
+          close(
+            C.dTheta,
+            [...dtf, ...dtg].flatMap((d) => Array.from(d.data)),
+          );
         },
       ),
       { numRuns: RUNS },
@@ -103,9 +109,11 @@ describe('laws of the Para category on random morphisms (fast-check)', () => {
   it('interchange: (f @ g) >> (h @ k) = (f >> h) @ (g >> k)', () => {
     fc.assert(
       fc.property(
-        fc.tuple(sizes, sizes, sizes, sizes, sizes, sizes).chain(([a, b, c, a2, b2, c2]) =>
-          fc.tuple(morphismArb(a, b, 2, R), morphismArb(a2, b2, 2, R), morphismArb(b, c, 2, R), morphismArb(b2, c2, 2, R), fc.integer({ min: 0, max: 1e6 })),
-        ),
+        fc
+          .tuple(sizes, sizes, sizes, sizes, sizes, sizes)
+          .chain(([a, b, c, a2, b2, c2]) =>
+            fc.tuple(morphismArb(a, b, 2, R), morphismArb(a2, b2, 2, R), morphismArb(b, c, 2, R), morphismArb(b2, c2, 2, R), fc.integer({ min: 0, max: 1e6 })),
+          ),
         ([f, g, h, k, s]) => {
           const left = new Seq([new Par([f, g]), new Par([h, k])]);
           const right = new Par([new Seq([f, h]), new Seq([g, k])]);
@@ -131,7 +139,9 @@ describe('laws of the Para category on random morphisms (fast-check)', () => {
   it('monoidal associativity and unit: (f @ g) @ h = f @ (g @ h), f @ id(0)-free par of one factor is f', () => {
     fc.assert(
       fc.property(
-        fc.tuple(sizes, sizes, sizes).chain(([a, b, c]) => fc.tuple(morphismArb(a, b, 2, R), morphismArb(b, c, 2, R), morphismArb(c, a, 2, R), fc.integer({ min: 0, max: 1e6 }))),
+        fc
+          .tuple(sizes, sizes, sizes)
+          .chain(([a, b, c]) => fc.tuple(morphismArb(a, b, 2, R), morphismArb(b, c, 2, R), morphismArb(c, a, 2, R), fc.integer({ min: 0, max: 1e6 }))),
         ([f, g, h, s]) => {
           const left = new Par([new Par([f, g]), h]);
           const right = new Par([f, new Par([g, h])]);
@@ -174,17 +184,20 @@ describe('laws of the Para category on random morphisms (fast-check)', () => {
 
   it('residual(f) is copy >> (f @ id) >> add: its direct lens gives the values and all gradients of the composite', () => {
     fc.assert(
-      fc.property(sizes.chain((a) => fc.tuple(morphismArb(a, a), fc.integer({ min: 0, max: 1e6 }))), ([f, s]) => {
-        const r = residual(f) as Residual;
-        const rng = new Rng(s);
-        const theta = r.init(rng, 'float64');
-        const x = randn([3, ...f.dom!], rng);
-        const L = evaluate(r, theta, x, undefined);
-        const R = evaluate(r.composite!, theta, x, L.cot);
-        close(L.y, R.y);
-        close(L.dx, R.dx);
-        close(L.dTheta, R.dTheta);
-      }),
+      fc.property(
+        sizes.chain((a) => fc.tuple(morphismArb(a, a), fc.integer({ min: 0, max: 1e6 }))),
+        ([f, s]) => {
+          const r = residual(f) as Residual;
+          const rng = new Rng(s);
+          const theta = r.init(rng, 'float64');
+          const x = randn([3, ...f.dom!], rng);
+          const L = evaluate(r, theta, x, undefined);
+          const R = evaluate(r.composite!, theta, x, L.cot);
+          close(L.y, R.y);
+          close(L.dx, R.dx);
+          close(L.dTheta, R.dTheta);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

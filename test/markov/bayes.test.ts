@@ -92,8 +92,25 @@ describe('KL to the Gaussian prior', () => {
         expect(g).toHaveLength(4);
         const grads = theta.map((t) => Tensor.zeros(t.shape, 'float64'));
         gaussianKl(theta, g, s, grads, 0.7);
-        const v = theta.map((t) => Tensor.of(Array.from({ length: t.size }, () => rng.normal()), t.shape, 'float64'));
-        const at = (h: number): number => gaussianKl(theta.map((t, k) => Tensor.of(Array.from(t.data, (x, i) => x + h * v[k]!.data[i]!), t.shape, 'float64')), g, s);
+        const v = theta.map((t) =>
+          Tensor.of(
+            Array.from({ length: t.size }, () => rng.normal()),
+            t.shape,
+            'float64',
+          ),
+        );
+        const at = (h: number): number =>
+          gaussianKl(
+            theta.map((t, k) =>
+              Tensor.of(
+                Array.from(t.data, (x, i) => x + h * v[k]!.data[i]!),
+                t.shape,
+                'float64',
+              ),
+            ),
+            g,
+            s,
+          );
         const numeric = (0.7 * (at(1e-6) - at(-1e-6))) / 2e-6;
         const analytic = grads.reduce((acc, d, k) => acc + d.data.reduce((a, x, i) => a + x * v[k]!.data[i]!, 0), 0);
         return Math.abs(analytic - numeric) <= 1e-5 * (Math.abs(analytic) + Math.abs(numeric) + 1e-8);
@@ -141,7 +158,8 @@ describe('Bayes by backprop and Monte Carlo prediction', () => {
       const r = trainElbo(parseSpec('bayes_dense(1,8) >> relu >> bayes_dense(8,1)'), data, { loss: mse, epochs: 20, batch: 10, seed: 5, noiseSigma: 0.1 });
       return mcPredict(r.model, r.theta, data.x, { samples: 10, rng: 7 });
     };
-    const a = run(), b = run();
+    const a = run(),
+      b = run();
     expect(Array.from(a.mean.data)).toEqual(Array.from(b.mean.data));
     expect(Array.from(a.std.data)).toEqual(Array.from(b.std.data));
   });

@@ -7,7 +7,11 @@ import { ShapeError } from '../../src/errors.js';
 describe('calibration metrics', () => {
   it('ECE and NLL on a hand-computed example', () => {
     // confidences 0.9 (right), 0.9 (wrong), 0.6 (right): bins 14 and 9
-    const probs = Tensor.from([[0.9, 0.1], [0.1, 0.9], [0.4, 0.6]]);
+    const probs = Tensor.from([
+      [0.9, 0.1],
+      [0.1, 0.9],
+      [0.4, 0.6],
+    ]);
     const labels = Int32Array.from([0, 0, 1]);
     expect(probAccuracy(probs, labels)).toBeCloseTo(2 / 3, 12);
     // bin with 0.9s: acc 1/2, conf 0.9 → 2/3·0.4; bin with 0.6: acc 1, conf 0.6 → 1/3·0.4
@@ -25,7 +29,8 @@ describe('calibration metrics', () => {
   it('a calibrated forecaster has small ECE, an overconfident one a large ECE', () => {
     const rng = new Rng(3);
     const n = 20000;
-    const p = Tensor.zeros([n, 1], 'float64'), over = Tensor.zeros([n, 1], 'float64');
+    const p = Tensor.zeros([n, 1], 'float64'),
+      over = Tensor.zeros([n, 1], 'float64');
     const labels = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       const q = rng.uniform();

@@ -43,7 +43,9 @@ describe('dropout(p) as a stochastic lens', () => {
 
   it('drops about a fraction p of the units', () => {
     const x = Tensor.full([100, 100], 1, 'float64');
-    const y = dropout(0.3).at([100]).forward([], x, makeCtx({ training: true, rng: new Rng(9) })).y;
+    const y = dropout(0.3)
+      .at([100])
+      .forward([], x, makeCtx({ training: true, rng: new Rng(9) })).y;
     let zeros = 0;
     for (const v of y.data) if (v === 0) zeros++;
     expect(Math.abs(zeros / 1e4 - 0.3)).toBeLessThan(4 * Math.sqrt(0.21 / 1e4));
@@ -70,7 +72,9 @@ describe('dropout(p) as a stochastic lens', () => {
   it('evaluation mode is the identity, and so is p = 0', () => {
     const x = randn([3, 5], new Rng(1));
     expect(Array.from(dropout(0.5).run([], x).data)).toEqual(Array.from(x.data));
-    const y = dropout(0).at([5]).forward([], x, makeCtx({ training: true, rng: new Rng(2) })).y;
+    const y = dropout(0)
+      .at([5])
+      .forward([], x, makeCtx({ training: true, rng: new Rng(2) })).y;
     expect(Array.from(y.data)).toEqual(Array.from(x.data));
   });
 

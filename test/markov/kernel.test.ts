@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
-import { bernoulliK, checkSamples, comonoidLaws, composeK, copyNaturality, deterministic, discardNaturality, estimate, expectation, kernel, normalK, thenK } from '../../src/markov/index.js';
+import {
+  bernoulliK,
+  checkSamples,
+  comonoidLaws,
+  composeK,
+  copyNaturality,
+  deterministic,
+  discardNaturality,
+  estimate,
+  expectation,
+  kernel,
+  normalK,
+  thenK,
+} from '../../src/markov/index.js';
 import { RangeArgError } from '../../src/errors.js';
 
 const vectorSource = (d: number) => kernel<null, number[]>('randn', (_a, rng) => Array.from({ length: d }, () => rng.normal()));
@@ -51,11 +64,16 @@ describe('Markov kernels', () => {
 
   it('Monte Carlo expectation: the true mean lies within a few standard errors, SE = s/√n', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: 0.1, max: 3, noNaN: true }), (seed, mu, sigma) => {
-        const e = expectation(normalK, [mu, sigma] as const, 2000, new Rng(seed));
-        expect(e.stdError).toBeCloseTo(e.std / Math.sqrt(2000), 12);
-        return Math.abs(e.mean - mu) < 5 * e.stdError;
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.double({ min: -5, max: 5, noNaN: true }),
+        fc.double({ min: 0.1, max: 3, noNaN: true }),
+        (seed, mu, sigma) => {
+          const e = expectation(normalK, [mu, sigma] as const, 2000, new Rng(seed));
+          expect(e.stdError).toBeCloseTo(e.std / Math.sqrt(2000), 12);
+          return Math.abs(e.mean - mu) < 5 * e.stdError;
+        },
+      ),
       { numRuns: 25 },
     );
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random/index.js';
 import fc from 'fast-check';
-import { } from '../../src/markov/index.js';
+import {} from '../../src/markov/index.js';
 import { dropout } from '../../src/nn/index.js';
 import { copy, discard, gradcheck, makeCtx, par, seq } from '../../src/para/index.js';
 import { Tensor } from '../../src/tensor/index.js';
@@ -21,7 +21,8 @@ describe('dropout in the Markov category of Para morphisms', () => {
         const right = seq(copy(n), par(dropout(0.5).at([n]), dropout(0.5).at([n])));
         const a = left.forward([], ones(n), makeCtx({ training: true, rng: new Rng(seed) })).y.data;
         const b = right.forward([], ones(n), makeCtx({ training: true, rng: new Rng(seed) })).y.data;
-        let equalLeft = 0, equalRight = 0;
+        let equalLeft = 0,
+          equalRight = 0;
         for (let i = 0; i < n; i++) {
           if (a[i] === a[n + i]) equalLeft++;
           if (b[i] === b[n + i]) equalRight++;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import '../../src/tensor/index.js';
 import { fmt } from '../../src/cli/progress.js';
 import { section } from '../../src/cli/tour/markov.js';
-import type { } from '../../src/markov/index.js';
+import type {} from '../../src/markov/index.js';
 import type { UncertaintyReport } from '../../src/experiments/markov/index.js';
 import { quietIO } from '../cli/helpers.js';
 
@@ -21,11 +21,14 @@ interface MarkovData {
  * exact answer the Monte Carlo estimate of the seed's Bayesian demo estimates.
  */
 function sigmoidOfNormal(m: number, s: number): { mean: number; std: number } {
-  const n = 20000, a = m - 12 * s, h = (24 * s) / n;
-  let e = 0, e2 = 0;
+  const n = 20000,
+    a = m - 12 * s,
+    h = (24 * s) / n;
+  let e = 0,
+    e2 = 0;
   for (let i = 0; i <= n; i++) {
     const z = a + i * h;
-    const w = (i === 0 || i === n ? 1 : i % 2 ? 4 : 2) * (h / 3) * Math.exp(-(((z - m) / s) ** 2) / 2) / (s * Math.sqrt(2 * Math.PI));
+    const w = ((i === 0 || i === n ? 1 : i % 2 ? 4 : 2) * (h / 3) * Math.exp(-(((z - m) / s) ** 2) / 2)) / (s * Math.sqrt(2 * Math.PI));
     const f = 1 / (1 + Math.exp(-z));
     e += w * f;
     e2 += w * f * f;
@@ -94,9 +97,11 @@ describe('tour: Markov section', async () => {
 
   it("the Bayesian demo estimates E[σ(Z)] and sd σ(Z), Z ~ N(0.95, 0.33²), within 3 standard errors — as the seed's 0.7169 and 0.0660 do", () => {
     // the seed's model: μ_W = (0.6, 0.5), μ_b = 0.1, σ = 0.22 on every weight, x = (1, 0.5)
-    const m = 0.6 * 1 + 0.5 * 0.5 + 0.1, s = 0.22 * Math.sqrt(1 + 0.25 + 1);
+    const m = 0.6 * 1 + 0.5 * 0.5 + 0.1,
+      s = 0.22 * Math.sqrt(1 + 0.25 + 1);
     const exact = sigmoidOfNormal(m, s);
-    const n = 1000, { mean, std, std_error: se } = d.bayes_demo;
+    const n = 1000,
+      { mean, std, std_error: se } = d.bayes_demo;
     expect(se).toBeCloseTo(std / Math.sqrt(n), 12);
     expect(Math.abs(mean - exact.mean)).toBeLessThan(3 * se);
     // the sample sd of n draws has standard error ≈ sd/√(2(n−1))
@@ -120,7 +125,9 @@ describe('tour: Markov section', async () => {
   });
 
   it('held-out calibration: accurate, calibrated classifiers; the MC methods are more uncertain away from the data, the deterministic net not at all', () => {
-    expect(d.calibration.map((r) => `${r.data}/${r.method}`)).toEqual(['moons', 'iris'].flatMap((n) => ['deterministic', 'mc-dropout', 'bayes'].map((m) => `${n}/${m}`)));
+    expect(d.calibration.map((r) => `${r.data}/${r.method}`)).toEqual(
+      ['moons', 'iris'].flatMap((n) => ['deterministic', 'mc-dropout', 'bayes'].map((m) => `${n}/${m}`)),
+    );
     for (const r of d.calibration) {
       expect(r.accuracy).toBeGreaterThanOrEqual(0.9);
       expect(r.ece).toBeLessThan(0.1);

@@ -45,7 +45,11 @@ describe('uncertainty that means something', () => {
   });
 
   it('awayFromData keeps only points at distance ≥ minDist from every training input', () => {
-    const x = Tensor.from([[0, 0], [1, 0], [0, 1]]);
+    const x = Tensor.from([
+      [0, 0],
+      [1, 0],
+      [0, 1],
+    ]);
     const a = awayFromData(x, 50, 1, { minDist: 0.5, widen: 1 });
     expect(a.batch).toBe(50);
     for (let i = 0; i < 50; i++) {

@@ -24,8 +24,26 @@ describe('paralens distill', () => {
     expect(j.split).toMatch(/30 training \/ 30 held-out rows/);
   });
   itWith(fashionMnist(), 'fashion-mnist: its own test split, a seeded subset of training rows', async () => {
-    const r = await cli('distill', '--data', 'fashion-mnist', '--seeds', '1', '--epochs', '2', '--limit', '300', '--test-limit', '200', '--batch', '64',
-      '--student', 'dense(784,8) >> relu >> dense(8,10)', '--teacher', 'dense(784,16) >> relu >> dense(16,10)', '--json');
+    const r = await cli(
+      'distill',
+      '--data',
+      'fashion-mnist',
+      '--seeds',
+      '1',
+      '--epochs',
+      '2',
+      '--limit',
+      '300',
+      '--test-limit',
+      '200',
+      '--batch',
+      '64',
+      '--student',
+      'dense(784,8) >> relu >> dense(8,10)',
+      '--teacher',
+      'dense(784,16) >> relu >> dense(16,10)',
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.split).toBe('its own test split, 300 training / 200 held-out rows');
@@ -58,7 +76,8 @@ describe('paralens distill', () => {
 
 describe('distill()', () => {
   it('is reproducible: the same seeds give the same accuracies', () => {
-    const a = distill(iris(), { seeds: 2, epochs: 20 }), b = distill(iris(), { seeds: 2, epochs: 20 });
+    const a = distill(iris(), { seeds: 2, epochs: 20 }),
+      b = distill(iris(), { seeds: 2, epochs: 20 });
     expect(a.runs).toEqual(b.runs);
   });
   it('typed errors for mismatched models and unlabelled data', () => {

@@ -1,9 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  adapter, checkAdapter, dense, distillationLoss, distillationTarget, elementwise, exercise4, gaussianNoise, gradcheck, identity,
-  naturalityDefect, parseSpec, permuteFeatures, representationFunctor, rotate2d, scale, seq, spearman, ranks, Tensor, Rng, ShapeError,
-  RangeArgError, softmaxCrossEntropy, fitAffine, applyAffine,
+  adapter,
+  checkAdapter,
+  dense,
+  distillationLoss,
+  distillationTarget,
+  elementwise,
+  exercise4,
+  gaussianNoise,
+  gradcheck,
+  identity,
+  naturalityDefect,
+  parseSpec,
+  permuteFeatures,
+  representationFunctor,
+  rotate2d,
+  scale,
+  seq,
+  spearman,
+  ranks,
+  Tensor,
+  Rng,
+  ShapeError,
+  RangeArgError,
+  softmaxCrossEntropy,
+  fitAffine,
+  applyAffine,
 } from '../../src/index.js';
 import type { Loss } from '../../src/index.js';
 
@@ -36,7 +59,7 @@ function softLabels(B: number, C: number, rng: Rng, oneHot: boolean): Tensor {
     if (oneHot) y.data[b * C + rng.int(C)] = 1;
     else {
       let s = 0;
-      for (let j = 0; j < C; j++) s += (y.data[b * C + j] = rng.uniform());
+      for (let j = 0; j < C; j++) s += y.data[b * C + j] = rng.uniform();
       for (let j = 0; j < C; j++) y.data[b * C + j] /= s;
     }
   }
@@ -46,18 +69,27 @@ function softLabels(B: number, C: number, rng: Rng, oneHot: boolean): Tensor {
 describe('the distillation loss lens (Hinton et al. 2015)', () => {
   it('passes float64 gradient checks for random T, α, labels and logits', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.3, max: 8, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 2, max: 5 }), fc.nat(1e6), fc.boolean(), (T, alpha, C, seed, hard) => {
-        const rng = new Rng(seed);
-        const s = randn([4, C], rng), t = randn([4, C], rng);
-        const r = lossGradcheck(distillationLoss(T, alpha), s, distillationTarget(softLabels(4, C, rng, hard), t), seed);
-        expect(r.rel).toBeLessThan(1e-6);
-      }),
+      fc.property(
+        fc.double({ min: 0.3, max: 8, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 2, max: 5 }),
+        fc.nat(1e6),
+        fc.boolean(),
+        (T, alpha, C, seed, hard) => {
+          const rng = new Rng(seed);
+          const s = randn([4, C], rng),
+            t = randn([4, C], rng);
+          const r = lossGradcheck(distillationLoss(T, alpha), s, distillationTarget(softLabels(4, C, rng, hard), t), seed);
+          expect(r.rel).toBeLessThan(1e-6);
+        },
+      ),
       { numRuns: 60 },
     );
   });
   it('is the cross-entropy at α = 0 and T²·KL at α = 1 (zero when the student equals the teacher)', () => {
     const rng = new Rng(3);
-    const s = randn([5, 3], rng), y = softLabels(5, 3, rng, true);
+    const s = randn([5, 3], rng),
+      y = softLabels(5, 3, rng, true);
     const target = distillationTarget(y, randn([5, 3], rng));
     expect(distillationLoss(2, 0).apply(s, target).value).toBeCloseTo(softmaxCrossEntropy.apply(s, y).value, 12);
     const self = distillationTarget(y, s);
@@ -67,13 +99,20 @@ describe('the distillation loss lens (Hinton et al. 2015)', () => {
   });
   it('the soft term scales like T² · KL', () => {
     const rng = new Rng(4);
-    const s = randn([3, 4], rng), t = randn([3, 4], rng), y = softLabels(3, 4, rng, true);
+    const s = randn([3, 4], rng),
+      t = randn([3, 4], rng),
+      y = softLabels(3, 4, rng, true);
     const tgt = distillationTarget(y, t);
     // at T = 1 the soft term is exactly KL(softmax t ‖ softmax s)
     let kl = 0;
     for (let b = 0; b < 3; b++) {
-      const sm = (v: Tensor) => { const e = Array.from(v.data.subarray(b * 4, b * 4 + 4), Math.exp); const z = e.reduce((a, c) => a + c); return e.map((x) => x / z); };
-      const p = sm(t), q = sm(s);
+      const sm = (v: Tensor) => {
+        const e = Array.from(v.data.subarray(b * 4, b * 4 + 4), Math.exp);
+        const z = e.reduce((a, c) => a + c);
+        return e.map((x) => x / z);
+      };
+      const p = sm(t),
+        q = sm(s);
       for (let j = 0; j < 4; j++) kl += (p[j]! * Math.log(p[j]! / q[j]!)) / 3;
     }
     expect(distillationLoss(1, 1).apply(s, tgt).value).toBeCloseTo(kl, 10);
@@ -107,7 +146,8 @@ describe('naturality defect', () => {
   // F: linear features A·x (A invertible), G = M·F; arrows linear: F(f) = A R A⁻¹ and G(f) = M A R A⁻¹ M⁻¹ are exact affine actions
   const rng = new Rng(5);
   const x = randn([40, 3], rng);
-  const A = randn([3, 3], rng), M = randn([3, 3], rng);
+  const A = randn([3, 3], rng),
+    M = randn([3, 3], rng);
   const featA = adapter(3, 3);
   const F = representationFunctor('F', featA, [A]);
   const G = representationFunctor('G', seq(featA, adapter(3, 3)), [A, M]);
@@ -135,10 +175,14 @@ describe('naturality defect', () => {
         const xs = randn([30, 2], g);
         // well-conditioned invertible maps: a rotation times a diagonal with entries in [0.5, 2]
         const inv = (): Tensor => {
-          const t = 6 * g.uniform(), a = 0.5 + 1.5 * g.uniform(), b = 0.5 + 1.5 * g.uniform();
+          const t = 6 * g.uniform(),
+            a = 0.5 + 1.5 * g.uniform(),
+            b = 0.5 + 1.5 * g.uniform();
           return Tensor.of([Math.cos(t) * a, -Math.sin(t) * b, Math.sin(t) * a, Math.cos(t) * b], [2, 2], 'float64');
         };
-        const A2 = inv(), M2 = inv(), wrong = randn([2, 2], g);
+        const A2 = inv(),
+          M2 = inv(),
+          wrong = randn([2, 2], g);
         const F2 = representationFunctor('F', adapter(2, 2), [A2]);
         const G2 = representationFunctor('G', seq(adapter(2, 2), adapter(2, 2)), [A2, M2]);
         const fs = [rotate2d(g.uniform() * 6), scale(0.5 + g.uniform())];
@@ -157,14 +201,17 @@ describe('naturality defect', () => {
     expect(r.residual).toBeGreaterThan(1e-3);
   });
   it('an adapter of the wrong shape is rejected naming both shapes', () => {
-    expect(() => naturalityDefect(adapter(2, 3), [Tensor.zeros([3, 2], 'float64')], F, G, arrows, x)).toThrow(/adapter\(2,3\) maps \[\*,2\] → \[\*,3\] but the features need \[\*,3\] → \[\*,3\]/);
+    expect(() => naturalityDefect(adapter(2, 3), [Tensor.zeros([3, 2], 'float64')], F, G, arrows, x)).toThrow(
+      /adapter\(2,3\) maps \[\*,2\] → \[\*,3\] but the features need \[\*,3\] → \[\*,3\]/,
+    );
   });
 });
 
 describe('linear algebra and rank statistics', () => {
   it('fitAffine recovers an exact affine map', () => {
     const g = new Rng(1);
-    const H = randn([20, 3], g), W = randn([2, 3], g);
+    const H = randn([20, 3], g),
+      W = randn([2, 3], g);
     const map = { W: Float64Array.from(W.data), b: Float64Array.from([0.5, -1]), p: 3, q: 2 };
     const fit = fitAffine(H.data, applyAffine(map, H.data, 20), 20, 3, 2);
     fit.W.forEach((v, i) => expect(v).toBeCloseTo(map.W[i]!, 6));

@@ -44,7 +44,8 @@ describe('tour section: natural transformations', async () => {
     expect(text).toContain(`adapter loss ${fmt(e.lossBefore)} before → ${fmt(e.lossAfter)} after 2000 SGD steps`);
     // η(h) ≈ P·h: their pairwise distances rank alike; each ρ is a Spearman coefficient of 6 distances
     expect(e.rankCorrelationTarget).toBeGreaterThan(0.8);
-    for (const rho of [e.rankCorrelationTarget, e.rankCorrelationBefore, e.rankCorrelationAfter, e.rankCorrelationTeacherTarget]) expect(isSpearmanOfSix(rho), String(rho)).toBe(true);
+    for (const rho of [e.rankCorrelationTarget, e.rankCorrelationBefore, e.rankCorrelationAfter, e.rankCorrelationTeacherTarget])
+      expect(isSpearmanOfSix(rho), String(rho)).toBe(true);
     expect(text).toContain(`η(h) vs target ${fmt(e.rankCorrelationTarget, 3)}`);
   });
 
@@ -52,14 +53,19 @@ describe('tour section: natural transformations', async () => {
     const e = d.exercise4;
     expect(e.naturalityBefore.map((r) => r.arrow)).toEqual(['identity', 'permute(1,0)', 'flip bits', 'noise(0.05)']);
     expect(e.naturalityAfter.map((r) => r.arrow)).toEqual(e.naturalityBefore.map((r) => r.arrow));
-    for (const r of [e.naturalityBefore[0]!, e.naturalityAfter[0]!, d.hint_naturality[0]!]) expect(r).toMatchObject({ arrow: 'identity', defect: 0, relative: 0, residualF: 0, residualG: 0 });
+    for (const r of [e.naturalityBefore[0]!, e.naturalityAfter[0]!, d.hint_naturality[0]!])
+      expect(r).toMatchObject({ arrow: 'identity', defect: 0, relative: 0, residualF: 0, residualG: 0 });
     for (const r of e.naturalityAfter) expect(r.relative).toBeLessThan(0.05);
     const flip = (rs: NaturalityReport[]) => rs.find((r) => r.arrow === 'flip bits')!.defect;
     expect(flip(e.naturalityAfter)).toBeLessThan(flip(e.naturalityBefore) / 50);
     // the actions F(f), G(f) are fitted on the same data before and after: their residuals do not change
     e.naturalityAfter.forEach((r, i) => expect([r.residualF, r.residualG]).toEqual([e.naturalityBefore[i]!.residualF, e.naturalityBefore[i]!.residualG]));
     for (const [i, r] of e.naturalityAfter.entries()) {
-      const cells = text.split('\n').find((l) => l.startsWith(r.arrow))!.trim().split(/\s{2,}/);
+      const cells = text
+        .split('\n')
+        .find((l) => l.startsWith(r.arrow))!
+        .trim()
+        .split(/\s{2,}/);
       expect(cells).toEqual([r.arrow, fmt(e.naturalityBefore[i]!.defect, 3), fmt(r.defect, 3), fmt(r.relative, 3)]);
     }
   });
@@ -84,9 +90,20 @@ describe('tour section: natural transformations', async () => {
         expect(v.standardError).toBeCloseTo(std / Math.sqrt(5), 12);
         expect(v.verdict).toBe(mean > 2 * v.standardError ? 'helped' : mean < -2 * v.standardError ? 'hurt' : 'no clear difference');
       }
-      const cells = text.split('\n').find((l) => l.startsWith(`${name} `))!.trim().split(/\s{2,}/);
+      const cells = text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))!
+        .trim()
+        .split(/\s{2,}/);
       const ms = (m: { mean: number; std: number }) => `${fmt(m.mean, 3)} ± ${fmt(m.std, 2)}`;
-      expect(cells).toEqual([name, ms(r.summary.teacher), ms(r.summary.alone), ms(r.summary.distilled), ms(r.summary.hinted), `${r.verdicts[0]!.verdict}; ${r.verdicts[1]!.verdict}`]);
+      expect(cells).toEqual([
+        name,
+        ms(r.summary.teacher),
+        ms(r.summary.alone),
+        ms(r.summary.distilled),
+        ms(r.summary.hinted),
+        `${r.verdicts[0]!.verdict}; ${r.verdicts[1]!.verdict}`,
+      ]);
     }
     expect(d.distillation.moons!.summary.teacher).toEqual({ mean: 1, std: 0 }); // moons are separable: the 64-unit teacher makes no mistake
   });

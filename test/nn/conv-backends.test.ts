@@ -12,9 +12,15 @@ function runNet(name: string): { y: Float32Array; dx: Float32Array; dTheta: Floa
     const f = parseSpec('conv2d(2,8,3,1,1) >> relu >> maxpool2d(2) >> conv2d(8,16,3,2,1) >> avgpool2d(2,1) >> globalavgpool >> dense(16,5)').at([2, 20, 18]);
     const theta = f.init(3);
     const rng = new Rng(4);
-    const x = Tensor.of(Array.from({ length: 70 * 2 * 20 * 18 }, () => rng.normal()), [70, 2, 20, 18]);
+    const x = Tensor.of(
+      Array.from({ length: 70 * 2 * 20 * 18 }, () => rng.normal()),
+      [70, 2, 20, 18],
+    );
     const lens = f.forward(theta, x, makeCtx());
-    const dy = Tensor.of(Array.from({ length: lens.y.size }, () => rng.normal()), lens.y.shape);
+    const dy = Tensor.of(
+      Array.from({ length: lens.y.size }, () => rng.normal()),
+      lens.y.shape,
+    );
     const dTheta = theta.map((t) => Tensor.zeros(t.shape));
     const dx = lens.pullback(dy, dTheta);
     return { y: lens.y.data as Float32Array, dx: dx.data as Float32Array, dTheta: dTheta.map((d) => d.data as Float32Array) };

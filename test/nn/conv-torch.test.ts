@@ -23,7 +23,12 @@ const cases: [string, number[]][] = [
 describeWith(pytorch(), 'conv and pooling layers agree with PyTorch (float64)', () => {
   it('outputs, input gradients and parameter gradients at 1e-6', () => {
     const rng = new Rng(8);
-    const randn = (shape: number[]): Tensor => Tensor.of(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), shape, 'float64');
+    const randn = (shape: number[]): Tensor =>
+      Tensor.of(
+        Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()),
+        shape,
+        'float64',
+      );
     const runs = cases.map(([spec, dom]) => {
       const f = parseSpec(spec).at(dom);
       const theta = f.init(rng.split(), 'float64');
@@ -44,7 +49,9 @@ describeWith(pytorch(), 'conv and pooling layers agree with PyTorch (float64)', 
       dy: Array.from(r.dy.data),
     }));
     const script = fileURLToPath(new URL('./conv_torch.py', import.meta.url));
-    const ref = JSON.parse(execFileSync(PYTHON, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
+    const ref = JSON.parse(
+      execFileSync(PYTHON, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString(),
+    );
     const near = (a: ArrayLike<number>, b: number[], what: string): void => {
       expect(a.length, what).toBe(b.length);
       for (let j = 0; j < b.length; j++) expect(Math.abs(a[j]! - b[j]!), `${what}[${j}]`).toBeLessThan(1e-6 * (1 + Math.abs(b[j]!)));

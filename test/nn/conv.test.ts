@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  avgpool2d, conv1d, conv2d, dense, flatten, globalavgpool, gradcheck, makeCtx, maxpool2d, parseSpec, relu, Rng, seq, ShapeError, Tensor,
+  avgpool2d,
+  conv1d,
+  conv2d,
+  dense,
+  flatten,
+  globalavgpool,
+  gradcheck,
+  makeCtx,
+  maxpool2d,
+  parseSpec,
+  relu,
+  Rng,
+  seq,
+  ShapeError,
+  Tensor,
 } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 import { col2im, im2col, makeWindow } from '../../src/nn/im2col.js';
@@ -17,16 +31,23 @@ const randn = (shape: number[], seed: number, dtype: 'float32' | 'float64' = 'fl
 function naiveConv2d(x: Tensor, W: Tensor, bias: Tensor, s: number, p: number): Tensor {
   const [B, C, H, Wd] = x.shape as number[];
   const [O, , k] = W.shape as number[];
-  const Ho = Math.floor((H! + 2 * p - k!) / s) + 1, Wo = Math.floor((Wd! + 2 * p - k!) / s) + 1;
+  const Ho = Math.floor((H! + 2 * p - k!) / s) + 1,
+    Wo = Math.floor((Wd! + 2 * p - k!) / s) + 1;
   const y = Tensor.zeros([B!, O!, Ho, Wo], 'float64');
-  for (let b = 0; b < B!; b++) for (let o = 0; o < O!; o++) for (let h = 0; h < Ho; h++) for (let w = 0; w < Wo; w++) {
-    let acc = bias.data[o]!;
-    for (let c = 0; c < C!; c++) for (let i = 0; i < k!; i++) for (let j = 0; j < k!; j++) {
-      const hh = h * s - p + i, ww = w * s - p + j;
-      if (hh >= 0 && hh < H! && ww >= 0 && ww < Wd!) acc += W.get(o, c, i, j) * x.get(b, c, hh, ww);
-    }
-    y.data[((b * O! + o) * Ho + h) * Wo + w] = acc;
-  }
+  for (let b = 0; b < B!; b++)
+    for (let o = 0; o < O!; o++)
+      for (let h = 0; h < Ho; h++)
+        for (let w = 0; w < Wo; w++) {
+          let acc = bias.data[o]!;
+          for (let c = 0; c < C!; c++)
+            for (let i = 0; i < k!; i++)
+              for (let j = 0; j < k!; j++) {
+                const hh = h * s - p + i,
+                  ww = w * s - p + j;
+                if (hh >= 0 && hh < H! && ww >= 0 && ww < Wd!) acc += W.get(o, c, i, j) * x.get(b, c, hh, ww);
+              }
+          y.data[((b * O! + o) * Ho + h) * Wo + w] = acc;
+        }
   return y;
 }
 
@@ -34,7 +55,17 @@ describe('conv2d', () => {
   it('matches the direct definition for random geometries (property)', () => {
     fc.assert(
       fc.property(
-        fc.record({ C: fc.integer({ min: 1, max: 3 }), O: fc.integer({ min: 1, max: 3 }), k: fc.integer({ min: 1, max: 3 }), s: fc.integer({ min: 1, max: 2 }), p: fc.integer({ min: 0, max: 2 }), H: fc.integer({ min: 3, max: 7 }), W: fc.integer({ min: 3, max: 7 }), B: fc.integer({ min: 1, max: 3 }), seed: fc.nat() }),
+        fc.record({
+          C: fc.integer({ min: 1, max: 3 }),
+          O: fc.integer({ min: 1, max: 3 }),
+          k: fc.integer({ min: 1, max: 3 }),
+          s: fc.integer({ min: 1, max: 2 }),
+          p: fc.integer({ min: 0, max: 2 }),
+          H: fc.integer({ min: 3, max: 7 }),
+          W: fc.integer({ min: 3, max: 7 }),
+          B: fc.integer({ min: 1, max: 3 }),
+          seed: fc.nat(),
+        }),
         ({ C, O, k, s, p, H, W, B, seed }) => {
           const f = conv2d(C, O, k, s, p);
           const [Wt, b] = f.init(seed, 'float64');
@@ -51,18 +82,29 @@ describe('conv2d', () => {
 
   it('col2im is the adjoint of im2col: ⟨im2col x, c⟩ = ⟨x, col2im c⟩ (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 1 }), fc.nat(), (C, k, s, p, seed) => {
-        const g = makeWindow('t', C, 6, 5, k, k, s, s, p, p);
-        const rows = C * k * k, ld = g.Ho * g.Wo;
-        const x = randn([C * 30], seed).data, c = randn([rows * ld], seed + 1).data;
-        const col = new Float64Array(rows * ld), back = new Float64Array(C * 30);
-        im2col(g, x, 0, col, ld, 0);
-        col2im(g, c, ld, 0, back, 0);
-        let l = 0, r = 0;
-        for (let i = 0; i < col.length; i++) l += col[i]! * c[i]!;
-        for (let i = 0; i < x.length; i++) r += x[i]! * back[i]!;
-        expect(Math.abs(l - r)).toBeLessThan(1e-9 * (1 + Math.abs(l)));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 1 }),
+        fc.nat(),
+        (C, k, s, p, seed) => {
+          const g = makeWindow('t', C, 6, 5, k, k, s, s, p, p);
+          const rows = C * k * k,
+            ld = g.Ho * g.Wo;
+          const x = randn([C * 30], seed).data,
+            c = randn([rows * ld], seed + 1).data;
+          const col = new Float64Array(rows * ld),
+            back = new Float64Array(C * 30);
+          im2col(g, x, 0, col, ld, 0);
+          col2im(g, c, ld, 0, back, 0);
+          let l = 0,
+            r = 0;
+          for (let i = 0; i < col.length; i++) l += col[i]! * c[i]!;
+          for (let i = 0; i < x.length; i++) r += x[i]! * back[i]!;
+          expect(Math.abs(l - r)).toBeLessThan(1e-9 * (1 + Math.abs(l)));
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -88,7 +130,11 @@ describe('conv2d', () => {
     expect(() => conv2d(1, 8, 5).at([1, 3, 3])).toThrow(/does not fit/);
     expect(() => parseSpec('conv2d(1,8,3) >> conv2d(4,8,3)').at([1, 10, 10])).toThrow(/expects 4 input channels but got 8/);
     expect(() => parseSpec('conv2d(1,8,3) >> flatten >> dense(100,10)').at([1, 10, 10])).toThrow(ShapeError);
-    expect(() => conv2d(1, 8, 3).at([1, 9, 9]).run(conv2d(1, 8, 3).init(0), Tensor.zeros([2, 1, 8, 8]))).toThrow(ShapeError);
+    expect(() =>
+      conv2d(1, 8, 3)
+        .at([1, 9, 9])
+        .run(conv2d(1, 8, 3).init(0), Tensor.zeros([2, 1, 8, 8])),
+    ).toThrow(ShapeError);
     expect(() => parseSpec('conv2d(1,0,3)')).toThrow(/out channels must be an integer/);
   });
 
@@ -100,7 +146,10 @@ describe('conv2d', () => {
     }
     expect(String(parseSpec('conv2d(1,8,3) >> maxpool2d(2)'))).toBe('conv2d(1,8,3,1,0) >> maxpool2d(2,2)');
     const p = conv2d(3, 5, 3).params;
-    expect(p.map((q) => [q.name, q.shape])).toEqual([['weight', [5, 3, 3, 3]], ['bias', [5]]]);
+    expect(p.map((q) => [q.name, q.shape])).toEqual([
+      ['weight', [5, 3, 3, 3]],
+      ['bias', [5]],
+    ]);
     expect(conv1d(3, 5, 4).params.map((q) => q.shape)).toEqual([[5, 3, 4], [5]]);
   });
 
@@ -112,7 +161,8 @@ describe('conv2d', () => {
     const dy = randn(lens.y.shape as number[], 6);
     const dT = theta.map((t) => Tensor.zeros(t.shape, 'float64'));
     const dx = lens.pullback(dy, dT);
-    const per = lens.y.size / 150, xper = x.size / 150;
+    const per = lens.y.size / 150,
+      xper = x.size / 150;
     for (const b of [0, 77, 149]) {
       const l1 = f.forward(theta, x.rows(b, b + 1), makeCtx());
       for (let i = 0; i < per; i++) expect(l1.y.data[i]).toBeCloseTo(lens.y.data[b * per + i]!, 12);

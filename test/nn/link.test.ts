@@ -16,31 +16,39 @@ describe('every loss carries its output link', () => {
   // The link is the one under which the loss is a likelihood: the loss is the mean negative
   // log-likelihood (bce, softmax CE) or the mean squared error (mse) of link(z).
   it('bce is −log of the Bernoulli likelihood of σ(z): −[t·log σ(z) + (1−t)·log(1−σ(z))]', () => {
-    fc.assert(fc.property(logitRows(3, 2), fc.array(fc.constantFrom(0, 1), { minLength: 6, maxLength: 6 }), (z, t) => {
-      const p = applyLink(z, bce.link);
-      let nll = 0;
-      for (let i = 0; i < 6; i++) nll -= t[i]! ? Math.log(p.data[i]!) : Math.log(1 - p.data[i]!);
-      expect(bce.apply(z, Tensor.of(t, [3, 2], 'float64')).value).toBeCloseTo(nll / 6, 9);
-    }));
+    fc.assert(
+      fc.property(logitRows(3, 2), fc.array(fc.constantFrom(0, 1), { minLength: 6, maxLength: 6 }), (z, t) => {
+        const p = applyLink(z, bce.link);
+        let nll = 0;
+        for (let i = 0; i < 6; i++) nll -= t[i]! ? Math.log(p.data[i]!) : Math.log(1 - p.data[i]!);
+        expect(bce.apply(z, Tensor.of(t, [3, 2], 'float64')).value).toBeCloseTo(nll / 6, 9);
+      }),
+    );
   });
 
   it('softmax cross-entropy is −Σ t·log softmax(z), mean over rows', () => {
-    fc.assert(fc.property(logitRows(2, 4), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 2, maxLength: 2 }), (z, labels) => {
-      const p = applyLink(z, softmaxCrossEntropy.link);
-      const t = Tensor.zeros([2, 4], 'float64');
-      labels.forEach((c, b) => { t.data[b * 4 + c] = 1; });
-      const nll = -(Math.log(p.data[labels[0]!]!) + Math.log(p.data[4 + labels[1]!]!)) / 2;
-      expect(softmaxCrossEntropy.apply(z, t).value).toBeCloseTo(nll, 9);
-    }));
+    fc.assert(
+      fc.property(logitRows(2, 4), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 2, maxLength: 2 }), (z, labels) => {
+        const p = applyLink(z, softmaxCrossEntropy.link);
+        const t = Tensor.zeros([2, 4], 'float64');
+        labels.forEach((c, b) => {
+          t.data[b * 4 + c] = 1;
+        });
+        const nll = -(Math.log(p.data[labels[0]!]!) + Math.log(p.data[4 + labels[1]!]!)) / 2;
+        expect(softmaxCrossEntropy.apply(z, t).value).toBeCloseTo(nll, 9);
+      }),
+    );
   });
 
   it('mse is the mean squared distance of link(z) = z from the target', () => {
-    fc.assert(fc.property(logitRows(2, 3), logitRows(2, 3), (z, t) => {
-      const p = applyLink(z, mse.link);
-      let s = 0;
-      for (let i = 0; i < 6; i++) s += (p.data[i]! - t.data[i]!) ** 2;
-      expect(mse.apply(z, t).value).toBeCloseTo(s / 6, 9);
-    }));
+    fc.assert(
+      fc.property(logitRows(2, 3), logitRows(2, 3), (z, t) => {
+        const p = applyLink(z, mse.link);
+        let s = 0;
+        for (let i = 0; i < 6; i++) s += (p.data[i]! - t.data[i]!) ** 2;
+        expect(mse.apply(z, t).value).toBeCloseTo(s / 6, 9);
+      }),
+    );
   });
 });
 
@@ -61,7 +69,10 @@ describe('callers ask the loss for its link, not its name', () => {
   it('predict gives probabilities for a model trained on logits and classes alone otherwise', () => {
     const y = Tensor.of([-1, 0.3, 2], [3, 1], 'float64');
     const withLoss = (loss: string) => classifyRows(y, { loss, classes: ['no', 'yes'] });
-    expect(withLoss('bce')).toEqual({ classes: ['no', 'yes', 'yes'], probability: [1 - 1 / (1 + Math.E), 1 / (1 + Math.exp(-0.3)), 1 / (1 + Math.exp(-2))].map((p) => expect.closeTo(p, 12)) });
+    expect(withLoss('bce')).toEqual({
+      classes: ['no', 'yes', 'yes'],
+      probability: [1 - 1 / (1 + Math.E), 1 / (1 + Math.exp(-0.3)), 1 / (1 + Math.exp(-2))].map((p) => expect.closeTo(p, 12)),
+    });
     expect(withLoss('mse')).toEqual({ classes: ['no', 'no', 'yes'] });
     expect(withLoss('no-such-loss')).toEqual({ classes: ['no', 'no', 'yes'] });
   });

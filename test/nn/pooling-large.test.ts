@@ -13,10 +13,16 @@ const wasm = await createWasmBackend({ name: 'wasm-pool' });
 afterAll(() => wasm.dispose());
 
 describe('maxpool2d on more than 2^24 values', () => {
-  it.each([['js', jsBackend], ['wasm', wasm]] as [string, Backend][])('sends the gradient to the exact pixel on %s', (_n, be) => {
+  it.each([
+    ['js', jsBackend],
+    ['wasm', wasm],
+  ] as [string, Backend][])('sends the gradient to the exact pixel on %s', (_n, be) => {
     setBackend(be);
     try {
-      const B = 5, H = 2048, W = 2048, last = B * H * W - 1;
+      const B = 5,
+        H = 2048,
+        W = 2048,
+        last = B * H * W - 1;
       const x = Tensor.zeros([B, 1, H, W]);
       x.data[last] = 7;
       const lens = maxpool2d(2).at([1, H, W]).forward([], x, makeCtx());

@@ -5,7 +5,6 @@ import { makeCtx, parseSpec, Rng, Tensor } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 import { describeWith, PYTHON as PY, pytorch } from '../peer/available.js';
 
-
 /** Spec, per-sample input shape, and whether the input is token ids (with their range). */
 const cases: [string, number[], number?][] = [
   ['embedding(7,5)', [4], 7],
@@ -27,12 +26,23 @@ const tree = (f: Para): unknown => ({ kind: f.kind, args: f.args, children: f.ch
 describeWith(pytorch(), 'the text-model layers agree with PyTorch (float64)', () => {
   it('outputs, input gradients and every parameter gradient at 1e-6, on random weights', () => {
     const rng = new Rng(17);
-    const randn = (shape: readonly number[]): Tensor => Tensor.of(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), shape, 'float64');
+    const randn = (shape: readonly number[]): Tensor =>
+      Tensor.of(
+        Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()),
+        shape,
+        'float64',
+      );
     const runs = cases.map(([spec, dom, V]) => {
       const f = parseSpec(spec).at(dom);
       // random weights everywhere: position biases and tables too (their initialisers start near zero)
       const theta = f.params.map((p) => randn(p.shape));
-      const x = V ? Tensor.of(Array.from({ length: 3 * dom.reduce((a, b) => a * b, 1) }, () => rng.int(V)), [3, ...dom], 'float64') : randn([3, ...dom]);
+      const x = V
+        ? Tensor.of(
+            Array.from({ length: 3 * dom.reduce((a, b) => a * b, 1) }, () => rng.int(V)),
+            [3, ...dom],
+            'float64',
+          )
+        : randn([3, ...dom]);
       const lens = f.forward(theta, x, makeCtx());
       const dy = randn(lens.y.shape);
       const dTheta = theta.map((t) => Tensor.zeros(t.shape, 'float64'));
@@ -48,7 +58,9 @@ describeWith(pytorch(), 'the text-model layers agree with PyTorch (float64)', ()
       dy: Array.from(r.dy.data),
     }));
     const script = fileURLToPath(new URL('./transformer_torch.py', import.meta.url));
-    const ref = JSON.parse(execFileSync(PY, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
+    const ref = JSON.parse(
+      execFileSync(PY, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString(),
+    );
     const near = (a: ArrayLike<number>, b: number[], what: string): void => {
       expect(a.length, what).toBe(b.length);
       for (let j = 0; j < b.length; j++) expect(Math.abs(a[j]! - b[j]!), `${what}[${j}]: ${a[j]} vs ${b[j]}`).toBeLessThan(1e-6 * (1 + Math.abs(b[j]!)));

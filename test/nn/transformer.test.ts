@@ -1,15 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { attention, DataError, dense, embedding, gradcheck, makeCtx, parseSpec, Rng, SpecError, Tensor, tokenCrossEntropy, transformer } from '../../src/index.js';
+import {
+  attention,
+  DataError,
+  dense,
+  embedding,
+  gradcheck,
+  makeCtx,
+  parseSpec,
+  Rng,
+  SpecError,
+  Tensor,
+  tokenCrossEntropy,
+  transformer,
+} from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 
-const randn = (shape: number[], rng: Rng): Tensor => Tensor.of(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), shape, 'float64');
-const ids = (shape: number[], V: number, rng: Rng): Tensor => Tensor.of(Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.int(V)), shape, 'float64');
+const randn = (shape: number[], rng: Rng): Tensor =>
+  Tensor.of(
+    Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.normal()),
+    shape,
+    'float64',
+  );
+const ids = (shape: number[], V: number, rng: Rng): Tensor =>
+  Tensor.of(
+    Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => rng.int(V)),
+    shape,
+    'float64',
+  );
 const maxDiff = (a: Tensor, b: Tensor): number => a.data.reduce((m, v, i) => Math.max(m, Math.abs(v - b.data[i]!)), 0);
 
 const POSITIONS = ['rope', 'relative', 'relative(3)', 'absolute(9)', 'none'];
 
 describe('the text-model layers pass float64 gradient checks', () => {
-  it.each(POSITIONS.flatMap((p) => [[p, 'causal'], [p, 'none']]))('attention(8,2,%s) with mask %s', (pos, mask) => {
+  it.each(
+    POSITIONS.flatMap((p) => [
+      [p, 'causal'],
+      [p, 'none'],
+    ]),
+  )('attention(8,2,%s) with mask %s', (pos, mask) => {
     for (const seed of [1, 2, 3]) {
       const f = attention(8, 2, pos, mask as 'causal' | 'none');
       const r = gradcheck(f, { dom: [6, 8], seed, batch: 2 });
@@ -18,12 +46,21 @@ describe('the text-model layers pass float64 gradient checks', () => {
   });
 
   it('layernorm and rmsnorm on vectors and on sequences; embedding with ids held fixed; a two-block language model', () => {
-    for (const [spec, dom] of [['layernorm(5)', [5]], ['layernorm(5)', [3, 5]], ['rmsnorm(5)', [3, 5]], ['dense(5,3)', [4, 5]]] as const) {
+    for (const [spec, dom] of [
+      ['layernorm(5)', [5]],
+      ['layernorm(5)', [3, 5]],
+      ['rmsnorm(5)', [3, 5]],
+      ['dense(5,3)', [4, 5]],
+    ] as const) {
       const r = gradcheck(parseSpec(spec), { dom: [...dom], seed: 4 });
       expect(r.relError, spec).toBeLessThan(1e-7);
     }
     const rng = new Rng(5);
-    for (const spec of ['embedding(7,4)', 'embedding(7,8) >> transformer(8,2,16,rope) >> transformer(8,2,16,relative) >> layernorm(8) >> dense(8,7)', 'tied(embedding(7,8) >> transformer(8,4,16,none) >> rmsnorm(8) >> dense(8,7))']) {
+    for (const spec of [
+      'embedding(7,4)',
+      'embedding(7,8) >> transformer(8,2,16,rope) >> transformer(8,2,16,relative) >> layernorm(8) >> dense(8,7)',
+      'tied(embedding(7,8) >> transformer(8,4,16,none) >> rmsnorm(8) >> dense(8,7))',
+    ]) {
       const r = gradcheck(parseSpec(spec), { dom: [6], x: ids([2, 6], 7, rng), fixedInput: true, seed: 6 });
       expect(r.relError, spec).toBeLessThan(1e-7);
     }
@@ -33,7 +70,8 @@ describe('the text-model layers pass float64 gradient checks', () => {
 describe('token-cross-entropy', () => {
   it('is the mean over positions of −log softmax(z)[target] over the last axis, and its pullback is (softmax − onehot)/positions', () => {
     const rng = new Rng(11);
-    const z = randn([2, 3, 4], rng), t = ids([2, 3], 4, rng);
+    const z = randn([2, 3, 4], rng),
+      t = ids([2, 3], 4, rng);
     let nll = 0;
     for (let r = 0; r < 6; r++) {
       const row = Array.from(z.data.subarray(r * 4, r * 4 + 4));
@@ -43,8 +81,10 @@ describe('token-cross-entropy', () => {
     const L = tokenCrossEntropy.apply(z, t);
     expect(L.value).toBeCloseTo(nll / 6, 12);
     const g = L.pullback(2);
-    const eps = 1e-6, i = 5;
-    const zp = z.clone(), zm = z.clone();
+    const eps = 1e-6,
+      i = 5;
+    const zp = z.clone(),
+      zm = z.clone();
     zp.data[i]! += eps;
     zm.data[i]! -= eps;
     expect(g.data[i]!).toBeCloseTo((2 * (tokenCrossEntropy.apply(zp, t).value - tokenCrossEntropy.apply(zm, t).value)) / (2 * eps), 6);
@@ -77,7 +117,8 @@ describe('embedding', () => {
 describe('dense on sequences', () => {
   it('acts on the last axis at every position: dense on [T,in] is dense on each row', () => {
     const rng = new Rng(7);
-    const f = dense(3, 2), theta = f.init(rng, 'float64');
+    const f = dense(3, 2),
+      theta = f.init(rng, 'float64');
     const x = randn([2, 4, 3], rng);
     const y = f.at([4, 3]).run(theta, x);
     expect(y.shape).toEqual([2, 4, 2]);
@@ -95,10 +136,12 @@ describe('transformer', () => {
     const block = parseSpec('transformer(8,2,16,rope)');
     expect(String(block)).toBe('transformer(8,2,16,rope)');
     expect(String(block.children[0])).toBe(expansion);
-    const a = block.at([5, 8]), b = parseSpec(String(block.children[0])).at([5, 8]);
+    const a = block.at([5, 8]),
+      b = parseSpec(String(block.children[0])).at([5, 8]);
     expect(b.params.map((p) => p.shape)).toEqual(a.params.map((p) => p.shape));
     const rng = new Rng(8);
-    const theta = a.init(rng, 'float64'), x = randn([3, 5, 8], rng);
+    const theta = a.init(rng, 'float64'),
+      x = randn([3, 5, 8], rng);
     expect(maxDiff(a.run(theta, x), b.run(theta, x))).toBe(0);
     expect(String(parseSpec(String(a)))).toBe(String(a));
   });
@@ -145,7 +188,8 @@ describe('tied', () => {
 /** f on the batch, run one step per position through its Stepper (the key/value cache). */
 function stepped(f: Para, theta: Tensor[], x: Tensor, chunk: number): Tensor {
   const s = f.stepper(theta, makeCtx())!;
-  const T = x.shape[1]!, per = x.size / x.batch / T;
+  const T = x.shape[1]!,
+    per = x.size / x.batch / T;
   const parts: Tensor[] = [];
   for (let t = 0; t < T; t += chunk) {
     const L = Math.min(chunk, T - t);

@@ -15,7 +15,14 @@ afterAll(() => wasm.dispose());
 /** A context that counts its allocations (a fused pair allocates one forward buffer instead of two). */
 function countingCtx(): Ctx & { count: number } {
   const base = makeCtx({ training: true });
-  const ctx = { ...base, count: 0, alloc: (...a: Parameters<Ctx['alloc']>) => { ctx.count++; return base.alloc(...a); } };
+  const ctx = {
+    ...base,
+    count: 0,
+    alloc: (...a: Parameters<Ctx['alloc']>) => {
+      ctx.count++;
+      return base.alloc(...a);
+    },
+  };
   return ctx;
 }
 
@@ -27,7 +34,8 @@ function run(f: Para, g: Para, theta: Tensor[], x: Tensor, dy: Tensor, fused: bo
     y = lens.y;
     back = (d, dTheta) => lens.pullback(d, dTheta);
   } else {
-    const l1 = f.forward(theta, x, ctx), l2 = g.forward([], l1.y, ctx);
+    const l1 = f.forward(theta, x, ctx),
+      l2 = g.forward([], l1.y, ctx);
     y = l2.y;
     back = (d, dTheta) => l1.pullback(l2.pullback(d, []), dTheta);
   }
@@ -39,23 +47,32 @@ function run(f: Para, g: Para, theta: Tensor[], x: Tensor, dy: Tensor, fused: bo
 }
 
 describe('fused dense / conv >> activation', () => {
-  it.each([['js', jsBackend], ['wasm', wasm]] as [string, Backend][])('equals the composite bit for bit on %s (relu, sigmoid, tanh, exp; float32 and float64)', (_n, be) => {
+  it.each([
+    ['js', jsBackend],
+    ['wasm', wasm],
+  ] as [string, Backend][])('equals the composite bit for bit on %s (relu, sigmoid, tanh, exp; float32 and float64)', (_n, be) => {
     setBackend(be);
     try {
       for (const act of ['relu', 'sigmoid', 'tanh', 'exp'] as const) {
         for (const dtype of ['float32', 'float64'] as const) {
           const layers: [number, Para][] = [
-            [1, dense(3, 5)], [7, dense(33, 17)], [64, dense(100, 40)],
-            [3, conv2d(2, 5, 3, 1, 1).at([2, 9, 7])], [5, conv2d(3, 4, 3, 2, 0).at([3, 11, 12])], [4, conv1d(3, 6, 5, 1, 2).at([3, 20])],
+            [1, dense(3, 5)],
+            [7, dense(33, 17)],
+            [64, dense(100, 40)],
+            [3, conv2d(2, 5, 3, 1, 1).at([2, 9, 7])],
+            [5, conv2d(3, 4, 3, 2, 0).at([3, 11, 12])],
+            [4, conv1d(3, 6, 5, 1, 2).at([3, 20])],
           ];
           for (const [B, f] of layers) {
             const rng = new Rng(B * 100 + f.params[0]!.shape[0]!);
             const g = elementwise(act).at(f.cod!);
             const theta = f.init(rng, dtype);
-            const x = Tensor.zeros([B, ...f.dom!], dtype), dy = Tensor.zeros([B, ...f.cod!], dtype);
+            const x = Tensor.zeros([B, ...f.dom!], dtype),
+              dy = Tensor.zeros([B, ...f.cod!], dtype);
             x.data.forEach((_, k) => (x.data[k] = rng.normal()));
             dy.data.forEach((_, k) => (dy.data[k] = rng.normal()));
-            const a = run(f, g, theta, x, dy, true), b = run(f, g, theta, x, dy, false);
+            const a = run(f, g, theta, x, dy, true),
+              b = run(f, g, theta, x, dy, false);
             expect(a.forwardAllocs, 'the pair runs fused').toBeLessThan(b.forwardAllocs);
             expect({ ...a, forwardAllocs: 0 }).toEqual({ ...b, forwardAllocs: 0 });
           }
@@ -71,11 +88,20 @@ describe('fused dense / conv >> activation', () => {
       setBackend(be);
       try {
         const rng = new Rng(9);
-        const f = dense(6, 5), g = elementwise('tanh').at([5]);
+        const f = dense(6, 5),
+          g = elementwise('tanh').at([5]);
         const theta = f.init(rng);
-        const x = Tensor.of(Array.from({ length: 24 }, () => rng.normal()), [4, 6]), dy = Tensor.of(Array.from({ length: 20 }, () => rng.normal()), [4, 5]);
+        const x = Tensor.of(
+            Array.from({ length: 24 }, () => rng.normal()),
+            [4, 6],
+          ),
+          dy = Tensor.of(
+            Array.from({ length: 20 }, () => rng.normal()),
+            [4, 5],
+          );
         const fusedDx = seq(f, g).forward(theta, x, makeCtx()).pullback(dy, null, true);
-        const l1 = f.forward(theta, x, makeCtx()), l2 = g.forward([], l1.y, makeCtx());
+        const l1 = f.forward(theta, x, makeCtx()),
+          l2 = g.forward([], l1.y, makeCtx());
         expect(Array.from(fusedDx.data)).toEqual(Array.from(l1.pullback(l2.pullback(dy, null), null, true).data));
         const noDx = seq(f, g).forward(theta, x, makeCtx()).pullback(dy, null, false);
         expect(noDx.shape).toEqual([4, 6]);
@@ -98,7 +124,8 @@ describe('fused dense / conv >> activation', () => {
   });
 
   it('applies only to the built-in activations: a primitive that merely calls itself relu is run as it is', () => {
-    const f = dense(2, 3), fake = primitive({ kind: 'relu', dom: [3], cod: [3], forward: (_t, x) => ({ y: x, pullback: (d) => d }) });
+    const f = dense(2, 3),
+      fake = primitive({ kind: 'relu', dom: [3], cod: [3], forward: (_t, x) => ({ y: x, pullback: (d) => d }) });
     const theta = f.init(1);
     const x = Tensor.of([-1, 2, 3, -4], [2, 2]);
     expect(Array.from(seq(f, fake).run(theta, x).data)).toEqual(Array.from(f.run(theta, x).data));
@@ -107,7 +134,8 @@ describe('fused dense / conv >> activation', () => {
   it('is not used for activations whose derivative needs the pre-activation (gelu, softplus)', () => {
     const rng = new Rng(5);
     for (const g of [elementwise('gelu').at([4]), elementwise('softplus').at([4])]) {
-      const f = dense(3, 4), theta = f.init(rng);
+      const f = dense(3, 4),
+        theta = f.init(rng);
       const ctx = countingCtx();
       seq(f, g).forward(theta, Tensor.zeros([2, 3]), ctx);
       expect(ctx.count).toBe(2);

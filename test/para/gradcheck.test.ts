@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
-  add, bce, copy, dense, discard, elementwise, gradcheck, id, leakyRelu, mse, par, parseSpec, residual, seq, softmax,
-  softmaxCrossEntropy, Tensor, tie, Rng,
+  add,
+  bce,
+  copy,
+  dense,
+  discard,
+  elementwise,
+  gradcheck,
+  id,
+  leakyRelu,
+  mse,
+  par,
+  parseSpec,
+  residual,
+  seq,
+  softmax,
+  softmaxCrossEntropy,
+  Tensor,
+  tie,
+  Rng,
 } from '../../src/index.js';
 import type { Loss, Para } from '../../src/index.js';
 
@@ -22,7 +39,14 @@ const cases: [string, Para, number[]][] = [
   ['dense(2,3) @ dense(4,1)', par(dense(2, 3), dense(4, 1)), [6]],
   ['seed XOR net', parseSpec('dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid'), [2]],
   ['copy >> (dense @ dense) >> add', parseSpec('copy(3) >> (dense(3,2) @ dense(3,2)) >> add(2)'), [3]],
-  ['tied dense @ dense', tie(par(dense(3, 3), dense(3, 3)), [[0, 2], [1, 3]]), [6]],
+  [
+    'tied dense @ dense',
+    tie(par(dense(3, 3), dense(3, 3)), [
+      [0, 2],
+      [1, 3],
+    ]),
+    [6],
+  ],
 ];
 
 describe('every morphism passes a float64 gradient check', () => {
@@ -36,23 +60,48 @@ describe('every morphism passes a float64 gradient check', () => {
 
 describe('losses are lenses whose pullback is the gradient', () => {
   const losses: [Loss, (rng: Rng, B: number, C: number) => Tensor][] = [
-    [mse, (rng, B, C) => Tensor.of(Array.from({ length: B * C }, () => rng.normal()), [B, C], 'float64')],
-    [bce, (rng, B, C) => Tensor.of(Array.from({ length: B * C }, () => rng.uniform()), [B, C], 'float64')],
-    [softmaxCrossEntropy, (rng, B, C) => {
-      const t = Tensor.zeros([B, C], 'float64');
-      for (let b = 0; b < B; b++) t.data[b * C + rng.int(C)] = 1;
-      return t;
-    }],
+    [
+      mse,
+      (rng, B, C) =>
+        Tensor.of(
+          Array.from({ length: B * C }, () => rng.normal()),
+          [B, C],
+          'float64',
+        ),
+    ],
+    [
+      bce,
+      (rng, B, C) =>
+        Tensor.of(
+          Array.from({ length: B * C }, () => rng.uniform()),
+          [B, C],
+          'float64',
+        ),
+    ],
+    [
+      softmaxCrossEntropy,
+      (rng, B, C) => {
+        const t = Tensor.zeros([B, C], 'float64');
+        for (let b = 0; b < B; b++) t.data[b * C + rng.int(C)] = 1;
+        return t;
+      },
+    ],
   ];
   it.each(losses)('$name', (loss, target) => {
     const rng = new Rng(7);
-    const B = 4, C = 3;
-    const z = Tensor.of(Array.from({ length: B * C }, () => 3 * rng.normal()), [B, C], 'float64');
+    const B = 4,
+      C = 3;
+    const z = Tensor.of(
+      Array.from({ length: B * C }, () => 3 * rng.normal()),
+      [B, C],
+      'float64',
+    );
     const t = target(rng, B, C);
     const g = loss.apply(z, t).pullback();
     const eps = 1e-6;
     for (let i = 0; i < z.size; i++) {
-      const zp = z.clone(), zm = z.clone();
+      const zp = z.clone(),
+        zm = z.clone();
       zp.data[i] += eps;
       zm.data[i] -= eps;
       const num = (loss.apply(zp, t).value - loss.apply(zm, t).value) / (2 * eps);

@@ -30,7 +30,12 @@ export interface Peer {
   readonly install: string;
 }
 
-const hidden = new Set((process.env.PARALENS_TEST_MISSING ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const hidden = new Set(
+  (process.env.PARALENS_TEST_MISSING ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 /** A peer from its probe: the probe returns undefined when the peer works, else why not (a throw counts as why not). */
 function peer(id: string, name: string, install: string, probe: () => string | undefined): Peer {
@@ -82,19 +87,36 @@ const once = <T>(f: () => T): (() => T) => {
 };
 
 export const pytorch = once(() => pythonPeer('pytorch', 'PyTorch (python3-torch)', ['torch'], 'apt-get install -y python3-torch'));
-export const torchOnnx = once(() => pythonPeer('pytorch', 'PyTorch with ONNX export (python3-torch, python3-onnx)', ['torch', 'onnx'], 'apt-get install -y python3-torch python3-onnx'));
+export const torchOnnx = once(() =>
+  pythonPeer('pytorch', 'PyTorch with ONNX export (python3-torch, python3-onnx)', ['torch', 'onnx'], 'apt-get install -y python3-torch python3-onnx'),
+);
 export const numpy = once(() => pythonPeer('numpy', 'NumPy (python3-numpy)', ['numpy'], 'apt-get install -y python3-numpy'));
 export const python = once(() => pythonPeer('python', 'python3 with struct and json', ['struct', 'json'], 'apt-get install -y python3'));
 export const chromium = once(() => filePeer('chromium', 'Chromium', CHROMIUM, 'apt-get install -y chromium'));
-export const fashionMnist = once(() => filePeer('fashion-mnist', 'Fashion-MNIST (dataset-fashion-mnist)', '/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz', 'apt-get install -y dataset-fashion-mnist'));
+export const fashionMnist = once(() =>
+  filePeer(
+    'fashion-mnist',
+    'Fashion-MNIST (dataset-fashion-mnist)',
+    '/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz',
+    'apt-get install -y dataset-fashion-mnist',
+  ),
+);
 /** A file of the built package (dist/), which `npm ci` builds. */
 export const built = (path: string): Peer => filePeer('dist', `the build (${path})`, path, 'npm run build (npm ci runs it)');
 /** The wasm backend (built by `npm run build`), loaded and registered. */
-export const wasmBackend = once(() => loadedPeer('wasm', 'the wasm backend', 'npm run build (npm ci runs it)', async () => (await import('../../src/tensor/wasm-backend.js')).loadWasmBackend()));
+export const wasmBackend = once(() =>
+  loadedPeer('wasm', 'the wasm backend', 'npm run build (npm ci runs it)', async () => (await import('../../src/tensor/wasm-backend.js')).loadWasmBackend()),
+);
 /** The webgpu backend on a WebGPU adapter in Node: Dawn (the `webgpu` package) on a GPU, or on Chromium's SwiftShader Vulkan driver. */
-export const webgpuBackend = once(() => loadedPeer('webgpu', 'a WebGPU adapter (Dawn; SwiftShader where there is no GPU)', 'apt-get install -y libvulkan1 chromium', async () => (await import('../../src/tensor/webgpu/backend.js')).createWebGpuBackend()));
+export const webgpuBackend = once(() =>
+  loadedPeer('webgpu', 'a WebGPU adapter (Dawn; SwiftShader where there is no GPU)', 'apt-get install -y libvulkan1 chromium', async () =>
+    (await import('../../src/tensor/webgpu/backend.js')).createWebGpuBackend(),
+  ),
+);
 /** ONNX Runtime for Node (the onnxruntime-node package) and its module. */
-export const onnxRuntime = once(() => loadedPeer('onnxruntime', 'ONNX Runtime (onnxruntime-node)', 'npm ci (a devDependency)', () => import('onnxruntime-node')));
+export const onnxRuntime = once(() =>
+  loadedPeer('onnxruntime', 'ONNX Runtime (onnxruntime-node)', 'npm ci (a devDependency)', () => import('onnxruntime-node')),
+);
 
 const all = (peers: Peer | readonly Peer[]): readonly Peer[] => (Array.isArray(peers) ? peers : [peers as Peer]);
 const absent = (peers: readonly Peer[]): Peer[] => peers.filter((p) => p.missing !== undefined);
@@ -108,7 +130,11 @@ export function describeWith(peers: Peer | readonly Peer[], title: string, body:
   const gone = absent(all(peers));
   if (gone.length === 0) return describe(title, body);
   if (CI) {
-    describe(title, () => it(`needs ${gone.map((p) => p.name).join(', ')}`, () => { throw new Error(`CI=true: ${why(gone)}`); }));
+    describe(title, () =>
+      it(`needs ${gone.map((p) => p.name).join(', ')}`, () => {
+        throw new Error(`CI=true: ${why(gone)}`);
+      }),
+    );
     return;
   }
   console.warn(`skipped "${title}": ${why(gone)}`);
@@ -131,11 +157,16 @@ export function needs(ctx: { skip(note?: string): void }, peers: Peer | readonly
 export function itWith(peers: Peer | readonly Peer[], title: string, fn: () => unknown, timeout?: number): void {
   const gone = absent(all(peers));
   if (gone.length === 0) return void it(title, fn, timeout);
-  if (CI) return void it(title, () => { throw new Error(`CI=true: ${why(gone)}`); });
+  if (CI)
+    return void it(title, () => {
+      throw new Error(`CI=true: ${why(gone)}`);
+    });
   console.warn(`skipped "${title}": ${why(gone)}`);
   it.skip(title, fn);
 }
 
 /** scikit-learn's bundled CSV files (sklearn/datasets/data/*.csv): real files with their own header formats. */
 export const SKLEARN_DATA = '/usr/lib/python3/dist-packages/sklearn/datasets/data';
-export const sklearnData = once(() => filePeer('sklearn', "scikit-learn's bundled data (python3-sklearn)", `${SKLEARN_DATA}/wine_data.csv`, 'apt-get install -y python3-sklearn'));
+export const sklearnData = once(() =>
+  filePeer('sklearn', "scikit-learn's bundled data (python3-sklearn)", `${SKLEARN_DATA}/wine_data.csv`, 'apt-get install -y python3-sklearn'),
+);

@@ -5,7 +5,6 @@ import { dense, elementwise, leakyRelu, lossByName, makeCtx, optimizer, Rng, seq
 import type { Para } from '../../src/index.js';
 import { describeWith, PYTHON, pytorch } from './available.js';
 
-
 interface Case {
   model: Para;
   layers: Record<string, unknown>[];
@@ -36,8 +35,13 @@ function randomCase(rng: Rng): Case {
     }
   }
   const model = seq(...morphisms);
-  const B = 2 + rng.int(4), C = widths[depth]!;
-  const x = Tensor.of(Array.from({ length: B * widths[0]! }, () => rng.normal()), [B, widths[0]!], 'float64');
+  const B = 2 + rng.int(4),
+    C = widths[depth]!;
+  const x = Tensor.of(
+    Array.from({ length: B * widths[0]! }, () => rng.normal()),
+    [B, widths[0]!],
+    'float64',
+  );
   const target = Tensor.zeros([B, C], 'float64');
   for (let b = 0; b < B; b++) {
     if (loss === 'softmax-cross-entropy') target.data[b * C + rng.int(C)] = 1;
@@ -62,7 +66,9 @@ describeWith(pytorch(), 'paralens agrees with PyTorch (float64)', () => {
       };
     });
     const script = fileURLToPath(new URL('./torch_check.py', import.meta.url));
-    const ref = JSON.parse(execFileSync(PYTHON, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
+    const ref = JSON.parse(
+      execFileSync(PYTHON, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString(),
+    );
     const near = (a: ArrayLike<number>, b: number[], what: string): void => {
       expect(a.length, what).toBe(b.length);
       for (let j = 0; j < b.length; j++) expect(Math.abs(a[j]! - b[j]!), `${what}[${j}]`).toBeLessThan(1e-6 * (1 + Math.abs(b[j]!)));
@@ -78,7 +84,11 @@ describeWith(pytorch(), 'paralens agrees with PyTorch (float64)', () => {
       near(lens.y.data, r.y, `${name}: y`);
       near([L.value], [r.loss], `${name}: loss`);
       near(dx.data, r.dx, `${name}: dx`);
-      near(dTheta.flatMap((d) => Array.from(d.data)), r.dtheta, `${name}: dθ`);
+      near(
+        dTheta.flatMap((d) => Array.from(d.data)),
+        r.dtheta,
+        `${name}: dθ`,
+      );
       for (const opt of ['sgd', 'momentum', 'nesterov', 'adam', 'adamw']) {
         const theta = thetas[i]!.map((t) => t.clone());
         const o = optimizer(opt, { lr: c.lr });
@@ -88,7 +98,11 @@ describeWith(pytorch(), 'paralens agrees with PyTorch (float64)', () => {
           l2.pullback(loss.apply(l2.y, c.target).pullback(), g);
           o.step(theta, g);
         }
-        near(theta.flatMap((t) => Array.from(t.data)), r.steps[opt], `${name}: θ after 3 ${opt} steps`);
+        near(
+          theta.flatMap((t) => Array.from(t.data)),
+          r.steps[opt],
+          `${name}: θ after 3 ${opt} steps`,
+        );
       }
     });
   });

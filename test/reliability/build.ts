@@ -14,7 +14,21 @@ export function buildCli(tag: string): { main: string; dir: string; cleanup: () 
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // Type errors elsewhere in the tree (work in progress) do not stop emission; a missing main.js does.
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--outDir', dir, '--declaration', 'false', '--sourceMap', 'false'], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      join(root, 'tsconfig.json'),
+      '--outDir',
+      dir,
+      '--declaration',
+      'false',
+      '--sourceMap',
+      'false',
+    ],
+    { encoding: 'utf8' },
+  );
   const main = join(dir, 'src', 'cli', 'main.js');
   if (!existsSync(main)) throw new Error(`tsc did not build ${main}: ${r.stdout}${r.stderr}`);
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');

@@ -42,7 +42,10 @@ async function resumeRefused(dir: string, message: RegExp): Promise<void> {
 
 describe('a checkpoint whose state does not fit its model is refused (exit 2)', () => {
   it('an Adam slot of the wrong shape (once written 240 floats past its array by the wasm kernel)', async () => {
-    await resumeRefused(await doctored((s) => (s.optimizer.slots.m![0] = Tensor.zeros([1]))), /optimiser slot 'm' 0 has shape \[1\] but parameter 0 has \[64,2\]/);
+    await resumeRefused(
+      await doctored((s) => (s.optimizer.slots.m![0] = Tensor.zeros([1]))),
+      /optimiser slot 'm' 0 has shape \[1\] but parameter 0 has \[64,2\]/,
+    );
   });
   it('a missing slot, or one with too few tensors', async () => {
     await resumeRefused(await doctored((s) => delete s.optimizer.slots.v), /optimiser state has slots m; adam keeps m, v/);
@@ -81,14 +84,26 @@ describe('only finite states become the last good checkpoint', () => {
 describe('the wasm kernels check their bounds at the boundary', () => {
   it('adam with a moment array shorter than its parameter throws and leaves the neighbouring array alone', async () => {
     const be = await createWasmBackend({ name: 'wasm-bounds', threads: 1, minGemmVolume: 0, minElements: 0 });
-    const p = be.alloc!(128)!, g = be.alloc!(128)!, m = be.alloc!(1)!, neighbour = be.alloc!(256)!, v = be.alloc!(128)!;
+    const p = be.alloc!(128)!,
+      g = be.alloc!(128)!,
+      m = be.alloc!(1)!,
+      neighbour = be.alloc!(256)!,
+      v = be.alloc!(128)!;
     neighbour.fill(7);
     g.fill(1);
-    expect(() => be.adam(p, g, m, v, { b1: 0.9, b2: 0.999, step: 0.1, epsHat: 1e-8, l2: 0, shrink: 1 })).toThrow(/wasm kernel: an operand holds 1 values where 128 are (read|written)/);
+    expect(() => be.adam(p, g, m, v, { b1: 0.9, b2: 0.999, step: 0.1, epsHat: 1e-8, l2: 0, shrink: 1 })).toThrow(
+      /wasm kernel: an operand holds 1 values where 128 are (read|written)/,
+    );
     expect(Array.from(neighbour).every((x) => x === 7)).toBe(true);
     expect(() => be.axpy(1, new Float32Array(200), new Float32Array(100))).toThrow(/wasm kernel/);
     const dx = be.alloc!(4)!;
-    expect(() => be.scatterAdd(new Float32Array(200), Float32Array.from({ length: 200 }, (_, i) => i), dx)).toThrow(/index 4 outside/);
+    expect(() =>
+      be.scatterAdd(
+        new Float32Array(200),
+        Float32Array.from({ length: 200 }, (_, i) => i),
+        dx,
+      ),
+    ).toThrow(/index 4 outside/);
     be.dispose();
   });
 });

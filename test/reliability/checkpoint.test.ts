@@ -20,13 +20,30 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const NUM_RUNS = Number(process.env.PARALENS_FUZZ_RUNS ?? 1500);
 
 const base = (opt: string, epochs: number): string[] => [
-  'train', '--model', 'dense(2,8) >> tanh >> dropout(0.2) >> dense(8,1)', '--data', 'moons', '--batch', '16', '--optimizer', opt, '--lr', '0.02', '--seed', '5', '--epochs', String(epochs), '--json',
+  'train',
+  '--model',
+  'dense(2,8) >> tanh >> dropout(0.2) >> dense(8,1)',
+  '--data',
+  'moons',
+  '--batch',
+  '16',
+  '--optimizer',
+  opt,
+  '--lr',
+  '0.02',
+  '--seed',
+  '5',
+  '--epochs',
+  String(epochs),
+  '--json',
 ];
 
 describe('checkpoint and resume (in-process CLI)', () => {
   for (const opt of ['sgd', 'momentum', 'nesterov', 'adam', 'adamw', 'natural', 'kfac']) {
     it(`${opt}: 9 epochs, then resume to 23, equals 23 straight — every byte of the model file`, async () => {
-      const dir = join(work, `ck-${opt}`), straight = join(work, `s-${opt}.safetensors`), resumed = join(work, `r-${opt}.safetensors`);
+      const dir = join(work, `ck-${opt}`),
+        straight = join(work, `s-${opt}.safetensors`),
+        resumed = join(work, `r-${opt}.safetensors`);
       expect((await cli(...base(opt, 23), '--save', straight)).code).toBe(0);
       const first = await cli(...base(opt, 9), '--checkpoint', dir, '--every', '4');
       expect(first.code, first.err).toBe(0);
@@ -70,12 +87,31 @@ describe('checkpoint and resume of text training (in-process CLI)', () => {
   const text = join(work, 'text.txt');
   writeFileSync(text, 'the quick brown fox jumps over the lazy dog. '.repeat(40));
   const run = (steps: number, ...more: string[]): string[] => [
-    'train', '--model', 'embedding(vocab,8) >> transformer(8,2,16,rope) >> dense(8,vocab)', '--data', `text:${text}`, '--context', '8', '--batch', '3',
-    '--optimizer', 'adam', '--lr', '0.01', '--seed', '2', '--steps', String(steps), '--json', ...more,
+    'train',
+    '--model',
+    'embedding(vocab,8) >> transformer(8,2,16,rope) >> dense(8,vocab)',
+    '--data',
+    `text:${text}`,
+    '--context',
+    '8',
+    '--batch',
+    '3',
+    '--optimizer',
+    'adam',
+    '--lr',
+    '0.01',
+    '--seed',
+    '2',
+    '--steps',
+    String(steps),
+    '--json',
+    ...more,
   ];
 
   it('counts --every in steps, always writes the last one, and a resumed finished run saves the same bytes as a straight one', async () => {
-    const dir = join(work, 'ck-text'), straight = join(work, 'text-s.safetensors'), resumed = join(work, 'text-r.safetensors');
+    const dir = join(work, 'ck-text'),
+      straight = join(work, 'text-s.safetensors'),
+      resumed = join(work, 'text-r.safetensors');
     const first = await cli(...run(12, '--checkpoint', dir, '--every', '5', '--save', straight));
     expect(first.code, first.err).toBe(0);
     expect(first.json()).toMatchObject({ steps: 12, checkpoint: dir, checkpoint_step: 12, checkpoints_written: 3 }); // steps 5, 10 and the last, 12
@@ -127,7 +163,8 @@ describe('a damaged checkpoint is refused, never half-read', () => {
     expect(good.snapshot.theta.map((t) => Array.from(t.data))).toEqual(s.theta.map((t) => Array.from(t.data)));
     expect(good.snapshot.optimizer.t).toBe(10);
     expect(Object.keys(good.snapshot.optimizer.slots).sort()).toEqual(Object.keys(s.optimizer.slots).sort());
-    for (const k of Object.keys(s.optimizer.slots)) expect(good.snapshot.optimizer.slots[k]!.map((t) => Array.from(t.data))).toEqual(s.optimizer.slots[k]!.map((t) => Array.from(t.data)));
+    for (const k of Object.keys(s.optimizer.slots))
+      expect(good.snapshot.optimizer.slots[k]!.map((t) => Array.from(t.data))).toEqual(s.optimizer.slots[k]!.map((t) => Array.from(t.data)));
   });
 
   it('every truncation is a FileFormatError', () => {
@@ -167,7 +204,24 @@ describe('a NaN stop keeps the last good checkpoint', () => {
   it('the CLI exits 1 naming epoch, step and morphism; the checkpoint holds the last finite epoch', async () => {
     const dir = join(work, 'ck-nan');
     // mse with a learning rate of 3 on XOR diverges after a few epochs (measured: epoch 4).
-    const r = await cli('train', '--model', 'dense(2,8) >> tanh >> dense(8,1)', '--data', 'xor', '--loss', 'mse', '--lr', '3', '--batch', '1', '--epochs', '50', '--checkpoint', dir, '--json');
+    const r = await cli(
+      'train',
+      '--model',
+      'dense(2,8) >> tanh >> dense(8,1)',
+      '--data',
+      'xor',
+      '--loss',
+      'mse',
+      '--lr',
+      '3',
+      '--batch',
+      '1',
+      '--epochs',
+      '50',
+      '--checkpoint',
+      dir,
+      '--json',
+    );
     expect(r.code).toBe(1);
     const err = r.json().error;
     expect(err.code).toBe('E_NONFINITE');
@@ -193,7 +247,6 @@ describe('a NaN stop keeps the last good checkpoint', () => {
     expect(existsSync(join(dir, 'checkpoint.safetensors'))).toBe(true);
   });
 });
-
 
 describe('a checkpoint directory is locked by the run that uses it', () => {
   const deadPid = (): number => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
@@ -221,7 +274,10 @@ describe('a checkpoint directory is locked by the run that uses it', () => {
   it('two real processes on one directory: the second is refused while the first trains', async () => {
     const built = buildCli('lock');
     const dir = join(work, 'ck-two');
-    const first = spawn(process.execPath, [built.main, ...base('sgd', 100000), '--checkpoint', dir, '--every', '1000'], { env: { ...process.env, PARALENS_BACKEND: 'js' }, stdio: 'ignore' });
+    const first = spawn(process.execPath, [built.main, ...base('sgd', 100000), '--checkpoint', dir, '--every', '1000'], {
+      env: { ...process.env, PARALENS_BACKEND: 'js' },
+      stdio: 'ignore',
+    });
     try {
       for (let i = 0; i < 3000 && !existsSync(join(dir, '.checkpoint.lock')); i++) await new Promise((r) => setTimeout(r, 20));
       expect(existsSync(join(dir, '.checkpoint.lock')), 'the first run took the lock').toBe(true);

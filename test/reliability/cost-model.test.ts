@@ -32,12 +32,14 @@ describe('quote: raw input inside a one-line message', () => {
     expect(quote('x'.repeat(100))).toBe(`'${'x'.repeat(80)}…'`);
   });
   it('property: the result is one line, and text without special characters is kept whole', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
-      const q = quote(s, 1000);
-      expect(q).not.toMatch(/[\n\r\u2028\u2029]/);
-      expect(clip(s, Infinity)).not.toMatch(/[\n\r\u2028\u2029]/);
-      if (/^[\x20-\x7e]*$/.test(s)) expect(q).toBe(`'${s}'`);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
+        const q = quote(s, 1000);
+        expect(q).not.toMatch(/[\n\r\u2028\u2029]/);
+        expect(clip(s, Infinity)).not.toMatch(/[\n\r\u2028\u2029]/);
+        if (/^[\x20-\x7e]*$/.test(s)) expect(q).toBe(`'${s}'`);
+      }),
+    );
   });
 });
 
@@ -64,7 +66,13 @@ describe('spec strings: length, nesting and the cost of their layers are bounded
   });
   it('estimates sum over the spec and are checked before each layer is made', () => {
     let made = 0;
-    const big = { name: 'big', args: [], doc: 'big: costs half the limit', cost: () => ({ bytes: SPEC_LIMITS.bytes / 2 }), make: () => (made++, id(2)) } as const;
+    const big = {
+      name: 'big',
+      args: [],
+      doc: 'big: costs half the limit',
+      cost: () => ({ bytes: SPEC_LIMITS.bytes / 2 }),
+      make: () => (made++, id(2)),
+    } as const;
     const lookup = { get: (n: string) => (n === 'big' ? big : undefined), names: () => ['big'] };
     expect(parseSpecWith(lookup, 'big >> big').children).toHaveLength(2);
     made = 0;
@@ -93,7 +101,9 @@ describe('representation expressions are measured, not built', () => {
   });
   it('a solve is refused from the sizes before any atom exists', () => {
     expect(() => equivariantBasis(parseGroup('Z(2)'), parseRep('T(64)'), parseRep('V'))).toThrow(/more than 2\^31/);
-    expect(() => equivariantBasis(parseGroup('S(3)'), parseRep('T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)'), parseRep('64(64(64(V+T(0))))'))).toThrow(/blocks/);
+    expect(() => equivariantBasis(parseGroup('S(3)'), parseRep('T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)+T(0)'), parseRep('64(64(64(V+T(0))))'))).toThrow(
+      /blocks/,
+    );
   });
   it('a product of matrix groups whose generators would not fit is refused before they are built', () => {
     expect(() => parseGroup('O(64)xO(64)xO(64)xO(64)')).toThrow(/generators as \d+×\d+ matrices need about/);
@@ -104,20 +114,22 @@ describe('representation expressions are measured, not built', () => {
 describe('posets: the closure and the category, bounded', () => {
   it('parsePoset agrees with categoryFromPoset on random relations (property)', () => {
     const rel = fc.array(fc.tuple(fc.nat(7), fc.nat(7)), { maxLength: 12 });
-    fc.assert(fc.property(rel, (pairs) => {
-      const acyclic = pairs.filter(([a, b]) => a < b);
-      if (!acyclic.length) return;
-      const text = acyclic.map(([a, b]) => `e${a}<e${b}`).join(', ');
-      const C = parsePoset(text);
-      const n = C.objects.length;
-      // the reference: closure by repeated squaring of the relation
-      const le = (a: number, b: number): boolean => a === b || C.hom(a, b).length > 0;
-      const D = categoryFromPoset(C.objects, le);
-      expect(C.arrows.map((a) => a.name)).toEqual(D.arrows.map((a) => a.name));
-      for (let f = 0; f < C.arrows.length; f++) for (const g of C.arrowsFrom(C.arrows[f]!.cod)) expect(C.compose(g, f)).toBe(D.compose(g, f));
-      for (const [a, b] of acyclic) expect(C.hom(C.object(`e${a}`), C.object(`e${b}`))).toHaveLength(1);
-      expect(n).toBeLessThanOrEqual(8);
-    }));
+    fc.assert(
+      fc.property(rel, (pairs) => {
+        const acyclic = pairs.filter(([a, b]) => a < b);
+        if (!acyclic.length) return;
+        const text = acyclic.map(([a, b]) => `e${a}<e${b}`).join(', ');
+        const C = parsePoset(text);
+        const n = C.objects.length;
+        // the reference: closure by repeated squaring of the relation
+        const le = (a: number, b: number): boolean => a === b || C.hom(a, b).length > 0;
+        const D = categoryFromPoset(C.objects, le);
+        expect(C.arrows.map((a) => a.name)).toEqual(D.arrows.map((a) => a.name));
+        for (let f = 0; f < C.arrows.length; f++) for (const g of C.arrowsFrom(C.arrows[f]!.cod)) expect(C.compose(g, f)).toBe(D.compose(g, f));
+        for (const [a, b] of acyclic) expect(C.hom(C.object(`e${a}`), C.object(`e${b}`))).toHaveLength(1);
+        expect(n).toBeLessThanOrEqual(8);
+      }),
+    );
   });
   it('refuses too many elements or composable pairs with the estimate', () => {
     expect(() => parsePoset(Array.from({ length: MAX_POSET_ELEMENTS + 2 }, (_, i) => `p${i}`).join('<'))).toThrow(/more than 2000 elements/);

@@ -23,8 +23,24 @@ afterAll(() => {
 });
 
 // dropout draws from the RNG every step, Adam carries moments: both must be restored exactly.
-const TRAIN = ['train', '--model', 'dense(2,32) >> tanh >> dropout(0.1) >> dense(32,32) >> tanh >> dense(32,1)', '--data', 'moons', '--batch', '4',
-  '--optimizer', 'adam', '--lr', '0.005', '--epochs', '120', '--seed', '3', '--json'];
+const TRAIN = [
+  'train',
+  '--model',
+  'dense(2,32) >> tanh >> dropout(0.1) >> dense(32,32) >> tanh >> dense(32,1)',
+  '--data',
+  'moons',
+  '--batch',
+  '4',
+  '--optimizer',
+  'adam',
+  '--lr',
+  '0.005',
+  '--epochs',
+  '120',
+  '--seed',
+  '3',
+  '--json',
+];
 
 interface Exit {
   code: number | null;
@@ -46,9 +62,11 @@ function child(args: string[], kill?: { when: () => boolean; delayMs: number }, 
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     let timer: NodeJS.Timeout | undefined;
-    const poll = kill && setInterval(() => {
-      if (timer === undefined && kill.when()) timer = setTimeout(() => p.kill('SIGKILL'), kill.delayMs);
-    }, 2);
+    const poll =
+      kill &&
+      setInterval(() => {
+        if (timer === undefined && kill.when()) timer = setTimeout(() => p.kill('SIGKILL'), kill.delayMs);
+      }, 2);
     p.on('exit', (code, signal) => {
       clearInterval(poll);
       clearTimeout(timer);
@@ -64,7 +82,10 @@ function child(args: string[], kill?: { when: () => boolean; delayMs: number }, 
  * or steps for text), `stride` is how far one checkpoint goes beyond the last, `final` how far
  * the whole run goes. A watcher reads the checkpoint file meanwhile: it must always decode.
  */
-async function killAndResume(train: string[], opts: { tag: string; progress: (ck: ReturnType<typeof decodeCheckpoint>) => number; stride: number; final: number }): Promise<void> {
+async function killAndResume(
+  train: string[],
+  opts: { tag: string; progress: (ck: ReturnType<typeof decodeCheckpoint>) => number; stride: number; final: number },
+): Promise<void> {
   const ref = join(work, `${opts.tag}-ref.safetensors`);
   const r0 = await child([...train, '--save', ref]);
   expect(r0.code, r0.err).toBe(0);
@@ -94,14 +115,16 @@ async function killAndResume(train: string[], opts: { tag: string; progress: (ck
       // afresh); round 1 at a random instant of start-up or of the first checkpoints; later
       // rounds once the checkpoint has advanced a random number of strides, plus 0–25 ms.
       const target = latest + opts.stride * (1 + rng.int(10));
-      const started = Date.now(), startupMs = round === 0 ? 20 : 50 + rng.int(250);
+      const started = Date.now(),
+        startupMs = round === 0 ? 20 : 50 + rng.int(250);
       const when = round <= 1 ? () => Date.now() - started >= startupMs : () => latest >= target;
       const r = await child([...train, '--checkpoint', dir, ...resume], { when, delayMs: rng.int(26) });
       if (r.signal === 'SIGKILL') kills++;
       else expect(r.code, r.err).toBe(0);
       // After every kill: at most the checkpoint, the killed run's lock and a stray temporary
       // file (named with the killed pid: the next run removes it), and the checkpoint decodes.
-      for (const f of existsSync(dir) ? readdirSync(dir) : []) expect(f).toMatch(/^(checkpoint\.safetensors|\.checkpoint\.lock|\.checkpoint\.safetensors\.\d+\.[0-9a-f]{8}\.tmp)$/);
+      for (const f of existsSync(dir) ? readdirSync(dir) : [])
+        expect(f).toMatch(/^(checkpoint\.safetensors|\.checkpoint\.lock|\.checkpoint\.safetensors\.\d+\.[0-9a-f]{8}\.tmp)$/);
       if (existsSync(ckFile)) seen.push(opts.progress(decodeCheckpoint(readFileSync(ckFile))));
     }
     const out = join(work, `${opts.tag}-resumed.safetensors`);
@@ -140,8 +163,28 @@ describe('checkpoints survive SIGKILL (child processes)', () => {
     const text = join(work, 'sample.txt');
     writeFileSync(text, sampleText());
     // the window sampler's generator and the loss tail live outside the Trainer: both must be kept
-    const trainText = ['train', '--model', 'embedding(vocab,16) >> transformer(16,2,32,rope) >> layernorm(16) >> dense(16,vocab)', '--data', `text:${text}`,
-      '--context', '16', '--batch', '4', '--steps', '240', '--every', '3', '--optimizer', 'adam', '--lr', '0.01', '--seed', '3', '--json'];
+    const trainText = [
+      'train',
+      '--model',
+      'embedding(vocab,16) >> transformer(16,2,32,rope) >> layernorm(16) >> dense(16,vocab)',
+      '--data',
+      `text:${text}`,
+      '--context',
+      '16',
+      '--batch',
+      '4',
+      '--steps',
+      '240',
+      '--every',
+      '3',
+      '--optimizer',
+      'adam',
+      '--lr',
+      '0.01',
+      '--seed',
+      '3',
+      '--json',
+    ];
     await killAndResume(trainText, { tag: 'text', progress: (ck) => ck.snapshot.step, stride: 3, final: 240 });
   });
 

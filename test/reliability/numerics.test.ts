@@ -58,8 +58,21 @@ describe('losses at ±1e4 (float32 and float64)', () => {
     });
 
     it(`softmax cross-entropy on logits, ${dtype}: log-sum-exp`, () => {
-      const z = [[BIG, -BIG, 0], [BIG, -BIG, 0], [-BIG, -BIG, -BIG]];
-      const a = lossAt(softmaxCrossEntropy, z, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype);
+      const z = [
+        [BIG, -BIG, 0],
+        [BIG, -BIG, 0],
+        [-BIG, -BIG, -BIG],
+      ];
+      const a = lossAt(
+        softmaxCrossEntropy,
+        z,
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ],
+        dtype,
+      );
       // row 1: 0; row 2: 2·1e4; row 3: log 3
       expect(a.value).toBeCloseTo((0 + 2 * BIG + Math.log(3)) / 3, 3);
       expect(a.grad.slice(0, 3)).toEqual([0, 0, 0].map((v) => expect.closeTo(v, digits(dtype))));
@@ -101,7 +114,15 @@ describe('activations and softmax at ±1e4 (float32 and float64, every backend)'
             const want = f(v);
             if (!Number.isNaN(want)) expect(lens.y.data[i], `${where} at ${v}`).toBeCloseTo(want, Math.abs(want) > 100 ? 0 : 5);
           });
-          const dx = lens.pullback(Tensor.of(XS.map(() => 1), [1, XS.length], dtype), null, true);
+          const dx = lens.pullback(
+            Tensor.of(
+              XS.map(() => 1),
+              [1, XS.length],
+              dtype,
+            ),
+            null,
+            true,
+          );
           expect(finite(dx), `${where} pullback: ${Array.from(dx.data)}`).toBe(true);
         }
         const sm = softmax().at([4]);

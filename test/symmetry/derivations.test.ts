@@ -57,7 +57,9 @@ describe('translations → convolution weight tying K(q,k) = κ(k − q)', () =>
     expect(seen.size).toBe(n);
   });
   it('2-D periodic grid: K((r,c),(r′,c′)) depends only on (r′−r, c′−c)', () => {
-    const h = 4, w = 5, N = h * w;
+    const h = 4,
+      w = 5,
+      N = h * w;
     const b = derive(`Trans(${h},${w})`, 'V', 'V');
     expect(b.dim).toBe(N);
     for (let k = 0; k < b.dim; k++) {
@@ -114,7 +116,8 @@ describe('SO(2): circular harmonics cos(ℓφ), sin(ℓφ) times radial profiles
     const b = derive('SO(2)', 'T(2)', 'T(2)');
     const r = 0.8;
     const orders = (l: number): number[][] => {
-      const c = (p: number) => Math.cos(l * p), s = (p: number) => Math.sin(l * p);
+      const c = (p: number) => Math.cos(l * p),
+        s = (p: number) => Math.sin(l * p);
       if (l === 0) return [phis.flatMap(() => [1, 0, 0, 1]), phis.flatMap(() => [0, -1, 1, 0])].map((f) => f.map((v) => v * r * r));
       return [phis.flatMap((p) => [c(p), s(p), s(p), -c(p)]), phis.flatMap((p) => [-s(p), c(p), c(p), s(p)])].map((f) => f.map((v) => v * r * r));
     };
@@ -134,7 +137,16 @@ describe('SO(2): circular harmonics cos(ℓφ), sin(ℓφ) times radial profiles
   it('SO(2) on V → V is span{I, J}: rotations and scalings commute with rotations', () => {
     const b = derive('SO(2)', 'V', 'V');
     expect(b.dim).toBe(2);
-    for (let k = 0; k < 2; k++) expect(fitResidual([[1, 0, 0, 1], [0, -1, 1, 0]], entries(basisMatrix(b, k)))).toBeLessThan(1e-12);
+    for (let k = 0; k < 2; k++)
+      expect(
+        fitResidual(
+          [
+            [1, 0, 0, 1],
+            [0, -1, 1, 0],
+          ],
+          entries(basisMatrix(b, k)),
+        ),
+      ).toBeLessThan(1e-12);
   });
 });
 
@@ -174,7 +186,8 @@ describe('SO(3): invariant kernels are Legendre series Σ a_ℓ P_ℓ(x·y)', ()
     const W = basisMatrix(b, 0).data;
     const eps = (k: number, i: number, j: number): number => ((i - j) * (j - k) * (k - i)) / 2;
     const sign = Math.sign(W[0 * 9 + 1 * 3 + 2]!);
-    for (let k = 0; k < 3; k++) for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) expect(W[k * 9 + i * 3 + j]!).toBeCloseTo((sign * eps(k, i, j)) / Math.sqrt(6), 12);
+    for (let k = 0; k < 3; k++)
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) expect(W[k * 9 + i * 3 + j]!).toBeCloseTo((sign * eps(k, i, j)) / Math.sqrt(6), 12);
     expect(derive('O(3)', 'T(2)', 'V').dim).toBe(0);
   });
 });

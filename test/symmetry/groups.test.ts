@@ -9,7 +9,7 @@ import { RUBIK_FACES, rubikFacelets, rubikGenerators } from '../../src/symmetry/
 const dim = (G: string, i: string, o: string): number => equivariantBasis(parseGroup(G), parseRep(i), parseRep(o)).dim;
 
 describe("EMLP's groups as EMLP users write them", () => {
-  it("DirectProduct acts on V_G ⊗ V_H (Z(3)×Z(3) on V: 9, its regular representation); GxH and DirectSum on V_G ⊕ V_H (8)", () => {
+  it('DirectProduct acts on V_G ⊗ V_H (Z(3)×Z(3) on V: 9, its regular representation); GxH and DirectSum on V_G ⊕ V_H (8)', () => {
     expect(dim('DirectProduct(Z(3),Z(3))', 'V', 'V')).toBe(9);
     expect(dim('Z(3)*Z(3)', 'V', 'V')).toBe(9);
     expect(dim('Z(3)xZ(3)', 'V', 'V')).toBe(8);
@@ -41,8 +41,12 @@ describe("the Rubik's cube group from generators derived from the cube's geometr
     return p;
   };
   const orderOf = (g: Int32Array): number => {
-    let p = g, k = 1;
-    while (!p.every((v, i) => v === i)) { p = composePerm(g, p); k++; }
+    let p = g,
+      k = 1;
+    while (!p.every((v, i) => v === i)) {
+      p = composePerm(g, p);
+      k++;
+    }
     return k;
   };
   it('48 facelets; each face turn moves 20 of them and has order 4; opposite turns commute; R U R⁻¹ U⁻¹ has order 6', () => {
@@ -53,7 +57,12 @@ describe("the Rubik's cube group from generators derived from the cube's geometr
       expect(orderOf(g)).toBe(4);
     }
     const [U, D, F, B, R, L] = gens as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
-    for (const [a, b] of [[U, D], [F, B], [R, L]] as const) expect(Array.from(composePerm(a, b))).toEqual(Array.from(composePerm(b, a)));
+    for (const [a, b] of [
+      [U, D],
+      [F, B],
+      [R, L],
+    ] as const)
+      expect(Array.from(composePerm(a, b))).toEqual(Array.from(composePerm(b, a)));
     expect(Array.from(composePerm(U, R))).not.toEqual(Array.from(composePerm(R, U)));
     const commutator = composePerm(composePerm(composePerm(R, U), power(R, 3)), power(U, 3));
     expect(orderOf(commutator)).toBe(6);
@@ -69,7 +78,9 @@ describe("the Rubik's cube group from generators derived from the cube's geometr
     expect(equivariantBasis(G, parseRep('V'), parseRep('T(0)')).dim).toBe(2);
     // negative control: a wrong generator (U with two facelets swapped back) gives another group
     const broken = Int32Array.from(gens[0]!);
-    const a = broken.findIndex((v, i) => v !== i), b = broken[a]!, c = broken.indexOf(a);
+    const a = broken.findIndex((v, i) => v !== i),
+      b = broken[a]!,
+      c = broken.indexOf(a);
     broken[a] = a; // a stays, and the facelet that went to a goes where a went
     broken[c] = b;
     expect(permutationGroupOrder([broken, ...gens.slice(1)], 48)).not.toBe(43252003274489856000n);

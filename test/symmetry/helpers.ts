@@ -12,7 +12,8 @@ export function randn(shape: number[], seed: number, dtype: 'float32' | 'float64
 
 /** x·ρᵀ for a batch of row vectors x [B, n]. */
 export function act(rho: Mat, x: Tensor): Tensor {
-  const n = rho.rows, B = x.size / n;
+  const n = rho.rows,
+    B = x.size / n;
   const y = Tensor.zeros(x.shape, x.dtype);
   for (let b = 0; b < B; b++)
     for (let i = 0; i < n; i++) {
@@ -25,7 +26,8 @@ export function act(rho: Mat, x: Tensor): Tensor {
 
 /** Relative error ‖a − b‖ / ‖b‖. */
 export function relErr(a: Tensor, b: Tensor): number {
-  let d = 0, n = 0;
+  let d = 0,
+    n = 0;
   for (let i = 0; i < a.size; i++) {
     d += (a.data[i]! - b.data[i]!) ** 2;
     n += b.data[i]! ** 2;

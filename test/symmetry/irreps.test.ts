@@ -26,7 +26,8 @@ const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
   return m;
 };
 const rotation = (rng: Rng): Mat => SO(3).sample(rng);
-const apply = (R: Mat, v: readonly number[]): number[] => [0, 1, 2].map((i) => R.data[3 * i]! * v[0]! + R.data[3 * i + 1]! * v[1]! + R.data[3 * i + 2]! * v[2]!);
+const apply = (R: Mat, v: readonly number[]): number[] =>
+  [0, 1, 2].map((i) => R.data[3 * i]! * v[0]! + R.data[3 * i + 1]! * v[1]! + R.data[3 * i + 2]! * v[2]!);
 
 describe('irreps in e3nn notation', () => {
   it('parses and prints 2x0e+1x1o, 0e + 1o + 2e, 3x1 (SO(3)) and names the column of an error', () => {
@@ -56,7 +57,8 @@ describe('quadrature', () => {
   it('the sphere rule has area 4π and integrates monomials of degree ≤ its degree exactly (∫x²y² = 4π/15)', () => {
     const { points, weights } = sphereQuadrature(6);
     expect(weights.reduce((a, b) => a + b, 0)).toBeCloseTo(4 * Math.PI, 12);
-    let s = 0, t = 0;
+    let s = 0,
+      t = 0;
     for (let q = 0; q < points.rows; q++) {
       const [x, y, z] = [points.data[3 * q]!, points.data[3 * q + 1]!, points.data[3 * q + 2]!];
       s += weights[q]! * x * x * y * y;
@@ -72,12 +74,23 @@ describe('real spherical harmonics (e3nn basis)', () => {
     const v = [0.36, -0.48, 0.8]; // a unit vector
     const [x, y, z] = v as [number, number, number];
     const Y = sphericalHarmonics(2, v, 1, { normalization: 'component' });
-    const want = [1, Math.sqrt(3) * x, Math.sqrt(3) * y, Math.sqrt(3) * z, Math.sqrt(15) * x * z, Math.sqrt(15) * x * y, Math.sqrt(5) * (y * y - 0.5 * (x * x + z * z)), Math.sqrt(15) * y * z, 0.5 * Math.sqrt(15) * (z * z - x * x)];
+    const want = [
+      1,
+      Math.sqrt(3) * x,
+      Math.sqrt(3) * y,
+      Math.sqrt(3) * z,
+      Math.sqrt(15) * x * z,
+      Math.sqrt(15) * x * y,
+      Math.sqrt(5) * (y * y - 0.5 * (x * x + z * z)),
+      Math.sqrt(15) * y * z,
+      0.5 * Math.sqrt(15) * (z * z - x * x),
+    ];
     expect(maxAbsDiff(Y, want)).toBeLessThan(1e-14);
   });
 
   it('orthonormal on the sphere (integral normalisation), by a rotated product rule of higher degree', () => {
-    const L = 6, D = shDim(L);
+    const L = 6,
+      D = shDim(L);
     const { points, weights } = sphereQuadrature(2 * L + 3);
     const R = rotation(new Rng(7));
     const pts = new Float64Array(points.rows * 3);
@@ -94,7 +107,8 @@ describe('real spherical harmonics (e3nn basis)', () => {
   });
 
   it("the three normalisations: ‖Y_ℓ‖² = 2ℓ+1 ('component'), ‖Y_ℓ‖ = 1 ('norm'); unnormalised inputs give |x|^ℓ Y_ℓ", () => {
-    const v = [1.5, -0.3, 2.2], r = Math.hypot(...v);
+    const v = [1.5, -0.3, 2.2],
+      r = Math.hypot(...v);
     const comp = sphericalHarmonics(3, v, 1, { normalization: 'component' });
     const nrm = sphericalHarmonics(3, v, 1, { normalization: 'norm' });
     const solid = sphericalHarmonics(3, v, 1, { normalization: 'component', normalize: false });
@@ -107,15 +121,20 @@ describe('real spherical harmonics (e3nn basis)', () => {
   });
 
   it('derivatives match finite differences (with and without normalising the input)', () => {
-    const L = 4, D = shDim(L), v = [0.7, -1.1, 0.4];
+    const L = 4,
+      D = shDim(L),
+      v = [0.7, -1.1, 0.4];
     for (const normalize of [true, false]) {
       const grad = new Float64Array(D * 3);
       sphericalHarmonics(L, v, 1, { grad, normalize });
       for (let c = 0; c < 3; c++) {
-        const h = 1e-6, vp = [...v], vm = [...v];
+        const h = 1e-6,
+          vp = [...v],
+          vm = [...v];
         vp[c]! += h;
         vm[c]! -= h;
-        const yp = sphericalHarmonics(L, vp, 1, { normalize }), ym = sphericalHarmonics(L, vm, 1, { normalize });
+        const yp = sphericalHarmonics(L, vp, 1, { normalize }),
+          ym = sphericalHarmonics(L, vm, 1, { normalize });
         for (let k = 0; k < D; k++) expect(grad[k * 3 + c]).toBeCloseTo((yp[k]! - ym[k]!) / (2 * h), 7);
       }
     }
@@ -124,31 +143,40 @@ describe('real spherical harmonics (e3nn basis)', () => {
 
 describe('Wigner D matrices', () => {
   it('Y_ℓ(Rx) = D^ℓ(R) Y_ℓ(x) for random R and x (ℓ ≤ 6); D^1(R) = R; D^0 = 1', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 1e6 }), (seed) => {
-      const rng = new Rng(seed);
-      const R = rotation(rng);
-      const x = [rng.normal(), rng.normal(), rng.normal()];
-      const L = 6, D = shDim(L);
-      const Yx = sphericalHarmonics(L, x, 1), YRx = sphericalHarmonics(L, apply(R, x), 1);
-      for (let l = 0; l <= L; l++) {
-        const W = wignerD(l, R), d = 2 * l + 1;
-        for (let m = 0; m < d; m++) {
-          let s = 0;
-          for (let k = 0; k < d; k++) s += W.data[m * d + k]! * Yx[l * l + k]!;
-          expect(Math.abs(s - YRx[l * l + m]!)).toBeLessThan(1e-12);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e6 }), (seed) => {
+        const rng = new Rng(seed);
+        const R = rotation(rng);
+        const x = [rng.normal(), rng.normal(), rng.normal()];
+        const L = 6,
+          D = shDim(L);
+        const Yx = sphericalHarmonics(L, x, 1),
+          YRx = sphericalHarmonics(L, apply(R, x), 1);
+        for (let l = 0; l <= L; l++) {
+          const W = wignerD(l, R),
+            d = 2 * l + 1;
+          for (let m = 0; m < d; m++) {
+            let s = 0;
+            for (let k = 0; k < d; k++) s += W.data[m * d + k]! * Yx[l * l + k]!;
+            expect(Math.abs(s - YRx[l * l + m]!)).toBeLessThan(1e-12);
+          }
         }
-      }
-      expect(maxAbsDiff(wignerD(1, R).data, R.data)).toBeLessThan(1e-14);
-      expect(wignerD(0, R).data[0]).toBeCloseTo(1, 14);
-      return D > 0;
-    }), { numRuns: 25 });
+        expect(maxAbsDiff(wignerD(1, R).data, R.data)).toBeLessThan(1e-14);
+        expect(wignerD(0, R).data[0]).toBeCloseTo(1, 14);
+        return D > 0;
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('a homomorphism into the orthogonal matrices: D(R₁R₂) = D(R₁)D(R₂), D(R)ᵀD(R) = I', () => {
     const rng = new Rng(11);
     for (const l of [2, 3, 5]) {
-      const R1 = rotation(rng), R2 = rotation(rng);
-      const D12 = wignerD(l, matmul(R1, R2)), D1 = wignerD(l, R1), D2 = wignerD(l, R2);
+      const R1 = rotation(rng),
+        R2 = rotation(rng);
+      const D12 = wignerD(l, matmul(R1, R2)),
+        D1 = wignerD(l, R1),
+        D2 = wignerD(l, R2);
       expect(maxAbsDiff(D12.data, matmul(D1, D2).data)).toBeLessThan(1e-13);
       expect(maxAbsDiff(matmul(transpose(D1), D1).data, eye(2 * l + 1).data)).toBeLessThan(1e-13);
     }
@@ -158,7 +186,9 @@ describe('Wigner D matrices', () => {
     const [A, B] = soGenerators(3) as [Mat, Mat];
     for (const l of [1, 2, 4]) {
       const J = so3IrrepLie(l, A);
-      expect(maxAbsDiff(wignerD(l, expm({ ...A, data: A.data.map((v) => 0.7 * v) })).data, expm({ ...J, data: J.data.map((v) => 0.7 * v) }).data)).toBeLessThan(1e-12);
+      expect(maxAbsDiff(wignerD(l, expm({ ...A, data: A.data.map((v) => 0.7 * v) })).data, expm({ ...J, data: J.data.map((v) => 0.7 * v) }).data)).toBeLessThan(
+        1e-12,
+      );
       const br = (X: Mat, Y: Mat): Mat => ({ ...X, data: matmul(X, Y).data.map((v, i) => v - matmul(Y, X).data[i]!) });
       expect(maxAbsDiff(br(so3IrrepLie(l, A), so3IrrepLie(l, B)).data, so3IrrepLie(l, br(A, B)).data)).toBeLessThan(1e-12);
     }
@@ -171,58 +201,96 @@ describe('Wigner D matrices', () => {
     const r = P.data;
     const det = r[0]! * (r[4]! * r[8]! - r[5]! * r[7]!) - r[1]! * (r[3]! * r[8]! - r[5]! * r[6]!) + r[2]! * (r[3]! * r[7]! - r[4]! * r[6]!);
     expect(maxAbsDiff(irrepMatrix('O(3)', { l: 1, p: -1 }, P).data, P.data)).toBeLessThan(1e-13);
-    expect(maxAbsDiff(irrepMatrix('O(3)', { l: 1, p: 1 }, P).data, P.data.map((v) => det * v))).toBeLessThan(1e-13);
+    expect(
+      maxAbsDiff(
+        irrepMatrix('O(3)', { l: 1, p: 1 }, P).data,
+        P.data.map((v) => det * v),
+      ),
+    ).toBeLessThan(1e-13);
     expect(det).toBeCloseTo(-1, 13);
     expect(irrepMatrix('O(3)', { l: 0, p: -1 }, P).data[0]).toBeCloseTo(-1, 13);
     // and on a random element of O(3), the parity is det: D^{0o}(g) = det g
-    const h = O3group(3).sample(rng), hd = h.data;
+    const h = O3group(3).sample(rng),
+      hd = h.data;
     const deth = hd[0]! * (hd[4]! * hd[8]! - hd[5]! * hd[7]!) - hd[1]! * (hd[3]! * hd[8]! - hd[5]! * hd[6]!) + hd[2]! * (hd[3]! * hd[7]! - hd[4]! * hd[6]!);
     expect(irrepMatrix('O(3)', { l: 0, p: -1 }, h).data[0]).toBeCloseTo(deth, 13);
     expect(() => irrepMatrix('SO(3)', { l: 1, p: 0 }, P)).toThrow(/det 1/);
-    const t = 0.4, R2 = mat(2, 2, [Math.cos(t), -Math.sin(t), Math.sin(t), Math.cos(t)]);
-    expect(maxAbsDiff(irrepMatrix('SO(2)', { l: 3, p: 0 }, R2).data, [Math.cos(3 * t), -Math.sin(3 * t), Math.sin(3 * t), Math.cos(3 * t)])).toBeLessThan(1e-14);
+    const t = 0.4,
+      R2 = mat(2, 2, [Math.cos(t), -Math.sin(t), Math.sin(t), Math.cos(t)]);
+    expect(maxAbsDiff(irrepMatrix('SO(2)', { l: 3, p: 0 }, R2).data, [Math.cos(3 * t), -Math.sin(3 * t), Math.sin(3 * t), Math.cos(3 * t)])).toBeLessThan(
+      1e-14,
+    );
     expect(Array.from(irrepLie('SO(2)', { l: 2, p: 0 }, soGenerators(2)[0]!).data, (v) => v + 0)).toEqual([0, -2, 2, 0]);
   });
 });
 
 describe('Clebsch–Gordan coefficients from the end solver', () => {
-  const triples: [number, number, number][] = [[1, 1, 0], [1, 1, 1], [1, 1, 2], [2, 1, 1], [2, 2, 2], [2, 1, 3], [3, 2, 1], [2, 2, 4], [3, 3, 3], [0, 2, 2]];
+  const triples: [number, number, number][] = [
+    [1, 1, 0],
+    [1, 1, 1],
+    [1, 1, 2],
+    [2, 1, 1],
+    [2, 2, 2],
+    [2, 1, 3],
+    [3, 2, 1],
+    [2, 2, 4],
+    [3, 3, 3],
+    [0, 2, 2],
+  ];
 
   it('equal (up to one sign) to the Racah formula carried into the real basis, for ℓ ≤ 3', () => {
     for (const [a, b, c] of triples) {
-      const C = clebschGordan(a, b, c), want = clebschGordanRealFromRacah(a, b, c);
+      const C = clebschGordan(a, b, c),
+        want = clebschGordanRealFromRacah(a, b, c);
       const sign = Math.sign(C.reduce((s, v, i) => s + v * want[i]!, 0));
-      expect(maxAbsDiff(C, want.map((v) => sign * v))).toBeLessThan(1e-12);
+      expect(
+        maxAbsDiff(
+          C,
+          want.map((v) => sign * v),
+        ),
+      ).toBeLessThan(1e-12);
       expect(C.reduce((s, v) => s + v * v, 0)).toBeCloseTo(1, 12);
     }
   });
 
   it('closed forms: 1⊗1→0 is δ_ij/√3, 1⊗1→1 is ε_ijk/√6, ℓ⊗0→ℓ is δ/√(2ℓ+1)', () => {
-    const c0 = clebschGordan(1, 1, 0), c1 = clebschGordan(1, 1, 1), c2 = clebschGordan(2, 0, 2);
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-      expect(c0[i * 3 + j]).toBeCloseTo(i === j ? 1 / Math.sqrt(3) : 0, 14);
-      for (let k = 0; k < 3; k++) {
-        const eps = (i - j) * (j - k) * (k - i) / 2;
-        expect(Math.abs(c1[(i * 3 + j) * 3 + k]!)).toBeCloseTo(Math.abs(eps) / Math.sqrt(6), 14);
-        expect(c1[(i * 3 + j) * 3 + k]! * Math.sqrt(6)).toBeCloseTo(eps * Math.sign(c1[(0 * 3 + 1) * 3 + 2]!), 13);
+    const c0 = clebschGordan(1, 1, 0),
+      c1 = clebschGordan(1, 1, 1),
+      c2 = clebschGordan(2, 0, 2);
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++) {
+        expect(c0[i * 3 + j]).toBeCloseTo(i === j ? 1 / Math.sqrt(3) : 0, 14);
+        for (let k = 0; k < 3; k++) {
+          const eps = ((i - j) * (j - k) * (k - i)) / 2;
+          expect(Math.abs(c1[(i * 3 + j) * 3 + k]!)).toBeCloseTo(Math.abs(eps) / Math.sqrt(6), 14);
+          expect(c1[(i * 3 + j) * 3 + k]! * Math.sqrt(6)).toBeCloseTo(eps * Math.sign(c1[(0 * 3 + 1) * 3 + 2]!), 13);
+        }
       }
-    }
     for (let m = 0; m < 5; m++) for (let n = 0; n < 5; n++) expect(c2[m * 5 + n]).toBeCloseTo(m === n ? 1 / Math.sqrt(5) : 0, 14);
   });
 
   it('intertwines: Σ C[m₁m₂m₃] D¹D²(D³)ᵀ = C for random rotations (negative control: a perturbed C does not)', () => {
     const rng = new Rng(5);
     for (const [a, b, c] of triples) {
-      const C = clebschGordan(a, b, c), R = rotation(rng);
-      const D1 = wignerD(a, R), D2 = wignerD(b, R), D3 = wignerD(c, R);
-      const d1 = 2 * a + 1, d2 = 2 * b + 1, d3 = 2 * c + 1;
+      const C = clebschGordan(a, b, c),
+        R = rotation(rng);
+      const D1 = wignerD(a, R),
+        D2 = wignerD(b, R),
+        D3 = wignerD(c, R);
+      const d1 = 2 * a + 1,
+        d2 = 2 * b + 1,
+        d3 = 2 * c + 1;
       const rotated = (T: Float64Array): Float64Array => {
         const out = new Float64Array(T.length);
-        for (let i = 0; i < d1; i++) for (let j = 0; j < d2; j++) for (let k = 0; k < d3; k++) {
-          let s = 0;
-          for (let p = 0; p < d1; p++) for (let q = 0; q < d2; q++) for (let r = 0; r < d3; r++) s += T[(p * d2 + q) * d3 + r]! * D1.data[p * d1 + i]! * D2.data[q * d2 + j]! * D3.data[r * d3 + k]!;
-          out[(i * d2 + j) * d3 + k] = s;
-        }
+        for (let i = 0; i < d1; i++)
+          for (let j = 0; j < d2; j++)
+            for (let k = 0; k < d3; k++) {
+              let s = 0;
+              for (let p = 0; p < d1; p++)
+                for (let q = 0; q < d2; q++)
+                  for (let r = 0; r < d3; r++) s += T[(p * d2 + q) * d3 + r]! * D1.data[p * d1 + i]! * D2.data[q * d2 + j]! * D3.data[r * d3 + k]!;
+              out[(i * d2 + j) * d3 + k] = s;
+            }
         return out;
       };
       expect(maxAbsDiff(rotated(C), C)).toBeLessThan(1e-12);
@@ -245,7 +313,8 @@ describe('Clebsch–Gordan coefficients from the end solver', () => {
 /** dim Hom_G(ℓ, ρ) from the end solver, with the Lie generators of the irrep and of the representation. */
 function solverMultiplicity(group: IrrepGroup, ir: Irrep, repText: string): number {
   const G = group === 'SO(2)' ? SO(2) : SO(3);
-  const rep = parseRep(repText), n = repSize(rep, G.d);
+  const rep = parseRep(repText),
+    n = repSize(rep, G.d);
   const gens = G.lie.map((A) => {
     // the whole representation's dρ(A), assembled from its atoms
     const M = new Float64Array(n * n);
@@ -260,7 +329,7 @@ function solverMultiplicity(group: IrrepGroup, ir: Irrep, repText: string): numb
 }
 
 describe('decomposition into irreducibles', () => {
-  it("T(2): SO(3) 1x0+1x1+1x2, O(3) 1x0e+1x1e+1x2e (V = 1o), SO(2) 2x0+1x2", () => {
+  it('T(2): SO(3) 1x0+1x1+1x2, O(3) 1x0e+1x1e+1x2e (V = 1o), SO(2) 2x0+1x2', () => {
     expect(decompositionString(decompose('SO(3)', parseRep('T(2)')))).toBe('1x0+1x1+1x2');
     expect(decompositionString(decompose('O(3)', parseRep('T(2)')))).toBe('1x0e+1x1e+1x2e');
     expect(decompositionString(decompose('O(3)', parseRep('V')))).toBe('1x1o');
@@ -274,13 +343,16 @@ describe('decomposition into irreducibles', () => {
 
   it('agrees with the end solver: mult_ℓ = dim Hom_G(ℓ, ρ) (SO(3), SO(2); random expressions)', () => {
     const exprs = fc.constantFrom('V', 'T(2)', 'T(3)', 'V+T(2)', '2V*V', 'T(0)+T(1,1)', 'dual(V)*V*V');
-    fc.assert(fc.property(exprs, fc.constantFrom<IrrepGroup>('SO(3)', 'SO(2)'), (text, group) => {
-      const d = decompose(group, parseRep(text));
-      for (let l = 0; l <= 3; l++) {
-        const want = d.terms.find((t) => t.ir.l === l)?.mul ?? 0n;
-        expect(solverMultiplicity(group, { l, p: 0 }, text)).toBe(Number(want));
-      }
-    }), { numRuns: 12 });
+    fc.assert(
+      fc.property(exprs, fc.constantFrom<IrrepGroup>('SO(3)', 'SO(2)'), (text, group) => {
+        const d = decompose(group, parseRep(text));
+        for (let l = 0; l <= 3; l++) {
+          const want = d.terms.find((t) => t.ir.l === l)?.mul ?? 0n;
+          expect(solverMultiplicity(group, { l, p: 0 }, text)).toBe(Number(want));
+        }
+      }),
+      { numRuns: 12 },
+    );
   });
 
   it("index symmetries: 'ijkl=jikl=klij' is 21-dimensional, 2x0e+2x2e+1x4e; 'ij=-ji' is 1x1e (1x1 for SO(3)); the Levi-Civita 'ijk=-ikj=-jik' is 0o", () => {
@@ -316,21 +388,28 @@ describe('decomposition into irreducibles', () => {
 
   it('the dimension of each symmetric subspace equals that of the fixed space computed by a nullspace (random formulas)', () => {
     const formulas = fc.constantFrom('ij=ji', 'ij=-ji', 'ijk=jik', 'ijk=jki', 'ijk=-jik=-ikj', 'ijkl=jikl=klij', 'ijkl=-jikl=-ijlk=klij', 'ijk=kji');
-    fc.assert(fc.property(formulas, (f) => {
-      const sym = parseIndexSymmetry(f), k = sym.order, n = 3 ** k;
-      // constraints T − s·π_σT = 0 for the generators (the subgroup elements, all of them)
-      const cons = sym.group.filter((h) => h.perm.some((v, i) => v !== i) || h.sign < 0).map((h) => {
-        const M = mat(n, n);
-        for (let x = 0; x < n; x++) {
-          const digits = Array.from({ length: k }, (_, j) => Math.floor(x / 3 ** (k - 1 - j)) % 3);
-          const y = h.perm.reduce((acc, p) => acc * 3 + digits[p]!, 0);
-          M.data[x * n + x] += 1;
-          M.data[x * n + y] -= h.sign;
-        }
-        return sparseFromDense(M);
-      });
-      const fixed = cons.length ? nullspace(cons).rows : n;
-      expect(decomposeSymmetric('SO(3)', sym).dim).toBe(BigInt(fixed));
-    }), { numRuns: 8 });
+    fc.assert(
+      fc.property(formulas, (f) => {
+        const sym = parseIndexSymmetry(f),
+          k = sym.order,
+          n = 3 ** k;
+        // constraints T − s·π_σT = 0 for the generators (the subgroup elements, all of them)
+        const cons = sym.group
+          .filter((h) => h.perm.some((v, i) => v !== i) || h.sign < 0)
+          .map((h) => {
+            const M = mat(n, n);
+            for (let x = 0; x < n; x++) {
+              const digits = Array.from({ length: k }, (_, j) => Math.floor(x / 3 ** (k - 1 - j)) % 3);
+              const y = h.perm.reduce((acc, p) => acc * 3 + digits[p]!, 0);
+              M.data[x * n + x] += 1;
+              M.data[x * n + y] -= h.sign;
+            }
+            return sparseFromDense(M);
+          });
+        const fixed = cons.length ? nullspace(cons).rows : n;
+        expect(decomposeSymmetric('SO(3)', sym).dim).toBe(BigInt(fixed));
+      }),
+      { numRuns: 8 },
+    );
   });
 });

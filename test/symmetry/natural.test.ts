@@ -39,7 +39,8 @@ describe('natural gradient: reparameterisation invariance (seed 001, fibrations)
 
 describe('natural gradient with the Fisher of the output distribution (bce: Bernoulli, softmax: categorical)', () => {
   const rng = new Rng(3);
-  const N = 40, d = 3;
+  const N = 40,
+    d = 3;
   const x = Tensor.zeros([N, d], 'float64');
   for (let i = 0; i < x.size; i++) x.data[i] = rng.normal();
   const feats = (i: number): number[] => [...x.data.subarray(i * d, (i + 1) * d), 1]; // ã = [x, 1]
@@ -60,7 +61,8 @@ describe('natural gradient with the Fisher of the output distribution (bce: Bern
     const z = f.run(th, x).data;
     const H = new Float64Array(16);
     for (let i = 0; i < N; i++) {
-      const p = 1 / (1 + Math.exp(-z[i]!)), a = feats(i);
+      const p = 1 / (1 + Math.exp(-z[i]!)),
+        a = feats(i);
       for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) H[r * 4 + c] += (p * (1 - p) * a[r]! * a[c]!) / N;
     }
     for (let k = 0; k < 16; k++) expect(F[k]).toBeCloseTo(H[k]!, 12);
@@ -69,7 +71,11 @@ describe('natural gradient with the Fisher of the output distribution (bce: Bern
     // one step through the Trainer (which hands the optimiser the loss) is θ − H⁻¹g
     const g = flatGrad(f, th, y, bce);
     const newton = dampedSolve(H, 4, g, 0);
-    const t = new Trainer(f, { name: 'logistic', x, y }, { loss: bce, optimizer: new NaturalGradient({ lr: 1, damping: 1e-12 }), batch: N, shuffle: false, theta: th.map((u) => u.clone()) });
+    const t = new Trainer(
+      f,
+      { name: 'logistic', x, y },
+      { loss: bce, optimizer: new NaturalGradient({ lr: 1, damping: 1e-12 }), batch: N, shuffle: false, theta: th.map((u) => u.clone()) },
+    );
     t.runEpoch();
     const after = t.theta.flatMap((u) => [...u.data]);
     const before = th.flatMap((u) => [...u.data]);
@@ -87,19 +93,26 @@ describe('natural gradient with the Fisher of the output distribution (bce: Bern
     const idx = (k: number, j: number): number => (j < d ? k * d + j : K * d + k);
     const want = new Float64Array(P * P);
     for (let i = 0; i < N; i++) {
-      const zi = z.subarray(i * K, (i + 1) * K), m = Math.max(...zi);
-      const e = Array.from(zi, (v) => Math.exp(v - m)), s = e.reduce((a, b) => a + b, 0), p = e.map((v) => v / s);
+      const zi = z.subarray(i * K, (i + 1) * K),
+        m = Math.max(...zi);
+      const e = Array.from(zi, (v) => Math.exp(v - m)),
+        s = e.reduce((a, b) => a + b, 0),
+        p = e.map((v) => v / s);
       const a = feats(i);
-      for (let k = 0; k < K; k++) for (let l = 0; l < K; l++) for (let j = 0; j <= d; j++) for (let c = 0; c <= d; c++) {
-        want[idx(k, j) * P + idx(l, c)] += (((k === l ? p[k]! : 0) - p[k]! * p[l]!) * a[j]! * a[c]!) / N;
-      }
+      for (let k = 0; k < K; k++)
+        for (let l = 0; l < K; l++)
+          for (let j = 0; j <= d; j++)
+            for (let c = 0; c <= d; c++) {
+              want[idx(k, j) * P + idx(l, c)] += (((k === l ? p[k]! : 0) - p[k]! * p[l]!) * a[j]! * a[c]!) / N;
+            }
     }
     for (let k = 0; k < P * P; k++) expect(F[k]).toBeCloseTo(want[k]!, 12);
   });
 
   it('reparameterisation invariance with cross-entropy models (θ = Mφ): the natural step changes the predicted distribution identically', () => {
     const oneHot = (z: Tensor): Tensor => {
-      const K = z.size / z.batch, t = Tensor.zeros(z.shape, 'float64');
+      const K = z.size / z.batch,
+        t = Tensor.zeros(z.shape, 'float64');
       for (let i = 0; i < z.batch; i++) {
         let best = 0;
         for (let k = 1; k < K; k++) if (z.data[i * K + k]! > z.data[i * K + best]!) best = k;
@@ -111,20 +124,36 @@ describe('natural gradient with the Fisher of the output distribution (bce: Bern
     const ce = reparameterisationDemo(4, [0.1], 'dense(3,3)', { loss: softmaxCrossEntropy, targets: oneHot, readout: probs, damping: 1e-12 });
     expect(ce.linear.natural).toBeLessThan(1e-10);
     expect(ce.linear.gradientDescent).toBeGreaterThan(1e-4);
-    const b = reparameterisationDemo(5, [0.1], 'dense(3,2) >> tanh >> dense(2,1)', { loss: bce, targets: (z) => Tensor.of(Float64Array.from(z.data, (v) => (v > 0 ? 1 : 0)), z.shape, 'float64') });
+    const b = reparameterisationDemo(5, [0.1], 'dense(3,2) >> tanh >> dense(2,1)', {
+      loss: bce,
+      targets: (z) =>
+        Tensor.of(
+          Float64Array.from(z.data, (v) => (v > 0 ? 1 : 0)),
+          z.shape,
+          'float64',
+        ),
+    });
     expect(b.linear.natural).toBeLessThan(1e-10);
   });
 });
 
 describe('natural-gradient pieces', () => {
   it('dampedSolve solves (F + λI)x = g', () => {
-    const F = Float64Array.from([4, 1, 0, 1, 3, 1, 0, 1, 2]), g = Float64Array.from([1, 2, 3]);
+    const F = Float64Array.from([4, 1, 0, 1, 3, 1, 0, 1, 2]),
+      g = Float64Array.from([1, 2, 3]);
     const x = dampedSolve(F, 3, g, 0.5);
     for (let i = 0; i < 3; i++) expect(F.slice(i * 3, i * 3 + 3).reduce((s, v, j) => s + v * x[j]!, 0) + 0.5 * x[i]!).toBeCloseTo(g[i]!, 12);
   });
   it('the Gauss–Newton Fisher of a dense layer is E[ããᵀ] ⊗ I', () => {
     const f = parseSpec('dense(2,2)');
-    const x = Tensor.from([[1, 2], [3, -1], [0, 1]], 'float64');
+    const x = Tensor.from(
+      [
+        [1, 2],
+        [3, -1],
+        [0, 1],
+      ],
+      'float64',
+    );
     const F = gaussNewtonFisher(f, f.init(0, 'float64'), x);
     // parameter order: W (2×2 row-major) then b (2): F[W_00, W_00] = mean x₀², F[W_00, b_0] = mean x₀
     expect(F[0]).toBeCloseTo((1 + 9 + 0) / 3, 12);
@@ -140,9 +169,13 @@ describe('natural-gradient pieces', () => {
 describe('K-FAC on dense layers', () => {
   const rng = new Rng(1);
   const N = 64;
-  const x = Tensor.zeros([N, 3]), y = Tensor.zeros([N, 2]);
+  const x = Tensor.zeros([N, 3]),
+    y = Tensor.zeros([N, 2]);
   for (let i = 0; i < x.size; i++) x.data[i] = rng.normal() * (i % 3 === 0 ? 5 : 0.2); // badly scaled inputs
-  for (let i = 0; i < N; i++) { y.data[2 * i] = 0.3 * x.data[3 * i]! - 4 * x.data[3 * i + 1]!; y.data[2 * i + 1] = 2 * x.data[3 * i + 2]! + 1; }
+  for (let i = 0; i < N; i++) {
+    y.data[2 * i] = 0.3 * x.data[3 * i]! - 4 * x.data[3 * i + 1]!;
+    y.data[2 * i + 1] = 2 * x.data[3 * i + 2]! + 1;
+  }
   const data = { name: 'lin', x, y };
   it('records the factor A = E[ããᵀ] of the layer inputs', () => {
     const { model, stats } = kfacModel(parseSpec('dense(3,2)'));
@@ -163,7 +196,8 @@ describe('K-FAC on dense layers', () => {
       for (let e = 0; e < 30; e++) l = t.runEpoch().loss;
       return l;
     };
-    const kfac = run('kfac'), sgd = run('sgd');
+    const kfac = run('kfac'),
+      sgd = run('sgd');
     expect(kfac).toBeLessThan(1e-3);
     expect(kfac).toBeLessThan(sgd / 100);
   });

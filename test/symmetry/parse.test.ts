@@ -20,7 +20,19 @@ const errorOf = (f: () => unknown): ExpressionError => {
 
 describe('representation grammar', () => {
   it('parses the forms of DESIGN.md with the right sizes (d = 3)', () => {
-    const sizes: [string, number][] = [['V', 3], ['T(2)', 9], ['V+T(2)', 12], ['3V', 9], ['V*V', 9], ['T(0)', 1], ['T(1,1)', 9], ['dual(V)', 3], ['2(V+T0)', 8], ['T2+5T0', 14], ['sum(V,tensor(V,V+T0))', 15]];
+    const sizes: [string, number][] = [
+      ['V', 3],
+      ['T(2)', 9],
+      ['V+T(2)', 12],
+      ['3V', 9],
+      ['V*V', 9],
+      ['T(0)', 1],
+      ['T(1,1)', 9],
+      ['dual(V)', 3],
+      ['2(V+T0)', 8],
+      ['T2+5T0', 14],
+      ['sum(V,tensor(V,V+T0))', 15],
+    ];
     for (const [s, n] of sizes) expect(repSize(parseRep(s), 3)).toBe(n);
   });
   it('malformed expressions raise typed errors naming the column and what was expected', () => {
@@ -46,7 +58,13 @@ describe('representation grammar', () => {
   it('printing parses back to a representation of the same layout (property)', () => {
     const leaf = fc.constantFrom<Rep>(V, trivial, T(2), dual(V), T(1, 1));
     const rep: fc.Arbitrary<Rep> = fc.letrec<{ r: Rep }>((tie) => ({
-      r: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.tuple(tie('r'), tie('r')).map(([a, b]) => sum(a, b)), fc.tuple(tie('r'), tie('r')).map(([a, b]) => tensorRep(a, b)), fc.tuple(fc.integer({ min: 2, max: 3 }), tie('r')).map(([k, a]) => times(k, a))),
+      r: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.tuple(tie('r'), tie('r')).map(([a, b]) => sum(a, b)),
+        fc.tuple(tie('r'), tie('r')).map(([a, b]) => tensorRep(a, b)),
+        fc.tuple(fc.integer({ min: 2, max: 3 }), tie('r')).map(([k, a]) => times(k, a)),
+      ),
     })).r;
     fc.assert(
       fc.property(rep, fc.boolean(), (r, compact) => {
@@ -62,7 +80,19 @@ describe('representation grammar', () => {
 
 describe('group grammar', () => {
   it('parses every documented form', () => {
-    const forms: [string, number][] = [['S(4)', 4], ['Z(8)', 8], ['D(6)', 6], ['Trans(16)', 16], ['Trans(4,5)', 20], ['SO(3)', 3], ['O(5)', 5], ['O(1,3)', 4], ['Perm((1,2,3,0),(3,2,1,0))', 4], ['S(3)xZ(2)', 5], ['SO(2) x O(3)', 5]];
+    const forms: [string, number][] = [
+      ['S(4)', 4],
+      ['Z(8)', 8],
+      ['D(6)', 6],
+      ['Trans(16)', 16],
+      ['Trans(4,5)', 20],
+      ['SO(3)', 3],
+      ['O(5)', 5],
+      ['O(1,3)', 4],
+      ['Perm((1,2,3,0),(3,2,1,0))', 4],
+      ['S(3)xZ(2)', 5],
+      ['SO(2) x O(3)', 5],
+    ];
     for (const [s, d] of forms) expect(parseGroup(s).d).toBe(d);
   });
   it('unknown groups and bad arguments are usage errors naming the known forms', () => {

@@ -13,16 +13,21 @@ import { act, randn, relErr } from './helpers.js';
 
 const groups = ['S(3)', 'S(4)', 'Z(5)', 'D(4)', 'SO(2)', 'O(2)', 'SO(3)', 'O(3)', 'O(1,3)', 'S(2)xSO(2)'];
 const atom = fc.constantFrom('V', 'T(0)', 'T(2)', 'dual(V)', 'T(1,1)');
-const rep = fc.tuple(fc.array(fc.tuple(fc.integer({ min: 1, max: 2 }), atom), { minLength: 1, maxLength: 3 })).map(([parts]) => parts.map(([k, a]) => (k > 1 ? `${k}${a}` : a)).join('+'));
+const rep = fc
+  .tuple(fc.array(fc.tuple(fc.integer({ min: 1, max: 2 }), atom), { minLength: 1, maxLength: 3 }))
+  .map(([parts]) => parts.map(([k, a]) => (k > 1 ? `${k}${a}` : a)).join('+'));
 
 describe('laws on random groups and representations (fast-check)', () => {
   it('ρ is a homomorphism on every representation: ρ(g)ρ(h) = ρ(gh)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...groups), rep, fc.integer({ min: 0, max: 1e6 }), (G, r, seed) => {
-        const g = parseGroup(G), rng = new Rng(seed);
-        const a = g.sample(rng), b = g.sample(rng);
+        const g = parseGroup(G),
+          rng = new Rng(seed);
+        const a = g.sample(rng),
+          b = g.sample(rng);
         const R = parseRep(r);
-        const lhs = matmul(repMatrix(R, a), repMatrix(R, b)), rhs = repMatrix(R, matmul(a, b));
+        const lhs = matmul(repMatrix(R, a), repMatrix(R, b)),
+          rhs = repMatrix(R, matmul(a, b));
         return lhs.data.every((v, i) => Math.abs(v - rhs.data[i]!) < 1e-8 * (1 + Math.abs(v)));
       }),
       { numRuns: 60 },
@@ -43,7 +48,8 @@ describe('laws on random groups and representations (fast-check)', () => {
   it('Hom_G(A, B⊕C) = Hom_G(A, B) ⊕ Hom_G(A, C): dimensions add', () => {
     fc.assert(
       fc.property(fc.constantFrom(...groups), rep, rep, rep, (G, a, b, c) => {
-        const g = parseGroup(G), d = (x: string, y: string) => equivariantBasis(g, parseRep(x), parseRep(y), { samples: 0 }).dim;
+        const g = parseGroup(G),
+          d = (x: string, y: string) => equivariantBasis(g, parseRep(x), parseRep(y), { samples: 0 }).dim;
         return d(a, `${b}+${c}`) === d(a, b) + d(a, c);
       }),
       { numRuns: 40 },

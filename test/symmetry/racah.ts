@@ -31,32 +31,47 @@ const conj = (a: C): C => [a[0], -a[1]];
 
 /** U for ℓ: rows real index m (−ℓ…ℓ), columns complex index. */
 function realFromComplex(l: number): C[][] {
-  const d = 2 * l + 1, U: C[][] = Array.from({ length: d }, () => Array.from({ length: d }, (): C => [0, 0]));
+  const d = 2 * l + 1,
+    U: C[][] = Array.from({ length: d }, () => Array.from({ length: d }, (): C => [0, 0]));
   const r = Math.SQRT1_2;
   for (let m = -l; m <= l; m++) {
-    const row = U[l + m]!, sg = m % 2 === 0 ? 1 : -1;
-    if (m > 0) { row[l + m] = [sg * r, 0]; row[l - m] = [r, 0]; }
-    else if (m === 0) row[l] = [1, 0];
-    else { row[l + m] = [0, r]; row[l - m] = [0, -sg * r]; }
+    const row = U[l + m]!,
+      sg = m % 2 === 0 ? 1 : -1;
+    if (m > 0) {
+      row[l + m] = [sg * r, 0];
+      row[l - m] = [r, 0];
+    } else if (m === 0) row[l] = [1, 0];
+    else {
+      row[l + m] = [0, r];
+      row[l - m] = [0, -sg * r];
+    }
   }
   return U;
 }
 
 /** C_real[m₁][m₂][m₃] from Racah's formula, made real (one global phase removed) and of norm 1. */
 export function clebschGordanRealFromRacah(l1: number, l2: number, l3: number): Float64Array {
-  const U1 = realFromComplex(l1), U2 = realFromComplex(l2), U3 = realFromComplex(l3);
-  const d1 = 2 * l1 + 1, d2 = 2 * l2 + 1, d3 = 2 * l3 + 1;
+  const U1 = realFromComplex(l1),
+    U2 = realFromComplex(l2),
+    U3 = realFromComplex(l3);
+  const d1 = 2 * l1 + 1,
+    d2 = 2 * l2 + 1,
+    d3 = 2 * l3 + 1;
   const out: C[] = [];
-  for (let a = 0; a < d1; a++) for (let b = 0; b < d2; b++) for (let c = 0; c < d3; c++) {
-    // K_real[c][(a,b)] = Σ U3[c][n] K[n][(i,k)] conj(U1[a][i]) conj(U2[b][k])
-    let s: C = [0, 0];
-    for (let n = 0; n < d3; n++) for (let i = 0; i < d1; i++) for (let k = 0; k < d2; k++) {
-      const K = racah(l1, i - l1, l2, k - l2, l3, n - l3);
-      if (K === 0) continue;
-      s = ((t: C): C => [s[0] + t[0], s[1] + t[1]])(cmul(cmul(U3[c]![n]!, conj(U1[a]![i]!)), conj(U2[b]![k]!)).map((v) => v * K) as C);
-    }
-    out.push(s);
-  }
+  for (let a = 0; a < d1; a++)
+    for (let b = 0; b < d2; b++)
+      for (let c = 0; c < d3; c++) {
+        // K_real[c][(a,b)] = Σ U3[c][n] K[n][(i,k)] conj(U1[a][i]) conj(U2[b][k])
+        let s: C = [0, 0];
+        for (let n = 0; n < d3; n++)
+          for (let i = 0; i < d1; i++)
+            for (let k = 0; k < d2; k++) {
+              const K = racah(l1, i - l1, l2, k - l2, l3, n - l3);
+              if (K === 0) continue;
+              s = ((t: C): C => [s[0] + t[0], s[1] + t[1]])(cmul(cmul(U3[c]![n]!, conj(U1[a]![i]!)), conj(U2[b]![k]!)).map((v) => v * K) as C);
+            }
+        out.push(s);
+      }
   // remove the global phase: divide by the phase of the largest entry
   const big = out.reduce((m, v) => (Math.hypot(...v) > Math.hypot(...m) ? v : m), [0, 0] as C);
   const ph: C = [big[0] / Math.hypot(...big), -big[1] / Math.hypot(...big)];

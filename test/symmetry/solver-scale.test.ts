@@ -87,9 +87,21 @@ describe('refusal', () => {
 describe('nullspace (dense)', () => {
   it('identification systems take the exact union-find path and agree with pivoted Cholesky', () => {
     const rng = new Rng(5);
-    const n = 40, r: number[] = [], c: number[] = [], v: number[] = [];
-    for (let k = 0; k < 25; k++) { const i = rng.int(n), j = rng.int(n); if (i === j) continue; r.push(k, k); c.push(i, j); v.push(2, -2); }
-    r.push(25); c.push(3); v.push(1); // pin x₃ = 0
+    const n = 40,
+      r: number[] = [],
+      c: number[] = [],
+      v: number[] = [];
+    for (let k = 0; k < 25; k++) {
+      const i = rng.int(n),
+        j = rng.int(n);
+      if (i === j) continue;
+      r.push(k, k);
+      c.push(i, j);
+      v.push(2, -2);
+    }
+    r.push(25);
+    c.push(3);
+    v.push(1); // pin x₃ = 0
     const C = fromTriples(26, n, r, c, v);
     const fast = identificationNullspace([C], n)!;
     expect(fast).toBeDefined();
@@ -114,7 +126,8 @@ describe('nullspace (dense)', () => {
 
   it('finds an orthonormal basis of ker C for a random rank-deficient C', () => {
     const rng = new Rng(2);
-    const n = 12, r = 7;
+    const n = 12,
+      r = 7;
     const U = Array.from({ length: 20 }, () => Array.from({ length: r }, () => rng.normal()));
     const W = Array.from({ length: r }, () => Array.from({ length: n }, () => rng.normal()));
     const C = fromRows(U.map((u) => Array.from({ length: n }, (_, j) => u.reduce((s, v, k) => s + v * W[k]![j]!, 0))));
@@ -142,7 +155,13 @@ describe('the iterative solve is bounded (found by the long fuzz run: S(64)xO(64
   });
 
   it('meters the iterations as they run: a work budget it cannot keep is a TooLargeError, the same solve within budget succeeds', () => {
-    const op = (n: number) => ({ n, m: n, cost: n, apply: (x: Float64Array, y: Float64Array) => y.set(x.map((v, i) => (i % 2 ? v : 0))), applyT: (y: Float64Array, x: Float64Array) => x.set(y.map((v, i) => (i % 2 ? v : 0))) });
+    const op = (n: number) => ({
+      n,
+      m: n,
+      cost: n,
+      apply: (x: Float64Array, y: Float64Array) => y.set(x.map((v, i) => (i % 2 ? v : 0))),
+      applyT: (y: Float64Array, x: Float64Array) => x.set(y.map((v, i) => (i % 2 ? v : 0))),
+    });
     // the kernel of "keep the odd coordinates" is the even ones: n/2 dimensions
     expect(iterativeNullspace(op(64), { rng: new Rng(1) }).dim).toBe(32);
     expect(() => iterativeNullspace(op(64), { rng: new Rng(1), maxWork: 1000 })).toThrow(TooLargeError);

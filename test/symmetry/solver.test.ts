@@ -45,7 +45,8 @@ describe('end solver: orthonormal basis', () => {
     expect(b.dim).toBe(3);
     for (let i = 0; i < b.dim; i++)
       for (let j = 0; j < b.dim; j++) {
-        const A = basisMatrix(b, i).data, B = basisMatrix(b, j).data;
+        const A = basisMatrix(b, i).data,
+          B = basisMatrix(b, j).data;
         const d = A.reduce((s, v, k) => s + v * B[k]!, 0);
         expect(d).toBeCloseTo(i === j ? 1 : 0, 10);
       }

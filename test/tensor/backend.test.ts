@@ -41,7 +41,12 @@ describe('selection', () => {
   });
 
   it('the worker thread runs chunks of shared products, and every chunk is accounted for', () => {
-    const m = 256, n = 96, k = 128, a = new Float32Array(m * k).fill(0.5), b = new Float32Array(k * n).fill(0.25), c = new Float32Array(m * n);
+    const m = 256,
+      n = 96,
+      k = 128,
+      a = new Float32Array(m * k).fill(0.5),
+      b = new Float32Array(k * n).fill(0.25),
+      c = new Float32Array(m * n);
     const before = eager.threadStats();
     // the worker may be descheduled for a product or two on a busy machine; over many it takes part
     for (let i = 0; i < 200 && eager.threadStats().chunksByWorkers === before.chunksByWorkers; i++) eager.gemm(false, false, m, n, k, a, b, c, false);
@@ -59,7 +64,13 @@ describe('a model trained on each backend', () => {
     const run = (be: Backend) => {
       setBackend(be);
       try {
-        return train(parseSpec('dense(2,32) >> tanh >> dense(32,32) >> relu >> dense(32,1) >> sigmoid'), data, { loss: mse, epochs: 3, lr: 0.1, batch: 64, seed: 1 });
+        return train(parseSpec('dense(2,32) >> tanh >> dense(32,32) >> relu >> dense(32,1) >> sigmoid'), data, {
+          loss: mse,
+          epochs: 3,
+          lr: 0.1,
+          batch: 64,
+          seed: 1,
+        });
       } finally {
         setBackend(jsBackend);
       }

@@ -45,13 +45,19 @@ function serve(isolated: boolean): Promise<{ url: string; close: () => void }> {
       return;
     }
     const file = normalize(join(root, path));
-    if (!file.startsWith(join(root, 'dist')) || !existsSync(file)) { res.writeHead(404); res.end(); return; }
+    if (!file.startsWith(join(root, 'dist')) || !existsSync(file)) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     res.writeHead(200, { ...headers, 'Content-Type': 'text/javascript' });
     res.end(readFileSync(file));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() });
+    }),
+  );
 }
 
 describeWith([built(join(root, 'dist/src/tensor/wasm-backend.js')), chromiumPeer()], 'wasm backend in Chromium', () => {
@@ -60,22 +66,33 @@ describeWith([built(join(root, 'dist/src/tensor/wasm-backend.js')), chromiumPeer
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
-  it.each([[true, 2], [false, 1]] as const)('cross-origin isolated %s: runs on %i thread(s) and agrees with the reference', async (isolated, threads) => {
-    const server = await serve(isolated);
-    try {
-      const page = await browser.newPage();
-      await page.goto(server.url);
-      await page.waitForFunction(() => (window as unknown as { result?: unknown }).result, null, { timeout: 30_000 });
-      const r = await page.evaluate(() => (window as unknown as { result: { ok: boolean; error?: string; threads: number; isolated: boolean; worst: number } }).result);
-      expect(r.error).toBeUndefined();
-      expect(r.isolated).toBe(isolated);
-      expect(r.threads).toBe(threads);
-      expect(r.worst).toBeLessThan(1e-5);
-      await page.close();
-    } finally {
-      server.close();
-    }
-  }, 60_000);
+  it.each([
+    [true, 2],
+    [false, 1],
+  ] as const)(
+    'cross-origin isolated %s: runs on %i thread(s) and agrees with the reference',
+    async (isolated, threads) => {
+      const server = await serve(isolated);
+      try {
+        const page = await browser.newPage();
+        await page.goto(server.url);
+        await page.waitForFunction(() => (window as unknown as { result?: unknown }).result, null, { timeout: 30_000 });
+        const r = await page.evaluate(
+          () => (window as unknown as { result: { ok: boolean; error?: string; threads: number; isolated: boolean; worst: number } }).result,
+        );
+        expect(r.error).toBeUndefined();
+        expect(r.isolated).toBe(isolated);
+        expect(r.threads).toBe(threads);
+        expect(r.worst).toBeLessThan(1e-5);
+        await page.close();
+      } finally {
+        server.close();
+      }
+    },
+    60_000,
+  );
 });

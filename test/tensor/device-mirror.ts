@@ -7,16 +7,43 @@ import type { Backend, DeviceMemory } from '../../src/tensor/backend.js';
 
 /** Which arguments each kernel writes (positions in its parameter list; an absent optional output is skipped, a MatrixBatch's data is the array). */
 const OUTPUTS: Record<string, readonly number[]> = {
-  gemm: [7], unary: [2], unaryBackward: [4], addRowVector: [4], sumRows: [3], axpy: [2], adam: [0, 2, 3],
-  im2col: [4], col2im: [4], maxPool: [3, 4], avgPool: [3], avgPoolBackward: [3], scatterAdd: [2], swapAxes: [4], fill: [0], copyRows: [4],
-  softmax: [3], softmaxBackward: [4], lossGrad: [5, 6], argmaxRows: [4],
-  gemmBatched: [7], attentionSoftmax: [0], attentionSoftmaxBackward: [1], layerNorm: [7, 8, 9], layerNormBackward: [7, 8, 9],
-  rotatePairs: [0], gatherRows: [3], scatterRows: [3],
+  gemm: [7],
+  unary: [2],
+  unaryBackward: [4],
+  addRowVector: [4],
+  sumRows: [3],
+  axpy: [2],
+  adam: [0, 2, 3],
+  im2col: [4],
+  col2im: [4],
+  maxPool: [3, 4],
+  avgPool: [3],
+  avgPoolBackward: [3],
+  scatterAdd: [2],
+  swapAxes: [4],
+  fill: [0],
+  copyRows: [4],
+  softmax: [3],
+  softmaxBackward: [4],
+  lossGrad: [5, 6],
+  argmaxRows: [4],
+  gemmBatched: [7],
+  attentionSoftmax: [0],
+  attentionSoftmaxBackward: [1],
+  layerNorm: [7, 8, 9],
+  layerNormBackward: [7, 8, 9],
+  rotatePairs: [0],
+  gatherRows: [3],
+  scatterRows: [3],
 };
 
 /** The float32 array an argument is or holds (a MatrixBatch's data), if any. */
 const arrayOf = (a: unknown): Float32Array | undefined =>
-  a instanceof Float32Array ? a : a && typeof a === 'object' && (a as { data?: unknown }).data instanceof Float32Array ? (a as { data: Float32Array }).data : undefined;
+  a instanceof Float32Array
+    ? a
+    : a && typeof a === 'object' && (a as { data?: unknown }).data instanceof Float32Array
+      ? (a as { data: Float32Array }).data
+      : undefined;
 
 export interface SettlingBackend extends Backend {
   /** Resolves once every output of the calls so far is in its host array. */

@@ -14,7 +14,8 @@ describe('wasm elementwise kernels at extreme inputs', () => {
 
   const xs = Float32Array.from([0, 1, -1, 20, -20, 80, -80, 87.9, 88.1, 88.5, 88.7, 88.73, 89, 100, 1e4, -88.5, -100, -1e4]);
   it.each(['exp', 'sigmoid', 'tanh', 'softplus', 'gelu', 'relu'] as UnaryOp[])('%s', (op) => {
-    const a = new Float32Array(xs.length), b = new Float32Array(xs.length);
+    const a = new Float32Array(xs.length),
+      b = new Float32Array(xs.length);
     be.unary(op, xs, a);
     jsBackend.unary(op, xs, b);
     for (let i = 0; i < xs.length; i++) {

@@ -28,9 +28,22 @@ describe('reference scalar definitions', () => {
 describe('reference gemm: direct loop and packed 4×4 path meet at the size threshold', () => {
   it('products just below and above the packing threshold (m·n·k = 4096) agree with float64', () => {
     const rng = new Rng(1);
-    for (const [m, n, k] of [[16, 16, 16], [16, 16, 17], [4, 4, 257], [5, 9, 300], [3, 200, 20]] as const) {
-      for (const [tA, tB] of [[false, false], [true, false], [false, true], [true, true]] as const) {
-        const a = randomF32(m * k, rng), b = randomF32(k * n, rng), c = new Float32Array(m * n);
+    for (const [m, n, k] of [
+      [16, 16, 16],
+      [16, 16, 17],
+      [4, 4, 257],
+      [5, 9, 300],
+      [3, 200, 20],
+    ] as const) {
+      for (const [tA, tB] of [
+        [false, false],
+        [true, false],
+        [false, true],
+        [true, true],
+      ] as const) {
+        const a = randomF32(m * k, rng),
+          b = randomF32(k * n, rng),
+          c = new Float32Array(m * n);
         jsBackend.gemm(tA, tB, m, n, k, a, b, c, false);
         const { c: want, mag } = naiveGemm(tA, tB, m, n, k, a, b);
         c.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual((k + 2) * 2 ** -23 * mag[i]! + 1e-30));

@@ -8,7 +8,9 @@ import { applyUnary } from '../../src/tensor/js-backend.js';
 import { naiveGemm, UNARY_OPS } from './backend-suite.js';
 
 const generated = fileURLToPath(new URL('../../src/tensor/wasm/modules.generated.ts', import.meta.url));
-const M = 37, N = 45, K = 300;
+const M = 37,
+  N = 45,
+  K = 300;
 const input = (i: number, s: number): number => Math.fround(Math.sin(i * s + s));
 
 const CHILD = `
@@ -43,8 +45,14 @@ describe('relaxed-SIMD kernels (child process with --experimental-wasm-relaxed-s
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { unsupported?: boolean; gemm: number[][]; unary: number[][] };
     if (out.unsupported) ctx.skip('this Node has no relaxed SIMD even behind the flag');
-    const a = Array.from({ length: M * K }, (_, i) => input(i, 0.37)), b = Array.from({ length: K * N }, (_, i) => input(i, 0.91));
-    [[false, false], [true, false], [false, true], [true, true]].forEach(([tA, tB], v) => {
+    const a = Array.from({ length: M * K }, (_, i) => input(i, 0.37)),
+      b = Array.from({ length: K * N }, (_, i) => input(i, 0.91));
+    [
+      [false, false],
+      [true, false],
+      [false, true],
+      [true, true],
+    ].forEach(([tA, tB], v) => {
       const { c, mag } = naiveGemm(tA!, tB!, M, N, K, a, b);
       out.gemm[v]!.forEach((got, i) => expect(Math.abs(got - c[i]!)).toBeLessThanOrEqual((K + 2) * 2 ** -23 * mag[i]!));
     });

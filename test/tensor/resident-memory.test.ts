@@ -32,7 +32,11 @@ describeWith(built(dist), 'resident arrays of the wasm backend', () => {
   it('are freed when collected (3.2 GiB allocated, the memory stays small) and stop at 1 GiB resident', () => {
     const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', CHILD], { encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).toBe('');
-    const out = JSON.parse(r.stdout) as { afterChurn: { memoryBytes: number; residentBytes: number }; held: number; full: { memoryBytes: number; residentBytes: number } };
+    const out = JSON.parse(r.stdout) as {
+      afterChurn: { memoryBytes: number; residentBytes: number };
+      held: number;
+      full: { memoryBytes: number; residentBytes: number };
+    };
     expect(out.afterChurn.memoryBytes).toBeLessThan(400 * 2 ** 20);
     expect(out.afterChurn.residentBytes).toBeLessThanOrEqual(11 * 16 * 2 ** 20);
     // 64 arrays of 16 MiB make 1 GiB; the cap refuses the next one (undefined, not a throw)

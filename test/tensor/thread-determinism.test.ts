@@ -30,7 +30,8 @@ describe('wasm gemm is bit-identical on 1 and 2 threads', () => {
     const rng = new Rng(m * 1000 + n);
     const a = Float32Array.from({ length: m * k }, () => rng.normal());
     const b = Float32Array.from({ length: k * n }, () => rng.normal());
-    const c1 = new Float32Array(m * n), c2 = new Float32Array(m * n);
+    const c1 = new Float32Array(m * n),
+      c2 = new Float32Array(m * n);
     one.gemm(ta, tb, m, n, k, a, b, c1, false);
     two.gemm(ta, tb, m, n, k, a, b, c2, false);
     if (two.threads > 1) expect(two.threadStats().sharedProducts).toBeGreaterThan(0);

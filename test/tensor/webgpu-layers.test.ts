@@ -44,7 +44,11 @@ const LAYERS: readonly [string, Shape, number?][] = [
   ['dense(5,7) >> relu', [5]],
   ['dense(5,7) >> sigmoid', [5]],
   ['dense(5,7) >> tanh', [5]],
-  ['sigmoid', [6]], ['tanh', [6]], ['relu', [6]], ['gelu', [6]], ['softplus', [6]],
+  ['sigmoid', [6]],
+  ['tanh', [6]],
+  ['relu', [6]],
+  ['gelu', [6]],
+  ['softplus', [6]],
   ['softmax', [6]],
   ['conv2d(2,3,3,1,1)', [2, 6, 6]],
   ['conv2d(2,3,3,2,0) >> relu', [2, 7, 7]],
@@ -76,43 +80,56 @@ describeWith(peer, 'layers on the webgpu backend', () => {
   };
   afterAll(() => setBackend(jsBackend));
 
-  it.each(LAYERS)('%s: the device pullback agrees with float64 central differences of the reference forward', async (spec, dom, vocab) => {
-    const f = parseSpec(spec).at(dom) as Para;
-    const rng = new Rng(5);
-    const B = 3;
-    // inputs away from ties and kinks: a maximum or a relu at 0 has no derivative to check;
-    // token ids are not perturbed (they have no derivative)
-    const x = randn([B, ...dom], rng);
-    if (vocab) x.data.forEach((_, i) => (x.data[i] = Math.floor(rng.uniform() * vocab)));
-    const theta = f.init(rng.split(), 'float64');
-    const vx = vocab ? Tensor.zeros(x.shape, 'float64') : randn(x.shape, rng), vt = theta.map((t) => randn(t.shape, rng));
-    setBackend(jsBackend);
-    const r = randn(f.forward(theta, x, makeCtx()).y.shape, rng);
-    // on the device, in float32
-    setBackend(be);
-    const arena = new Arena(dev);
-    const ctx = makeCtx({ alloc: arena.alloc });
-    const thetaD = theta.map((t) => toDevice(t));
-    const lens = f.forward(thetaD, toDevice(x), ctx);
-    const dTheta = theta.map((t) => new Tensor(dev.alloc(t.size), t.shape));
-    const dx = lens.pullback(toDevice(r), dTheta);
-    const [y, dxv, ...dts] = await Promise.all([lens.y, dx, ...dTheta].map((t) => dev.read(t.data as Float32Array)));
-    setBackend(jsBackend);
-    const yRef = f.forward(theta, x, makeCtx()).y;
-    for (let i = 0; i < yRef.size; i++) expect(Math.abs(y![i]! - yRef.data[i]!)).toBeLessThan(1e-4 * (1 + Math.abs(yRef.data[i]!)));
-    const analytic = dot(dxv!, vx.data) + dts.reduce((s, d, i) => s + dot(d!, vt[i]!.data), 0);
-    const at = (h: number): number => {
-      const xs = x.clone(), ts = theta.map((t) => t.clone());
-      for (let i = 0; i < xs.size; i++) xs.data[i] += h * vx.data[i]!;
-      ts.forEach((t, k) => { for (let i = 0; i < t.size; i++) t.data[i] += h * vt[k]!.data[i]!; });
-      return dot(r.data, f.forward(ts, xs, makeCtx()).y.data);
-    };
-    const numeric = (at(1e-6) - at(-1e-6)) / 2e-6;
-    expect(Math.abs(analytic - numeric) / Math.max(1e-8, Math.abs(analytic) + Math.abs(numeric))).toBeLessThan(1e-4);
-  }, 60_000);
+  it.each(LAYERS)(
+    '%s: the device pullback agrees with float64 central differences of the reference forward',
+    async (spec, dom, vocab) => {
+      const f = parseSpec(spec).at(dom) as Para;
+      const rng = new Rng(5);
+      const B = 3;
+      // inputs away from ties and kinks: a maximum or a relu at 0 has no derivative to check;
+      // token ids are not perturbed (they have no derivative)
+      const x = randn([B, ...dom], rng);
+      if (vocab) x.data.forEach((_, i) => (x.data[i] = Math.floor(rng.uniform() * vocab)));
+      const theta = f.init(rng.split(), 'float64');
+      const vx = vocab ? Tensor.zeros(x.shape, 'float64') : randn(x.shape, rng),
+        vt = theta.map((t) => randn(t.shape, rng));
+      setBackend(jsBackend);
+      const r = randn(f.forward(theta, x, makeCtx()).y.shape, rng);
+      // on the device, in float32
+      setBackend(be);
+      const arena = new Arena(dev);
+      const ctx = makeCtx({ alloc: arena.alloc });
+      const thetaD = theta.map((t) => toDevice(t));
+      const lens = f.forward(thetaD, toDevice(x), ctx);
+      const dTheta = theta.map((t) => new Tensor(dev.alloc(t.size), t.shape));
+      const dx = lens.pullback(toDevice(r), dTheta);
+      const [y, dxv, ...dts] = await Promise.all([lens.y, dx, ...dTheta].map((t) => dev.read(t.data as Float32Array)));
+      setBackend(jsBackend);
+      const yRef = f.forward(theta, x, makeCtx()).y;
+      for (let i = 0; i < yRef.size; i++) expect(Math.abs(y![i]! - yRef.data[i]!)).toBeLessThan(1e-4 * (1 + Math.abs(yRef.data[i]!)));
+      const analytic = dot(dxv!, vx.data) + dts.reduce((s, d, i) => s + dot(d!, vt[i]!.data), 0);
+      const at = (h: number): number => {
+        const xs = x.clone(),
+          ts = theta.map((t) => t.clone());
+        for (let i = 0; i < xs.size; i++) xs.data[i] += h * vx.data[i]!;
+        ts.forEach((t, k) => {
+          for (let i = 0; i < t.size; i++) t.data[i] += h * vt[k]!.data[i]!;
+        });
+        return dot(r.data, f.forward(ts, xs, makeCtx()).y.data);
+      };
+      const numeric = (at(1e-6) - at(-1e-6)) / 2e-6;
+      expect(Math.abs(analytic - numeric) / Math.max(1e-8, Math.abs(analytic) + Math.abs(numeric))).toBeLessThan(1e-4);
+    },
+    60_000,
+  );
 
   /** The loss per epoch of a training run on a backend. */
-  const curve = async (spec: string, data: Dataset, opts: Omit<TrainRunOptions, 'loss'> & { loss: TrainRunOptions['loss'] }, on: typeof be | Awaited<ReturnType<typeof createWasmBackend>>): Promise<{ losses: number[]; acc?: number; theta: Tensor[] }> => {
+  const curve = async (
+    spec: string,
+    data: Dataset,
+    opts: Omit<TrainRunOptions, 'loss'> & { loss: TrainRunOptions['loss'] },
+    on: typeof be | Awaited<ReturnType<typeof createWasmBackend>>,
+  ): Promise<{ losses: number[]; acc?: number; theta: Tensor[] }> => {
     setBackend(on);
     try {
       const r = await trainAsync(parseSpec(spec), data, opts);
@@ -122,7 +139,7 @@ describeWith(peer, 'layers on the webgpu backend', () => {
     }
   };
 
-  it('an MLP (sgd, mse) and a small CNN (adam, softmax cross-entropy) follow wasm\'s loss curves on the device', async () => {
+  it("an MLP (sgd, mse) and a small CNN (adam, softmax cross-entropy) follow wasm's loss curves on the device", async () => {
     const wasm = await createWasmBackend({ threads: 1 });
     const data = moons(256, 0.1, 3);
     const mlp = 'dense(2,16) >> tanh >> dense(16,16) >> relu >> dense(16,1) >> sigmoid';
@@ -131,10 +148,13 @@ describeWith(peer, 'layers on the webgpu backend', () => {
     a.losses.forEach((l, i) => expect(Math.abs(b.losses[i]! - l)).toBeLessThan(1e-4 * Math.max(1, l)));
     b.theta.forEach((t, i) => t.data.forEach((v, j) => expect(Math.abs(v - a.theta[i]!.data[j]!)).toBeLessThan(1e-4)));
     // images: class c has a bright c-th quadrant
-    const rng = new Rng(9), N = 96, x = Tensor.zeros([N, 1, 8, 8]), labels = new Int32Array(N);
+    const rng = new Rng(9),
+      N = 96,
+      x = Tensor.zeros([N, 1, 8, 8]),
+      labels = new Int32Array(N);
     for (let s = 0; s < N; s++) {
       const c = (labels[s] = s % 4);
-      for (let i = 0; i < 64; i++) x.data[s * 64 + i] = 0.3 * rng.normal() + (((i >> 3) < 4 ? 0 : 2) + ((i & 7) < 4 ? 0 : 1) === c ? 1 : 0);
+      for (let i = 0; i < 64; i++) x.data[s * 64 + i] = 0.3 * rng.normal() + ((i >> 3 < 4 ? 0 : 2) + ((i & 7) < 4 ? 0 : 1) === c ? 1 : 0);
     }
     const images: Dataset = { name: 'quadrants', x, y: oneHot(labels, 4), labels, classes: ['0', '1', '2', '3'] } as Dataset;
     const cnn = 'conv2d(1,4,3,1,1) >> relu >> maxpool2d(2) >> flatten >> dense(64,4)';
@@ -146,7 +166,7 @@ describeWith(peer, 'layers on the webgpu backend', () => {
     wasm.dispose();
   }, 300_000);
 
-  it('a small char transformer follows wasm\'s loss curve on the device, and comes back with the same parameters', async () => {
+  it("a small char transformer follows wasm's loss curve on the device, and comes back with the same parameters", async () => {
     const wasm = await createWasmBackend({ threads: 1 });
     const corpus = textCorpus('lines', 'the cat sat on the mat; the dog sat on the log. '.repeat(12));
     const spec = 'embedding(vocab,16) >> transformer(16,2,32,rope) >> layernorm(16) >> dense(16,vocab)';
@@ -155,7 +175,15 @@ describeWith(peer, 'layers on the webgpu backend', () => {
       try {
         const bits: number[] = [];
         const model = parseSpec(spec, { constants: { vocab: vocabSize(corpus.vocabulary) } });
-        const r = await trainLanguageModelAsync(model, corpus, { context: 16, batch: 4, steps: 8, lr: 0.01, optimizer: 'adam', seed: 3, onStep: (s, _n, b) => (bits[s - 1] = b) });
+        const r = await trainLanguageModelAsync(model, corpus, {
+          context: 16,
+          batch: 4,
+          steps: 8,
+          lr: 0.01,
+          optimizer: 'adam',
+          seed: 3,
+          onStep: (s, _n, b) => (bits[s - 1] = b),
+        });
         return { bits, r };
       } finally {
         setBackend(jsBackend);
@@ -177,15 +205,21 @@ describeWith(peer, 'layers on the webgpu backend', () => {
     setBackend(be);
     try {
       await expect(trainAsync(parseSpec('dense(2,4) >> leaky_relu(0.1) >> dense(4,1)'), data, { loss: mse, epochs: 1 })).rejects.toThrow(DeviceSupportError);
-      await expect(trainAsync(parseSpec('dense(2,4) >> leaky_relu(0.1) >> dense(4,1)'), data, { loss: mse, epochs: 1 })).rejects.toThrow(/no device path for leaky_relu\(0.1\)/);
+      await expect(trainAsync(parseSpec('dense(2,4) >> leaky_relu(0.1) >> dense(4,1)'), data, { loss: mse, epochs: 1 })).rejects.toThrow(
+        /no device path for leaky_relu\(0.1\)/,
+      );
       await expect(trainAsync(parseSpec('dense(2,1)'), data, { loss: mse, epochs: 1, optimizer: 'momentum' })).rejects.toThrow(/optimiser momentum/);
       // learned positions are added by host loops
       const corpus = textCorpus('lines', 'abcabcabd '.repeat(20));
       const absolute = parseSpec('embedding(vocab,8) >> attention(8,2,absolute(8)) >> dense(8,vocab)', { constants: { vocab: vocabSize(corpus.vocabulary) } });
-      await expect(trainLanguageModelAsync(absolute, corpus, { context: 8, batch: 2, steps: 1 })).rejects.toThrow(/no device path for attention\(8,2,absolute\(8\)\)/);
+      await expect(trainLanguageModelAsync(absolute, corpus, { context: 8, batch: 2, steps: 1 })).rejects.toThrow(
+        /no device path for attention\(8,2,absolute\(8\)\)/,
+      );
       // ids beyond the embedding's table are refused on the host before the device sees them
       const small = parseSpec('embedding(3,8) >> dense(8,vocab)', { constants: { vocab: vocabSize(corpus.vocabulary) } });
-      await expect(trainLanguageModelAsync(small, corpus, { context: 8, batch: 2, steps: 1 })).rejects.toThrow(/token id \d+ at index 0 is not an integer in 0…2/);
+      await expect(trainLanguageModelAsync(small, corpus, { context: 8, batch: 2, steps: 1 })).rejects.toThrow(
+        /token id \d+ at index 0 is not an integer in 0…2/,
+      );
     } finally {
       setBackend(jsBackend);
     }

@@ -9,7 +9,8 @@ import type { GenerateOptions } from '../../src/train/generate.js';
  * current window (the window refilled with its last half when full, as generate does).
  */
 function generateByFullPasses(model: Para, theta: Tensor[], prompt: number[], n: number, opts: GenerateOptions): number[] {
-  const T = opts.window, half = Math.floor(T / 2);
+  const T = opts.window,
+    half = Math.floor(T / 2);
   let win = prompt.slice(-T);
   const out: number[] = [];
   for (let k = 0; k < n; k++) {
@@ -42,12 +43,20 @@ describe('generate', () => {
     const model = parseSpec('embedding(7,4) >> transformer(4,1,8,rope) >> dense(4,7)');
     let positions = 0;
     const counted = Object.create(model, {
-      stepper: { value: (theta: Tensor[], ctx: never) => {
-        const s = model.stepper(theta, ctx)!;
-        return { step: (x: Tensor) => { positions += x.shape[1]!; return s.step(x); } };
-      } },
+      stepper: {
+        value: (theta: Tensor[], ctx: never) => {
+          const s = model.stepper(theta, ctx)!;
+          return {
+            step: (x: Tensor) => {
+              positions += x.shape[1]!;
+              return s.step(x);
+            },
+          };
+        },
+      },
     }) as Para;
-    const n = 400, T = 16;
+    const n = 400,
+      T = 16;
     generate(counted, model.init(1), [1, 2, 3], n, { window: T, rng: new Rng(0) });
     // the prompt, then n − 1 single steps, and a refill of T/2 ids each time T/2 more were generated
     expect(positions).toBeLessThanOrEqual(3 + n + (n / (T / 2)) * (T / 2));

@@ -41,7 +41,14 @@ describe('train() events and validation', () => {
 
   it('evaluates the validation set every evalEvery epochs and after the last, and reports its final metrics', () => {
     const events: TrainEvent[] = [];
-    const r = train(parseSpec('dense(2,8) >> tanh >> dense(8,1)'), tr, { epochs: 5, batch: 16, lr: 0.5, validation: val, evalEvery: 2, onEvent: (e) => events.push(e) });
+    const r = train(parseSpec('dense(2,8) >> tanh >> dense(8,1)'), tr, {
+      epochs: 5,
+      batch: 16,
+      lr: 0.5,
+      validation: val,
+      evalEvery: 2,
+      onEvent: (e) => events.push(e),
+    });
     const withVal = events.filter((e) => e.type === 'epoch' && e.validationLoss !== undefined).map((e) => e.type === 'epoch' && e.epoch);
     expect(withVal).toEqual([2, 4, 5]);
     expect(r.history.filter((h) => h.validationLoss !== undefined).map((h) => h.epoch)).toEqual([2, 4, 5]);

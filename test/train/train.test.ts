@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
-  blobs, circles, iris, moons, mse, NonFiniteError, parseSpec, softmaxCrossEntropy, spirals, stratifiedSplit, Tensor, train, Trainer, xor, bce,
+  blobs,
+  circles,
+  iris,
+  moons,
+  mse,
+  NonFiniteError,
+  parseSpec,
+  softmaxCrossEntropy,
+  spirals,
+  stratifiedSplit,
+  Tensor,
+  train,
+  Trainer,
+  xor,
+  bce,
 } from '../../src/index.js';
 import { epochsToTarget, XOR_RELU_SPEC, XOR_SPEC } from '../../src/cli/tour/para.js';
 
@@ -43,7 +57,13 @@ describe('real data', () => {
     expect(split.test.x.batch).toBe(30);
     for (let c = 0; c < 3; c++) expect(Array.from(split.test.labels!).filter((l) => l === c).length).toBe(10);
     const r = train(parseSpec('dense(4,16) >> relu >> dense(16,3)'), split.train, {
-      loss: softmaxCrossEntropy, epochs: 200, lr: 0.01, optimizer: 'adam', batch: 16, seed: 0, test: split.test,
+      loss: softmaxCrossEntropy,
+      epochs: 200,
+      lr: 0.01,
+      optimizer: 'adam',
+      batch: 16,
+      seed: 0,
+      test: split.test,
     });
     expect(r.accuracy!).toBeGreaterThanOrEqual(0.97);
     expect(r.testAccuracy!).toBeGreaterThanOrEqual(0.93);
@@ -64,13 +84,23 @@ describe('real data', () => {
 
 describe('training loop', () => {
   it('the same seed gives bit-identical parameters', () => {
-    const run = () => train(parseSpec('dense(2,8) >> relu >> dense(8,1)'), moons(100, 0.1, 0), { loss: bce, epochs: 5, lr: 0.1, batch: 10, seed: 42, optimizer: 'adam' });
-    const a = run(), b = run();
+    const run = () =>
+      train(parseSpec('dense(2,8) >> relu >> dense(8,1)'), moons(100, 0.1, 0), { loss: bce, epochs: 5, lr: 0.1, batch: 10, seed: 42, optimizer: 'adam' });
+    const a = run(),
+      b = run();
     expect(a.theta.map((t) => Array.from(t.data))).toEqual(b.theta.map((t) => Array.from(t.data)));
   });
 
   it('stops with a NonFiniteError naming the epoch, step and morphism when the loss or a gradient becomes non-finite', () => {
-    const ds = { ...xor(), x: Tensor.from([[0, 0], [0, 1], [1, 0], [1e30, 1e30]]) };
+    const ds = {
+      ...xor(),
+      x: Tensor.from([
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1e30, 1e30],
+      ]),
+    };
     let err: unknown;
     try {
       train(parseSpec('dense(2,4) >> dense(4,1)'), ds, { loss: mse, epochs: 50, lr: 10, seed: 0 });
@@ -78,12 +108,22 @@ describe('training loop', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(NonFiniteError);
-    expect((err as NonFiniteError).message).toMatch(/(loss became (NaN|Infinity)|a gradient became non-finite) at epoch \d+, step \d+: the (forward|pullback) of dense\(\d,\d\) \(factor \d of 2\)/);
+    expect((err as NonFiniteError).message).toMatch(
+      /(loss became (NaN|Infinity)|a gradient became non-finite) at epoch \d+, step \d+: the (forward|pullback) of dense\(\d,\d\) \(factor \d of 2\)/,
+    );
     expect((err as NonFiniteError).usage).toBe(false);
   });
 
   it('rejects non-finite data at the boundary, naming row and column', () => {
-    const ds = { ...xor(), x: Tensor.from([[0, 0], [0, NaN], [1, 0], [1, 1]]) };
+    const ds = {
+      ...xor(),
+      x: Tensor.from([
+        [0, 0],
+        [0, NaN],
+        [1, 0],
+        [1, 1],
+      ]),
+    };
     expect(() => new Trainer(parseSpec('dense(2,1)'), ds, { loss: mse })).toThrow('xor: non-finite input NaN at row 2, column 2');
   });
 

@@ -15,7 +15,15 @@ export async function launch(opts: { webgpu?: boolean } = {}) {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', ...(opts.webgpu ? WEBGPU_FLAGS : ['--disable-gpu']), '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      ...(opts.webgpu ? WEBGPU_FLAGS : ['--disable-gpu']),
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -34,10 +34,16 @@ describeWith(chromium(), 'the playground on WebGPU in Chromium', () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${url}#data=xor&model=${encodeURIComponent('dense(2,8) >> tanh >> dense(8,1)')}&lr=0.5&optimizer=adam&batch=4&epochs=30&seed=1&uncertainty=off`);
+    await page.goto(
+      `${url}#data=xor&model=${encodeURIComponent('dense(2,8) >> tanh >> dense(8,1)')}&lr=0.5&optimizer=adam&batch=4&epochs=30&seed=1&uncertainty=off`,
+    );
     await page.reload();
     await page.click('#train');
-    await page.waitForFunction(() => document.getElementById('status')!.dataset.done === 'true' || /stopped/.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 180_000 });
+    await page.waitForFunction(
+      () => document.getElementById('status')!.dataset.done === 'true' || /stopped/.test(document.getElementById('status')!.textContent ?? ''),
+      undefined,
+      { timeout: 180_000 },
+    );
     const status = await page.textContent('#status');
     expect(status).toMatch(/epoch 30\/30/);
     expect(await page.getAttribute('#status', 'data-backend')).toMatch(/^webgpu, .*swiftshader/i);

@@ -64,7 +64,9 @@ describeWith(chromium(), 'the playground in Chromium', () => {
     await page.screenshot({ path: screenshotPath('playground.png') });
 
     // a link with the whole state restores it
-    await page.goto(`${url}#data=xor&model=${encodeURIComponent('dense(2,4) >> tanh >> dense(4,1)')}&lr=0.1&optimizer=sgd&batch=4&epochs=50&seed=3&uncertainty=off`);
+    await page.goto(
+      `${url}#data=xor&model=${encodeURIComponent('dense(2,4) >> tanh >> dense(4,1)')}&lr=0.1&optimizer=sgd&batch=4&epochs=50&seed=3&uncertainty=off`,
+    );
     await page.reload();
     expect(await page.inputValue('#data')).toBe('xor');
     expect(await page.inputValue('#model')).toBe('dense(2,4) >> tanh >> dense(4,1)');
@@ -111,7 +113,9 @@ describeWith(chromium(), 'the playground in Chromium', () => {
 
   it('the std map has its own colour scale and colour bar; Stop leaves a stopped mark with the epoch', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${url}#data=moons&epochs=60&uncertainty=mc-dropout&model=${encodeURIComponent('dense(2,16) >> relu >> dropout(0.1) >> dense(16,16) >> relu >> dropout(0.1) >> dense(16,1)')}`);
+    await page.goto(
+      `${url}#data=moons&epochs=60&uncertainty=mc-dropout&model=${encodeURIComponent('dense(2,16) >> relu >> dropout(0.1) >> dense(16,16) >> relu >> dropout(0.1) >> dense(16,1)')}`,
+    );
     await page.reload();
     await page.click('#train');
     await page.waitForFunction(() => document.getElementById('status')!.dataset.done === 'true', undefined, { timeout: 90_000 });

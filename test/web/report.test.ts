@@ -11,7 +11,20 @@ import { launch, screenshotPath } from './browser.js';
 
 describe('the tour and its HTML report', () => {
   it('text tables become HTML tables, prose wraps, pictures in characters stay preformatted', () => {
-    const html = linesHtml(['a sentence long enough to wrap', table(['a', 'b c'], [[1, 'two words'], [3, 4]]), '  #..#', '  .##.', '', '  indented prose line']);
+    const html = linesHtml([
+      'a sentence long enough to wrap',
+      table(
+        ['a', 'b c'],
+        [
+          [1, 'two words'],
+          [3, 4],
+        ],
+      ),
+      '  #..#',
+      '  .##.',
+      '',
+      '  indented prose line',
+    ]);
     expect(html).toContain('<p>a sentence long enough to wrap</p>');
     expect(html).toContain('<thead><tr><th>a</th><th>b c</th></tr></thead><tbody><tr><td>1</td><td>two words</td></tr><tr><td>3</td><td>4</td></tr></tbody>');
     expect(html).toContain('<pre>  #..#\n  .##.</pre>');
@@ -56,7 +69,10 @@ describe('the tour and its HTML report', () => {
         // nothing wider than the page; prose wraps (no paragraph wider than its box); figures fit
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         expect(await page.$$eval('p', (ps) => ps.filter((p) => p.scrollWidth > p.clientWidth + 1).map((p) => p.textContent))).toEqual([]);
-        const over = await page.$$eval('figure svg', (els) => els.filter((e) => e.getBoundingClientRect().width > e.parentElement!.getBoundingClientRect().width + 1).length);
+        const over = await page.$$eval(
+          'figure svg',
+          (els) => els.filter((e) => e.getBoundingClientRect().width > e.parentElement!.getBoundingClientRect().width + 1).length,
+        );
         expect(over).toBe(0);
         const sizes = await page.$$eval('figure svg', (els) => els.map((e) => e.getBoundingClientRect().width));
         expect(Math.min(...sizes)).toBeGreaterThan(width > 1000 ? 300 : 250);

@@ -15,11 +15,13 @@ describe('playground state in the URL hash', () => {
       seed: fc.integer({ min: 0, max: 1e6 }),
       uncertainty: fc.constantFrom('off' as const, 'mc-dropout' as const, 'bayes' as const),
     });
-    fc.assert(fc.property(st, (s) => {
-      const { state, notices } = decodeState(encodeState(s));
-      expect(notices).toEqual([]);
-      expect(state).toEqual(s);
-    }));
+    fc.assert(
+      fc.property(st, (s) => {
+        const { state, notices } = decodeState(encodeState(s));
+        expect(notices).toEqual([]);
+        expect(state).toEqual(s);
+      }),
+    );
   });
 
   it('falls back to defaults with a notice for malformed entries', () => {
@@ -31,9 +33,11 @@ describe('playground state in the URL hash', () => {
     expect(notices.join('\n')).toMatch(/'abc' is not a valid lr/);
     expect(notices.join('\n')).toMatch(/unknown setting 'colour'/);
     expect(decodeState('').notices).toEqual([]);
-    fc.assert(fc.property(fc.string(), (h) => {
-      expect(() => decodeState('#' + h)).not.toThrow();
-    }));
+    fc.assert(
+      fc.property(fc.string(), (h) => {
+        expect(() => decodeState('#' + h)).not.toThrow();
+      }),
+    );
   });
 
   it('a bad spec gives the same message as the CLI, and each data set has a fitting default model', () => {

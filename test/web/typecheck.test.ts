@@ -7,7 +7,10 @@ describe('the playground', () => {
     const root = join(__dirname, '..', '..');
     let out = '';
     try {
-      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'web', 'tsconfig.json')], { cwd: root, encoding: 'utf8' });
+      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'web', 'tsconfig.json')], {
+        cwd: root,
+        encoding: 'utf8',
+      });
     } catch (e) {
       out = String((e as { stdout?: string }).stdout ?? e);
     }

@@ -18,7 +18,13 @@ describeWith(chromium(), 'the backend suite on WebGPU in Chromium', () => {
   beforeAll(async () => {
     const { build, preview } = await import('vite');
     const outDir = mkdtempSync(join(tmpdir(), 'paralens-gpu-suite-'));
-    const config = { root: here, configFile: false as const, logLevel: 'error' as const, resolve: { alias: { vitest: join(here, 'vitest-shim.ts') } }, build: { outDir, emptyOutDir: true, target: 'es2022' } };
+    const config = {
+      root: here,
+      configFile: false as const,
+      logLevel: 'error' as const,
+      resolve: { alias: { vitest: join(here, 'vitest-shim.ts') } },
+      build: { outDir, emptyOutDir: true, target: 'es2022' },
+    };
     await build(config);
     server = await preview({ ...config, preview: { port: 0, host: '127.0.0.1' } });
     browser = await launch({ webgpu: true });
@@ -28,11 +34,13 @@ describeWith(chromium(), 'the backend suite on WebGPU in Chromium', () => {
     await server?.close();
   });
 
-  it('every test of the suite passes on the browser\'s webgpu backend', async () => {
+  it("every test of the suite passes on the browser's webgpu backend", async () => {
     const page = await browser.newPage();
     await page.goto(server.resolvedUrls!.local[0]!);
     await page.waitForFunction(() => (window as unknown as { result?: unknown }).result, undefined, { timeout: 600_000, polling: 1000 });
-    const r = await page.evaluate(() => (window as unknown as { result: { error?: string; adapter?: string; passed: number; failed: { name: string; error: string }[] } }).result);
+    const r = await page.evaluate(
+      () => (window as unknown as { result: { error?: string; adapter?: string; passed: number; failed: { name: string; error: string }[] } }).result,
+    );
     expect(r.error).toBeUndefined();
     expect(r.adapter).toMatch(/swiftshader/i);
     expect(r.failed).toEqual([]);

@@ -41,9 +41,14 @@ its dimension (a quotient, via the nullspace solver) beside the character inner 
     if (flags.hom) {
       if (flags.in || flags.out) throw new UsageError('coend: --hom takes no --in/--out (those are for the coinvariants R ⊗_G S)');
       if (Boolean(flags.group) === Boolean(flags.poset)) throw new UsageError("coend --hom needs exactly one of --group G or --poset 'a<b, a<c'");
-      const q = flags.group ? conjugacyClasses(parseGroup(flags.group as string), { maxOrder }) : homCoend(parsePoset(flags.poset as string), `the poset ${flags.poset as string}`);
+      const q = flags.group
+        ? conjugacyClasses(parseGroup(flags.group as string), { maxOrder })
+        : homCoend(parsePoset(flags.poset as string), `the poset ${flags.poset as string}`);
       if (json) {
-        io.out(JSON.stringify({ functor: 'Hom', over: flags.group ? q.category : flags.poset, endomorphisms: q.size, count: q.classes.length, classes: q.classes }) + '\n');
+        io.out(
+          JSON.stringify({ functor: 'Hom', over: flags.group ? q.category : flags.poset, endomorphisms: q.size, count: q.classes.length, classes: q.classes }) +
+            '\n',
+        );
         return 0;
       }
       printClasses(q, flags.group ? 'classes (the conjugacy classes)' : 'classes (one per element)', flags.list as number, io);
@@ -52,12 +57,25 @@ its dimension (a quotient, via the nullspace solver) beside the character inner 
     if (flags.group && flags.in && flags.out) {
       const r = coinvariants(parseGroup(flags.group as string), parseRep(flags.in as string), parseRep(flags.out as string), { maxOrder });
       if (json) {
-        io.out(JSON.stringify({ group: r.group, order: r.order, in: r.in, out: r.out, size: r.size, dim: r.dim, character_inner_product: r.characterInnerProduct, agree: Math.abs(r.dim - r.characterInnerProduct) < 1e-9 }) + '\n');
+        io.out(
+          JSON.stringify({
+            group: r.group,
+            order: r.order,
+            in: r.in,
+            out: r.out,
+            size: r.size,
+            dim: r.dim,
+            character_inner_product: r.characterInnerProduct,
+            agree: Math.abs(r.dim - r.characterInnerProduct) < 1e-9,
+          }) + '\n',
+        );
         return 0;
       }
       io.out(`${r.in} ⊗_${r.group} ${r.out} = ∫^{B${r.group}} ${r.in}* ⊗ ${r.out}: ${r.size} dimensions modulo ${r.order} group elements\n`);
       io.out(`coend dimension             ${r.dim}\n`);
-      io.out(`(1/|G|) Σ_g χ_in(g)χ_out(g)  ${fmt(r.characterInnerProduct, 6)} (${Math.abs(r.dim - r.characterInnerProduct) < 1e-9 ? 'agrees' : 'DISAGREES'})\n`);
+      io.out(
+        `(1/|G|) Σ_g χ_in(g)χ_out(g)  ${fmt(r.characterInnerProduct, 6)} (${Math.abs(r.dim - r.characterInnerProduct) < 1e-9 ? 'agrees' : 'DISAGREES'})\n`,
+      );
       return 0;
     }
     throw new UsageError("coend: give --hom with --group G or --poset P, or --group G --in REP --out REP; e.g. paralens coend --hom --group 'S(3)'");

@@ -34,12 +34,35 @@ held-out sets and 5 random permutations each).`,
       maxSize: flags['max-size'] as number,
     });
     if (flags.json) {
-      io.out(JSON.stringify({ task: r.task, positive_rate: r.positiveRate, size_baseline: r.sizeBaseline, train_sets: r.trainSets, test_sets: r.testSets, max_size: r.maxSize, deepsets: r.deepsets, mlp: r.mlp }) + '\n');
+      io.out(
+        JSON.stringify({
+          task: r.task,
+          positive_rate: r.positiveRate,
+          size_baseline: r.sizeBaseline,
+          train_sets: r.trainSets,
+          test_sets: r.testSets,
+          max_size: r.maxSize,
+          deepsets: r.deepsets,
+          mlp: r.mlp,
+        }) + '\n',
+      );
       return 0;
     }
-    io.out(`task: ${r.task}, sets of up to ${r.maxSize} points; ${r.trainSets} training / ${r.testSets} held-out sets (${fmt(100 * r.positiveRate, 3)} % positive)\n\n`);
-    const row = (name: string, m: typeof r.deepsets) => [name, m.parameters, fmt(m.trainAccuracy), fmt(m.testAccuracy), fmt(m.invarianceDefect, 3), fmt(m.seconds, 3)];
-    io.out(table(['model', 'params', 'train acc', 'held-out acc', 'invariance defect', 'seconds'], [row('DeepSets', r.deepsets), row('MLP (padded)', r.mlp)]) + '\n\n');
+    io.out(
+      `task: ${r.task}, sets of up to ${r.maxSize} points; ${r.trainSets} training / ${r.testSets} held-out sets (${fmt(100 * r.positiveRate, 3)} % positive)\n\n`,
+    );
+    const row = (name: string, m: typeof r.deepsets) => [
+      name,
+      m.parameters,
+      fmt(m.trainAccuracy),
+      fmt(m.testAccuracy),
+      fmt(m.invarianceDefect, 3),
+      fmt(m.seconds, 3),
+    ];
+    io.out(
+      table(['model', 'params', 'train acc', 'held-out acc', 'invariance defect', 'seconds'], [row('DeepSets', r.deepsets), row('MLP (padded)', r.mlp)]) +
+        '\n\n',
+    );
     io.out(`set size alone (best threshold on the training sets): held-out accuracy ${fmt(r.sizeBaseline)}\n`);
     io.out(`DeepSets  ${r.deepsets.spec}\nMLP       ${r.mlp.spec}\n`);
     return 0;

@@ -14,10 +14,12 @@ import { fmt, table } from '../progress.js';
 
 /** A matrix as aligned text rows (for small bases). */
 export function matrixLines(m: { rows: number; cols: number; data: Float64Array }, digits = 3): string[] {
-  const cells = Array.from({ length: m.rows }, (_, i) => Array.from({ length: m.cols }, (_, j) => {
-    const v = m.data[i * m.cols + j]!;
-    return Math.abs(v) < 1e-12 ? '0' : Number(v.toFixed(digits)).toString();
-  }));
+  const cells = Array.from({ length: m.rows }, (_, i) =>
+    Array.from({ length: m.cols }, (_, j) => {
+      const v = m.data[i * m.cols + j]!;
+      return Math.abs(v) < 1e-12 ? '0' : Number(v.toFixed(digits)).toString();
+    }),
+  );
   const w = cells.reduce((m, r) => r.reduce((x, c) => Math.max(x, c.length), m), 0);
   return cells.map((r) => `  [ ${r.map((c) => c.padStart(w)).join(' ')} ]`);
 }
@@ -25,7 +27,8 @@ export function matrixLines(m: { rows: number; cols: number; data: Float64Array 
 export const command: Command = {
   name: 'derive',
   summary: 'derive the equivariant basis Hom_G(in, out) — the end over a symmetry group',
-  usage: "paralens derive --group G --in REP --out REP [--json] [--basis]\n       paralens derive --group 'SO(2)|SO(3)|O(3)' --decompose REP [--symmetry 'ij=-ji'] [--json]",
+  usage:
+    "paralens derive --group G --in REP --out REP [--json] [--basis]\n       paralens derive --group 'SO(2)|SO(3)|O(3)' --decompose REP [--symmetry 'ij=-ji'] [--json]",
   description: `Solves ρ_out(g)·W = W·ρ_in(g) for all g in G (the end ∫_g Hom(ρ_in, ρ_out)) and prints
 the dimension, the measured equivariance error and the time; small bases are shown.
 Groups: ${GROUP_FORMS.join(', ')}.
@@ -54,7 +57,8 @@ tensors with the given index symmetries first (e3nn's formula: 'ij=ji', 'ij=-ji'
       if (!flags[k]) throw new UsageError(`derive: --${k} is required, e.g. paralens derive --group 'S(4)' --in V --out V`);
     }
     const G = parseGroup(flags.group as string);
-    const rin = parseRep(flags.in as string), rout = parseRep(flags.out as string);
+    const rin = parseRep(flags.in as string),
+      rout = parseRep(flags.out as string);
     const b = equivariantBasis(G, rin, rout, {
       denseLimit: flags['dense-limit'] as number,
       maxBytes: (flags['max-memory'] as number) * 2 ** 20,
@@ -64,23 +68,39 @@ tensors with the given index symmetries first (e3nn's formula: 'ij=ji', 'ij=-ji'
     const showBasis = Boolean(flags.basis);
     if (flags.json) {
       const out: Record<string, unknown> = {
-        group: b.group, in: b.in, out: b.out, in_size: b.nIn, out_size: b.nOut, dim: b.dim,
-        equivariance_error: err, generator_residual: b.generatorResidual, random_element_error: b.randomElementError ?? null,
-        seconds: b.seconds, blocks: b.blocks,
+        group: b.group,
+        in: b.in,
+        out: b.out,
+        in_size: b.nIn,
+        out_size: b.nOut,
+        dim: b.dim,
+        equivariance_error: err,
+        generator_residual: b.generatorResidual,
+        random_element_error: b.randomElementError ?? null,
+        seconds: b.seconds,
+        blocks: b.blocks,
       };
       if (showBasis) out.element_errors = Array.from(b.elementErrors);
-      if (showBasis) out.basis = Array.from({ length: b.dim }, (_, k) => {
-        const m = basisMatrix(b, k);
-        return Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
-      });
+      if (showBasis)
+        out.basis = Array.from({ length: b.dim }, (_, k) => {
+          const m = basisMatrix(b, k);
+          return Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+        });
       io.out(JSON.stringify(out) + '\n');
       return 0;
     }
     io.out(`Hom_${b.group}(${b.in}, ${b.out}): ${b.nOut}×${b.nIn} maps\n`);
     io.out(`dimension            ${b.dim}\n`);
-    io.out(`equivariance error   ${fmt(err, 3)} (${b.randomElementError !== undefined ? 'max over basis and random group elements' : 'max generator residual'})\n`);
+    io.out(
+      `equivariance error   ${fmt(err, 3)} (${b.randomElementError !== undefined ? 'max over basis and random group elements' : 'max generator residual'})\n`,
+    );
     io.out(`solved in            ${fmt(b.seconds, 3)} s\n`);
-    io.out(table(['block out ← in', 'unknowns', 'dim', 'method', 'uses', 'seconds'], b.blocks.map((x) => [`${x.out} ← ${x.in}`, x.unknowns, x.dim, x.method, x.uses, fmt(x.seconds, 3)])) + '\n');
+    io.out(
+      table(
+        ['block out ← in', 'unknowns', 'dim', 'method', 'uses', 'seconds'],
+        b.blocks.map((x) => [`${x.out} ← ${x.in}`, x.unknowns, x.dim, x.method, x.uses, fmt(x.seconds, 3)]),
+      ) + '\n',
+    );
     const show = showBasis ? b.dim : b.nOut * b.nIn <= 64 ? Math.min(b.dim, 6) : 0;
     for (let k = 0; k < show; k++) {
       io.out(`basis element ${k + 1}:\n${matrixLines(basisMatrix(b, k)).join('\n')}\n`);
@@ -107,7 +127,8 @@ function sumNotation(d: Decomposition): string {
 
 async function runDecompose(flags: ParsedFlags, io: CliIO): Promise<number> {
   if (!flags.group) throw new UsageError("derive --decompose: --group is required, e.g. --group 'SO(3)' --decompose 'T(2)'");
-  if (flags.in !== undefined || flags.out !== undefined) throw new UsageError('derive: give either --in and --out (a basis of Hom_G) or --decompose (irreducibles), not both');
+  if (flags.in !== undefined || flags.out !== undefined)
+    throw new UsageError('derive: give either --in and --out (a basis of Hom_G) or --decompose (irreducibles), not both');
   const G = parseGroup(flags.group as string);
   const group = irrepGroupOf(G.name);
   if (!group) throw new UsageError(`derive --decompose: irreducible decompositions are known for SO(2), SO(3) and O(3); got ${G.name}`);
@@ -115,24 +136,39 @@ async function runDecompose(flags: ParsedFlags, io: CliIO): Promise<number> {
   const rep = parseRep((flags.decompose as string | undefined) ?? `T(${sym!.order})`);
   if (sym) {
     const k = tensorPower(rep);
-    if (k !== sym.order) throw new UsageError(`derive --symmetry '${sym.formula}' has ${sym.order} indices, so it restricts T(${sym.order}); got --decompose '${flags.decompose as string}'`);
+    if (k !== sym.order)
+      throw new UsageError(
+        `derive --symmetry '${sym.formula}' has ${sym.order} indices, so it restricts T(${sym.order}); got --decompose '${flags.decompose as string}'`,
+      );
   }
   const t0 = performance.now();
   const d = sym ? decomposeSymmetric(group, sym) : decompose(group, rep);
   const seconds = (performance.now() - t0) / 1000;
   const what = `${repToString(rep)}${sym ? ` with ${sym.formula}` : ''}`;
   if (flags.json) {
-    io.out(JSON.stringify({
-      group: G.name, rep: repToString(rep), symmetry: sym?.formula ?? null, consistent: sym?.consistent ?? true,
-      decomposition: decompositionString(d), dim: jsonCount(d.dim),
-      irreps: d.terms.map((t) => ({ mul: jsonCount(t.mul), l: t.ir.l, parity: t.ir.p === 1 ? 'e' : t.ir.p === -1 ? 'o' : null, dim: irrepDim(group, t.ir) })),
-      seconds,
-    }) + '\n');
+    io.out(
+      JSON.stringify({
+        group: G.name,
+        rep: repToString(rep),
+        symmetry: sym?.formula ?? null,
+        consistent: sym?.consistent ?? true,
+        decomposition: decompositionString(d),
+        dim: jsonCount(d.dim),
+        irreps: d.terms.map((t) => ({ mul: jsonCount(t.mul), l: t.ir.l, parity: t.ir.p === 1 ? 'e' : t.ir.p === -1 ? 'o' : null, dim: irrepDim(group, t.ir) })),
+        seconds,
+      }) + '\n',
+    );
     return 0;
   }
   io.out(`${what} under ${G.name}: ${sumNotation(d)}\n`);
   io.out(`e3nn notation  ${decompositionString(d)}\n`);
   io.out(`dimension      ${d.dim}${sym && !sym.consistent ? ` (the relations force T = −T)` : ''}\n`);
-  if (d.terms.length) io.out(table(['irrep', 'multiplicity', 'dim'], d.terms.map((t) => [irrepName(t.ir), t.mul.toString(), irrepDim(group, t.ir)])) + '\n');
+  if (d.terms.length)
+    io.out(
+      table(
+        ['irrep', 'multiplicity', 'dim'],
+        d.terms.map((t) => [irrepName(t.ir), t.mul.toString(), irrepDim(group, t.ir)]),
+      ) + '\n',
+    );
   return 0;
 }

@@ -40,12 +40,19 @@ Data: a built-in set, fashion-mnist, or your own CSV, NumPy or IDX files (see pa
       batch: { default: 16, range: 'positive', help: 'minibatch size' },
     }),
     limit: { type: 'int', help: 'training rows per seed, a seeded random subset (default: all)', range: 'positive' },
-    'test-limit': { type: 'int', help: 'held-out rows taken from a fixed test split such as fashion-mnist\'s (default: all)', range: 'positive' },
+    'test-limit': { type: 'int', help: "held-out rows taken from a fixed test split such as fashion-mnist's (default: all)", range: 'positive' },
   },
   async run(flags, io) {
     if (!flags.data) throw new UsageError(`distill: --data NAME is required (${dataForms()})`);
     const json = Boolean(flags.json);
-    const data = inputsOf(await loadData(String(flags.data), { seed: flags.seed as number, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
+    const data = inputsOf(
+      await loadData(String(flags.data), {
+        seed: flags.seed as number,
+        dataDir: flags['data-dir'] as string | undefined,
+        target: flags.target as string | undefined,
+        task: flags.task as Task | undefined,
+      }),
+    );
     const progress = new Progress(io, 'distill', isSilent(flags));
     const r = distill(data, {
       teacher: flags.teacher as string | undefined,
@@ -75,13 +82,21 @@ Data: a built-in set, fashion-mnist, or your own CSV, NumPy or IDX files (see pa
     io.out(`student  ${r.student}  (${r.studentParameters} parameters)\n`);
     io.out(`T = ${r.temperature}, α = ${r.alpha}, hint β = ${r.beta} through η = ${r.eta}\n\n`);
     const s = r.summary;
-    io.out(table(['model', 'held-out accuracy (mean ± sd)'], [
-      ['teacher', ms(s.teacher)],
-      ['(a) student alone', ms(s.alone)],
-      ['(b) student, Hinton KD', ms(s.distilled)],
-      ['(c) student, KD + hint through η', ms(s.hinted)],
-    ]) + '\n\n');
-    for (const x of v) io.out(`${x.variant === 'distilled' ? '(b) KD' : '(c) KD + hint'} vs alone: ${x.meanDifference >= 0 ? '+' : ''}${fmt(x.meanDifference, 3)} ± ${fmt(x.standardError, 2)} (s.e.) → ${x.verdict}\n`);
+    io.out(
+      table(
+        ['model', 'held-out accuracy (mean ± sd)'],
+        [
+          ['teacher', ms(s.teacher)],
+          ['(a) student alone', ms(s.alone)],
+          ['(b) student, Hinton KD', ms(s.distilled)],
+          ['(c) student, KD + hint through η', ms(s.hinted)],
+        ],
+      ) + '\n\n',
+    );
+    for (const x of v)
+      io.out(
+        `${x.variant === 'distilled' ? '(b) KD' : '(c) KD + hint'} vs alone: ${x.meanDifference >= 0 ? '+' : ''}${fmt(x.meanDifference, 3)} ± ${fmt(x.standardError, 2)} (s.e.) → ${x.verdict}\n`,
+      );
     return 0;
   },
 };

@@ -30,16 +30,30 @@ Example: paralens end --group 'S(3)' --in V --out V   (dimension 2: span{I, 11�
     const G = parseGroup(flags.group as string);
     const r = endOverGroup(G, parseRep(flags.in as string), parseRep(flags.out as string), { maxOrder: flags['max-order'] as number });
     if (flags.json) {
-      io.out(JSON.stringify({
-        group: r.group, order: r.order, in: r.in, out: r.out, in_size: r.inSize, out_size: r.outSize,
-        unknowns: r.unknowns, equations: r.equations, dim: r.dim, solver_dim: r.solverDim, agree: r.dim === r.solverDim,
-        max_residual: r.residual, centre: r.centre,
-      }) + '\n');
+      io.out(
+        JSON.stringify({
+          group: r.group,
+          order: r.order,
+          in: r.in,
+          out: r.out,
+          in_size: r.inSize,
+          out_size: r.outSize,
+          unknowns: r.unknowns,
+          equations: r.equations,
+          dim: r.dim,
+          solver_dim: r.solverDim,
+          agree: r.dim === r.solverDim,
+          max_residual: r.residual,
+          centre: r.centre,
+        }) + '\n',
+      );
       return r.dim === r.solverDim ? 0 : 1;
     }
     const show = (xs: readonly string[]): string => (xs.length <= 12 ? xs.join(', ') : `${xs.slice(0, 12).join(', ')}, … (${xs.length - 12} more)`);
     io.out(`∫_g Hom(${r.in}(g), ${r.out}(g)) over B${r.group}: one object, ${r.order} arrows\n`);
-    io.out(`Hom(${r.in}, ${r.out})        ${r.outSize}×${r.inSize} maps (${r.unknowns} unknowns), ${r.equations} equations from ${r.order - 1} non-identity arrows\n`);
+    io.out(
+      `Hom(${r.in}, ${r.out})        ${r.outSize}×${r.inSize} maps (${r.unknowns} unknowns), ${r.equations} equations from ${r.order - 1} non-identity arrows\n`,
+    );
     io.out(`end dimension         ${r.dim}\n`);
     io.out(`equivariance solver   ${r.solverDim} (${r.dim === r.solverDim ? 'agrees' : 'DISAGREES'})\n`);
     io.out(`max residual          ${fmt(r.residual, 3)} (‖ρ_out(g)W − Wρ_in(g)‖ over all ${r.order} elements and ${r.dim} basis maps)\n`);

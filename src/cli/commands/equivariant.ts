@@ -14,8 +14,9 @@ const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task 
 
 const trainCommand: Command = {
   name: 'train',
-  summary: 'equivariant models vs plain baselines on a benchmark task (EMLP\'s, or EGNN\'s N-body)',
-  usage: 'paralens equivariant train --task inertia|o5 [--sizes 30,100,300,1000] [--steps N] [--seed N] [--json]\n       paralens equivariant train --task nbody [--model segnn,gnn,…] [--epochs N] [--seeds N] [--irreps IRREPS] [--train N] [--json]',
+  summary: "equivariant models vs plain baselines on a benchmark task (EMLP's, or EGNN's N-body)",
+  usage:
+    'paralens equivariant train --task inertia|o5 [--sizes 30,100,300,1000] [--steps N] [--seed N] [--json]\n       paralens equivariant train --task nbody [--model segnn,gnn,…] [--epochs N] [--seeds N] [--irreps IRREPS] [--train N] [--json]',
   description: `EMLP benchmarks (Finzi, Welling & Wilson 2021, §7), generated in code:
   inertia  O(3): 5 random point masses (5T(0)+5V) → their inertia tensor (T(2));
   o5       O(5): x₁, x₂ (2V) → sin‖x₁‖ − ‖x₂‖³/2 + x₁ᵀx₂/(‖x₁‖‖x₂‖) (T(0)).
@@ -57,26 +58,53 @@ under random group elements.
   },
   async run(flags, io) {
     if (flags.task === 'nbody') return runNBody(flags, io);
-    const sizes = String(flags.sizes).split(',').map((s) => parseDecimal(s.trim()) ?? NaN);
+    const sizes = String(flags.sizes)
+      .split(',')
+      .map((s) => parseDecimal(s.trim()) ?? NaN);
     if (!sizes.length || sizes.some((n) => !(Number.isInteger(n) && n > 0))) {
       throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got ${quote(flags.sizes)}`);
     }
     const json = Boolean(flags.json);
     const task = TASKS[flags.task as string]!;
     const rows = benchmarkExperiment(task, {
-      sizes, steps: flags.steps as number, lr: (flags.lr as number | undefined) ?? 0.01, seed: flags.seed as number,
+      sizes,
+      steps: flags.steps as number,
+      lr: (flags.lr as number | undefined) ?? 0.01,
+      seed: flags.seed as number,
       onRow: (r: BenchmarkRow) => {
         if (!isSilent(flags)) io.err(`  n=${r.n} ${r.model}: test MSE ${fmt(r.testMSE)} (${fmt(r.seconds, 3)} s)\n`);
       },
     });
     if (json) {
-      io.out(JSON.stringify({ task: task.name, group: task.group().name, in: task.repIn, out: task.repOut, steps: flags.steps, rows: rows.map((r) => ({
-        n: r.n, model: r.model, parameters: r.parameters, test_mse: r.testMSE, relative_mse: r.relativeMSE, equivariance_error: r.equivarianceError, seconds: r.seconds,
-      })) }) + '\n');
+      io.out(
+        JSON.stringify({
+          task: task.name,
+          group: task.group().name,
+          in: task.repIn,
+          out: task.repOut,
+          steps: flags.steps,
+          rows: rows.map((r) => ({
+            n: r.n,
+            model: r.model,
+            parameters: r.parameters,
+            test_mse: r.testMSE,
+            relative_mse: r.relativeMSE,
+            equivariance_error: r.equivarianceError,
+            seconds: r.seconds,
+          })),
+        }) + '\n',
+      );
       return 0;
     }
-    io.out(`${task.name} task, ${task.group().name}: ${task.repIn} → ${task.repOut}; Adam lr ${(flags.lr as number | undefined) ?? 0.01}, ${flags.steps} steps per model, 500 held-out samples\n`);
-    io.out(table(['train n', 'model', 'params', 'test MSE', 'test MSE / var', 'equivariance error', 'seconds'], rows.map((r) => [r.n, r.model, r.parameters, fmt(r.testMSE), fmt(r.relativeMSE), fmt(r.equivarianceError, 3), fmt(r.seconds, 3)])) + '\n');
+    io.out(
+      `${task.name} task, ${task.group().name}: ${task.repIn} → ${task.repOut}; Adam lr ${(flags.lr as number | undefined) ?? 0.01}, ${flags.steps} steps per model, 500 held-out samples\n`,
+    );
+    io.out(
+      table(
+        ['train n', 'model', 'params', 'test MSE', 'test MSE / var', 'equivariance error', 'seconds'],
+        rows.map((r) => [r.n, r.model, r.parameters, fmt(r.testMSE), fmt(r.relativeMSE), fmt(r.equivarianceError, 3), fmt(r.seconds, 3)]),
+      ) + '\n',
+    );
     return 0;
   },
 };

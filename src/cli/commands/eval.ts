@@ -56,7 +56,10 @@ Data: ${TEXT_DATA.join(', ')}.`,
       io.out(`data        ${corpus.name} (${corpus.val.length} validation characters)\n`);
       io.out(`context     ${T} (trained at ${lm.context})\n`);
       io.out(`bits/char   ${fmt(out.val_bits_per_char as number)}\n`);
-      if (out.shift !== undefined) io.out(`shift ${out.shift}    bits/char ${fmt(out.val_bits_per_char_shifted as number)}, defect ${fmt(out.shift_defect as number)} (mean total variation)\n`);
+      if (out.shift !== undefined)
+        io.out(
+          `shift ${out.shift}    bits/char ${fmt(out.val_bits_per_char_shifted as number)}, defect ${fmt(out.shift_defect as number)} (mean total variation)\n`,
+        );
     }
     return 0;
   },

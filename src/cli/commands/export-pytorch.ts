@@ -55,7 +55,8 @@ export async function exportPytorch(file: ModelFile, dir: string, inputShape: Sh
   await ensureDir(dir);
   const files = Object.entries(project.files);
   // every file of the project probed before the first is written (writable, regular or absent, room)
-  for (const [name, contents] of files) checkWritableSync(join(dir, name), { ...opts, bytes: typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length });
+  for (const [name, contents] of files)
+    checkWritableSync(join(dir, name), { ...opts, bytes: typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length });
   const written: Record<string, number> = {};
   for (const [name, contents] of files) {
     await writeFileAtomic(join(dir, name), contents, opts);

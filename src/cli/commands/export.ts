@@ -22,7 +22,8 @@ function parseShape(text: string, flag: string): number[] {
 export const command: Command = {
   name: 'export',
   summary: 'export a saved model to ONNX (checked in ONNX Runtime with --check) or as a PyTorch project',
-  usage: 'paralens export --load FILE.safetensors --onnx OUT.onnx [--input-shape C,H,W] [--check]\n       paralens export --format pytorch --load FILE.safetensors --out DIR [--input-shape C,H,W]',
+  usage:
+    'paralens export --load FILE.safetensors --onnx OUT.onnx [--input-shape C,H,W] [--check]\n       paralens export --format pytorch --load FILE.safetensors --out DIR [--input-shape C,H,W]',
   description: `--format pytorch writes DIR/model.py (class Model(torch.nn.Module), one submodule per layer, and
 load(path)), DIR/weights.safetensors (the parameters under Model's state_dict names, with the fixed
 bases of equivariant layers) and DIR/train.py, which continues training with the loss, optimiser,
@@ -72,7 +73,9 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
     else {
       io.out(`wrote       ${result.onnx} (${result.bytes} bytes, ONNX opset ${result.opset})\n`);
       io.out(`model       ${result.model}\n`);
-      io.out(`graph       input [${result.input_shape.join(',')}] → output [${result.output_shape.join(',')}], ${result.nodes} nodes: ${result.ops.join(' → ')}\n`);
+      io.out(
+        `graph       input [${result.input_shape.join(',')}] → output [${result.output_shape.join(',')}], ${result.nodes} nodes: ${result.ops.join(' → ')}\n`,
+      );
       if (check) io.out(`check       ${check.runtime} on ${check.rows} random inputs: max |onnx − paralens| = ${fmt(check.maxAbsDiff, 3)}\n`);
     }
     return check && !(check.maxAbsDiff <= 1e-4) ? 1 : 0;
@@ -89,10 +92,16 @@ async function runPytorch(flags: ParsedFlags, io: CliIO): Promise<number> {
   if (flags.json) io.out(JSON.stringify(result) + '\n');
   else {
     const files = result.files as Record<string, number>;
-    io.out(`wrote       ${Object.entries(files).map(([n, b]) => `${n} (${b} bytes)`).join(', ')} into ${result.out}\n`);
+    io.out(
+      `wrote       ${Object.entries(files)
+        .map(([n, b]) => `${n} (${b} bytes)`)
+        .join(', ')} into ${result.out}\n`,
+    );
     io.out(`model       ${result.model}\n`);
     const data = result.data as { kind: string; path?: string; dir?: string };
-    io.out(`data        ${data.kind === 'file' ? `${data.path} (the rows of the paralens run)` : data.kind === 'idx' ? `IDX files in ${data.dir}` : 'none recorded: give train.py --data FILE.safetensors'}\n`);
+    io.out(
+      `data        ${data.kind === 'file' ? `${data.path} (the rows of the paralens run)` : data.kind === 'idx' ? `IDX files in ${data.dir}` : 'none recorded: give train.py --data FILE.safetensors'}\n`,
+    );
     io.out(`train       ${result.train}\n`);
   }
   return 0;

@@ -38,7 +38,8 @@ Characters of the prompt outside the model's vocabulary read as the unknown id.`
       topK: flags['top-k'] as number,
     });
     const text = decodeText(ids, lm.vocabulary);
-    if (flags.json) io.out(JSON.stringify({ text, prompt: flags.prompt, tokens: ids.length, seed: flags.seed, seconds: (performance.now() - t0) / 1000 }) + '\n');
+    if (flags.json)
+      io.out(JSON.stringify({ text, prompt: flags.prompt, tokens: ids.length, seed: flags.seed, seconds: (performance.now() - t0) / 1000 }) + '\n');
     else io.out(`${text}\n`);
     return 0;
   },

@@ -53,12 +53,21 @@ docs/scale.md.`,
     };
     if (flags.save) {
       result.saved = flags.save;
-      result.file_bytes = await saveModel(flags.save as string, model, theta, { imported_from: basename(path), onnx_opset: imported.opset, onnx_producer: imported.producer }, {}, { force: Boolean(flags.force) });
+      result.file_bytes = await saveModel(
+        flags.save as string,
+        model,
+        theta,
+        { imported_from: basename(path), onnx_opset: imported.opset, onnx_producer: imported.producer },
+        {},
+        { force: Boolean(flags.force) },
+      );
     }
     if (flags.json) io.out(JSON.stringify(result) + '\n');
     else {
       io.out(`model       ${result.model}\n`);
-      io.out(`graph       ${imported.ops.length} nodes (${imported.producer || 'unknown producer'}, opset ${imported.opset}): input [${(result.input_shape as unknown[]).join(',')}] → output [${(result.output_shape as unknown[]).join(',')}]\n`);
+      io.out(
+        `graph       ${imported.ops.length} nodes (${imported.producer || 'unknown producer'}, opset ${imported.opset}): input [${(result.input_shape as unknown[]).join(',')}] → output [${(result.output_shape as unknown[]).join(',')}]\n`,
+      );
       io.out(`parameters  ${result.parameters}\n`);
       if (flags.save) io.out(`saved       ${result.saved} (${result.file_bytes} bytes)\n`);
     }

@@ -21,7 +21,23 @@ import { command as uncertainty } from './uncertainty.js';
 
 /** Every subcommand of `paralens`, in the order `--help` lists them. */
 export const commands: readonly Command[] = [
-  tour, train, predict, evalCmd, generate, exportCmd, importCmd, draw,
-  uncertainty, kmeans, deepsets, sheaf, logic, distill,
-  derive, equivariant, end, coend, topos,
+  tour,
+  train,
+  predict,
+  evalCmd,
+  generate,
+  exportCmd,
+  importCmd,
+  draw,
+  uncertainty,
+  kmeans,
+  deepsets,
+  sheaf,
+  logic,
+  distill,
+  derive,
+  equivariant,
+  end,
+  coend,
+  topos,
 ];

@@ -42,7 +42,13 @@ read as class labels and used only to report purity; other text columns are one-
     if (Boolean(flags.data) === Boolean(flags.csv)) throw new UsageError('kmeans: give exactly one of --data NAME or --csv FILE');
     if (flags.k === undefined) throw new UsageError('kmeans: --k N is required (the number of clusters)');
     const seed = flags.seed as number;
-    const request = { seed, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined, optionalTarget: true };
+    const request = {
+      seed,
+      dataDir: flags['data-dir'] as string | undefined,
+      target: flags.target as string | undefined,
+      task: flags.task as Task | undefined,
+      optionalTarget: true,
+    };
     const ds = inputsOf(flags.csv ? loadTable(String(flags.csv), request) : await loadData(String(flags.data), request));
     if (ds.x.rank !== 2) throw new DataError(`kmeans: expects points [N,d] but ${ds.name} has inputs of rank ${ds.x.rank - 1}`);
     const k = flags.k as number;
@@ -73,7 +79,14 @@ read as class labels and used only to report purity; other text columns are one-
     io.out(`iterations  ${r.iterations}${r.converged ? '' : ' (not converged: hit --max-iter)'}\n`);
     if (out.purity !== undefined) io.out(`purity      ${fmt(out.purity)} (fraction of points in their cluster's majority class)\n`);
     const names = ds.featureNames ?? r.centroids[0]!.map((_, j) => `x${j + 1}`);
-    io.out('\n' + table(['cluster', 'size', ...names], r.centroids.map((c, i) => [i, r.sizes[i]!, ...c.map((v) => fmt(v))])) + '\n');
+    io.out(
+      '\n' +
+        table(
+          ['cluster', 'size', ...names],
+          r.centroids.map((c, i) => [i, r.sizes[i]!, ...c.map((v) => fmt(v))]),
+        ) +
+        '\n',
+    );
     return 0;
   },
 };

@@ -12,11 +12,25 @@ function samplesFor(A: HeytingAlgebra<number>, random: number, seed: number): nu
 
 function printReport(r: LawReport, io: CliIO): void {
   io.out(`${r.title}\n`);
-  io.out(`checked on ${r.samples} sample truth values (all tuples); Heyting algebra: ${r.heyting ? 'yes' : 'no'}, residuated: ${r.residuated ? 'yes' : 'no'}, Boolean: ${r.boolean ? 'yes' : 'no'}\n\n`);
-  io.out(table(['law', 'statement', 'kind', 'holds', 'counterexample'], r.results.map((x) => [
-    x.name, x.statement, x.level, x.holds ? 'yes' : 'NO',
-    x.counterexample ? `${Object.entries(x.counterexample.values).map(([k, v]) => `${k}=${v}`).join(' ')}: ${x.counterexample.detail}` : '',
-  ])) + '\n');
+  io.out(
+    `checked on ${r.samples} sample truth values (all tuples); Heyting algebra: ${r.heyting ? 'yes' : 'no'}, residuated: ${r.residuated ? 'yes' : 'no'}, Boolean: ${r.boolean ? 'yes' : 'no'}\n\n`,
+  );
+  io.out(
+    table(
+      ['law', 'statement', 'kind', 'holds', 'counterexample'],
+      r.results.map((x) => [
+        x.name,
+        x.statement,
+        x.level,
+        x.holds ? 'yes' : 'NO',
+        x.counterexample
+          ? `${Object.entries(x.counterexample.values)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}: ${x.counterexample.detail}`
+          : '',
+      ]),
+    ) + '\n',
+  );
 }
 
 const laws: Command = {
@@ -63,14 +77,31 @@ A value outside the logic's truth values is an error (exit 2) naming it.`,
     algebra: { type: 'string', help: 'the logic', default: 'all', choices: [...truthAlgebraNames(), 'all'] },
   },
   async run(flags, io) {
-    const a = flags.a as number, b = flags.b as number;
-    const algebras = flags.algebra === 'all' ? truthAlgebras.filter((A) => A.name !== 'boolean' || ((a === 0 || a === 1) && (b === 0 || b === 1))) : [truthAlgebra(String(flags.algebra))];
+    const a = flags.a as number,
+      b = flags.b as number;
+    const algebras =
+      flags.algebra === 'all'
+        ? truthAlgebras.filter((A) => A.name !== 'boolean' || ((a === 0 || a === 1) && (b === 0 || b === 1)))
+        : [truthAlgebra(String(flags.algebra))];
     const rows = algebras.map((A) => ({
       algebra: A.name,
-      meet: A.meet(a, b), join: A.join(a, b), implies: A.implies(a, b), not_a: A.not(a), tensor: A.tensor(a, b), implies_aa: A.implies(a, a),
+      meet: A.meet(a, b),
+      join: A.join(a, b),
+      implies: A.implies(a, b),
+      not_a: A.not(a),
+      tensor: A.tensor(a, b),
+      implies_aa: A.implies(a, a),
     }));
     if (flags.json) io.out(JSON.stringify({ a, b, operators: rows }) + '\n');
-    else io.out(table(['logic', 'a ∧ b', 'a ∨ b', 'a ⇒ b', '¬a', 'a ⊗ b', 'a ⇒ a'], rows.map((r) => [r.algebra, r.meet, r.join, r.implies, r.not_a, r.tensor, r.implies_aa].map((v) => (typeof v === 'number' ? String(Number(v.toPrecision(6))) : v)))) + '\n');
+    else
+      io.out(
+        table(
+          ['logic', 'a ∧ b', 'a ∨ b', 'a ⇒ b', '¬a', 'a ⊗ b', 'a ⇒ a'],
+          rows.map((r) =>
+            [r.algebra, r.meet, r.join, r.implies, r.not_a, r.tensor, r.implies_aa].map((v) => (typeof v === 'number' ? String(Number(v.toPrecision(6))) : v)),
+          ),
+        ) + '\n',
+      );
     return 0;
   },
 };

@@ -26,7 +26,10 @@ import { fmt, isSilent, Progress, table } from '../progress.js';
 /** Rows 'x1,x2;x1,x2' as a [B, ...dom] tensor; every row must hold prod(dom) numbers. */
 function parseInputRows(text: string, dom: Shape): Tensor {
   const d = sizeOf(dom);
-  const rows = text.split(';').map((r) => r.trim()).filter((r) => r !== '');
+  const rows = text
+    .split(';')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
   if (rows.length === 0) throw new DataError(`predict: --input has no rows; expected e.g. "0,1;1,0" (${d} numbers per row)`);
   const x = Tensor.zeros([rows.length, ...dom]);
   rows.forEach((r, i) => {
@@ -49,10 +52,15 @@ function parseInputRows(text: string, dom: Shape): Tensor {
  * for a model trained without a preprocessing (on a built-in set): the columns in order.
  */
 function tableInputs(t: Table, dom: Shape): { x: Tensor; labels?: string[] } {
-  const d = sizeOf(dom), width = t.columns.length;
-  if (width !== d && width !== d + 1) throw new DataError(`predict: ${t.name} has ${width} columns, the model expects ${d} features (or ${d} and a label column)`);
+  const d = sizeOf(dom),
+    width = t.columns.length;
+  if (width !== d && width !== d + 1)
+    throw new DataError(`predict: ${t.name} has ${width} columns, the model expects ${d} features (or ${d} and a label column)`);
   const features = t.columns.slice(0, d);
-  requireNumbers(t, features.map((c) => c.name));
+  requireNumbers(
+    t,
+    features.map((c) => c.name),
+  );
   const x = Tensor.zeros([t.rows, ...dom]);
   features.forEach((c, j) => {
     for (let i = 0; i < t.rows; i++) x.data[i * d + j] = c.numbers[i]!;
@@ -68,7 +76,10 @@ function tableInputs(t: Table, dom: Shape): { x: Tensor; labels?: string[] } {
 function inlineInputs(pre: Preprocessing, text: string, dom: Shape): Tensor {
   if (pre.input === 'table') {
     const cat = pre.features.find((f) => f.type === 'categorical');
-    if (cat) throw new DataError(`predict: the model takes the categorical column '${cat.name}'; give the rows in a CSV file (--csv FILE) with a header naming the columns`);
+    if (cat)
+      throw new DataError(
+        `predict: the model takes the categorical column '${cat.name}'; give the rows in a CSV file (--csv FILE) with a header naming the columns`,
+      );
   }
   return modelInputs(pre, parseInputRows(text, dom));
 }
@@ -113,13 +124,15 @@ async function plainRows(flags: ParsedFlags, model: Para): Promise<Rows> {
 export function classify(y: Tensor, settings: TrainingSettings): { classes: string[]; probability?: number[] } | undefined {
   const names = Array.isArray(settings.classes) ? (settings.classes as unknown[]).map(String) : undefined;
   if (!names) return undefined;
-  const B = y.batch, k = y.size / B;
+  const B = y.batch,
+    k = y.size / B;
   const link = linkOfSettings(settings);
   // one output: a logit under the sigmoid link, a probability otherwise
   const predicted = predictClasses(y, link === 'sigmoid');
   const soft = k === 1 ? undefined : new Float64Array(y.size);
   if (soft) softmaxRows(y.data, B, k, soft);
-  const classes: string[] = [], probability: number[] = [];
+  const classes: string[] = [],
+    probability: number[] = [];
   for (let b = 0; b < B; b++) {
     const c = predicted[b]!;
     let p: number;
@@ -163,7 +176,8 @@ CSV's columns in order, one more column being a label. --data with a test split 
   },
   async run(flags, io) {
     if (!flags.load) throw new UsageError('predict: --load FILE is required (a model saved with paralens train --save FILE)');
-    if ([flags.input, flags.csv, flags.data].filter((v) => v !== undefined).length !== 1) throw new UsageError('predict: give exactly one of --input "x1,x2;x1,x2", --csv FILE or --data NAME|PATH');
+    if ([flags.input, flags.csv, flags.data].filter((v) => v !== undefined).length !== 1)
+      throw new UsageError('predict: give exactly one of --input "x1,x2;x1,x2", --csv FILE or --data NAME|PATH');
     const { model, theta, settings, preprocessing: pre } = await loadModel(flags.load as string);
     if (!model.dom) throw new DataError(`predict: ${model} takes inputs of any shape and the file records none`);
     let rows: Rows;
@@ -182,7 +196,8 @@ CSV's columns in order, one more column being a label. --data with a test split 
     const regression = pre?.target?.task === 'regress';
     const predictions = regression ? perRow(targetValues(pre, y)) : undefined;
     const cls = regression ? undefined : classify(y, settings);
-    const classes = cls?.classes, probability = cls?.probability;
+    const classes = cls?.classes,
+      probability = cls?.probability;
     const accuracy = classes && labels ? classes.filter((c, i) => c === labels![i]).length / classes.length : undefined;
     let rmse: number | undefined;
     if (predictions && values) {
@@ -191,11 +206,24 @@ CSV's columns in order, one more column being a label. --data with a test split 
       rmse = Math.sqrt(se / (predictions.length * k));
     }
     if (flags.json) {
-      const extra = { ...(predictions ? { predictions } : {}), ...(classes ? { classes } : {}), ...(probability ? { probability } : {}), ...(accuracy !== undefined ? { accuracy } : {}), ...(rmse !== undefined ? { rmse } : {}) };
+      const extra = {
+        ...(predictions ? { predictions } : {}),
+        ...(classes ? { classes } : {}),
+        ...(probability ? { probability } : {}),
+        ...(accuracy !== undefined ? { accuracy } : {}),
+        ...(rmse !== undefined ? { rmse } : {}),
+      };
       io.out(JSON.stringify({ model: String(model), rows: outputs.length, outputs, ...extra }) + '\n');
       return 0;
     }
-    const header = ['row', regression ? 'prediction' : 'output', ...(classes ? ['class'] : []), ...(probability ? ['p'] : []), ...(labels ? ['label'] : []), ...(values ? ['target'] : [])];
+    const header = [
+      'row',
+      regression ? 'prediction' : 'output',
+      ...(classes ? ['class'] : []),
+      ...(probability ? ['p'] : []),
+      ...(labels ? ['label'] : []),
+      ...(values ? ['target'] : []),
+    ];
     const lines = outputs.map((o, i) => [
       String(i + 1),
       (predictions ? predictions[i]! : o).map((v) => fmt(v)).join(' '),

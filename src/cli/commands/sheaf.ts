@@ -38,9 +38,13 @@ export function exercise3Lines(): string[] {
   lines.push('experts: ' + EXERCISE3_EXPERTS.map((s) => `${s.name} ${s.prediction} on {${s.context.join(',')}}`).join('; '));
   for (const t of gluingTable(EXERCISE3_EXPERTS, EXERCISE3_TOLERANCES)) {
     const ok = t.subsets.filter((s) => s.glued).length;
-    lines.push(`ε = ${t.tolerance}: ${ok} of ${t.subsets.length} subsets of ≥ 2 experts glue; all ${EXERCISE3_EXPERTS.length} together ${t.all.glued ? `glue to ${vec(t.all.section!.prediction)}` : 'do not glue'}`);
+    lines.push(
+      `ε = ${t.tolerance}: ${ok} of ${t.subsets.length} subsets of ≥ 2 experts glue; all ${EXERCISE3_EXPERTS.length} together ${t.all.glued ? `glue to ${vec(t.all.section!.prediction)}` : 'do not glue'}`,
+    );
     lines.push(`  glue (maximal families): ${t.maximal.map((m) => `{${m.join(',')}}`).join(' ')}`);
-    lines.push(`  do not glue (any subset containing a conflicting pair): ${t.conflicts.length ? t.conflicts.map((c) => `${c.names.join('–')} (${fmt(c.distance, 2)})`).join(' ') : 'none'}`);
+    lines.push(
+      `  do not glue (any subset containing a conflicting pair): ${t.conflicts.length ? t.conflicts.map((c) => `${c.names.join('–')} (${fmt(c.distance, 2)})`).join(' ') : 'none'}`,
+    );
     lines.push(`  maximum consistent subset: {${t.maximum.names.join(',')}} → ${vec(t.maximum.section.prediction)} (${t.maximum.method})`);
   }
   return lines;
@@ -49,18 +53,37 @@ export function exercise3Lines(): string[] {
 /** The study as text. */
 function studyLines(r: GluingStudy): string[] {
   const lines: string[] = [];
-  lines.push(`${r.experts} experts on ${r.data}, each on a bootstrap sample and ${r.featuresPerExpert} features; ${r.heldOut} held-out rows pooled over ${r.splits} split(s)`);
-  lines.push(table(['expert', 'context', 'held-out accuracy'], r.contexts.map((c, k) => [`E${k + 1}`, c.length > 6 ? `${c.length} features: ${c.slice(0, 4).join(', ')}, …` : c.join(', '), fmt(r.expertAccuracy[k]!)])));
+  lines.push(
+    `${r.experts} experts on ${r.data}, each on a bootstrap sample and ${r.featuresPerExpert} features; ${r.heldOut} held-out rows pooled over ${r.splits} split(s)`,
+  );
+  lines.push(
+    table(
+      ['expert', 'context', 'held-out accuracy'],
+      r.contexts.map((c, k) => [`E${k + 1}`, c.length > 6 ? `${c.length} features: ${c.slice(0, 4).join(', ')}, …` : c.join(', '), fmt(r.expertAccuracy[k]!)]),
+    ),
+  );
   lines.push(`ensemble (mean section) accuracy ${fmt(r.ensembleAccuracy)}; ${r.wrong} wrong answers`);
-  lines.push(`at ε = ${r.tolerance}: ${r.atTolerance.glued} rows glue (error ${fmt(r.atTolerance.errorGlued)}), ${r.atTolerance.notGlued} do not (error ${fmt(r.atTolerance.errorNotGlued)}; maximum consistent subset's answer: ${fmt(r.errorNotGluedConsistent)})`);
+  lines.push(
+    `at ε = ${r.tolerance}: ${r.atTolerance.glued} rows glue (error ${fmt(r.atTolerance.errorGlued)}), ${r.atTolerance.notGlued} do not (error ${fmt(r.atTolerance.errorNotGlued)}; maximum consistent subset's answer: ${fmt(r.errorNotGluedConsistent)})`,
+  );
   lines.push(`AUROC of disagreement (smallest ε that glues) for predicting a wrong answer: ${fmt(r.auroc)}`);
-  lines.push(table(['ε', 'glued', 'error glued', 'not glued', 'error not glued'], r.sweep.map((s) => [s.tolerance, s.glued, fmt(s.errorGlued), s.notGlued, fmt(s.errorNotGlued)])));
+  lines.push(
+    table(
+      ['ε', 'glued', 'error glued', 'not glued', 'error not glued'],
+      r.sweep.map((s) => [s.tolerance, s.glued, fmt(s.errorGlued), s.notGlued, fmt(s.errorNotGlued)]),
+    ),
+  );
   return lines;
 }
 
 /** The first `n` rows of a data set (all of them when it has fewer). */
 function head(ds: Dataset, n: number): Dataset {
-  return ds.x.batch <= n ? ds : subset(ds, Array.from({ length: n }, (_, i) => i));
+  return ds.x.batch <= n
+    ? ds
+    : subset(
+        ds,
+        Array.from({ length: n }, (_, i) => i),
+      );
 }
 
 export const command: Command = {
@@ -96,15 +119,31 @@ Data: a labelled built-in set, fashion-mnist, or your own CSV, NumPy or IDX file
       const sections = parsePredictions(String(flags.predictions));
       const r = glue(sections, tol);
       const best = maximalConsistentSubset(sections, tol);
-      if (json) io.out(JSON.stringify({ tolerance: tol, glued: r.glued, section: r.glued ? r.section : null, conflict: r.glued ? null : r.conflict, maximum: best }) + '\n');
+      if (json)
+        io.out(
+          JSON.stringify({ tolerance: tol, glued: r.glued, section: r.glued ? r.section : null, conflict: r.glued ? null : r.conflict, maximum: best }) + '\n',
+        );
       else {
-        io.out(r.glued ? `glued at ε = ${tol}: ${vec(r.section.prediction)}\n` : `no global section at ε = ${tol}: ${r.conflict.names.join(' and ')} differ by ${fmt(r.conflict.distance)} (${r.conflicts} conflicting pair${r.conflicts === 1 ? '' : 's'})\n`);
-        io.out(`maximum consistent subset: {${best.names.join(',')}} → ${vec(best.section.prediction)} (${best.method}${best.exact ? ', exact' : ', approximate'})\n`);
+        io.out(
+          r.glued
+            ? `glued at ε = ${tol}: ${vec(r.section.prediction)}\n`
+            : `no global section at ε = ${tol}: ${r.conflict.names.join(' and ')} differ by ${fmt(r.conflict.distance)} (${r.conflicts} conflicting pair${r.conflicts === 1 ? '' : 's'})\n`,
+        );
+        io.out(
+          `maximum consistent subset: {${best.names.join(',')}} → ${vec(best.section.prediction)} (${best.method}${best.exact ? ', exact' : ', approximate'})\n`,
+        );
       }
       return 0;
     }
     const seed = flags.seed as number;
-    const loaded = inputsOf(await loadData(String(flags.data), { seed, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
+    const loaded = inputsOf(
+      await loadData(String(flags.data), {
+        seed,
+        dataDir: flags['data-dir'] as string | undefined,
+        target: flags.target as string | undefined,
+        task: flags.task as Task | undefined,
+      }),
+    );
     const fixedTest = loaded.test;
     const data = fixedTest ? head(loaded, flags.limit as number) : loaded;
     const progress = new Progress(io, 'sheaf', isSilent(flags));

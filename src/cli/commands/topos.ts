@@ -58,14 +58,25 @@ and --svg draws their lattice Ω(OBJECT) as a Hasse diagram instead.`,
       `forks        ${r.forks.length || 'none'}`,
       ...r.forks.map((f) => `               at ${f.vertex}: tines ${f.tines.join(', ')}; tang ${f.tang}; handle ${f.handle}`),
       `thin         ${r.thin ? 'yes: C is its reachability poset' : `no: ${r.parallelArrows![0]} and ${r.parallelArrows![1]} are parallel (the reachability poset is the poset reflection of C)`}`,
-      `topology     ${Object.keys(r.coveringSieves).length ? Object.entries(r.coveringSieves).map(([o, ss]) => `${o} covered by ${ss.join(' ')}`).join('; ') : 'only maximal sieves cover (no forks)'}`,
+      `topology     ${
+        Object.keys(r.coveringSieves).length
+          ? Object.entries(r.coveringSieves)
+              .map(([o, ss]) => `${o} covered by ${ss.join(' ')}`)
+              .join('; ')
+          : 'only maximal sieves cover (no forks)'
+      }`,
       '',
-      table(['object', 'sieves in C', 'sieves in C_X'], r.objects.map((o) => [o, r.sievesPerObject[o]!, r.sievesPerObjectCX[o] ?? '—'])),
+      table(
+        ['object', 'sieves in C', 'sieves in C_X'],
+        r.objects.map((o) => [o, r.sievesPerObject[o]!, r.sievesPerObjectCX[o] ?? '—']),
+      ),
       '',
       `global truth values  ${r.globalTruthValues} in PSh(C), ${r.sheafGlobalTruthValues} in Sh(C,J) ≃ PSh(C_X)`,
       `minimal      ${r.minimal.join(', ')}`,
       `maximal      ${r.maximal.join(', ')}`,
-      ...(onAt ? ['', `Ω(${flags.omega})  ${onAt.length} sieves, each by the objects that generate it: ${onAt.map((x) => sieveLabel(S.category, x)).join('  ')}`] : []),
+      ...(onAt
+        ? ['', `Ω(${flags.omega})  ${onAt.length} sieves, each by the objects that generate it: ${onAt.map((x) => sieveLabel(S.category, x)).join('  ')}`]
+        : []),
       ...(flags.svg ? [`picture      ${flags.svg}`] : []),
     ];
     io.out(lines.join('\n') + '\n');
@@ -91,7 +102,10 @@ values Hom(1, Ω), and whether the logic is Boolean (with a sieve S where ¬¬S 
       return 0;
     }
     const lines = [
-      table(['object', 'sieves', 'Ω(c)'], r.objects.map((o) => [o, r.sieves[o]!.length, r.sieves[o]!.join('  ')])),
+      table(
+        ['object', 'sieves', 'Ω(c)'],
+        r.objects.map((o) => [o, r.sieves[o]!.length, r.sieves[o]!.join('  ')]),
+      ),
       '',
       `global truth values  ${r.globalTruthValues}`,
       `Boolean              ${r.boolean ? 'yes' : `no: on ${r.nonBooleanWitness![0]}, S = ${r.nonBooleanWitness![1]} has ¬S = ${r.nonBooleanWitness![2]} and ¬¬S = ${r.nonBooleanWitness![3]}`}`,
@@ -129,7 +143,15 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
     const model = parseSpec(flags.model as string);
-    const data = inputsOf(await loadData(flags.data as string, { seed, model, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
+    const data = inputsOf(
+      await loadData(flags.data as string, {
+        seed,
+        model,
+        dataDir: flags['data-dir'] as string | undefined,
+        target: flags.target as string | undefined,
+        task: flags.task as Task | undefined,
+      }),
+    );
     const epochs = flags.epochs as number;
     let theta = model.init(seed);
     let accuracy: number | undefined;
@@ -151,7 +173,14 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
       epochs,
       final_loss: finalLoss,
       accuracy,
-      layers: layers.map((l) => ({ vertex: l.vertex, units: l.units, unit_entropies: l.unitEntropies, joint_entropy: l.jointEntropy, ik: l.ik, max_cocycle_defect: l.maxCocycleDefect })),
+      layers: layers.map((l) => ({
+        vertex: l.vertex,
+        units: l.units,
+        unit_entropies: l.unitEntropies,
+        joint_entropy: l.jointEntropy,
+        ik: l.ik,
+        max_cocycle_defect: l.maxCocycleDefect,
+      })),
     };
     if (json) {
       io.out(JSON.stringify(out) + '\n');
@@ -161,8 +190,24 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
       const s = l.ik.find((x) => x.k === k);
       return s ? (s.min === s.max ? fmt(s.min, 3) : `${fmt(s.min, 3)}…${fmt(s.max, 3)}`) : '';
     };
-    io.out(`model ${out.model} on ${data.name} (${data.x.batch} samples), ${epochs} epochs${accuracy !== undefined ? `, accuracy ${fmt(accuracy, 3)}` : ''}; ${out.bins} bins per unit, entropies in bits\n\n`);
-    io.out(table(['layer', 'units', 'H(unit)', 'H(layer)', 'I_2', 'I_3', 'I_4', 'cocycle defect'], layers.map((l) => [l.vertex, l.units, l.unitEntropies.map((h) => fmt(h, 3)).join(' '), fmt(l.jointEntropy, 3), ikCell(l, 2), ikCell(l, 3), ikCell(l, 4), fmt(l.maxCocycleDefect, 2)])) + '\n');
+    io.out(
+      `model ${out.model} on ${data.name} (${data.x.batch} samples), ${epochs} epochs${accuracy !== undefined ? `, accuracy ${fmt(accuracy, 3)}` : ''}; ${out.bins} bins per unit, entropies in bits\n\n`,
+    );
+    io.out(
+      table(
+        ['layer', 'units', 'H(unit)', 'H(layer)', 'I_2', 'I_3', 'I_4', 'cocycle defect'],
+        layers.map((l) => [
+          l.vertex,
+          l.units,
+          l.unitEntropies.map((h) => fmt(h, 3)).join(' '),
+          fmt(l.jointEntropy, 3),
+          ikCell(l, 2),
+          ikCell(l, 3),
+          ikCell(l, 4),
+          fmt(l.maxCocycleDefect, 2),
+        ]),
+      ) + '\n',
+    );
     io.out('\nI_k: min…max over the k-subsets of units; the cocycle defect is max |H(XY) − H(X) − X.H(Y)|.\n');
     return 0;
   },

@@ -21,7 +21,11 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
   },
   async run(flags, io) {
     const json = Boolean(flags.json);
-    const only = flags.only ? String(flags.only).split(',').map((s) => s.trim()) : undefined;
+    const only = flags.only
+      ? String(flags.only)
+          .split(',')
+          .map((s) => s.trim())
+      : undefined;
     if (only) {
       const { UsageError } = await import('../args.js');
       const bad = only.filter((id) => !sections.some((s) => s.id === id));
@@ -46,7 +50,13 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
       if (!json) io.out(`\nreport written to ${flags.report}\n`);
     }
     if (json) {
-      io.out(JSON.stringify({ sections: Object.fromEntries(results.map((r) => [r.section.id, { title: r.section.title, seconds: r.seconds, ...r.output.data }])), summary, report: flags.report ?? null }) + '\n');
+      io.out(
+        JSON.stringify({
+          sections: Object.fromEntries(results.map((r) => [r.section.id, { title: r.section.title, seconds: r.seconds, ...r.output.data }])),
+          summary,
+          report: flags.report ?? null,
+        }) + '\n',
+      );
     }
     return 0;
   },

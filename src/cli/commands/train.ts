@@ -28,7 +28,8 @@ const median = (xs: readonly number[]): number => {
 export const command: Command = {
   name: 'train',
   summary: 'train a model given by a spec string on a data set or your own CSV, NumPy or IDX files',
-  usage: 'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
+  usage:
+    'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
   description: `Trains the morphism that SPEC denotes (e.g. 'dense(2,4) >> sigmoid >> dense(4,1)') by iterating the
 optimiser's update endomorphism over minibatches. Data sets with 20 rows or more and no test split of
 their own are split 80/20 (stratified, seeded) and test metrics are reported; --val-fraction holds out
@@ -57,15 +58,26 @@ tokens_per_second (docs/attention.md).`,
     context: { type: 'int', help: 'text data: characters per training window (T)', default: 64, range: 'positive' },
     save: { type: 'string', help: 'write the trained model to this .safetensors file', output: true },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
-    every: { type: 'int', help: 'with --checkpoint: write one every N epochs (default 1), for text data every N steps (default 100), and after the last', range: 'positive' },
+    every: {
+      type: 'int',
+      help: 'with --checkpoint: write one every N epochs (default 1), for text data every N steps (default 100), and after the last',
+      range: 'positive',
+    },
     init: { type: 'string', help: 'start from the weights of this model file (its spec is the model; --model must match it)' },
-    resume: { type: 'string', help: 'continue from the checkpoint in this directory (same flags; --epochs may grow, but not a text run\'s --steps); keeps checkpointing there' },
+    resume: {
+      type: 'string',
+      help: "continue from the checkpoint in this directory (same flags; --epochs may grow, but not a text run's --steps); keeps checkpointing there",
+    },
   },
   async run(flags, io) {
-    if (!flags.model && !flags.init) throw new UsageError('train: --model SPEC is required (or --init FILE), e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
+    if (!flags.model && !flags.init)
+      throw new UsageError('train: --model SPEC is required (or --init FILE), e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     if (flags.init && flags.resume) throw new UsageError('train: --init and --resume both set the starting weights; give one');
     if (!flags.data) throw new UsageError(`train: --data NAME is required (${dataForms()}; ${TEXT_DATA.join('; ')})`);
-    if (backend().device && (flags.checkpoint || flags.resume)) throw new UsageError(`train: --checkpoint and --resume need host parameters every epoch; --backend ${backend().name} keeps them on the device (use --backend wasm)`);
+    if (backend().device && (flags.checkpoint || flags.resume))
+      throw new UsageError(
+        `train: --checkpoint and --resume need host parameters every epoch; --backend ${backend().name} keeps them on the device (use --backend wasm)`,
+      );
     if (isTextData(flags.data as string)) return trainOnText(flags, io);
     const json = Boolean(flags.json);
     const seed = flags.seed as number;
@@ -75,9 +87,17 @@ tokens_per_second (docs/attention.md).`,
       throw new UsageError(`train: --model ${flags.model} is not the model of --init ${flags.init} (${init.model}); drop --model or give that spec`);
     }
     // room for θ and the header, before any data is read or any epoch run
-    if (flags.save) checkWritableSync(flags.save as string, { force: Boolean(flags.force), bytes: 4 * model.params.reduce((n, p) => n + sizeOf(p.shape), 0) + 65536 });
-    const loaded = await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, model, target: flags.target as string | undefined, task: flags.task as Task | undefined });
-    if (loaded.data.y === loaded.data.x) throw new UsageError(`train: ${loaded.data.name} has no target to learn; give --target Y.npy, or an .npz with arrays x and y`);
+    if (flags.save)
+      checkWritableSync(flags.save as string, { force: Boolean(flags.force), bytes: 4 * model.params.reduce((n, p) => n + sizeOf(p.shape), 0) + 65536 });
+    const loaded = await loadData(flags.data as string, {
+      seed,
+      dataDir: flags['data-dir'] as string | undefined,
+      model,
+      target: flags.target as string | undefined,
+      task: flags.task as Task | undefined,
+    });
+    if (loaded.data.y === loaded.data.x)
+      throw new UsageError(`train: ${loaded.data.name} has no target to learn; give --target Y.npy, or an .npz with arrays x and y`);
     const { train: trainSet, validation, test, preprocessing } = trainingSplits(loaded, { seed, valFraction: flags['val-fraction'] as number | undefined });
     const options = trainRunOptions(flags, trainSet);
     const loss = options.loss!;
@@ -85,8 +105,22 @@ tokens_per_second (docs/attention.md).`,
     const progress = trainingProgress(io, isSilent(flags));
     const optional = { ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}), ...(validation ? { val_fraction: flags['val-fraction'] } : {}) };
     const checkpoints = checkpointHooks({
-      dir: flags.checkpoint as string | undefined, every: (flags.every as number | undefined) ?? 1, resume: flags.resume as string | undefined, epochs: flags.epochs as number, steps: flags.steps as number | undefined,
-      settings: { spec: String(model), data: name, rows: trainSet.x.batch, loss: loss.name, optimizer: flags.optimizer, lr: flags.lr, batch: flags.batch, seed, ...optional },
+      dir: flags.checkpoint as string | undefined,
+      every: (flags.every as number | undefined) ?? 1,
+      resume: flags.resume as string | undefined,
+      epochs: flags.epochs as number,
+      steps: flags.steps as number | undefined,
+      settings: {
+        spec: String(model),
+        data: name,
+        rows: trainSet.x.batch,
+        loss: loss.name,
+        optimizer: flags.optimizer,
+        lr: flags.lr,
+        batch: flags.batch,
+        seed,
+        ...optional,
+      },
     });
     // on a device backend the run stays on the device (DeviceTrainer); elsewhere it is `train`
     let result: Awaited<ReturnType<typeof trainAsync>>;
@@ -132,7 +166,9 @@ tokens_per_second (docs/attention.md).`,
       extra.file_bytes = bytes;
     }
     const history = validation
-      ? result.history.filter((h) => h.validationLoss !== undefined).map((h) => ({ epoch: h.epoch, loss: h.loss, accuracy: h.accuracy, val_loss: h.validationLoss, val_accuracy: h.validationAccuracy }))
+      ? result.history
+          .filter((h) => h.validationLoss !== undefined)
+          .map((h) => ({ epoch: h.epoch, loss: h.loss, accuracy: h.accuracy, val_loss: h.validationLoss, val_accuracy: h.validationAccuracy }))
       : undefined;
     const out = {
       model: String(result.model),
@@ -161,15 +197,29 @@ tokens_per_second (docs/attention.md).`,
       io.out(JSON.stringify(out) + '\n');
       return 0;
     }
-    const rows = [`${trainSet.x.batch} training rows`, ...(validation ? [`${validation.x.batch} validation rows`] : []), ...(test ? [`${test.x.batch} test rows`] : [])].join(', ');
-    const what = target?.task === 'classify' ? `; classify ${target.name ?? 'y'}: ${target.classes.length} classes` : target?.task === 'regress' ? `; regress ${target.name ?? 'y'} (standardised)` : '';
+    const rows = [
+      `${trainSet.x.batch} training rows`,
+      ...(validation ? [`${validation.x.batch} validation rows`] : []),
+      ...(test ? [`${test.x.batch} test rows`] : []),
+    ].join(', ');
+    const what =
+      target?.task === 'classify'
+        ? `; classify ${target.name ?? 'y'}: ${target.classes.length} classes`
+        : target?.task === 'regress'
+          ? `; regress ${target.name ?? 'y'} (standardised)`
+          : '';
     io.out(`model       ${out.model}\n`);
     io.out(`data        ${name} (${rows}${what})\n`);
     io.out(`parameters  ${out.parameters}\n`);
     io.out(`epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)\n`);
-    io.out(`final loss  ${fmt(out.final_loss)}${out.val_loss !== undefined ? `  (validation ${fmt(out.val_loss)})` : ''}${out.test_loss !== undefined && out.accuracy === undefined ? `  (test ${fmt(out.test_loss)})` : ''}\n`);
+    io.out(
+      `final loss  ${fmt(out.final_loss)}${out.val_loss !== undefined ? `  (validation ${fmt(out.val_loss)})` : ''}${out.test_loss !== undefined && out.accuracy === undefined ? `  (test ${fmt(out.test_loss)})` : ''}\n`,
+    );
     if (out.accuracy !== undefined) {
-      const also = [...(out.val_accuracy !== undefined ? [`validation ${fmt(out.val_accuracy)}`] : []), ...(out.test_accuracy !== undefined ? [`test ${fmt(out.test_accuracy)}`] : [])];
+      const also = [
+        ...(out.val_accuracy !== undefined ? [`validation ${fmt(out.val_accuracy)}`] : []),
+        ...(out.test_accuracy !== undefined ? [`test ${fmt(out.test_accuracy)}`] : []),
+      ];
       io.out(`accuracy    ${fmt(out.accuracy)}${also.length ? `  (${also.join(', ')})` : ''}\n`);
     }
     for (const [k, v] of Object.entries(extra)) io.out(`${k.padEnd(11)} ${String(v)}\n`);

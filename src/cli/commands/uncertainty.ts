@@ -35,7 +35,10 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
     samples: { type: 'int', help: 'Monte Carlo forward passes per input (≥ 1)', default: 100, range: 'positive' },
     seeds: { type: 'int', help: 'repeat for this many seeds from --seed and report mean and range', default: 1, range: 'positive' },
     ...runtimeFlags,
-    ...trainingFlags(['seed', 'epochs'], { seed: { help: 'random seed (split, initialisation, masks, weight draws)' }, epochs: { default: d.epochs as number } }),
+    ...trainingFlags(['seed', 'epochs'], {
+      seed: { help: 'random seed (split, initialisation, masks, weight draws)' },
+      epochs: { default: d.epochs as number },
+    }),
     hidden: { type: 'int', help: 'hidden width (two hidden ReLU layers)', default: d.hidden as number, range: 'positive' },
     dropout: { type: 'number', help: 'mc-dropout: drop probability p ∈ [0,1)', default: d.p as number, range: 'unit-open' },
     'prior-sigma': { type: 'number', help: 'bayes: prior N(0, s²) scale s > 0', default: d.priorSigma as number, range: 'positive' },
@@ -44,11 +47,23 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
   },
   async run(flags, io) {
     if (!flags.data) throw new UsageError(`uncertainty: --data NAME is required (${dataForms()})`);
-    const samples = flags.samples as number, epochs = flags.epochs as number, hidden = flags.hidden as number;
-    const p = flags.dropout as number, priorSigma = flags['prior-sigma'] as number, sigma0 = flags.sigma0 as number | undefined, klWeight = flags['kl-weight'] as number;
+    const samples = flags.samples as number,
+      epochs = flags.epochs as number,
+      hidden = flags.hidden as number;
+    const p = flags.dropout as number,
+      priorSigma = flags['prior-sigma'] as number,
+      sigma0 = flags.sigma0 as number | undefined,
+      klWeight = flags['kl-weight'] as number;
     const method = flags.method as UncertaintyMethod;
     const seed = flags.seed as number;
-    const data = inputsOf(await loadData(flags.data as string, { seed, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
+    const data = inputsOf(
+      await loadData(flags.data as string, {
+        seed,
+        dataDir: flags['data-dir'] as string | undefined,
+        target: flags.target as string | undefined,
+        task: flags.task as Task | undefined,
+      }),
+    );
     if (!data.labels) throw new UsageError(`uncertainty: ${data.name} has no class labels; the command needs a classification data set`);
     const progress = new Progress(io, 'uncertainty', isSilent(flags));
     if (!isSilent(flags) && !progress.active) io.err(`fitting ${method} on ${data.name} …\n`);
@@ -57,20 +72,55 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
     const runs: ReturnType<typeof uncertaintyReport>[] = [];
     for (const sd of seeds) {
       // each seed its own split; the first is the data already loaded (and checked)
-      const d2 = sd === seed ? data : inputsOf(await loadData(flags.data as string, { seed: sd, dataDir: flags['data-dir'] as string | undefined, target: flags.target as string | undefined, task: flags.task as Task | undefined }));
+      const d2 =
+        sd === seed
+          ? data
+          : inputsOf(
+              await loadData(flags.data as string, {
+                seed: sd,
+                dataDir: flags['data-dir'] as string | undefined,
+                target: flags.target as string | undefined,
+                task: flags.task as Task | undefined,
+              }),
+            );
       runs.push(uncertaintyReport(d2, method, { samples, seed: sd, epochs, hidden, p, priorSigma, sigma0, klWeight, onEpoch }));
     }
     progress.done();
     const be = backendLabel(backend());
     const r = runs[0]!;
     const ratio = (x: (typeof runs)[number]): number | undefined => (x.stdIn > 0 ? x.stdOut / x.stdIn : undefined);
-    const row = (x: (typeof runs)[number]) => ({ accuracy: x.accuracy, nll: x.nll, ece: x.ece, std_in: x.stdIn, std_out: x.stdOut, ...(ratio(x) !== undefined ? { out_in_ratio: ratio(x) } : {}) });
+    const row = (x: (typeof runs)[number]) => ({
+      accuracy: x.accuracy,
+      nll: x.nll,
+      ece: x.ece,
+      std_in: x.stdIn,
+      std_out: x.stdOut,
+      ...(ratio(x) !== undefined ? { out_in_ratio: ratio(x) } : {}),
+    });
     if (flags.json) {
-      const one = { data: r.data, method: r.method, model: r.model, samples: r.samples, train_rows: r.trainRows, test_rows: r.testRows, ...row(r), out_points: r.outRows, backend: be, seconds: runs.reduce((t, x) => t + x.seconds, 0) };
+      const one = {
+        data: r.data,
+        method: r.method,
+        model: r.model,
+        samples: r.samples,
+        train_rows: r.trainRows,
+        test_rows: r.testRows,
+        ...row(r),
+        out_points: r.outRows,
+        backend: be,
+        seconds: runs.reduce((t, x) => t + x.seconds, 0),
+      };
       if (seeds.length === 1) io.out(JSON.stringify(one) + '\n');
       else {
         const keys = Object.keys(row(r)) as (keyof ReturnType<typeof row>)[];
-        io.out(JSON.stringify({ ...one, seeds, per_seed: runs.map((x, k) => ({ seed: seeds[k], ...row(x) })), spread: Object.fromEntries(keys.map((key) => [key, spread(runs.map((x) => row(x)[key]!))])) }) + '\n');
+        io.out(
+          JSON.stringify({
+            ...one,
+            seeds,
+            per_seed: runs.map((x, k) => ({ seed: seeds[k], ...row(x) })),
+            spread: Object.fromEntries(keys.map((key) => [key, spread(runs.map((x) => row(x)[key]!))])),
+          }) + '\n',
+        );
       }
       return 0;
     }
@@ -94,7 +144,12 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
       io.out(`out / in    ${show(ratio, 3)}\n`);
       if (many) io.out(`            per seed: ${runs.map((x, k) => `${seeds[k]}: ${fmt(ratio(x), 3)}`).join(', ')}\n`);
     }
-    io.out(`time        ${fmt(runs.reduce((t, x) => t + x.seconds, 0), 3)} s\n`);
+    io.out(
+      `time        ${fmt(
+        runs.reduce((t, x) => t + x.seconds, 0),
+        3,
+      )} s\n`,
+    );
     return 0;
   },
 };

@@ -17,7 +17,12 @@ export const section: TourSection = {
     const defects = layerDefects(seed);
     lines.push('One random attention layer per position mechanism (T = 8, float64): relative change of the output');
     lines.push('when every position moves by 13, and distance from f(σx) = σf(x) for a random permutation σ:');
-    lines.push(table(['position', 'mask', 'shift defect', 'permutation defect'], defects.map((r) => [r.position, r.mask, fmt(r.shift, 2), fmt(r.permutation, 2)])));
+    lines.push(
+      table(
+        ['position', 'mask', 'shift defect', 'permutation defect'],
+        defects.map((r) => [r.position, r.mask, fmt(r.shift, 2), fmt(r.permutation, 2)]),
+      ),
+    );
     lines.push('rope (the SO(2) end) and relative (the translation end) see k − q only; none with no mask is the');
     lines.push('S(n) end; absolute is the baseline without a symmetry, and the causal mask breaks S(n) for all.');
     let rows: PositionStudyRow[] | undefined, why: string | undefined;
@@ -30,9 +35,20 @@ export const section: TourSection = {
     }
     lines.push('');
     if (rows) {
-      lines.push(`The same ${STUDY.blocks}-block model (d ${STUDY.d}, ${STUDY.heads} heads) on fortunes, ${STUDY.steps} Adam steps at T = ${STUDY.context}; validation bits per char`);
+      lines.push(
+        `The same ${STUDY.blocks}-block model (d ${STUDY.d}, ${STUDY.heads} heads) on fortunes, ${STUDY.steps} Adam steps at T = ${STUDY.context}; validation bits per char`,
+      );
       lines.push(`on the first ${STUDY.valCharacters} validation characters, at T and 2T, and the shift defect (mean total variation) at T/2:`);
-      lines.push(table(['position', ...STUDY.lengths.map((T) => `T = ${T}`), 'shift defect'], rows.map((r) => [r.position, ...STUDY.lengths.map((T) => (r.valBitsPerChar[T] === null ? 'cannot' : fmt(r.valBitsPerChar[T]!))), fmt(r.shiftDefect, 2)])));
+      lines.push(
+        table(
+          ['position', ...STUDY.lengths.map((T) => `T = ${T}`), 'shift defect'],
+          rows.map((r) => [
+            r.position,
+            ...STUDY.lengths.map((T) => (r.valBitsPerChar[T] === null ? 'cannot' : fmt(r.valBitsPerChar[T]!))),
+            fmt(r.shiftDefect, 2),
+          ]),
+        ),
+      );
       lines.push('The full study (2 blocks, d 64, 2000 steps, T = 64 → 256, two seeds) is in docs/attention.md.');
     } else lines.push(`The training comparison needs a text: ${why}`);
     return {

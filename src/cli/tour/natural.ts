@@ -20,8 +20,12 @@ export const section: TourSection = {
     const lines: string[] = [];
     const e = exercise4({ seed });
     lines.push(`Exercise 4: learn η = adapter(4,2) from the XOR teacher's 4-dim hidden layer to a 2-dim target P·h (P a random projection)`);
-    lines.push(`  teacher MSE ${fmt(e.teacherLoss)}; adapter loss ${fmt(e.lossBefore)} before → ${fmt(e.lossAfter)} after ${e.steps} SGD steps through its pullback`);
-    lines.push(`  Spearman ρ of the 6 pairwise distances of the XOR inputs: η(h) vs target ${fmt(e.rankCorrelationTarget, 3)}; η(h) vs teacher hidden ${fmt(e.rankCorrelationBefore, 3)} before → ${fmt(e.rankCorrelationAfter, 3)} after (the target itself: ${fmt(e.rankCorrelationTeacherTarget, 3)})`);
+    lines.push(
+      `  teacher MSE ${fmt(e.teacherLoss)}; adapter loss ${fmt(e.lossBefore)} before → ${fmt(e.lossAfter)} after ${e.steps} SGD steps through its pullback`,
+    );
+    lines.push(
+      `  Spearman ρ of the 6 pairwise distances of the XOR inputs: η(h) vs target ${fmt(e.rankCorrelationTarget, 3)}; η(h) vs teacher hidden ${fmt(e.rankCorrelationBefore, 3)} before → ${fmt(e.rankCorrelationAfter, 3)} after (the target itself: ${fmt(e.rankCorrelationTeacherTarget, 3)})`,
+    );
     lines.push('  naturality defect mean‖G(f)∘η − η∘F(f)‖ along the arrows of the input category:');
     lines.push(table(['arrow f', 'before', 'after', 'after (relative)'], natRows(e.naturalityBefore, e.naturalityAfter)));
 
@@ -31,10 +35,15 @@ export const section: TourSection = {
     ];
     lines.push('');
     lines.push(`Knowledge distillation (held-out accuracy, mean ± sd over 5 seeds; T = 4, α = 0.9, hint β = 1):`);
-    lines.push(table(['data', 'teacher', '(a) student alone', '(b) Hinton KD', '(c) KD + hint via η', 'verdict (b), (c)'], runs.map(([name, r]) => {
-      const v = verdicts(r);
-      return [name, ms(r.summary.teacher), ms(r.summary.alone), ms(r.summary.distilled), ms(r.summary.hinted), `${v[0]!.verdict}; ${v[1]!.verdict}`];
-    })));
+    lines.push(
+      table(
+        ['data', 'teacher', '(a) student alone', '(b) Hinton KD', '(c) KD + hint via η', 'verdict (b), (c)'],
+        runs.map(([name, r]) => {
+          const v = verdicts(r);
+          return [name, ms(r.summary.teacher), ms(r.summary.alone), ms(r.summary.distilled), ms(r.summary.hinted), `${v[0]!.verdict}; ${v[1]!.verdict}`];
+        }),
+      ),
+    );
     lines.push(`  teacher ${runs[0]![1].teacher}, student ${runs[0]![1].student} (on iris)`);
     const hn = hintNaturality(runs[0]![1].last);
     lines.push(`  naturality of the learned hint η: student hidden ⇒ teacher hidden (iris, last seed):`);
@@ -42,12 +51,24 @@ export const section: TourSection = {
     const arrows = e.naturalityBefore.map((r) => r.arrow);
     const figures = [
       {
-        caption: 'Exercise 4: the naturality defect ‖G(f)∘η − η∘F(f)‖ of the adapter η along each arrow f of the input category, before and after learning η. What to see: the bottom row is paler — learning η makes the squares commute more nearly.',
-        svg: matrixPlot([e.naturalityBefore.map((r) => r.defect), e.naturalityAfter.map((r) => r.defect)], { title: 'naturality defect', rowLabels: ['before', 'after'], colLabels: arrows, cell: 56, label: '‖G(f)∘η − η∘F(f)‖', lo: 0 }),
+        caption:
+          'Exercise 4: the naturality defect ‖G(f)∘η − η∘F(f)‖ of the adapter η along each arrow f of the input category, before and after learning η. What to see: the bottom row is paler — learning η makes the squares commute more nearly.',
+        svg: matrixPlot([e.naturalityBefore.map((r) => r.defect), e.naturalityAfter.map((r) => r.defect)], {
+          title: 'naturality defect',
+          rowLabels: ['before', 'after'],
+          colLabels: arrows,
+          cell: 56,
+          label: '‖G(f)∘η − η∘F(f)‖',
+          lo: 0,
+        }),
       },
       {
-        caption: 'Distillation, held-out accuracy (mean over 5 seeds): teacher, student alone, Hinton KD, KD + hint through η. What to see: whether the distilled columns beat the student alone (the numbers are in the cells).',
-        svg: matrixPlot(runs.map(([, r]) => [r.summary.teacher, r.summary.alone, r.summary.distilled, r.summary.hinted].map((m) => m.mean)), { title: 'held-out accuracy', rowLabels: runs.map(([n]) => n), colLabels: ['teacher', 'alone', 'KD', 'KD+hint'], cell: 64, label: 'accuracy' }),
+        caption:
+          'Distillation, held-out accuracy (mean over 5 seeds): teacher, student alone, Hinton KD, KD + hint through η. What to see: whether the distilled columns beat the student alone (the numbers are in the cells).',
+        svg: matrixPlot(
+          runs.map(([, r]) => [r.summary.teacher, r.summary.alone, r.summary.distilled, r.summary.hinted].map((m) => m.mean)),
+          { title: 'held-out accuracy', rowLabels: runs.map(([n]) => n), colLabels: ['teacher', 'alone', 'KD', 'KD+hint'], cell: 64, label: 'accuracy' },
+        ),
       },
     ];
     return {
@@ -55,7 +76,9 @@ export const section: TourSection = {
       figures,
       data: {
         exercise4: e,
-        distillation: Object.fromEntries(runs.map(([n, r]) => [n, { summary: r.summary, runs: r.runs, verdicts: verdicts(r), teacher: r.teacher, student: r.student }])),
+        distillation: Object.fromEntries(
+          runs.map(([n, r]) => [n, { summary: r.summary, runs: r.runs, verdicts: verdicts(r), teacher: r.teacher, student: r.student }]),
+        ),
         hint_naturality: hn,
       },
       summary: [

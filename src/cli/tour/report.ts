@@ -16,8 +16,18 @@ function htmlTable(block: string): string | undefined {
   const cols: [number, number][] = [];
   for (const m of rows[1]!.matchAll(/-+/g)) cols.push([m.index!, m.index! + m[0].length]);
   const cells = (row: string): string[] => cols.map(([a], j) => row.slice(a, j + 1 < cols.length ? cols[j + 1]![0] : undefined).trim());
-  const head = cells(rows[0]!).map((c) => `<th>${esc(c)}</th>`).join('');
-  const body = rows.slice(2).map((row) => `<tr>${cells(row).map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('');
+  const head = cells(rows[0]!)
+    .map((c) => `<th>${esc(c)}</th>`)
+    .join('');
+  const body = rows
+    .slice(2)
+    .map(
+      (row) =>
+        `<tr>${cells(row)
+          .map((c) => `<td>${esc(c)}</td>`)
+          .join('')}</tr>`,
+    )
+    .join('');
   return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
@@ -77,11 +87,17 @@ const svgWidth = (svg: string): number => Number(/<svg[^>]*\swidth="([\d.]+)"/.e
 
 /** A self-contained HTML page with every section's text and pictures, and the summary table. */
 export function tourReport(results: { section: TourSection; output: TourOutput }[], summary: [string, string][]): string {
-  const toc = [...results.map(({ section }) => `<li value="${numbered(section).n}"><a href="#${section.id}">${esc(section.title)}</a></li>`), `<li value="${sections.length + 1}"><a href="#summary">Summary: categorical concept → paralens</a></li>`].join('');
+  const toc = [
+    ...results.map(({ section }) => `<li value="${numbered(section).n}"><a href="#${section.id}">${esc(section.title)}</a></li>`),
+    `<li value="${sections.length + 1}"><a href="#summary">Summary: categorical concept → paralens</a></li>`,
+  ].join('');
   const body = results
     .map(({ section, output }) => {
       const n = numbered(section).n;
-      const figs = (output.figures ?? []).map((f, k) => `<figure id="fig-${n}-${k + 1}"${svgWidth(f.svg) > 600 ? ' class="wide"' : ''}>${f.svg}<figcaption><b>Figure ${n}.${k + 1}.</b> ${esc(f.caption)}</figcaption></figure>`);
+      const figs = (output.figures ?? []).map(
+        (f, k) =>
+          `<figure id="fig-${n}-${k + 1}"${svgWidth(f.svg) > 600 ? ' class="wide"' : ''}>${f.svg}<figcaption><b>Figure ${n}.${k + 1}.</b> ${esc(f.caption)}</figcaption></figure>`,
+      );
       // small figures side by side where there is room, wide ones (string diagrams, galleries) on their own
       const wrapped = figs.length > 1 ? `<div class="figs">${figs.join('\n')}</div>` : figs.join('');
       return `<section id="${section.id}"><h2>${esc(numbered(section).title)}</h2>\n${linesHtml(output.lines)}\n${wrapped}</section>`;

@@ -57,10 +57,11 @@ export function sizeBaseline(train: Dataset, test: Dataset): number {
   };
   const n = train.x.shape[1]!;
   let best = { s: 0, above: true, acc: -1 };
-  for (let s = 0; s <= n + 1; s++) for (const above of [true, false]) {
-    const acc = score(train, s, above);
-    if (acc > best.acc) best = { s, above, acc };
-  }
+  for (let s = 0; s <= n + 1; s++)
+    for (const above of [true, false]) {
+      const acc = score(train, s, above);
+      if (acc > best.acc) best = { s, above, acc };
+    }
   return score(test, best.s, best.above);
 }
 
@@ -71,11 +72,23 @@ const flat = (ds: Dataset): Dataset => ({ ...ds, x: ds.x.reshape([ds.x.batch, ds
  * DeepSets against an MLP on the zero-padded concatenation, on a set task (see sets.ts): both trained with Adam (lr 0.01, batch 64, BCE on logits) on the same
  * sets; held-out accuracy and the permutation-invariance defect of each.
  */
-export function compareOnSets(opts: SetExperimentOptions = {}): { task: SetTask; deepsets: SetModelReport; mlp: SetModelReport; trainSets: number; testSets: number; maxSize: number; positiveRate: number; sizeBaseline: number } {
+export function compareOnSets(opts: SetExperimentOptions = {}): {
+  task: SetTask;
+  deepsets: SetModelReport;
+  mlp: SetModelReport;
+  trainSets: number;
+  testSets: number;
+  maxSize: number;
+  positiveRate: number;
+  sizeBaseline: number;
+} {
   const task = opts.task ?? 'disc-majority';
   const { make, spec } = tasks[task];
-  const seed = opts.seed ?? 0, maxSize = opts.maxSize ?? 12;
-  const trainSets = opts.trainSets ?? 2000, testSets = opts.testSets ?? 1000, epochs = opts.epochs ?? 40;
+  const seed = opts.seed ?? 0,
+    maxSize = opts.maxSize ?? 12;
+  const trainSets = opts.trainSets ?? 2000,
+    testSets = opts.testSets ?? 1000,
+    epochs = opts.epochs ?? 40;
   const trainDs = make({ count: trainSets, maxSize, seed });
   const testDs = make({ count: testSets, maxSize, seed: seed + 1_000_003 });
   const run = (spec: string, tr: Dataset, te: Dataset, apply: (theta: Tensor[]) => (x: Tensor) => Tensor): SetModelReport => {

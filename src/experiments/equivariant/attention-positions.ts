@@ -20,7 +20,8 @@ import { bitsPerChar, shiftDefect } from '../../train/text-metrics.js';
 const POSITIONS = ['rope', 'relative', 'none', 'absolute'] as const;
 
 const relDiff = (a: Tensor, b: Tensor): number => {
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   for (let i = 0; i < a.size; i++) {
     num += (a.data[i]! - b.data[i]!) ** 2;
     den += a.data[i]! ** 2;
@@ -35,19 +36,32 @@ const relDiff = (a: Tensor, b: Tensor): number => {
  * rounding error; a broken one as a number of order one.
  */
 export function layerDefects(seed = 0): { position: string; mask: Mask; shift: number; permutation: number }[] {
-  const T = 8, d = 8, rng = new Rng(seed);
+  const T = 8,
+    d = 8,
+    rng = new Rng(seed);
   const sigma = rng.shuffle(Array.from({ length: T }, (_, i) => i)) as number[];
   const permute = (x: Tensor): Tensor => {
     const y = Tensor.zeros(x.shape, x.dtype);
-    for (let b = 0; b < x.batch; b++) for (let t = 0; t < T; t++) y.data.set(x.data.subarray((b * T + sigma[t]!) * d, (b * T + sigma[t]! + 1) * d), (b * T + t) * d);
+    for (let b = 0; b < x.batch; b++)
+      for (let t = 0; t < T; t++) y.data.set(x.data.subarray((b * T + sigma[t]!) * d, (b * T + sigma[t]! + 1) * d), (b * T + t) * d);
     return y;
   };
   const out: { position: string; mask: Mask; shift: number; permutation: number }[] = [];
   for (const mask of ['none', 'causal'] as const) {
     for (const pos of ['rope', 'relative', 'none', 'absolute(32)']) {
       const f = attention(d, 2, pos, mask).at([T, d]);
-      const theta = f.params.map((p) => Tensor.of(Array.from({ length: p.shape.reduce((a, b) => a * b, 1) }, () => rng.normal()), p.shape, 'float64'));
-      const x = Tensor.of(Array.from({ length: 2 * T * d }, () => rng.normal()), [2, T, d], 'float64');
+      const theta = f.params.map((p) =>
+        Tensor.of(
+          Array.from({ length: p.shape.reduce((a, b) => a * b, 1) }, () => rng.normal()),
+          p.shape,
+          'float64',
+        ),
+      );
+      const x = Tensor.of(
+        Array.from({ length: 2 * T * d }, () => rng.normal()),
+        [2, T, d],
+        'float64',
+      );
       const y = f.run(theta, x);
       const shifted = f.forward(theta, x, makeCtx({ positionOffset: 13 })).y;
       out.push({ position: pos, mask, shift: relDiff(y, shifted), permutation: relDiff(permute(y), f.run(theta, permute(x))) });
@@ -84,7 +98,11 @@ export interface PositionStudyRow {
 }
 
 /** The same model with each position mechanism trained on the same text, then evaluated at every length and for its shift defect. */
-export function positionStudy(corpus: TextCorpus, opts: PositionStudyOptions, onStep?: (position: string, step: number, steps: number) => void): PositionStudyRow[] {
+export function positionStudy(
+  corpus: TextCorpus,
+  opts: PositionStudyOptions,
+  onStep?: (position: string, step: number, steps: number) => void,
+): PositionStudyRow[] {
   if (opts.context < 2 || opts.context % 2) throw new RangeArgError(`the study's context must be even and ≥ 2, got ${opts.context}`);
   const V = vocabSize(corpus.vocabulary);
   const val = opts.valCharacters ? corpus.val.subarray(0, opts.valCharacters) : corpus.val;
@@ -92,13 +110,23 @@ export function positionStudy(corpus: TextCorpus, opts: PositionStudyOptions, on
     const pos = name === 'absolute' ? `absolute(${opts.context})` : name;
     const blocks = Array.from({ length: opts.blocks }, () => `transformer(${opts.d},${opts.heads},${opts.ff},${pos})`);
     const spec = [`embedding(${V},${opts.d})`, ...blocks, `layernorm(${opts.d})`, `dense(${opts.d},${V})`].join(' >> ');
-    const r = trainLanguageModel(parseSpec(spec), { ...corpus, val }, {
-      context: opts.context, batch: opts.batch, steps: opts.steps, lr: opts.lr, optimizer: 'adam', seed: opts.seed,
-      onStep: onStep && ((s, n) => onStep(pos, s, n)),
-    });
+    const r = trainLanguageModel(
+      parseSpec(spec),
+      { ...corpus, val },
+      {
+        context: opts.context,
+        batch: opts.batch,
+        steps: opts.steps,
+        lr: opts.lr,
+        optimizer: 'adam',
+        seed: opts.seed,
+        onStep: onStep && ((s, n) => onStep(pos, s, n)),
+      },
+    );
     const model = parseSpec(spec);
     const valBitsPerChar: Record<number, number | null> = {};
-    for (const T of opts.lengths) valBitsPerChar[T] = name === 'absolute' && T > opts.context ? null : T === opts.context ? r.valBitsPerChar : bitsPerChar(model, r.theta, val, T, V);
+    for (const T of opts.lengths)
+      valBitsPerChar[T] = name === 'absolute' && T > opts.context ? null : T === opts.context ? r.valBitsPerChar : bitsPerChar(model, r.theta, val, T, V);
     const half = opts.context / 2;
     return { position: pos, spec, valBitsPerChar, shiftDefect: shiftDefect(model, r.theta, val, half, V, half), tokensPerSecond: r.tokensPerSecond };
   });

@@ -45,14 +45,17 @@ export interface BenchmarkOptions {
  * ‖f(ρ_in(g)x) − ρ_out(g)f(x)‖ / ‖ρ_out(g)f(x)‖.
  */
 export function modelEquivarianceError(f: Para, theta: readonly Tensor[], G: Group, repIn: string, repOut: string, x: Tensor, rng: Rng, samples = 3): number {
-  const rin = parseRep(repIn), rout = parseRep(repOut);
-  const nIn = x.size / x.batch, B = x.batch;
+  const rin = parseRep(repIn),
+    rout = parseRep(repOut);
+  const nIn = x.size / x.batch,
+    B = x.batch;
   const fx = f.run(theta, x);
   const nOut = fx.size / B;
   let total = 0;
   for (let k = 0; k < samples; k++) {
     const g = G.sample(rng);
-    const Ri = repMatrix(rin, g), Ro = repMatrix(rout, g);
+    const Ri = repMatrix(rin, g),
+      Ro = repMatrix(rout, g);
     const gx = Tensor.zeros(x.shape);
     for (let b = 0; b < B; b++)
       for (let i = 0; i < nIn; i++) {
@@ -62,7 +65,8 @@ export function modelEquivarianceError(f: Para, theta: readonly Tensor[], G: Gro
       }
     const fgx = f.run(theta, gx);
     for (let b = 0; b < B; b++) {
-      let num = 0, den = 0;
+      let num = 0,
+        den = 0;
       for (let i = 0; i < nOut; i++) {
         let s = 0;
         for (let j = 0; j < nOut; j++) s += Ro.data[i * nOut + j]! * fx.data[b * nOut + j]!;
@@ -82,9 +86,13 @@ export function modelEquivarianceError(f: Para, theta: readonly Tensor[], G: Gro
  */
 export function benchmarkExperiment(task: BenchmarkTask, opts: BenchmarkOptions = {}): BenchmarkRow[] {
   const sizes = opts.sizes ?? [30, 100, 300, 1000];
-  const seed = opts.seed ?? 0, steps = opts.steps ?? 1500, batch = opts.batch ?? 32, lr = opts.lr ?? 1e-2;
+  const seed = opts.seed ?? 0,
+    steps = opts.steps ?? 1500,
+    batch = opts.batch ?? 32,
+    lr = opts.lr ?? 1e-2;
   const test = task.data(opts.test ?? 500, seed + 1000);
-  let mean = 0, sq = 0;
+  let mean = 0,
+    sq = 0;
   for (const v of test.y.data) {
     mean += v;
     sq += v * v;
@@ -104,10 +112,20 @@ export function benchmarkExperiment(task: BenchmarkTask, opts: BenchmarkOptions 
       for (let e = 0; e < epochs; e++) trainer.runEpoch();
       const testMSE = trainer.evaluate(test).loss;
       const row: BenchmarkRow = {
-        n, model: kind,
+        n,
+        model: kind,
         parameters: trainer.theta.reduce((s, t) => s + t.size, 0),
-        testMSE, relativeMSE: testMSE / variance,
-        equivarianceError: modelEquivarianceError(trainer.model, trainer.theta, G, task.repIn, task.repOut, test.x.rows(0, Math.min(100, test.x.batch)), new Rng(seed + 7)),
+        testMSE,
+        relativeMSE: testMSE / variance,
+        equivarianceError: modelEquivarianceError(
+          trainer.model,
+          trainer.theta,
+          G,
+          task.repIn,
+          task.repOut,
+          test.x.rows(0, Math.min(100, test.x.batch)),
+          new Rng(seed + 7),
+        ),
         seconds: (performance.now() - t0) / 1000,
       };
       opts.onRow?.(row);

@@ -26,7 +26,10 @@ export interface ReparamDemo {
 const flat = (ts: readonly Tensor[]): Float64Array => {
   const out = new Float64Array(ts.reduce((n, t) => n + t.size, 0));
   let o = 0;
-  for (const t of ts) { out.set(t.data, o); o += t.size; }
+  for (const t of ts) {
+    out.set(t.data, o);
+    o += t.size;
+  }
   return out;
 };
 
@@ -61,7 +64,12 @@ export interface ReparamTask {
  * as functions on the inputs. With a cross-entropy task the natural step uses the Fisher of
  * that loss's output distribution.
  */
-export function reparameterisationDemo(seed = 0, etas = [0.1, 0.05, 0.025, 0.0125], spec = 'dense(3,2) >> tanh', task: ReparamTask = { loss: mse }): ReparamDemo {
+export function reparameterisationDemo(
+  seed = 0,
+  etas = [0.1, 0.05, 0.025, 0.0125],
+  spec = 'dense(3,2) >> tanh',
+  task: ReparamTask = { loss: mse },
+): ReparamDemo {
   const rng = new Rng(seed);
   const f = parseSpec(spec);
   const N = 64;
@@ -75,13 +83,28 @@ export function reparameterisationDemo(seed = 0, etas = [0.1, 0.05, 0.025, 0.012
   for (let i = 0; i < P * P; i++) M.data[i] = rng.normal() / Math.sqrt(P) + (i % (P + 1) === 0 ? 1 : 0);
   const unflat = (v: Float64Array): Tensor[] => {
     let o = 0;
-    return theta0.map((t) => { const u = Tensor.of(v.subarray(o, o + t.size), t.shape, 'float64'); o += t.size; return u; });
+    return theta0.map((t) => {
+      const u = Tensor.of(v.subarray(o, o + t.size), t.shape, 'float64');
+      o += t.size;
+      return u;
+    });
   };
   const readout = task.readout ?? ((t: Tensor) => t);
   const fOut = (th: Tensor[]): Float64Array => Float64Array.from(readout(f.run(th, x)).data);
   const maxDiff = (a: Float64Array, b: Float64Array): number => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
   const compare = (g: Para, phi0: Float64Array, toTheta: (phi: Float64Array) => Float64Array, eta: number, kind: 'natural' | 'sgd'): number => {
-    const direct = fOut(oneStep(f, theta0.map((t) => t.clone()), x, y, eta, kind, task.loss, task.damping ?? 0));
+    const direct = fOut(
+      oneStep(
+        f,
+        theta0.map((t) => t.clone()),
+        x,
+        y,
+        eta,
+        kind,
+        task.loss,
+        task.damping ?? 0,
+      ),
+    );
     const phi1 = oneStep(g, [Tensor.of(phi0, [P], 'float64')], x, y, eta, kind, task.loss, task.damping ?? 0);
     return maxDiff(direct, fOut(unflat(toTheta(Float64Array.from(phi1[0]!.data)))));
   };

@@ -23,13 +23,16 @@ export function inertiaData(N: number, seed: number | Rng = 0, points: number = 
   if (!(Number.isInteger(N) && N > 0)) throw new RangeArgError(`inertia: the number of systems must be a positive integer, got ${N}`);
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
   const nin = 4 * points;
-  const x = Tensor.zeros([N, nin]), y = Tensor.zeros([N, 9]);
+  const x = Tensor.zeros([N, nin]),
+    y = Tensor.zeros([N, 9]);
   for (let s = 0; s < N; s++) {
-    const X = x.data.subarray(s * nin, (s + 1) * nin), Y = y.data.subarray(s * 9, (s + 1) * 9);
+    const X = x.data.subarray(s * nin, (s + 1) * nin),
+      Y = y.data.subarray(s * 9, (s + 1) * 9);
     for (let i = 0; i < points; i++) X[i] = Math.log1p(Math.exp(rng.normal()));
     for (let i = 0; i < 3 * points; i++) X[points + i] = rng.normal();
     for (let i = 0; i < points; i++) {
-      const m = X[i]!, p = X.subarray(points + 3 * i, points + 3 * i + 3);
+      const m = X[i]!,
+        p = X.subarray(points + 3 * i, points + 3 * i + 3);
       const r2 = p[0]! ** 2 + p[1]! ** 2 + p[2]! ** 2;
       for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) Y[a * 3 + b] += m * ((a === b ? r2 : 0) - p[a]! * p[b]!);
     }

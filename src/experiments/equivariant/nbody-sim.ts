@@ -38,7 +38,9 @@ function forces(x: Float64Array, q: Float64Array, n: number, strength: number, m
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {
       if (i === j) continue;
-      const dx = x[3 * i]! - x[3 * j]!, dy = x[3 * i + 1]! - x[3 * j + 1]!, dz = x[3 * i + 2]! - x[3 * j + 2]!;
+      const dx = x[3 * i]! - x[3 * j]!,
+        dy = x[3 * i + 1]! - x[3 * j + 1]!,
+        dz = x[3 * i + 2]! - x[3 * j + 2]!;
       const r2 = dx * dx + dy * dy + dz * dz;
       const s = (strength * q[i]! * q[j]!) / (r2 * Math.sqrt(r2));
       F[3 * i] += s * dx;
@@ -50,21 +52,31 @@ function forces(x: Float64Array, q: Float64Array, n: number, strength: number, m
 
 /** Simulates one trajectory of `frames` saved frames (frames·sampleEvery steps). */
 export function simulateCharged(rng: Rng, frames: number, opts: NBodyOptions = {}): NBodyTrajectory {
-  const n = opts.particles ?? 5, every = opts.sampleEvery ?? 100, dt = opts.dt ?? 0.001;
+  const n = opts.particles ?? 5,
+    every = opts.sampleEvery ?? 100,
+    dt = opts.dt ?? 0.001;
   if (!(Number.isInteger(n) && n >= 2 && n <= MAX_PARTICLES)) throw new RangeArgError(`nbody: particles must be an integer in 2 … ${MAX_PARTICLES}, got ${n}`);
   if (!(Number.isInteger(frames) && frames >= 1 && frames <= 10000)) throw new RangeArgError(`nbody: frames must be an integer in 1 … 10000, got ${frames}`);
-  const vnorm = opts.velocityNorm ?? 0.5, strength = opts.interaction ?? 1, maxF = 0.1 / dt;
+  const vnorm = opts.velocityNorm ?? 0.5,
+    strength = opts.interaction ?? 1,
+    maxF = 0.1 / dt;
   const sigma = Math.cbrt(n / 5);
   const q = Float64Array.from({ length: n }, () => (rng.uniform() < 0.5 ? -1 : 1));
-  const x = new Float64Array(3 * n), v = new Float64Array(3 * n), F = new Float64Array(3 * n);
+  const x = new Float64Array(3 * n),
+    v = new Float64Array(3 * n),
+    F = new Float64Array(3 * n);
   for (let k = 0; k < 3 * n; k++) x[k] = sigma * rng.normal();
   for (let i = 0; i < n; i++) {
-    const a = rng.normal(), b = rng.normal(), c = rng.normal(), r = Math.hypot(a, b, c);
+    const a = rng.normal(),
+      b = rng.normal(),
+      c = rng.normal(),
+      r = Math.hypot(a, b, c);
     v[3 * i] = (vnorm * a) / r;
     v[3 * i + 1] = (vnorm * b) / r;
     v[3 * i + 2] = (vnorm * c) / r;
   }
-  const positions = new Float64Array(frames * 3 * n), velocities = new Float64Array(frames * 3 * n);
+  const positions = new Float64Array(frames * 3 * n),
+    velocities = new Float64Array(frames * 3 * n);
   // half step of the leapfrog: v ← v + Δt·F(x)
   forces(x, q, n, strength, maxF, F);
   for (let k = 0; k < 3 * n; k++) v[k] += dt * F[k]!;

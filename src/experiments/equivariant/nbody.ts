@@ -44,10 +44,15 @@ export interface NBodySamples {
 
 /** `count` trajectories from the simulator, deterministic by seed (each trajectory its own split stream). */
 export function nbodySamples(count: number, seed: number): NBodySamples {
-  if (!(Number.isInteger(count) && count >= 1 && count <= 100000)) throw new RangeArgError(`nbody: the number of trajectories must be an integer in 1 … 100000, got ${count}`);
-  const n = NBODY.particles, P = n * 3;
+  if (!(Number.isInteger(count) && count >= 1 && count <= 100000))
+    throw new RangeArgError(`nbody: the number of trajectories must be an integer in 1 … 100000, got ${count}`);
+  const n = NBODY.particles,
+    P = n * 3;
   const rng = new Rng(seed);
-  const positions = new Float64Array(count * P), velocities = new Float64Array(count * P), targets = new Float64Array(count * P), charges = new Float64Array(count * n);
+  const positions = new Float64Array(count * P),
+    velocities = new Float64Array(count * P),
+    targets = new Float64Array(count * P),
+    charges = new Float64Array(count * n);
   for (let s = 0; s < count; s++) {
     const t = simulateCharged(rng.split(), NBODY.targetFrame + 1, { particles: n });
     positions.set(t.positions.subarray(NBODY.inputFrame * P, (NBODY.inputFrame + 1) * P), s * P);
@@ -71,7 +76,8 @@ const NBODY_CLOUD_IRREPS = '2x0e+2x1o';
  * (flat: [N, 15]).
  */
 export function nbodyDataset(s: NBodySamples, format: NBodyFormat, name = 'nbody'): Dataset {
-  const n = NBODY.particles, N = s.count;
+  const n = NBODY.particles,
+    N = s.count;
   const width = format === 'cloud' ? 11 : 7;
   const x = Tensor.zeros(format === 'flat' ? [N, n * 7] : [N, n, width]);
   const y = Tensor.zeros(format === 'flat' ? [N, n * 3] : [N, n, 3]);
@@ -83,8 +89,11 @@ export function nbodyDataset(s: NBodySamples, format: NBodyFormat, name = 'nbody
       return m / n;
     });
     for (let i = 0; i < n; i++) {
-      const o = (b * n + i) * width, p = (b * n + i) * 3;
-      const pos = s.positions.subarray(p, p + 3), vel = s.velocities.subarray(p, p + 3), q = s.charges[b * n + i]!;
+      const o = (b * n + i) * width,
+        p = (b * n + i) * 3;
+      const pos = s.positions.subarray(p, p + 3),
+        vel = s.velocities.subarray(p, p + 3),
+        q = s.charges[b * n + i]!;
       if (format === 'cloud') {
         x.data.set(pos, o);
         x.data[o + 3] = q;
@@ -122,14 +131,17 @@ export function nbodySpec(model: NBodyModel, o: NBodyModelOptions = {}): string 
   switch (model) {
     case 'segnn':
     case 'segnn-attention': {
-      const h = o.hidden ?? '32x0e+32x1o', l = o.lmax ?? 1, att = model === 'segnn-attention' ? ',attention' : '';
+      const h = o.hidden ?? '32x0e+32x1o',
+        l = o.lmax ?? 1,
+        att = model === 'segnn-attention' ? ',attention' : '';
       const convs = [`e3_conv(${n},${NBODY_CLOUD_IRREPS},${h},${h},${l}${att})`];
       for (let k = 1; k < layers - 1; k++) convs.push(`e3_conv(${n},${h},${h},${h},${l}${att})`);
       convs.push(`e3_conv(${n},${h},${h},1x1o,${l}${att})`);
       return [...convs, `displace(${n})`].join(' >> ');
     }
     case 'gnn': {
-      const w = o.width ?? 64, g = `complete(${n})`;
+      const w = o.width ?? 64,
+        g = `complete(${n})`;
       const parts = [`message_passing(${g},7,${w}) >> relu`];
       for (let k = 1; k < layers; k++) parts.push(`message_passing(${g},${w},${w}) >> relu`);
       parts.push(`message_passing(${g},${w},3)`);
@@ -154,7 +166,11 @@ export interface E3Element {
 }
 
 export function randomE3(rng: Rng): E3Element {
-  return { Q: O(3).sample(rng), t: [rng.normal() * 2, rng.normal() * 2, rng.normal() * 2], perm: rng.shuffle(Int32Array.from({ length: NBODY.particles }, (_, i) => i)) as Int32Array };
+  return {
+    Q: O(3).sample(rng),
+    t: [rng.normal() * 2, rng.normal() * 2, rng.normal() * 2],
+    perm: rng.shuffle(Int32Array.from({ length: NBODY.particles }, (_, i) => i)) as Int32Array,
+  };
 }
 
 /** g·samples: positions and targets ↦ Q·x + t, velocities ↦ Q·v, charges kept, particles permuted (particle π(i) of the result is particle i). */
@@ -164,7 +180,8 @@ export function transformSamples(s: NBodySamples, g: E3Element): NBodySamples {
     const out = new Float64Array(src.length);
     for (let b = 0; b < s.count; b++)
       for (let i = 0; i < n; i++) {
-        const p = (b * n + i) * 3, q = (b * n + g.perm[i]!) * 3;
+        const p = (b * n + i) * 3,
+          q = (b * n + g.perm[i]!) * 3;
         for (let r = 0; r < 3; r++) {
           let v = shift ? g.t[r]! : 0;
           for (let c = 0; c < 3; c++) v += g.Q.data[r * 3 + c]! * src[p + c]!;
@@ -248,8 +265,15 @@ export interface NBodyResult {
 
 /** The first k samples (all of them when there are fewer). */
 function headSamples(s: NBodySamples, k: number): NBodySamples {
-  const c = Math.min(k, s.count), n = NBODY.particles;
-  return { count: c, positions: s.positions.subarray(0, c * n * 3), velocities: s.velocities.subarray(0, c * n * 3), charges: s.charges.subarray(0, c * n), targets: s.targets.subarray(0, c * n * 3) };
+  const c = Math.min(k, s.count),
+    n = NBODY.particles;
+  return {
+    count: c,
+    positions: s.positions.subarray(0, c * n * 3),
+    velocities: s.velocities.subarray(0, c * n * 3),
+    charges: s.charges.subarray(0, c * n),
+    targets: s.targets.subarray(0, c * n * 3),
+  };
 }
 
 /** Samples of the three splits, made once per data seed and size (each split its own stream). */
@@ -273,7 +297,9 @@ function nbodySplits(train: number, valid: number, test: number, dataSeed: numbe
  */
 export function nbodyRun(model: NBodyModel, opts: NBodyRunOptions = {}): NBodyResult {
   const t0 = performance.now();
-  const seed = opts.seed ?? 0, epochs = opts.epochs ?? 1000, every = opts.evalEvery ?? 5;
+  const seed = opts.seed ?? 0,
+    epochs = opts.epochs ?? 1000,
+    every = opts.evalEvery ?? 5;
   const splits = nbodySplits(opts.train ?? NBODY.train, opts.valid ?? NBODY.valid, opts.test ?? NBODY.test, opts.dataSeed ?? 43);
   const format = formatOf(model);
   const train = nbodyDataset(splits.train, format, 'nbody-train');
@@ -281,8 +307,16 @@ export function nbodyRun(model: NBodyModel, opts: NBodyRunOptions = {}): NBodyRe
   const test = nbodyDataset(splits.test, format, 'nbody-test');
   const spec = nbodySpec(model, opts);
   const f = parseSpec(spec);
-  const batch = opts.batch ?? 100, steps = epochs * Math.ceil(train.x.batch / batch);
-  const trainer = new Trainer(f, train, { loss: mse, optimizer: 'adam', lr: opts.lr ?? 5e-4, batch, seed, optimizerOptions: opts.schedule && opts.schedule !== 'constant' ? { schedule: scheduleByName(opts.schedule, steps) } : {} });
+  const batch = opts.batch ?? 100,
+    steps = epochs * Math.ceil(train.x.batch / batch);
+  const trainer = new Trainer(f, train, {
+    loss: mse,
+    optimizer: 'adam',
+    lr: opts.lr ?? 5e-4,
+    batch,
+    seed,
+    optimizerOptions: opts.schedule && opts.schedule !== 'constant' ? { schedule: scheduleByName(opts.schedule, steps) } : {},
+  });
   let best = { epoch: -1, valid: Infinity, theta: trainer.theta.map((t) => t.clone()) };
   const validate = (epoch: number): number => {
     const v = meanSq(nbodyPredict(trainer.model, trainer.theta, valid), valid.y.data);
@@ -297,7 +331,15 @@ export function nbodyRun(model: NBodyModel, opts: NBodyRunOptions = {}): NBodyRe
   const testMSE = meanSq(nbodyPredict(trainer.model, best.theta, test), test.y.data);
   const defect = nbodyEquivarianceDefect(trainer.model, best.theta, headSamples(splits.test, 200), format, new Rng(seed + 99));
   return {
-    model, spec, parameters: trainer.theta.reduce((s, t) => s + t.size, 0), seed, epochs,
-    bestEpoch: best.epoch, validMSE: best.valid, testMSE, equivarianceDefect: defect, seconds: (performance.now() - t0) / 1000,
+    model,
+    spec,
+    parameters: trainer.theta.reduce((s, t) => s + t.size, 0),
+    seed,
+    epochs,
+    bestEpoch: best.epoch,
+    validMSE: best.valid,
+    testMSE,
+    equivarianceDefect: defect,
+    seconds: (performance.now() - t0) / 1000,
   };
 }

@@ -18,11 +18,14 @@ import { parseRep } from '../../symmetry/group/parse-rep.js';
 export function o5Data(N: number, seed: number | Rng = 0): Dataset {
   if (!(Number.isInteger(N) && N > 0)) throw new RangeArgError(`o5: the number of samples must be a positive integer, got ${N}`);
   const rng = typeof seed === 'number' ? new Rng(seed) : seed;
-  const x = Tensor.zeros([N, 10]), y = Tensor.zeros([N, 1]);
+  const x = Tensor.zeros([N, 10]),
+    y = Tensor.zeros([N, 1]);
   for (let s = 0; s < N; s++) {
     const X = x.data.subarray(s * 10, (s + 1) * 10);
     for (let i = 0; i < 10; i++) X[i] = rng.normal();
-    let n1 = 0, n2 = 0, d = 0;
+    let n1 = 0,
+      n2 = 0,
+      d = 0;
     for (let i = 0; i < 5; i++) {
       n1 += X[i]! ** 2;
       n2 += X[5 + i]! ** 2;
@@ -37,7 +40,8 @@ export function o5Data(N: number, seed: number | Rng = 0): Dataset {
 
 /** bilinear(2V) supplies the invariants ‖x₁‖², ‖x₂‖², x₁·x₂; an O(5)-EMLP on 2V ⊕ 2V⊗2V maps them to T(0). */
 export function o5EMLP(hidden = '16T(0)+4V'): Para {
-  const G = O(5), rin = parseRep('2V');
+  const G = O(5),
+    rin = parseRep('2V');
   return seq(bilinear(G, rin), emlp(G, bilinearRep(rin), hidden, 'T(0)', 2));
 }
 

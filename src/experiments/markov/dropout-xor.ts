@@ -27,7 +27,11 @@ export interface Exercise2Result {
  * noisier and stays higher: each step trains a random subnetwork.
  */
 export function exercise2(opts: { p?: number; epochs?: number; lr?: number; seed?: number; hidden?: number } = {}): Exercise2Result {
-  const p = opts.p ?? 0.2, epochs = opts.epochs ?? 3000, lr = opts.lr ?? 0.5, seed = opts.seed ?? 0, hidden = opts.hidden ?? 8;
+  const p = opts.p ?? 0.2,
+    epochs = opts.epochs ?? 3000,
+    lr = opts.lr ?? 0.5,
+    seed = opts.seed ?? 0,
+    hidden = opts.hidden ?? 8;
   checkDropProbability(p);
   const data = xor();
   const run = (spec: string): { curve: number[]; trainer: Trainer } => {
@@ -36,7 +40,8 @@ export function exercise2(opts: { p?: number; epochs?: number; lr?: number; seed
     for (let e = 0; e < epochs; e++) curve.push(trainer.runEpoch().loss);
     return { curve, trainer };
   };
-  const sto = run(exercise2Spec(p, hidden)), det = run(exercise2Spec(0, hidden));
+  const sto = run(exercise2Spec(p, hidden)),
+    det = run(exercise2Spec(0, hidden));
   const preds = (t: Trainer): number[] => Array.from(t.model.run(t.theta, data.x).data);
   return {
     stochasticSpec: exercise2Spec(p, hidden),

@@ -88,14 +88,16 @@ export const REGRESSION_DEFAULTS: UncertaintyFitOptions = { hidden: 32, epochs: 
 
 /** Fits `method` to gapRegression(100 points) and measures its predictive std at the probes. */
 export function gapReport(method: UncertaintyMethod, opts: UncertaintyFitOptions & { samples?: number } = {}): GapReport {
-  const seed = opts.seed ?? 0, samples = opts.samples ?? 100;
+  const seed = opts.seed ?? 0,
+    samples = opts.samples ?? 100;
   const data = gapRegression(100, 0.1, seed);
   const f = fitMethod(method, data, { ...REGRESSION_DEFAULTS, ...opts, seed });
   const pr = gapProbes();
   const near = f.predict(pr.near, samples, seed + 1);
   const gap = meanStd(f.predict(pr.gap, samples, seed + 2));
   const beyond = meanStd(f.predict(pr.beyond, samples, seed + 3));
-  const nGap = pr.gap.batch, nBeyond = pr.beyond.batch;
+  const nGap = pr.gap.batch,
+    nBeyond = pr.beyond.batch;
   let se = 0;
   for (let i = 0; i < pr.near.size; i++) se += (near.mean.data[i]! - Math.sin(pr.near.data[i]!)) ** 2;
   const gx = Array.from({ length: 61 }, (_, i) => -6 + 0.2 * i);

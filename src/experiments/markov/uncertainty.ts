@@ -72,14 +72,28 @@ export function lossFor(data: Dataset): { loss: Loss; link: Link } {
 export function fitMethod(method: UncertaintyMethod, data: Dataset, opts: UncertaintyFitOptions = {}): FittedMethod {
   if (!UNCERTAINTY_METHODS.includes(method)) throw new RangeArgError(`method must be one of ${UNCERTAINTY_METHODS.join(', ')}, got ${quote(method)}`);
   if (opts.p !== undefined) checkDropProbability(opts.p, 'p');
-  const d = data.x.size / data.x.batch, k = data.y.size / data.y.batch;
+  const d = data.x.size / data.x.batch,
+    k = data.y.size / data.y.batch;
   const { loss, link } = lossFor(data);
   const model = parseSpec(methodSpec(method, d, k, opts));
-  const epochs = opts.epochs ?? 300, lr = opts.lr ?? 0.01, seed = opts.seed ?? 0, batch = opts.batch ?? 32;
+  const epochs = opts.epochs ?? 300,
+    lr = opts.lr ?? 0.01,
+    seed = opts.seed ?? 0,
+    batch = opts.batch ?? 32;
   let theta: Tensor[];
   if (method === 'bayes') {
     const onEpoch = opts.onEpoch && ((e: { epoch: number }) => opts.onEpoch!(e.epoch, epochs));
-    theta = trainElbo(model, data, { loss, epochs, lr, batch, seed, priorSigma: opts.priorSigma, klWeight: opts.klWeight, noiseSigma: opts.noiseSigma ?? 0.1, onEpoch }).theta;
+    theta = trainElbo(model, data, {
+      loss,
+      epochs,
+      lr,
+      batch,
+      seed,
+      priorSigma: opts.priorSigma,
+      klWeight: opts.klWeight,
+      noiseSigma: opts.noiseSigma ?? 0.1,
+      onEpoch,
+    }).theta;
   } else {
     const t = new Trainer(model, data, { loss, lr, batch, seed, optimizer: 'adam' });
     for (let e = 0; e < epochs; e++) {

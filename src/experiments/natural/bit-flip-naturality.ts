@@ -54,7 +54,9 @@ export interface Exercise4Result {
  * (swap the two inputs, flip the bits, add noise).
  */
 export function exercise4(opts: { seed?: number; steps?: number; lr?: number } = {}): Exercise4Result {
-  const seed = opts.seed ?? 0, steps = opts.steps ?? 2000, lr = opts.lr ?? 0.5;
+  const seed = opts.seed ?? 0,
+    steps = opts.steps ?? 2000,
+    lr = opts.lr ?? 0.5;
   const data = xor();
   const teacher = train(parseSpec(XOR_TEACHER), data, { loss: mse, epochs: 6000, lr: 0.5, batch: 1, seed });
   const body = seq(...teacher.model.children.slice(0, 4)); // dense >> sigmoid >> dense >> sigmoid: the 4-dim hidden layer
@@ -62,7 +64,11 @@ export function exercise4(opts: { seed?: number; steps?: number; lr?: number } =
   const x = data.x.to('float64');
   const h = body.run(bodyTheta, x).to('float64');
   const rng = new Rng(seed + 11);
-  const P = Tensor.of(Array.from({ length: 8 }, () => rng.normal() / 2), [2, 4], 'float64');
+  const P = Tensor.of(
+    Array.from({ length: 8 }, () => rng.normal() / 2),
+    [2, 4],
+    'float64',
+  );
   const proj = adapter(4, 2);
   const z = proj.run([P], h);
   const eta = adapter(4, 2);
@@ -73,7 +79,8 @@ export function exercise4(opts: { seed?: number; steps?: number; lr?: number } =
   const G = representationFunctor('student (P·h)', seq(body, proj), [...bodyTheta, P]);
   const arrows = [identity, permuteFeatures([1, 0]), flipBits, gaussianNoise(0.05, seed)];
   const naturalityBefore = naturalityDefect(eta, theta, F, G, arrows, x);
-  const lossBefore = lossOf(), rankCorrelationBefore = rho();
+  const lossBefore = lossOf(),
+    rankCorrelationBefore = rho();
   // full-batch gradient descent on the four rows in order: one epoch of the core Trainer is one step
   const trainer = new Trainer(eta, { name: 'P·h', x: h, y: z }, { loss: mse, optimizer: 'sgd', lr, batch: 4, shuffle: false, theta });
   for (let s = 0; s < steps; s++) trainer.runEpoch();

@@ -105,7 +105,8 @@ function splitFor(data: Dataset, seed: number, limit?: number, testLimit?: numbe
 
 /** body >> head of a composite model, split before its last morphism (the hidden layer is the body's output). */
 export function splitHead(m: Para, role: string): { body: Para; head: Para } {
-  if (m.kind !== 'seq' || m.children.length < 2) throw new ShapeError(`${role} ${m} has no hidden layer: give a composite such as dense(4,8) >> relu >> dense(8,3)`);
+  if (m.kind !== 'seq' || m.children.length < 2)
+    throw new ShapeError(`${role} ${m} has no hidden layer: give a composite such as dense(4,8) >> relu >> dense(8,3)`);
   const cs = m.children;
   return { body: cs.length === 2 ? cs[0]! : seq(...cs.slice(0, -1)), head: cs[cs.length - 1]! };
 }
@@ -128,7 +129,9 @@ const size = (s: readonly number[] | undefined): number => (s ? s.reduce((a, b) 
  */
 export function distill(data: Dataset, opts: DistillOptions = {}): DistillReport {
   if (!data.labels) throw new DataError(`distillation needs a classification data set; ${data.name} has no class labels`);
-  const T = opts.temperature ?? 4, alpha = opts.alpha ?? 0.9, beta = opts.beta ?? 1;
+  const T = opts.temperature ?? 4,
+    alpha = opts.alpha ?? 0.9,
+    beta = opts.beta ?? 1;
   const loss = distillationLoss(T, alpha); // validates T and α before any training
   const C = Math.max(2, ...Array.from(data.labels, (l) => l + 1));
   const d = size(data.x.shape.slice(1));
@@ -137,15 +140,22 @@ export function distill(data: Dataset, opts: DistillOptions = {}): DistillReport
   const teacher = parseSpec(teacherSpec).at(data.x.shape.slice(1));
   const student = parseSpec(studentSpec).at(data.x.shape.slice(1));
   if (size(teacher.cod) !== size(student.cod)) {
-    throw new ShapeError(`distillation: the teacher ${teacherSpec} outputs ${describeShape(teacher.cod)} but the student ${studentSpec} outputs ${describeShape(student.cod)}; they must have the same number of outputs`);
+    throw new ShapeError(
+      `distillation: the teacher ${teacherSpec} outputs ${describeShape(teacher.cod)} but the student ${studentSpec} outputs ${describeShape(student.cod)}; they must have the same number of outputs`,
+    );
   }
   if (size(student.cod) !== C) throw new ShapeError(`distillation: ${data.name} has ${C} classes but the models output ${describeShape(student.cod)}`);
-  const ts = splitHead(teacher, 'the teacher'), ss = splitHead(student, 'the student');
-  const pT = size(ts.body.cod), pS = size(ss.body.cod);
+  const ts = splitHead(teacher, 'the teacher'),
+    ss = splitHead(student, 'the student');
+  const pT = size(ts.body.cod),
+    pS = size(ss.body.cod);
   const etaSpec = opts.eta ?? `adapter(${pS},${pT})`;
   const eta = checkAdapter(parseSpec(etaSpec), pS, pT, 'the hint η (student features → teacher features)');
-  const n = opts.seeds ?? 5, seed0 = opts.seed ?? 0;
-  const epochs = opts.epochs ?? 150, lr = opts.lr ?? 0.01, batch = opts.batch ?? 16;
+  const n = opts.seeds ?? 5,
+    seed0 = opts.seed ?? 0;
+  const epochs = opts.epochs ?? 150,
+    lr = opts.lr ?? 0.01,
+    batch = opts.batch ?? 16;
   const runs: DistillRun[] = [];
   let last: DistillModels | undefined;
   let splitNote = '';
@@ -155,10 +165,17 @@ export function distill(data: Dataset, opts: DistillOptions = {}): DistillReport
     const fixed = (data as Dataset & { test?: Dataset }).test !== undefined;
     splitNote = `${fixed ? 'its own test split' : 'stratified 80/20 splits'}, ${split.train.x.batch} training / ${split.test.x.batch} held-out rows`;
     const stats = featureStats(split.train.x);
-    const tr = standardize(split.train, stats), te = standardize(split.test, stats);
+    const tr = standardize(split.train, stats),
+      te = standardize(split.test, stats);
     const y = oneHot(tr.labels!, C);
     // the j-th of this seed's four fits reports its epochs as a share of all of them
-    const fit = (j: number) => ({ epochs, lr, batch, seed, onEpoch: opts.onProgress && ((e: number) => opts.onProgress!((4 * k + j) * epochs + e, 4 * n * epochs)) });
+    const fit = (j: number) => ({
+      epochs,
+      lr,
+      batch,
+      seed,
+      onEpoch: opts.onProgress && ((e: number) => opts.onProgress!((4 * k + j) * epochs + e, 4 * n * epochs)),
+    });
     const acc = (m: Para, th: Tensor[]): number => accuracy(m.run(th, te.x), te.labels!, true);
     const thT = teacher.init(seed + 7919);
     fitWithLoss(teacher, thT, tr.x, y, softmaxCrossEntropy, fit(0));
@@ -166,15 +183,27 @@ export function distill(data: Dataset, opts: DistillOptions = {}): DistillReport
     const tHidden = ts.body.run(thT.slice(0, ts.body.params.length), tr.x);
     const target = distillationTarget(y, tLogits);
     const th0 = student.init(seed);
-    const thA = th0.map((t) => t.clone()), thB = th0.map((t) => t.clone()), thC = th0.map((t) => t.clone());
+    const thA = th0.map((t) => t.clone()),
+      thB = th0.map((t) => t.clone()),
+      thC = th0.map((t) => t.clone());
     fitWithLoss(student, thA, tr.x, y, softmaxCrossEntropy, fit(1));
     fitWithLoss(student, thB, tr.x, target, loss, fit(2));
     const etaTheta = eta.init(seed + 1);
     fitWithLoss(student, thC, tr.x, target, loss, { ...fit(3), hint: { ...ss, eta, etaTheta, teacherHidden: tHidden, beta } });
     last = {
-      teacherBody: ts.body, teacherTheta: thT.slice(0, ts.body.params.length),
-      studentBody: ss.body, studentTheta: thC.slice(0, ss.body.params.length),
-      eta, etaTheta, x: standardize(subset(data, Array.from({ length: Math.min(data.x.batch, 2000) }, (_, i) => i)), stats).x,
+      teacherBody: ts.body,
+      teacherTheta: thT.slice(0, ts.body.params.length),
+      studentBody: ss.body,
+      studentTheta: thC.slice(0, ss.body.params.length),
+      eta,
+      etaTheta,
+      x: standardize(
+        subset(
+          data,
+          Array.from({ length: Math.min(data.x.batch, 2000) }, (_, i) => i),
+        ),
+        stats,
+      ).x,
     };
     runs.push({ seed, teacher: acc(teacher, thT), alone: acc(student, thA), distilled: acc(student, thB), hinted: acc(student, thC) });
   }

@@ -67,7 +67,11 @@ export interface StudyOptions extends EnsembleOptions {
 }
 
 /** Runs the experts on held-out rows and records, per row, the disagreement and whether the answers are wrong. */
-export function heldOutRecords(experts: readonly Expert[], test: Dataset, tolerance: number): { records: HeldOutRecord[]; correct: number[]; agreement: (number | null)[][] } {
+export function heldOutRecords(
+  experts: readonly Expert[],
+  test: Dataset,
+  tolerance: number,
+): { records: HeldOutRecord[]; correct: number[]; agreement: (number | null)[][] } {
   const C = classCount(test);
   const probs = expertProbabilities(experts, test);
   const K = experts.length;
@@ -78,7 +82,10 @@ export function heldOutRecords(experts: readonly Expert[], test: Dataset, tolera
     const S = sectionsAt(experts, probs, i, C);
     const label = test.labels![i]!;
     S.forEach((s, k) => (correct[k]! += argmax(s.prediction) === label ? 1 : 0));
-    const mean = meanSection(S, S.map((_, k) => k)).prediction;
+    const mean = meanSection(
+      S,
+      S.map((_, k) => k),
+    ).prediction;
     const disagreement = gluingThreshold(S);
     let wrongConsistent = argmax(mean) !== label;
     if (!agreesWithin(disagreement, tolerance)) wrongConsistent = argmax(maximalConsistentSubset(S, tolerance).section.prediction) !== label;
@@ -107,16 +114,21 @@ export function toleranceRow(records: readonly HeldOutRecord[], tolerance: numbe
  */
 export function sheafEnsembleStudy(data: Dataset, opts: StudyOptions): GluingStudy {
   const tolerance = checkTolerance(opts.tolerance);
-  const splits = opts.test ? 1 : opts.splits ?? 5;
+  const splits = opts.test ? 1 : (opts.splits ?? 5);
   if (!(Number.isInteger(splits) && splits >= 1)) throw new RangeArgError(`splits must be a positive integer, got ${splits}`);
   const seed = opts.seed ?? 0;
   const records: HeldOutRecord[] = [];
   const correct = new Array<number>(opts.experts).fill(0);
-  let contexts: string[][] = [], agreement: (number | null)[][] = [], heldOut = 0, m = 0;
+  let contexts: string[][] = [],
+    agreement: (number | null)[][] = [],
+    heldOut = 0,
+    m = 0;
   for (let s = 0; s < splits; s++) {
     const split = opts.test ? { train: data, test: opts.test } : stratifiedSplit(data, opts.testFraction ?? 0.2, seed + s);
     if (split.test.x.batch === 0) {
-      throw new DataError(`${data.name}: the held-out set is empty (${data.x.batch} rows, test fraction ${opts.testFraction ?? 0.2}); gluing as an error detector needs held-out rows`);
+      throw new DataError(
+        `${data.name}: the held-out set is empty (${data.x.batch} rows, test fraction ${opts.testFraction ?? 0.2}); gluing as an error detector needs held-out rows`,
+      );
     }
     const stats = featureStats(split.train.x);
     const experts = trainEnsemble(standardize(split.train, stats), { ...opts, seed: seed + 1000 * s });
@@ -146,7 +158,10 @@ export function sheafEnsembleStudy(data: Dataset, opts: StudyOptions): GluingStu
     ensembleAccuracy: 1 - wrong / heldOut,
     atTolerance: toleranceRow(records, tolerance),
     errorNotGluedConsistent: notGlued.length ? notGlued.filter((r) => r.wrongConsistent).length / notGlued.length : undefined,
-    auroc: auroc(records.map((r) => r.disagreement), records.map((r) => r.wrong)),
+    auroc: auroc(
+      records.map((r) => r.disagreement),
+      records.map((r) => r.wrong),
+    ),
     wrong,
     sweep: sweepTols.map((t) => toleranceRow(records, t)),
     agreement,

@@ -50,7 +50,8 @@ export function classCount(ds: Dataset): number {
 
 /** The columns `features` of a data set's inputs [N, d], with one-hot targets over `classes`. */
 export function restrictFeatures(ds: Dataset, features: readonly number[], classes: number): Dataset {
-  const N = ds.x.batch, d = ds.x.size / Math.max(1, N);
+  const N = ds.x.batch,
+    d = ds.x.size / Math.max(1, N);
   const x = Tensor.zeros([N, features.length]);
   for (let i = 0; i < N; i++) features.forEach((f, k) => (x.data[i * features.length + k] = ds.x.data[i * d + f]!));
   return { ...ds, x, y: oneHot(ds.labels!, classes), featureNames: features.map((f) => ds.featureNames?.[f] ?? String(f)) };
@@ -65,7 +66,8 @@ export function trainEnsemble(data: Dataset, opts: EnsembleOptions): Expert[] {
   const K = opts.experts;
   if (!(Number.isInteger(K) && K >= 2)) throw new RangeArgError(`a sheaf ensemble needs an integer number of experts ≥ 2, got ${K}`);
   const C = classCount(data);
-  const N = data.x.batch, d = data.x.size / Math.max(1, N);
+  const N = data.x.batch,
+    d = data.x.size / Math.max(1, N);
   if (N === 0) throw new DataError(`${data.name}: no training rows`);
   const m = opts.features ?? (d >= 3 ? Math.min(d - 1, Math.ceil(0.75 * d)) : d);
   if (!(Number.isInteger(m) && m >= 1 && m <= d)) throw new RangeArgError(`features per expert must be an integer in [1, ${d}] for ${data.name}, got ${m}`);

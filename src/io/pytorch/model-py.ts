@@ -15,7 +15,10 @@ export function pyLiteral(v: unknown): string {
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'None';
   if (typeof v === 'string') return pyString(v);
   if (Array.isArray(v)) return `[${v.map(pyLiteral).join(', ')}]`;
-  return `{${Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => `${pyString(k)}: ${pyLiteral(x)}`).join(', ')}}`;
+  return `{${Object.entries(v as Record<string, unknown>)
+    .filter(([, x]) => x !== undefined)
+    .map(([k, x]) => `${pyString(k)}: ${pyLiteral(x)}`)
+    .join(', ')}}`;
 }
 
 /** The helper classes a module uses, each once, in order of first use. */
@@ -40,7 +43,11 @@ function modelClass(m: Para, t: TorchModule): string {
 /** The state_dict names of Model: t's names, under `net.` unless Model is the Sequential itself. */
 export function stateNames(m: Para, t: TorchModule): { params: string[]; buffers: string[]; aliases: { name: string; of: string }[] } {
   const p = m.kind === 'seq' ? '' : 'net.';
-  return { params: t.params.map((n) => p + n), buffers: t.buffers.map((b) => p + b.name), aliases: (t.aliases ?? []).map((a) => ({ name: p + a.name, of: p + a.of })) };
+  return {
+    params: t.params.map((n) => p + n),
+    buffers: t.buffers.map((b) => p + b.name),
+    aliases: (t.aliases ?? []).map((a) => ({ name: p + a.name, of: p + a.of })),
+  };
 }
 
 /** The source of model.py for morphism `m` (domain fixed) translated to `t`. */

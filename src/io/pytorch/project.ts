@@ -42,7 +42,8 @@ const DATA_FILE = 'data.safetensors';
 /** The morphism at its input shape (refusing one that takes any shape when none is given). */
 function fixed(model: Para, inputShape: Shape | undefined): Para {
   if (model.dom) return model;
-  if (!inputShape) throw new ExportError(`cannot export ${model} to PyTorch: it takes inputs of any shape; give the per-sample input shape (--input-shape, e.g. 1,28,28)`);
+  if (!inputShape)
+    throw new ExportError(`cannot export ${model} to PyTorch: it takes inputs of any shape; give the per-sample input shape (--input-shape, e.g. 1,28,28)`);
   try {
     return model.at(inputShape);
   } catch (e) {
@@ -74,16 +75,22 @@ export function buildPytorchProject(model: Para, theta: readonly Tensor[], opts:
   let source: TorchDataSource = { kind: 'none' };
   const d = opts.data;
   if (d && 'rows' in d) {
-    const rows: NamedTensor[] = [{ name: 'x_train', tensor: d.rows.train.x }, { name: 'y_train', tensor: d.rows.train.y }];
+    const rows: NamedTensor[] = [
+      { name: 'x_train', tensor: d.rows.train.x },
+      { name: 'y_train', tensor: d.rows.train.y },
+    ];
     if (d.rows.test) rows.push({ name: 'x_test', tensor: d.rows.test.x }, { name: 'y_test', tensor: d.rows.test.y });
     files[DATA_FILE] = encodeSafetensors(rows, { data: d.rows.train.name });
     source = { kind: 'file', path: DATA_FILE };
   } else if (d && 'text' in d) {
     // the character ids of the training and validation text, as paralens encoded them
-    files[DATA_FILE] = encodeSafetensors([
-      { name: 'text_train', tensor: new Tensor(d.text.train, [d.text.train.length]) },
-      { name: 'text_val', tensor: new Tensor(d.text.val, [d.text.val.length]) },
-    ], { data: d.text.name });
+    files[DATA_FILE] = encodeSafetensors(
+      [
+        { name: 'text_train', tensor: new Tensor(d.text.train, [d.text.train.length]) },
+        { name: 'text_val', tensor: new Tensor(d.text.val, [d.text.val.length]) },
+      ],
+      { data: d.text.name },
+    );
     source = { kind: 'text', path: DATA_FILE };
   } else if (d) {
     source = { kind: 'idx', ...d.idx };

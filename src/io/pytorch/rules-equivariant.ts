@@ -76,7 +76,8 @@ function stack(mixers: readonly Float64Array[], n: number): Tensor {
 }
 
 const pointMixing = (m: Para, mixers: readonly Float64Array[]) => {
-  const [n, cin] = m.dom!, cout = m.cod![1]!;
+  const [n, cin] = m.dom!,
+    cout = m.cod![1]!;
   return named(m, `PointMixing(${n}, ${cin}, ${cout}, ${mixers.length})`, ['PointMixing'], [{ name: 'mixers', tensor: stack(mixers, n!) }]);
 };
 
@@ -85,9 +86,13 @@ export const equivariantRules: TorchRuleSet = {
   rules: {
     equivariant: ({ m }) => {
       const [g, rin, rout] = m.args.map(String) as [string, string, string];
-      const G = toGroup(g), ri = toRep(rin), ro = toRep(rout);
-      const nIn = repSize(ri, G.d), nOut = repSize(ro, G.d);
-      const basis = cachedBasis(G, ri, ro), bias = cachedBasis(G, trivial, ro);
+      const G = toGroup(g),
+        ri = toRep(rin),
+        ro = toRep(rout);
+      const nIn = repSize(ri, G.d),
+        nOut = repSize(ro, G.d);
+      const basis = cachedBasis(G, ri, ro),
+        bias = cachedBasis(G, trivial, ro);
       const buffers = [{ name: 'basis', tensor: denseRows(basis.basis, [nOut, nIn]) }];
       if (bias.dim) buffers.push({ name: 'bias_basis', tensor: denseRows(bias.basis, [nOut]) });
       return named(m, `EquivariantLinear(${nIn}, ${nOut}, ${basis.dim}, ${bias.dim})`, ['EquivariantLinear'], buffers);

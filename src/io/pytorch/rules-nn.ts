@@ -7,14 +7,18 @@ import type { TorchRule, TorchRuleSet } from './torch-module.js';
  * nn.Conv1d), so the names `weight` and `bias` carry over unchanged.
  */
 const args = (m: { args: readonly (number | string)[] }): number[] => m.args as number[];
-const conv = (cls: string): TorchRule => ({ m }) => {
-  const [i, o, k, s, p] = args(m);
-  return named(m, `nn.${cls}(${i}, ${o}, ${k}, stride=${s}, padding=${p})`);
-};
-const pool = (cls: string): TorchRule => ({ m }) => {
-  const [k, s] = args(m);
-  return plain(`nn.${cls}(${k}, stride=${s})`);
-};
+const conv =
+  (cls: string): TorchRule =>
+  ({ m }) => {
+    const [i, o, k, s, p] = args(m);
+    return named(m, `nn.${cls}(${i}, ${o}, ${k}, stride=${s}, padding=${p})`);
+  };
+const pool =
+  (cls: string): TorchRule =>
+  ({ m }) => {
+    const [k, s] = args(m);
+    return plain(`nn.${cls}(${k}, stride=${s})`);
+  };
 
 export const nnRules: TorchRuleSet = {
   helpers: {

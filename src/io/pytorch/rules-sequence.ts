@@ -81,7 +81,8 @@ const HELPERS: Record<string, string> = {
 /** The buffers and the extra parameter's shape of attention at its context T. */
 function attentionParts(m: Para): { code: string; buffers: TorchBuffer[] } {
   const [d, heads, pos, mask] = m.args as [number, number, string, string | undefined];
-  const T = m.dom![0]!, causal = mask !== 'none';
+  const T = m.dom![0]!,
+    causal = mask !== 'none';
   const p = parsePosition(pos, String(m));
   const buffers: TorchBuffer[] = [];
   let extra = 'None';
@@ -89,14 +90,26 @@ function attentionParts(m: Para): { code: string; buffers: TorchBuffer[] } {
     const nb = relativeBuckets(p.maxDistance, causal);
     // relativeBias of the table κ[0, k] = k is each pair's bucket: one definition of the buckets
     const buckets = new Float32Array(T * T);
-    relativeBias(Float32Array.from({ length: nb }, (_, k) => k), 1, T, T, 0, p.maxDistance, causal, buckets);
+    relativeBias(
+      Float32Array.from({ length: nb }, (_, k) => k),
+      1,
+      T,
+      T,
+      0,
+      p.maxDistance,
+      causal,
+      buckets,
+    );
     buffers.push({ name: 'buckets', tensor: new Tensor(buckets, [T, T]) });
     extra = `(${heads}, ${nb})`;
   } else if (p.kind === 'absolute') {
     extra = `(${p.tmax}, ${d})`;
   } else if (p.kind === 'rope') {
     const table = rotaryTable(T, ropeFrequencies(d / heads));
-    buffers.push({ name: 'cos', tensor: new Tensor(Float32Array.from(table.cos), [T, table.half]) }, { name: 'sin', tensor: new Tensor(Float32Array.from(table.sin), [T, table.half]) });
+    buffers.push(
+      { name: 'cos', tensor: new Tensor(Float32Array.from(table.cos), [T, table.half]) },
+      { name: 'sin', tensor: new Tensor(Float32Array.from(table.sin), [T, table.half]) },
+    );
   }
   return { code: `Attention(${d}, ${heads}, ${T}, ${causal ? 'True' : 'False'}, '${p.kind}', ${extra})`, buffers };
 }

@@ -44,7 +44,12 @@ const pool = (op: string, masked: boolean) => () => plain(`SetPool('${op}', ${ma
 export const setRules: TorchRuleSet = {
   helpers: HELPERS,
   rules: {
-    ...Object.fromEntries(['sum', 'mean', 'max'].flatMap((op) => [[`${op}_pool`, pool(op, false)], [`masked_${op}_pool`, pool(op, true)]])),
+    ...Object.fromEntries(
+      ['sum', 'mean', 'max'].flatMap((op) => [
+        [`${op}_pool`, pool(op, false)],
+        [`masked_${op}_pool`, pool(op, true)],
+      ]),
+    ),
     map: ({ m, emit }) => {
       const f = emit(m.children[0]!);
       return { code: `MapSet(${f.code}, False)`, ...under('f', f), helpers: ['MapSet', ...f.helpers] };

@@ -44,7 +44,12 @@ const HELPERS: Record<string, string> = {
 /** The submodules of a composite, registered as `0`, `1`, …: names and buffers prefixed by position. */
 function indexed(children: readonly TorchModule[]): Pick<TorchModule, 'params' | 'buffers' | 'helpers' | 'aliases'> {
   const parts = children.map((c, i) => under(String(i), c));
-  return { params: parts.flatMap((p) => p.params), buffers: parts.flatMap((p) => p.buffers), helpers: children.flatMap((c) => c.helpers), aliases: parts.flatMap((p) => p.aliases) };
+  return {
+    params: parts.flatMap((p) => p.params),
+    buffers: parts.flatMap((p) => p.buffers),
+    helpers: children.flatMap((c) => c.helpers),
+    aliases: parts.flatMap((p) => p.aliases),
+  };
 }
 
 export const structureRules: TorchRuleSet = {

@@ -21,7 +21,11 @@ export class MapSet extends Morphism {
   override readonly params: readonly ParamSpec[];
   readonly dom: Shape | undefined;
   readonly cod: Shape | undefined;
-  constructor(readonly f: Para, readonly n: number | undefined, readonly masked: boolean) {
+  constructor(
+    readonly f: Para,
+    readonly n: number | undefined,
+    readonly masked: boolean,
+  ) {
     super();
     this.kind = masked ? 'masked_map' : 'map';
     if (n !== undefined && !(Number.isInteger(n) && n >= 0)) throw new ShapeError(`${this.kind}: the set size must be a non-negative integer, got ${n}`);
@@ -38,13 +42,16 @@ export class MapSet extends Morphism {
     if (dom.length < 2) throw new ShapeError(`${this} expects sets [*,n,…] but got ${describeShape(dom)}`);
     const elem = this.masked ? [dom[1]! - 1, ...dom.slice(2)] : dom.slice(1);
     if (this.f.dom && !shapesMatch(this.f.dom, elem)) {
-      throw new ShapeError(`${this} applies ${this.f} to elements ${describeShape(this.f.dom)} but the sets have elements ${describeShape(elem)}${this.masked ? ' (after the mask column)' : ''}`);
+      throw new ShapeError(
+        `${this} applies ${this.f} to elements ${describeShape(this.f.dom)} but the sets have elements ${describeShape(elem)}${this.masked ? ' (after the mask column)' : ''}`,
+      );
     }
     return new MapSet(this.f.dom ? this.f : this.f.at(elem), dom[0], this.masked);
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     if (x.rank < 3) throw new ShapeError(`${this} expects sets [*,n,…] but got rank ${x.rank - 1} samples`);
-    const B = x.batch, n = x.shape[1]!;
+    const B = x.batch,
+      n = x.shape[1]!;
     if (!this.masked) {
       const lens = this.f.forward(theta, x.reshape([B * n, ...x.shape.slice(2)]), ctx);
       return {
@@ -52,7 +59,8 @@ export class MapSet extends Morphism {
         pullback: (dy, dTheta, needDx = true) => lens.pullback(dy.reshape([B * n, ...lens.y.shape.slice(1)]), dTheta, needDx).reshape(x.shape),
       };
     }
-    const w = x.shape[2]!, a = w - 1;
+    const w = x.shape[2]!,
+      a = w - 1;
     const feats = ctx.alloc([B * n, a], x.dtype);
     for (let r = 0; r < B * n; r++) feats.data.set(x.data.subarray(r * w, r * w + a), r * a);
     const lens = this.f.forward(theta, feats, ctx);

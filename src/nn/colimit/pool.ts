@@ -30,7 +30,9 @@ function present(x: Tensor, b: number, i: number, n: number, width: number, mask
 function poolForward(op: Reduction, masked: boolean, self: Para, x: Tensor, ctx: Pick<Ctx, 'alloc'>): Lens {
   checkInput(self, x);
   if (x.rank !== 3) throw new ShapeError(`${self} expects sets [*,n,d] but got rank ${x.rank - 1} samples`);
-  const B = x.batch, n = x.shape[1]!, width = x.shape[2]!;
+  const B = x.batch,
+    n = x.shape[1]!,
+    width = x.shape[2]!;
   const d = masked ? width - 1 : width;
   const y = ctx.alloc([B, d], x.dtype);
   const count = new Float64Array(B);

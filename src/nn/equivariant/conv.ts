@@ -47,7 +47,8 @@ export function derivedOffsets(G: Group, keep: (p: number) => boolean): { offset
  */
 function neighbourUnfolding(src: Int32Array, K: number, cin: number, N: number): Unfolding {
   // at[(c·K + j)·N + q]: the element of a sample that row (c, j), column q reads
-  const CK = cin * K, at = new Int32Array(CK * N);
+  const CK = cin * K,
+    at = new Int32Array(CK * N);
   for (let c = 0; c < cin; c++) for (let j = 0; j < K; j++) for (let q = 0; q < N; q++) at[(c * K + j) * N + q] = c * N + src[j * N + q]!;
   return {
     K: CK,
@@ -55,13 +56,11 @@ function neighbourUnfolding(src: Int32Array, K: number, cin: number, N: number):
     S: cin * N,
     unfold(_be, x, xOff, count, col, ld) {
       for (let s = 0; s < count; s++)
-        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++)
-          for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) col[co + q] = x[xo + at[io + q]!]!;
+        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++) for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) col[co + q] = x[xo + at[io + q]!]!;
     },
     fold(_be, col, ld, count, dx, xOff) {
       for (let s = 0; s < count; s++)
-        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++)
-          for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) dx[xo + at[io + q]!] += col[co + q]!;
+        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++) for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) dx[xo + at[io + q]!] += col[co + q]!;
     },
   };
 }
@@ -72,7 +71,8 @@ function neighbourUnfolding(src: Int32Array, K: number, cin: number, N: number):
  * Y[o, q] = Σ_{c,j} W[o, c, j]·X[c, src_j(q)] + b[o]. Per-sample shapes [cin, …grid] → [cout, …grid].
  */
 function gridConv(kind: string, args: number[], grid: number[], src: Int32Array, K: number, cin: number, cout: number): Para {
-  const N = grid.reduce((a, b) => a * b, 1), CK = cin * K;
+  const N = grid.reduce((a, b) => a * b, 1),
+    CK = cin * K;
   const geometry = { unfolding: neighbourUnfolding(src, K, cin, N), cod: [cout, ...grid] };
   const self: Para = primitive({
     kind,
@@ -83,7 +83,12 @@ function gridConv(kind: string, args: number[], grid: number[], src: Int32Array,
       { name: 'weight', shape: [cout, cin, K], init: glorotUniform(CK, cout * K) },
       { name: 'bias', shape: [cout], init: zeros },
     ],
-    ...convForwards(() => self, geometry, () => geometry, cout),
+    ...convForwards(
+      () => self,
+      geometry,
+      () => geometry,
+      cout,
+    ),
   });
   return self;
 }
@@ -119,9 +124,16 @@ export function conv1dPeriodic(n: number, cin: number, cout: number, k: number):
 export function conv2dPeriodic(h: number, w: number, cin: number, cout: number, k: number): Para {
   checkPos('conv2d_periodic(h,w,cin,cout,k)', { h, w, cin, cout, k });
   if (k % 2 === 0 || k > h || k > w) throw new RangeArgError(`conv2d_periodic: kernel size k must be odd and ≤ h, w; got k=${k}, h=${h}, w=${w}`);
-  const r = (k - 1) / 2, N = h * w;
-  const sr = (p: number): number => { const a = Math.floor(p / w); return a > h / 2 ? a - h : a; };
-  const sc = (p: number): number => { const a = p % w; return a > w / 2 ? a - w : a; };
+  const r = (k - 1) / 2,
+    N = h * w;
+  const sr = (p: number): number => {
+    const a = Math.floor(p / w);
+    return a > h / 2 ? a - h : a;
+  };
+  const sc = (p: number): number => {
+    const a = p % w;
+    return a > w / 2 ? a - w : a;
+  };
   const { offsets, src } = derivedOffsets(translations2d(h, w), (p) => Math.abs(sr(p)) <= r && Math.abs(sc(p)) <= r);
   const order = offsets.map((p, j) => ({ key: (sr(p) + r) * k + (sc(p) + r), j })).sort((a, b) => a.key - b.key);
   const tapSrc = new Int32Array(k * k * N);

@@ -18,7 +18,11 @@ export function mixersOf(b: ReturnType<typeof cachedBasis>): Float64Array[] {
  * DeepSets"), so y_i = Λ₁x_i + Λ₂·Σ_j x_j + b up to the basis' normalisation.
  */
 export function deepsetsLayer(n: number, cin: number, cout: number): Para {
-  for (const [k, v] of [['n', n], ['cin', cin], ['cout', cout]] as const) {
+  for (const [k, v] of [
+    ['n', n],
+    ['cin', cin],
+    ['cout', cout],
+  ] as const) {
     if (!(Number.isInteger(v) && v > 0)) throw new RangeArgError(`deepsets(n,cin,cout) needs positive integers, got ${k}=${v}`);
   }
   const mixers = mixersOf(cachedBasis(symmetric(n), V, V));

@@ -18,7 +18,8 @@ export function displace(n: number): Para {
     cod: [n, 3],
     forward: (_theta, x, ctx) => {
       checkInput(self, x);
-      const N = x.batch * n, X = x.data;
+      const N = x.batch * n,
+        X = x.data;
       const y = ctx.alloc([x.batch, n, 3], x.dtype, true);
       for (let v = 0; v < N; v++) for (let c = 0; c < 3; c++) y.data[v * 3 + c] = X[v * 6 + c]! + X[v * 6 + 3 + c]!;
       return {

@@ -16,12 +16,20 @@ import type { Scratch, TpSaved } from './tp-kernel.js';
 export type Aggregation = 'sum' | 'attention';
 
 /** Concatenated irreps (a direct sum kept in the given order, not simplified). */
-const concat = (...xs: Irreps[]): Irreps => new Irreps(xs[0]!.group, xs.flatMap((x) => x.terms));
+const concat = (...xs: Irreps[]): Irreps =>
+  new Irreps(
+    xs[0]!.group,
+    xs.flatMap((x) => x.terms),
+  );
 
 /** A tensor product followed by a bias on the even scalars: the steerable linear map of SEGNN (Brandstetter et al. 2022, eq. 9). */
 class SteerableLinear {
   readonly plan: TensorProductPlan;
-  constructor(readonly in1: Irreps, readonly attr: Irreps, readonly out: Irreps) {
+  constructor(
+    readonly in1: Irreps,
+    readonly attr: Irreps,
+    readonly out: Irreps,
+  ) {
     this.plan = new TensorProductPlan(in1, attr, out);
   }
   forward(rows: number, x: Data, a: Data, W: Data, bias: Data | undefined, y: Data, mem: Scratch): TpSaved {
@@ -57,23 +65,42 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
   checkPoints('e3_conv', n);
   if (!(Number.isInteger(lmax) && lmax >= 0 && lmax <= 4)) throw new RangeArgError(`e3_conv: lmax must be an integer in 0 … 4, got ${lmax}`);
   if (aggregation !== 'sum' && aggregation !== 'attention') throw new RangeArgError(`e3_conv: aggregation must be 'sum' or 'attention', got '${aggregation}'`);
-  const hIn = toIrreps(inIrreps), G = hIn.group, hid = toIrreps(hiddenIrreps, G), hOut = toIrreps(outIrreps, G);
+  const hIn = toIrreps(inIrreps),
+    G = hIn.group,
+    hid = toIrreps(hiddenIrreps, G),
+    hOut = toIrreps(outIrreps, G);
   if (G === 'SO(2)') throw new RangeArgError('e3_conv: SO(3) or O(3) irreps expected');
-  const scalars = new Irreps(G, hid.terms.filter((t) => t.ir.l === 0));
-  const gatedI = new Irreps(G, hid.terms.filter((t) => t.ir.l > 0));
+  const scalars = new Irreps(
+    G,
+    hid.terms.filter((t) => t.ir.l === 0),
+  );
+  const gatedI = new Irreps(
+    G,
+    hid.terms.filter((t) => t.ir.l > 0),
+  );
   if (!scalars.dim) throw new RangeArgError(`e3_conv: hidden irreps ${hid} need scalar channels (the gate's swish channels)`);
   const gate = new GatePlan(scalars, gatedI);
   const hidden = concat(scalars, gatedI); // the gate's output order: scalars first
   const gIn = gate.inputIrreps;
   const attr = shIrreps(G, lmax);
-  const msgIn = concat(hIn, hIn, ONE_SCALAR(G)), updIn = concat(hIn, hidden);
-  const tp1 = new SteerableLinear(msgIn, attr, gIn), tp2 = new SteerableLinear(hidden, attr, gIn);
-  const tp3 = new SteerableLinear(updIn, attr, gIn), tp4 = new SteerableLinear(hidden, attr, hOut);
+  const msgIn = concat(hIn, hIn, ONE_SCALAR(G)),
+    updIn = concat(hIn, hidden);
+  const tp1 = new SteerableLinear(msgIn, attr, gIn),
+    tp2 = new SteerableLinear(hidden, attr, gIn);
+  const tp3 = new SteerableLinear(updIn, attr, gIn),
+    tp4 = new SteerableLinear(hidden, attr, hOut);
   const residual = String(hIn) === String(hOut);
   const tps = [tp1, tp2, tp3, tp4];
   const nsc = scalars.dim;
   const params: ParamSpec[] = tps.flatMap((t, k) => tpParams(t.plan, `tp${k + 1}.`));
-  if (aggregation === 'attention') params.push({ name: 'attention', shape: [nsc], init: (rng, out) => { for (let i = 0; i < out.length; i++) out[i] = rng.normal() / Math.sqrt(nsc); } });
+  if (aggregation === 'attention')
+    params.push({
+      name: 'attention',
+      shape: [nsc],
+      init: (rng, out) => {
+        for (let i = 0; i < out.length; i++) out[i] = rng.normal() / Math.sqrt(nsc);
+      },
+    });
   // where the weight and the bias (if any) of each tensor product sit in θ
   const slots: { w: number; b?: number }[] = [];
   let k = 0;
@@ -82,7 +109,13 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
     slots.push(params[k]?.name === `tp${i + 1}.bias` ? { w, b: k++ } : { w });
   });
   const attIndex = aggregation === 'attention' ? k : -1;
-  const dIn = hIn.dim, dH = hidden.dim, dG = gIn.dim, dOut = hOut.dim, A = shDim(lmax), sIn = 3 + dIn, sOut = 3 + dOut;
+  const dIn = hIn.dim,
+    dH = hidden.dim,
+    dG = gIn.dim,
+    dOut = hOut.dim,
+    A = shDim(lmax),
+    sIn = 3 + dIn,
+    sOut = 3 + dOut;
   const self: Para = primitive({
     kind: 'e3_conv',
     args: [n, String(hIn), String(hid), String(hOut), lmax, ...(aggregation === 'attention' ? ['attention'] : [])],
@@ -91,8 +124,11 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
     params,
     forward: (theta, x, ctx) => {
       checkInput(self, x);
-      const mem = ctxScratch(ctx), f64 = x.dtype === 'float64';
-      const B = x.batch, N = B * n, X = x.data;
+      const mem = ctxScratch(ctx),
+        f64 = x.dtype === 'float64';
+      const B = x.batch,
+        N = B * n,
+        X = x.data;
       const W = (i: number): Data => theta[slots[i]!.w]!.data;
       const Bi = (i: number): Data | undefined => (slots[i]!.b === undefined ? undefined : theta[slots[i]!.b!]!.data);
       const geo = cloudGeometry(X, B, n, sIn, lmax, mem);
@@ -110,7 +146,10 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
         m0.set(H.subarray(geo.source[e]! * dIn, (geo.source[e]! + 1) * dIn), o + dIn);
         m0[o + 2 * dIn] = geo.dist[e]!;
       }
-      const t1 = mem(E * dG, f64), g1 = mem(E * dH, f64), t2 = mem(E * dG, f64), msg = mem(E * dH, f64);
+      const t1 = mem(E * dG, f64),
+        g1 = mem(E * dH, f64),
+        t2 = mem(E * dG, f64),
+        msg = mem(E * dH, f64);
       const s1 = tp1.forward(E, m0, geo.sh, W(0), Bi(0), t1, mem);
       gate.forward(E, t1, g1);
       const s2 = tp2.forward(E, g1, geo.sh, W(1), Bi(1), t2, mem);
@@ -120,7 +159,8 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
       let alpha: Data | undefined;
       if (aggregation === 'sum') {
         for (let e = 0; e < E; e++) {
-          const t = geo.target[e]! * dH, o = e * dH;
+          const t = geo.target[e]! * dH,
+            o = e * dH;
           for (let c = 0; c < dH; c++) agg[t + c] += msg[o + c]!;
         }
       } else {
@@ -137,7 +177,7 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
             mx = Math.max(mx, l);
           }
           let z = 0;
-          for (let q = 0; q < per; q++) z += (alpha[v * per + q] = Math.exp(alpha[v * per + q]! - mx));
+          for (let q = 0; q < per; q++) z += alpha[v * per + q] = Math.exp(alpha[v * per + q]! - mx);
           for (let q = 0; q < per; q++) {
             const e = v * per + q;
             alpha[e]! /= z;
@@ -151,7 +191,9 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
         u0.set(H.subarray(v * dIn, (v + 1) * dIn), v * updIn.dim);
         u0.set(agg.subarray(v * dH, (v + 1) * dH), v * updIn.dim + dIn);
       }
-      const t3 = mem(N * dG, f64), g3 = mem(N * dH, f64), o4 = mem(N * dOut, f64);
+      const t3 = mem(N * dG, f64),
+        g3 = mem(N * dH, f64),
+        o4 = mem(N * dOut, f64);
       const s3 = tp3.forward(N, u0, nodeAttr, W(2), Bi(2), t3, mem);
       gate.forward(N, t3, g3);
       const s4 = tp4.forward(N, g3, nodeAttr, W(3), Bi(3), o4, mem);
@@ -166,7 +208,8 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
           const D = dy.data;
           const dWt = (i: number): Data | null => (dTheta ? dTheta[slots[i]!.w]!.data : null);
           const dBt = (i: number): Data | undefined => (dTheta && slots[i]!.b !== undefined ? dTheta[slots[i]!.b!]!.data : undefined);
-          const dO = mem(N * dOut, f64), dH_ = mem(N * dIn, f64);
+          const dO = mem(N * dOut, f64),
+            dH_ = mem(N * dIn, f64);
           for (let v = 0; v < N; v++)
             for (let c = 0; c < dOut; c++) {
               const g = D[v * sOut + 3 + c]!;
@@ -174,7 +217,9 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
               if (residual) dH_[v * dIn + c] += g;
             }
           const dNodeAttr = mem(N * A, f64);
-          const dG3 = mem(N * dH, f64), dT3 = mem(N * dG, f64), dU0 = mem(N * updIn.dim, f64);
+          const dG3 = mem(N * dH, f64),
+            dT3 = mem(N * dG, f64),
+            dU0 = mem(N * updIn.dim, f64);
           tp4.backward(s4, W(3), dO, dWt(3), dBt(3), dG3, dNodeAttr, mem);
           gate.backward(N, t3, dG3, dT3);
           tp3.backward(s3, W(2), dT3, dWt(2), dBt(2), dU0, dNodeAttr, mem);
@@ -187,7 +232,9 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
           if (aggregation === 'sum') {
             for (let e = 0; e < E; e++) dMsg.set(dAgg.subarray(geo.target[e]! * dH, (geo.target[e]! + 1) * dH), e * dH);
           } else {
-            const w = theta[attIndex]!.data, dw = dTheta ? dTheta[attIndex]!.data : null, per = n - 1;
+            const w = theta[attIndex]!.data,
+              dw = dTheta ? dTheta[attIndex]!.data : null,
+              per = n - 1;
             for (let v = 0; v < N; v++) {
               // dℓ_e = α_e(⟨dm_v, m_e⟩ − Σ_k α_k⟨dm_v, m_k⟩); dm_e = α_e dm_v + dℓ_e·w on the scalars
               let mean = 0;
@@ -200,7 +247,9 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
                 mean += alpha![e]! * s;
               }
               for (let q = 0; q < per; q++) {
-                const e = v * per + q, a = alpha![e]!, dl = a * (dots[q]! - mean);
+                const e = v * per + q,
+                  a = alpha![e]!,
+                  dl = a * (dots[q]! - mean);
                 for (let c = 0; c < dH; c++) dMsg[e * dH + c] = a * dAgg[v * dH + c]!;
                 for (let c = 0; c < nsc; c++) {
                   dMsg[e * dH + c] += dl * w[c]!;
@@ -210,7 +259,10 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
             }
           }
           const dSh = mem(E * A, f64);
-          const dT2 = mem(E * dG, f64), dG1 = mem(E * dH, f64), dT1 = mem(E * dG, f64), dM0 = mem(E * msgIn.dim, f64);
+          const dT2 = mem(E * dG, f64),
+            dG1 = mem(E * dH, f64),
+            dT1 = mem(E * dG, f64),
+            dM0 = mem(E * msgIn.dim, f64);
           gate.backward(E, t2, dMsg, dT2);
           tp2.backward(s2, W(1), dT2, dWt(1), dBt(1), dG1, dSh, mem);
           gate.backward(E, t1, dG1, dT1);
@@ -219,7 +271,9 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
           if (!needDx) return dx;
           const dDist = mem(E, f64);
           for (let e = 0; e < E; e++) {
-            const o = e * msgIn.dim, ti = geo.target[e]! * dIn, sj = geo.source[e]! * dIn;
+            const o = e * msgIn.dim,
+              ti = geo.target[e]! * dIn,
+              sj = geo.source[e]! * dIn;
             for (let c = 0; c < dIn; c++) {
               dH_[ti + c] += dM0[o + c]!;
               dH_[sj + c] += dM0[o + dIn + c]!;

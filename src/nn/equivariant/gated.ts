@@ -29,7 +29,8 @@ export function withGates(r: Rep, d: number): Rep {
  * the group action, so the map is equivariant for every group, orthogonal or not.
  */
 export function gated(group: GroupLike, rep: RepLike): Para {
-  const G = toGroup(group), r = toRep(rep);
+  const G = toGroup(group),
+    r = toRep(rep);
   checkLayerRep(G, r, 'gated');
   const as = atoms(r, G.d);
   const n = repSize(r, G.d);
@@ -43,10 +44,13 @@ export function gated(group: GroupLike, rep: RepLike): Para {
     cod: [n],
     forward: (_theta, x, ctx) => {
       checkInput(self, x);
-      const B = x.batch, X = x.data;
-      const y = ctx.alloc([B, n], x.dtype), Y = y.data;
+      const B = x.batch,
+        X = x.data;
+      const y = ctx.alloc([B, n], x.dtype),
+        Y = y.data;
       for (let b = 0; b < B; b++) {
-        const xo = b * nIn, yo = b * n;
+        const xo = b * nIn,
+          yo = b * n;
         for (const s of scalars) Y[yo + s] = X[xo + s]! * sigmoid(X[xo + s]!);
         vec.forEach((a, k) => {
           const gk = sigmoid(X[xo + n + k]!);
@@ -58,11 +62,14 @@ export function gated(group: GroupLike, rep: RepLike): Para {
         pullback: (dy, _dTheta, needDx = true) => {
           const dx = ctx.alloc([B, nIn], x.dtype);
           if (!needDx) return dx;
-          const D = dy.data, DX = dx.data;
+          const D = dy.data,
+            DX = dx.data;
           for (let b = 0; b < B; b++) {
-            const xo = b * nIn, yo = b * n;
+            const xo = b * nIn,
+              yo = b * n;
             for (const s of scalars) {
-              const z = X[xo + s]!, sg = sigmoid(z);
+              const z = X[xo + s]!,
+                sg = sigmoid(z);
               DX[xo + s] = D[yo + s]! * (sg + z * sg * (1 - sg));
             }
             vec.forEach((a, k) => {
@@ -89,8 +96,10 @@ export function gated(group: GroupLike, rep: RepLike): Para {
  * form): e.g. from point positions to their outer products x xᵀ ∈ T(2).
  */
 export function bilinear(group: GroupLike, rep: RepLike): Para {
-  const G = toGroup(group), r = toRep(rep);
-  const n = repSize(r, G.d), m = n + n * n;
+  const G = toGroup(group),
+    r = toRep(rep);
+  const n = repSize(r, G.d),
+    m = n + n * n;
   checkLayerRep(G, r, 'bilinear', m);
   const self: Para = primitive({
     kind: 'bilinear',
@@ -99,10 +108,13 @@ export function bilinear(group: GroupLike, rep: RepLike): Para {
     cod: [m],
     forward: (_theta, x, ctx) => {
       checkInput(self, x);
-      const B = x.batch, X = x.data;
-      const y = ctx.alloc([B, m], x.dtype), Y = y.data;
+      const B = x.batch,
+        X = x.data;
+      const y = ctx.alloc([B, m], x.dtype),
+        Y = y.data;
       for (let b = 0; b < B; b++) {
-        const xo = b * n, yo = b * m;
+        const xo = b * n,
+          yo = b * m;
         for (let i = 0; i < n; i++) Y[yo + i] = X[xo + i]!;
         for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Y[yo + n + i * n + j] = X[xo + i]! * X[xo + j]!;
       }
@@ -111,9 +123,11 @@ export function bilinear(group: GroupLike, rep: RepLike): Para {
         pullback: (dy, _dTheta, needDx = true) => {
           const dx = ctx.alloc([B, n], x.dtype);
           if (!needDx) return dx;
-          const D = dy.data, DX = dx.data;
+          const D = dy.data,
+            DX = dx.data;
           for (let b = 0; b < B; b++) {
-            const xo = b * n, yo = b * m;
+            const xo = b * n,
+              yo = b * m;
             for (let i = 0; i < n; i++) {
               let s = D[yo + i]!;
               for (let j = 0; j < n; j++) s += (D[yo + n + i * n + j]! + D[yo + n + j * n + i]!) * X[xo + j]!;
@@ -143,9 +157,20 @@ const MAX_EMLP_DEPTH = 64;
  * (equivariant(in, hidden) >> norm_gated(hidden), orthogonal groups only) instead of gates. Every piece is equivariant, so the composite is (seed 001:
  * equivariance is closed under composition).
  */
-export function emlp(group: GroupLike, repIn: RepLike, repHidden: RepLike, repOut: RepLike, depth = 2, opts: { bilinear?: boolean; nonlinearity?: 'gated' | 'norm' } = {}): Para {
-  const G = toGroup(group), rin = toRep(repIn), rh = toRep(repHidden), rout = toRep(repOut);
-  if (!(Number.isInteger(depth) && depth >= 1 && depth <= MAX_EMLP_DEPTH)) throw new ShapeError(`emlp: depth must be an integer from 1 to ${MAX_EMLP_DEPTH}, got ${depth}`);
+export function emlp(
+  group: GroupLike,
+  repIn: RepLike,
+  repHidden: RepLike,
+  repOut: RepLike,
+  depth = 2,
+  opts: { bilinear?: boolean; nonlinearity?: 'gated' | 'norm' } = {},
+): Para {
+  const G = toGroup(group),
+    rin = toRep(repIn),
+    rh = toRep(repHidden),
+    rout = toRep(repOut);
+  if (!(Number.isInteger(depth) && depth >= 1 && depth <= MAX_EMLP_DEPTH))
+    throw new ShapeError(`emlp: depth must be an integer from 1 to ${MAX_EMLP_DEPTH}, got ${depth}`);
   const parts: Para[] = [];
   let cur = rin;
   for (let l = 0; l < depth; l++) {

@@ -23,7 +23,10 @@ export class GatePlan {
   private readonly copies: readonly (readonly [number, number])[];
   /** Per scalar: true when odd (tanh). */
   private readonly odd: readonly boolean[];
-  constructor(readonly scalars: Irreps, readonly gated: Irreps) {
+  constructor(
+    readonly scalars: Irreps,
+    readonly gated: Irreps,
+  ) {
     if (scalars.terms.some((t) => t.ir.l !== 0)) throw new RangeArgError(`irreps_gate: the first irreps must be scalars (ℓ = 0), got ${scalars}`);
     const copies: [number, number][] = [];
     gated.terms.forEach((t, i) => {
@@ -41,24 +44,31 @@ export class GatePlan {
     return new Irreps(this.gated.group, [...this.scalars.terms, ...(g ? [{ mul: g, ir: even }] : []), ...this.gated.terms]);
   }
   forward(rows: number, X: Data, Y: Data): void {
-    const { inDim, outDim, copies, odd } = this, ns = this.scalars.dim, ng = copies.length;
+    const { inDim, outDim, copies, odd } = this,
+      ns = this.scalars.dim,
+      ng = copies.length;
     for (let r = 0; r < rows; r++) {
-      const xo = r * inDim, yo = r * outDim;
+      const xo = r * inDim,
+        yo = r * outDim;
       for (let s = 0; s < ns; s++) {
         const z = X[xo + s]!;
         Y[yo + s] = odd[s] ? Math.tanh(z) : z * sigmoid(z);
       }
       for (let k = 0; k < ng; k++) {
-        const g = sigmoid(X[xo + ns + k]!), [off, d] = copies[k]!;
+        const g = sigmoid(X[xo + ns + k]!),
+          [off, d] = copies[k]!;
         for (let j = 0; j < d; j++) Y[yo + ns + off + j] = g * X[xo + ns + ng + off + j]!;
       }
     }
   }
   /** dX (+)= the pullback of dY. */
   backward(rows: number, X: Data, dY: Data, dX: Data): void {
-    const { inDim, outDim, copies, odd } = this, ns = this.scalars.dim, ng = copies.length;
+    const { inDim, outDim, copies, odd } = this,
+      ns = this.scalars.dim,
+      ng = copies.length;
     for (let r = 0; r < rows; r++) {
-      const xo = r * inDim, yo = r * outDim;
+      const xo = r * inDim,
+        yo = r * outDim;
       for (let s = 0; s < ns; s++) {
         const z = X[xo + s]!;
         if (odd[s]) {
@@ -70,7 +80,8 @@ export class GatePlan {
         }
       }
       for (let k = 0; k < ng; k++) {
-        const g = sigmoid(X[xo + ns + k]!), [off, d] = copies[k]!;
+        const g = sigmoid(X[xo + ns + k]!),
+          [off, d] = copies[k]!;
         let dg = 0;
         for (let j = 0; j < d; j++) {
           const xi = xo + ns + ng + off + j;
@@ -91,7 +102,8 @@ export const rowsShape = (d: number, n?: number): number[] => (n ? [n, d] : [d])
  * gated] → [.., scalars + gated], on one feature vector or on each of n points.
  */
 export function irrepsGate(scalars: IrrepsLike, gated: IrrepsLike, n?: number): Para {
-  const s = toIrreps(scalars), g = toIrreps(gated, s.group);
+  const s = toIrreps(scalars),
+    g = toIrreps(gated, s.group);
   const plan = new GatePlan(s, g);
   const self: Para = primitive({
     kind: 'irreps_gate',

@@ -34,17 +34,27 @@ export function projectOntoBasis(B: Sparse, dW: Data, dc: Data): void {
  * the basis: dc_b = ⟨B_b, dW⟩. Equivariant by construction: f(ρ_in(g)x) = ρ_out(g)f(x).
  */
 export function equivariantLinear(group: GroupLike, repIn: RepLike, repOut: RepLike): Para {
-  const G = toGroup(group), rin = toRep(repIn), rout = toRep(repOut);
+  const G = toGroup(group),
+    rin = toRep(repIn),
+    rout = toRep(repOut);
   checkLayerRep(G, rin, 'equivariant');
   checkLayerRep(G, rout, 'equivariant');
-  const nIn = repSize(rin, G.d), nOut = repSize(rout, G.d);
+  const nIn = repSize(rin, G.d),
+    nOut = repSize(rout, G.d);
   const basis = cachedBasis(G, rin, rout);
   const biasBasis = cachedBasis(G, trivial, rout);
-  const dim = basis.dim, dimB = biasBasis.dim;
+  const dim = basis.dim,
+    dimB = biasBasis.dim;
   // E‖W‖² = σ²·dim for an orthonormal basis; σ² = nOut/dim gives Var(W_ij) ≈ 1/nIn on average (LeCun).
   const sigma = Math.sqrt(nOut / Math.max(1, dim));
   const params = [
-    { name: 'coef', shape: [dim], init: (rng: { normal(): number }, out: Data) => { for (let i = 0; i < out.length; i++) out[i] = sigma * rng.normal(); } },
+    {
+      name: 'coef',
+      shape: [dim],
+      init: (rng: { normal(): number }, out: Data) => {
+        for (let i = 0; i < out.length; i++) out[i] = sigma * rng.normal();
+      },
+    },
     ...(dimB ? [{ name: 'bias', shape: [dimB], init: (_: unknown, out: Data) => out.fill(0) }] : []),
   ];
   const self: Para = primitive({

@@ -64,7 +64,8 @@ export function adjacency(g: Graph): Float64Array {
  * by adjacency, we recover message passing") — span{I, A}.
  */
 export function messagePassingMixers(g: Graph): Float64Array[] {
-  const n = g.n, A = adjacency(g);
+  const n = g.n,
+    A = adjacency(g);
   const masked = mixersOf(cachedBasis(symmetric(n), V, V)).map((M) => M.map((v, t) => (Math.floor(t / n) === t % n || A[t]! ? v : 0)));
   // keep an orthonormal basis of the span of the restricted maps
   const kept: Float64Array[] = [];
@@ -74,7 +75,8 @@ export function messagePassingMixers(g: Graph): Float64Array[] {
       const d = v.reduce((s, x, t) => s + x * k[t]!, 0);
       for (let t = 0; t < v.length; t++) v[t] -= d * k[t]!;
     }
-    if (frobenius(v) > 1e-9) { // not Math.hypot(...v): n² arguments overflow the stack from n ≈ 320
+    if (frobenius(v) > 1e-9) {
+      // not Math.hypot(...v): n² arguments overflow the stack from n ≈ 320
       orthonormalizeRows(v, 1, v.length);
       kept.push(v);
     }

@@ -17,7 +17,8 @@ const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
  * Unlike `gated` it needs no extra gate channels: rep → rep.
  */
 export function normGated(group: GroupLike, rep: RepLike): Para {
-  const G = toGroup(group), r = toRep(rep);
+  const G = toGroup(group),
+    r = toRep(rep);
   checkLayerRep(G, r, 'norm_gated');
   if (!isOrthogonal(G)) throw new RangeArgError(`norm_gated: ${G.name} does not preserve norms (its V is not orthogonal); use gated(${G.name},…)`);
   const as = atoms(r, G.d);
@@ -31,8 +32,15 @@ export function normGated(group: GroupLike, rep: RepLike): Para {
  * coordinates `scalars`, v ↦ v·σ(‖v‖ + b_k) on each block k of coordinates (one learned
  * bias per block). Rows are every leading axis but the last of `dom`.
  */
-export function normNonlinearity(kind: string, args: readonly (string | number)[], dom: readonly number[], scalars: readonly number[], blocks: readonly ArrayLike<number>[]): Para {
-  const n = dom[dom.length - 1]!, per = dom.reduce((a, b) => a * b, 1);
+export function normNonlinearity(
+  kind: string,
+  args: readonly (string | number)[],
+  dom: readonly number[],
+  scalars: readonly number[],
+  blocks: readonly ArrayLike<number>[],
+): Para {
+  const n = dom[dom.length - 1]!,
+    per = dom.reduce((a, b) => a * b, 1);
   const nb = blocks.length;
   const self: Para = primitive({
     kind,
@@ -42,8 +50,11 @@ export function normNonlinearity(kind: string, args: readonly (string | number)[
     params: nb ? [{ name: 'bias', shape: [nb], init: zeros }] : [],
     forward: (theta, x, ctx) => {
       checkInput(self, x);
-      const R = (x.batch * per) / n, X = x.data, bias = theta[0]?.data;
-      const y = ctx.alloc(x.shape, x.dtype), Y = y.data;
+      const R = (x.batch * per) / n,
+        X = x.data,
+        bias = theta[0]?.data;
+      const y = ctx.alloc(x.shape, x.dtype),
+        Y = y.data;
       const norms = new Float64Array(R * nb);
       for (let b = 0; b < R; b++) {
         const o = b * n;
@@ -61,16 +72,20 @@ export function normNonlinearity(kind: string, args: readonly (string | number)[
         y,
         pullback: (dy, dTheta, needDx = true) => {
           const dx = ctx.alloc(x.shape, x.dtype);
-          const D = dy.data, DX = dx.data;
+          const D = dy.data,
+            DX = dx.data;
           for (let b = 0; b < R; b++) {
             const o = b * n;
             for (const s of scalars) {
-              const z = X[o + s]!, sg = sigmoid(z);
+              const z = X[o + s]!,
+                sg = sigmoid(z);
               DX[o + s] = D[o + s]! * (sg + z * sg * (1 - sg));
             }
             for (let k = 0; k < nb; k++) {
               const pos = blocks[k]!;
-              const nv = norms[b * nb + k]!, g = sigmoid(nv + bias![k]!), dg = g * (1 - g);
+              const nv = norms[b * nb + k]!,
+                g = sigmoid(nv + bias![k]!),
+                dg = g * (1 - g);
               let dv = 0; // ⟨dy, v⟩
               for (let j = 0; j < pos.length; j++) dv += D[o + pos[j]!]! * X[o + pos[j]!]!;
               if (dTheta) dTheta[0]!.data[k] += dv * dg;

@@ -9,12 +9,16 @@ import type { Scratch } from './tp-kernel.js';
 const MAX_POINTS_CLOUD = 256;
 
 export function checkPoints(what: string, n: number): void {
-  if (!(Number.isInteger(n) && n >= 2 && n <= MAX_POINTS_CLOUD)) throw new RangeArgError(`${what}: a point cloud needs an integer number of points in 2 … ${MAX_POINTS_CLOUD}, got ${n}`);
+  if (!(Number.isInteger(n) && n >= 2 && n <= MAX_POINTS_CLOUD))
+    throw new RangeArgError(`${what}: a point cloud needs an integer number of points in 2 … ${MAX_POINTS_CLOUD}, got ${n}`);
 }
 
 /** The spherical harmonics 0 … lmax as irreps: 1x0e+1x1o+1x2e… for O(3) (parity (−1)^ℓ), 1x0+1x1+… for SO(3). */
 export function shIrreps(group: IrrepGroup, lmax: number, mul = 1): Irreps {
-  return new Irreps(group, Array.from({ length: lmax + 1 }, (_, l) => ({ mul, ir: { l, p: group === 'O(3)' ? (l % 2 ? -1 : 1) : 0 } as const })));
+  return new Irreps(
+    group,
+    Array.from({ length: lmax + 1 }, (_, l) => ({ mul, ir: { l, p: group === 'O(3)' ? (l % 2 ? -1 : 1) : 0 } as const })),
+  );
 }
 
 /**
@@ -40,15 +44,19 @@ export interface CloudGeometry {
 
 /** Reads positions from the first 3 of every `stride` values per node and builds the edges, distances and harmonics. */
 export function cloudGeometry(X: Data, batch: number, n: number, stride: number, lmax: number, mem: Scratch): CloudGeometry {
-  const E = batch * n * (n - 1), f64 = X instanceof Float64Array;
-  const target = new Int32Array(E), source = new Int32Array(E);
-  const rel = mem(E * 3, true), dist = mem(E, f64);
+  const E = batch * n * (n - 1),
+    f64 = X instanceof Float64Array;
+  const target = new Int32Array(E),
+    source = new Int32Array(E);
+  const rel = mem(E * 3, true),
+    dist = mem(E, f64);
   let e = 0;
   for (let b = 0; b < batch; b++)
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++) {
         if (i === j) continue;
-        const ti = b * n + i, sj = b * n + j;
+        const ti = b * n + i,
+          sj = b * n + j;
         target[e] = ti;
         source[e] = sj;
         let q = 0;
@@ -61,7 +69,8 @@ export function cloudGeometry(X: Data, batch: number, n: number, stride: number,
         e++;
       }
   const D = shDim(lmax);
-  const sh = mem(E * D, f64), shGrad = mem(E * D * 3, f64);
+  const sh = mem(E * D, f64),
+    shGrad = mem(E * D * 3, f64);
   sphericalHarmonics(lmax, rel, E, { normalization: 'component', out: sh, grad: shGrad });
   return { batch, n, edges: E, target, source, rel, dist, sh, shGrad };
 }
@@ -73,7 +82,9 @@ export function cloudGeometry(X: Data, batch: number, n: number, stride: number,
  */
 export function cloudGeometryBackward(g: CloudGeometry, D: number, dSh: Data | null, dDist: Data | null, dX: Data, stride: number): void {
   for (let e = 0; e < g.edges; e++) {
-    let r0 = 0, r1 = 0, r2 = 0;
+    let r0 = 0,
+      r1 = 0,
+      r2 = 0;
     if (dSh)
       for (let k = 0; k < D; k++) {
         const d = dSh[e * D + k]!;
@@ -89,8 +100,13 @@ export function cloudGeometryBackward(g: CloudGeometry, D: number, dSh: Data | n
       r1 += c * g.rel[3 * e + 1]!;
       r2 += c * g.rel[3 * e + 2]!;
     }
-    const s = g.source[e]! * stride, t = g.target[e]! * stride;
-    dX[s] += r0; dX[s + 1] += r1; dX[s + 2] += r2;
-    dX[t] -= r0; dX[t + 1] -= r1; dX[t + 2] -= r2;
+    const s = g.source[e]! * stride,
+      t = g.target[e]! * stride;
+    dX[s] += r0;
+    dX[s + 1] += r1;
+    dX[s + 2] += r2;
+    dX[t] -= r0;
+    dX[t + 1] -= r1;
+    dX[t + 2] -= r2;
   }
 }

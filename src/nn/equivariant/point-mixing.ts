@@ -41,13 +41,25 @@ export function pointMixing(kind: string, args: readonly (number | string)[], mi
     forward: (theta, x, ctx) => {
       checkInput(self, x);
       const be = backend();
-      const B = x.batch, dt = x.dtype;
+      const B = x.batch,
+        dt = x.dtype;
       const M = mixersAs(dt);
       const y = ctx.alloc([B, n, cout], dt);
       const Z = ctx.alloc([B * n, cout], dt);
       for (let b = 0; b < nb; b++) {
         be.gemm(false, true, B * n, cout, cin, x.data, theta[b]!.data, Z.data, false);
-        for (let s = 0; s < B; s++) be.gemm(false, false, n, cout, n, M[b]!.data, Z.data.subarray(s * n * cout, (s + 1) * n * cout), y.data.subarray(s * n * cout, (s + 1) * n * cout), true);
+        for (let s = 0; s < B; s++)
+          be.gemm(
+            false,
+            false,
+            n,
+            cout,
+            n,
+            M[b]!.data,
+            Z.data.subarray(s * n * cout, (s + 1) * n * cout),
+            y.data.subarray(s * n * cout, (s + 1) * n * cout),
+            true,
+          );
       }
       be.addRowVector(y.data, theta[nb]!.data, B * n, cout, y.data, 'identity');
       return {
@@ -56,7 +68,18 @@ export function pointMixing(kind: string, args: readonly (number | string)[], mi
           const dx = ctx.alloc([B, n, cin], dt);
           const dZ = ctx.alloc([B * n, cout], dt);
           for (let b = 0; b < nb; b++) {
-            for (let s = 0; s < B; s++) be.gemm(true, false, n, cout, n, M[b]!.data, dy.data.subarray(s * n * cout, (s + 1) * n * cout), dZ.data.subarray(s * n * cout, (s + 1) * n * cout), false);
+            for (let s = 0; s < B; s++)
+              be.gemm(
+                true,
+                false,
+                n,
+                cout,
+                n,
+                M[b]!.data,
+                dy.data.subarray(s * n * cout, (s + 1) * n * cout),
+                dZ.data.subarray(s * n * cout, (s + 1) * n * cout),
+                false,
+              );
             if (dTheta) be.gemm(true, false, cout, cin, B * n, dZ.data, x.data, dTheta[b]!.data, true);
             if (needDx) be.gemm(false, false, B * n, cin, cout, dZ.data, theta[b]!.data, dx.data, true);
           }

@@ -18,7 +18,8 @@ export function radialBasis(r: number, K: number, rmax: number, out: Float64Arra
   }
   const s = rmax / (K - 1);
   for (let k = 0; k < K; k++) {
-    const z = (r - k * s) / s, g = Math.exp(-0.5 * z * z);
+    const z = (r - k * s) / s,
+      g = Math.exp(-0.5 * z * z);
     out[k] = g;
     dOut[k] = (-z / s) * g;
   }
@@ -37,7 +38,9 @@ export function shEmbedding(n: number, lmax: number, nbasis: number, rmax: numbe
   if (!(Number.isInteger(lmax) && lmax >= 0 && lmax <= 8)) throw new RangeArgError(`sh_embedding: lmax must be an integer in 0 … 8, got ${lmax}`);
   if (!(Number.isInteger(nbasis) && nbasis >= 1 && nbasis <= 64)) throw new RangeArgError(`sh_embedding: nbasis must be an integer in 1 … 64, got ${nbasis}`);
   if (!(rmax > 0 && Number.isFinite(rmax))) throw new RangeArgError(`sh_embedding: rmax must be a positive number, got ${rmax}`);
-  const D = shDim(lmax), out = shIrreps('O(3)', lmax, nbasis), P = n * (n - 1);
+  const D = shDim(lmax),
+    out = shIrreps('O(3)', lmax, nbasis),
+    P = n * (n - 1);
   const self: Para = primitive({
     kind: 'sh_embedding',
     args: [n, lmax, nbasis, rmax],
@@ -48,15 +51,18 @@ export function shEmbedding(n: number, lmax: number, nbasis: number, rmax: numbe
       const mem = ctxScratch(ctx);
       const g = cloudGeometry(x.data, x.batch, n, 3, lmax, mem);
       const y = ctx.alloc([x.batch, P, out.dim], x.dtype, true);
-      const R = new Float64Array(g.edges * nbasis), dR = new Float64Array(g.edges * nbasis);
-      const r = new Float64Array(nbasis), dr = new Float64Array(nbasis);
+      const R = new Float64Array(g.edges * nbasis),
+        dR = new Float64Array(g.edges * nbasis);
+      const r = new Float64Array(nbasis),
+        dr = new Float64Array(nbasis);
       for (let e = 0; e < g.edges; e++) {
         radialBasis(g.dist[e]!, nbasis, rmax, r, dr);
         R.set(r, e * nbasis);
         dR.set(dr, e * nbasis);
         const yo = e * out.dim;
         for (let l = 0; l <= lmax; l++) {
-          const d = 2 * l + 1, off = out.offsets[l]!;
+          const d = 2 * l + 1,
+            off = out.offsets[l]!;
           for (let k = 0; k < nbasis; k++) for (let m = 0; m < d; m++) y.data[yo + off + k * d + m] = r[k]! * g.sh[e * D + l * l + m]!;
         }
       }
@@ -65,11 +71,13 @@ export function shEmbedding(n: number, lmax: number, nbasis: number, rmax: numbe
         pullback: (dy, _dTheta, needDx = true) => {
           const dx = ctx.alloc(x.shape, x.dtype);
           if (!needDx) return dx;
-          const dSh = mem(g.edges * D, true), dDist = mem(g.edges, true);
+          const dSh = mem(g.edges * D, true),
+            dDist = mem(g.edges, true);
           for (let e = 0; e < g.edges; e++) {
             const yo = e * out.dim;
             for (let l = 0; l <= lmax; l++) {
-              const d = 2 * l + 1, off = out.offsets[l]!;
+              const d = 2 * l + 1,
+                off = out.offsets[l]!;
               for (let k = 0; k < nbasis; k++)
                 for (let m = 0; m < d; m++) {
                   const gy = dy.data[yo + off + k * d + m]!;

@@ -10,11 +10,50 @@ import type { Data } from '../../tensor/tensor.js';
  */
 export interface PathKernels {
   /** Z[(r·d₃ + m₃)·K + k + u·mul₂ + v] += Σ C[m₁,m₂,m₃] x₁[r,u,m₁] x₂[r,v,m₂]. */
-  forward(x1: Data, x2: Data, z: Data, rows: number, n1: number, n2: number, off1: number, off2: number, K: number, k: number, mul1: number, mul2: number): void;
+  forward(
+    x1: Data,
+    x2: Data,
+    z: Data,
+    rows: number,
+    n1: number,
+    n2: number,
+    off1: number,
+    off2: number,
+    K: number,
+    k: number,
+    mul1: number,
+    mul2: number,
+  ): void;
   /** dx₁[r,u,m₁] += Σ C x₂[r,v,m₂] dZ[…]. */
-  backward1(x2: Data, dz: Data, dx1: Data, rows: number, n1: number, n2: number, off1: number, off2: number, K: number, k: number, mul1: number, mul2: number): void;
+  backward1(
+    x2: Data,
+    dz: Data,
+    dx1: Data,
+    rows: number,
+    n1: number,
+    n2: number,
+    off1: number,
+    off2: number,
+    K: number,
+    k: number,
+    mul1: number,
+    mul2: number,
+  ): void;
   /** dx₂[r,v,m₂] += Σ C x₁[r,u,m₁] dZ[…]. */
-  backward2(x1: Data, dz: Data, dx2: Data, rows: number, n1: number, n2: number, off1: number, off2: number, K: number, k: number, mul1: number, mul2: number): void;
+  backward2(
+    x1: Data,
+    dz: Data,
+    dx2: Data,
+    rows: number,
+    n1: number,
+    n2: number,
+    off1: number,
+    off2: number,
+    K: number,
+    k: number,
+    mul1: number,
+    mul2: number,
+  ): void;
 }
 
 const cache = new Map<string, PathKernels>();
@@ -46,16 +85,40 @@ export function pathKernels(d1: number, d2: number, d3: number, cg: readonly (re
           ${body}
         }`;
   const forwardBody = `${head} ${loadB} ${weights} ${uLoop(`${as.map((a) => `const a${a} = x1[xu + ${a}];`).join(' ')}
-          ${cs.map((c) => `z[col + ${c} * K] += ${[...ca.keys()].filter((kk) => kk.startsWith(`${c}_`)).map((kk) => `w${kk} * a${kk.split('_')[1]}`).join(' + ')};`).join('\n          ')}`)}
+          ${cs
+            .map(
+              (c) =>
+                `z[col + ${c} * K] += ${[...ca.keys()]
+                  .filter((kk) => kk.startsWith(`${c}_`))
+                  .map((kk) => `w${kk} * a${kk.split('_')[1]}`)
+                  .join(' + ')};`,
+            )
+            .join('\n          ')}`)}
       }
     }`;
   const back1Body = `${head} ${loadB} ${weights} ${uLoop(`${cs.map((c) => `const g${c} = dz[col + ${c} * K];`).join(' ')}
-          ${as.map((a) => `dx1[xu + ${a}] += ${[...ca.keys()].filter((kk) => kk.endsWith(`_${a}`)).map((kk) => `w${kk} * g${kk.split('_')[0]}`).join(' + ')};`).join('\n          ')}`)}
+          ${as
+            .map(
+              (a) =>
+                `dx1[xu + ${a}] += ${[...ca.keys()]
+                  .filter((kk) => kk.endsWith(`_${a}`))
+                  .map((kk) => `w${kk} * g${kk.split('_')[0]}`)
+                  .join(' + ')};`,
+            )
+            .join('\n          ')}`)}
       }
     }`;
   // dx₂[b] = Σ_u Σ_{entries (a, b, c)} C·x₁[a]·dZ[c], accumulated over u before one write per b
   const back2Body = `${head} ${bs.map((b) => `let s${b} = 0;`).join(' ')} ${uLoop(`${as.map((a) => `const a${a} = x1[xu + ${a}];`).join(' ')} ${cs.map((c) => `const g${c} = dz[col + ${c} * K];`).join(' ')}
-          ${bs.map((b) => `s${b} += ${cg.filter((e) => e[1] === b).map(([a, , c, v]) => `${v} * a${a} * g${c}`).join(' + ')};`).join('\n          ')}`)}
+          ${bs
+            .map(
+              (b) =>
+                `s${b} += ${cg
+                  .filter((e) => e[1] === b)
+                  .map(([a, , c, v]) => `${v} * a${a} * g${c}`)
+                  .join(' + ')};`,
+            )
+            .join('\n          ')}`)}
         ${bs.map((b) => `dx2[yv + ${b}] += s${b};`).join(' ')}
       }
     }`;

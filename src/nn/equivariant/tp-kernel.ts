@@ -55,8 +55,13 @@ export class TensorProductPlan {
   /** Number of weights, Σ over paths of mul₁·mul₂·mul_o. */
   readonly nWeights: number;
   readonly paths: readonly Path[];
-  constructor(readonly in1: Irreps, readonly in2: Irreps, readonly out: Irreps) {
-    if (in1.group !== in2.group || in1.group !== out.group) throw new RangeArgError(`tensor product: irreps of one group expected, got ${in1.group}, ${in2.group} and ${out.group}`);
+  constructor(
+    readonly in1: Irreps,
+    readonly in2: Irreps,
+    readonly out: Irreps,
+  ) {
+    if (in1.group !== in2.group || in1.group !== out.group)
+      throw new RangeArgError(`tensor product: irreps of one group expected, got ${in1.group}, ${in2.group} and ${out.group}`);
     if (out.group === 'SO(2)') throw new RangeArgError('tensor product: SO(3) or O(3) irreps expected (SO(2) products are not implemented)');
     const G = out.group;
     const terms: OutputTerm[] = [];
@@ -75,13 +80,18 @@ export class TensorProductPlan {
       const d3 = 2 * to.ir.l + 1;
       const alpha = K ? Math.sqrt(d3 / K) : 0;
       const withCg = mine.map((p) => {
-        const l1 = in1.terms[p.i1]!.ir.l, l2 = in2.terms[p.i2]!.ir.l, d1 = 2 * l1 + 1, d2 = 2 * l2 + 1;
+        const l1 = in1.terms[p.i1]!.ir.l,
+          l2 = in2.terms[p.i2]!.ir.l,
+          d1 = 2 * l1 + 1,
+          d2 = 2 * l2 + 1;
         const C = clebschGordan(l1, l2, to.ir.l);
         const cg: [number, number, number, number][] = [];
-        for (let a = 0; a < d1; a++) for (let b = 0; b < d2; b++) for (let c = 0; c < d3; c++) {
-          const v = C[(a * d2 + b) * d3 + c]!;
-          if (v !== 0) cg.push([a, b, c, alpha * v]);
-        }
+        for (let a = 0; a < d1; a++)
+          for (let b = 0; b < d2; b++)
+            for (let c = 0; c < d3; c++) {
+              const v = C[(a * d2 + b) * d3 + c]!;
+              if (v !== 0) cg.push([a, b, c, alpha * v]);
+            }
         return { ...p, kernels: pathKernels(d1, d2, d3, cg) };
       });
       terms.push({ K, wOffset: w, paths: withCg });
@@ -98,11 +108,16 @@ export class TensorProductPlan {
     const f64 = out instanceof Float64Array;
     const be = backend();
     const { in1, in2 } = this;
-    const n1 = in1.dim, n2 = in2.dim, no = this.out.dim;
+    const n1 = in1.dim,
+      n2 = in2.dim,
+      no = this.out.dim;
     if (!accumulate) out.fill(0, 0, rows * no);
     const Z: Data[] = [];
     this.terms.forEach((t, o) => {
-      const to = this.out.terms[o]!, d3 = 2 * to.ir.l + 1, mo = to.mul, offO = this.out.offsets[o]!;
+      const to = this.out.terms[o]!,
+        d3 = 2 * to.ir.l + 1,
+        mo = to.mul,
+        offO = this.out.offsets[o]!;
       if (!t.K) {
         Z.push(mem(0, f64));
         return;
@@ -115,7 +130,8 @@ export class TensorProductPlan {
       be.gemm(false, false, rows * d3, mo, t.K, z, W.subarray(t.wOffset, t.wOffset + t.K * mo), y, false);
       for (let r = 0; r < rows; r++)
         for (let c = 0; c < d3; c++) {
-          const yo = (r * d3 + c) * mo, oo = r * no + offO + c;
+          const yo = (r * d3 + c) * mo,
+            oo = r * no + offO + c;
           for (let w = 0; w < mo; w++) out[oo + w * d3] += y[yo + w]!;
         }
     });
@@ -131,14 +147,20 @@ export class TensorProductPlan {
     const be = backend();
     const { in1, in2 } = this;
     const { rows, x1, x2 } = s;
-    const n1 = in1.dim, n2 = in2.dim, no = this.out.dim;
+    const n1 = in1.dim,
+      n2 = in2.dim,
+      no = this.out.dim;
     this.terms.forEach((t, o) => {
       if (!t.K) return;
-      const to = this.out.terms[o]!, d3 = 2 * to.ir.l + 1, mo = to.mul, offO = this.out.offsets[o]!;
+      const to = this.out.terms[o]!,
+        d3 = 2 * to.ir.l + 1,
+        mo = to.mul,
+        offO = this.out.offsets[o]!;
       const dy = mem(rows * d3 * mo, f64);
       for (let r = 0; r < rows; r++)
         for (let c = 0; c < d3; c++) {
-          const yo = (r * d3 + c) * mo, oo = r * no + offO + c;
+          const yo = (r * d3 + c) * mo,
+            oo = r * no + offO + c;
           for (let w = 0; w < mo; w++) dy[yo + w] = dOut[oo + w * d3]!;
         }
       const Wo = W.subarray(t.wOffset, t.wOffset + t.K * mo);
@@ -147,7 +169,8 @@ export class TensorProductPlan {
       const dz = mem(rows * d3 * t.K, f64);
       be.gemm(false, true, rows * d3, t.K, mo, dy, Wo, dz, false);
       for (const p of t.paths) {
-        const off1 = in1.offsets[p.i1]!, off2 = in2.offsets[p.i2]!;
+        const off1 = in1.offsets[p.i1]!,
+          off2 = in2.offsets[p.i2]!;
         if (dx1) p.kernels.backward1(x2, dz, dx1, rows, n1, n2, off1, off2, t.K, p.k, p.mul1, p.mul2);
         if (dx2) p.kernels.backward2(x1, dz, dx2, rows, n1, n2, off1, off2, t.K, p.k, p.mul1, p.mul2);
       }

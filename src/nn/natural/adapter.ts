@@ -12,7 +12,8 @@ import { backend } from '../../tensor/registry.js';
  * [p] → [q] (e.g. dense(p,q), an MLP) can serve as η as well.
  */
 export function adapter(p: number, q: number): Para {
-  if (!(Number.isInteger(p) && p > 0 && Number.isInteger(q) && q > 0)) throw new RangeArgError(`adapter(p,q) needs positive integer sizes, got adapter(${p},${q})`);
+  if (!(Number.isInteger(p) && p > 0 && Number.isInteger(q) && q > 0))
+    throw new RangeArgError(`adapter(p,q) needs positive integer sizes, got adapter(${p},${q})`);
   const self: Para = primitive({
     kind: 'adapter',
     args: [p, q],
@@ -21,7 +22,8 @@ export function adapter(p: number, q: number): Para {
     params: [{ name: 'weight', shape: [q, p], init: glorotUniform(p, q) }],
     forward: ([W], x, ctx) => {
       checkInput(self, x);
-      const B = x.batch, be = backend();
+      const B = x.batch,
+        be = backend();
       const y = ctx.alloc([B, q], x.dtype);
       be.gemm(false, true, B, q, p, x.data, W!.data, y.data, false);
       return {
@@ -44,9 +46,12 @@ export function adapter(p: number, q: number): Para {
  */
 export function checkAdapter(eta: Para, p: number, q: number, where = 'natural transformation'): Para {
   const fixed = eta.dom ? eta : eta.at([p]);
-  const dom = fixed.dom!, cod = fixed.cod;
+  const dom = fixed.dom!,
+    cod = fixed.cod;
   if (dom.length !== 1 || dom[0] !== p || !cod || cod.length !== 1 || cod[0] !== q) {
-    throw new ShapeError(`${where}: the adapter ${eta} maps ${describeShape(dom)} → ${describeShape(cod)} but the features need [*,${p}] → [*,${q}] (source features [*,${p}], target features [*,${q}])`);
+    throw new ShapeError(
+      `${where}: the adapter ${eta} maps ${describeShape(dom)} → ${describeShape(cod)} but the features need [*,${p}] → [*,${q}] (source features [*,${p}], target features [*,${q}])`,
+    );
   }
   return fixed;
 }

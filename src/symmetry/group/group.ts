@@ -74,16 +74,18 @@ export function permutationGroup(n: number, generators: readonly ArrayLike<numbe
     }
     return p;
   });
-  const samplePerm = uniform ?? ((rng: Rng): Int32Array => {
-    let s: Int32Array = Int32Array.from({ length: n }, (_, i) => i);
-    if (!perms.length) return s;
-    const inv = perms.map(invertPerm);
-    for (let k = 0; k < 40 + 4 * n; k++) {
-      const j = rng.int(perms.length);
-      s = composePerm(rng.uniform() < 0.5 ? perms[j]! : inv[j]!, s);
-    }
-    return s;
-  });
+  const samplePerm =
+    uniform ??
+    ((rng: Rng): Int32Array => {
+      let s: Int32Array = Int32Array.from({ length: n }, (_, i) => i);
+      if (!perms.length) return s;
+      const inv = perms.map(invertPerm);
+      for (let k = 0; k < 40 + 4 * n; k++) {
+        const j = rng.int(perms.length);
+        s = composePerm(rng.uniform() < 0.5 ? perms[j]! : inv[j]!, s);
+      }
+      return s;
+    });
   return withLazyMatrices({ name, d: n, lie: [], perms, order, samplePerm, sample: (rng: Rng) => permMatrix(samplePerm(rng)) }, () => perms.map(permMatrix));
 }
 
@@ -99,10 +101,16 @@ export function symmetric(n: number): Group {
 /** Z(n): cyclic shifts of n points on a ring — the translations of a periodic 1-D grid. */
 export function cyclic(n: number, name = `Z(${n})`): Group {
   checkSize('Z(n)', n);
-  return permutationGroup(n, n === 1 ? [] : [range(n).map((i) => (i + 1) % n)], name, (rng) => {
-    const s = rng.int(n);
-    return Int32Array.from(range(n), (i) => (i + s) % n);
-  }, n);
+  return permutationGroup(
+    n,
+    n === 1 ? [] : [range(n).map((i) => (i + 1) % n)],
+    name,
+    (rng) => {
+      const s = rng.int(n);
+      return Int32Array.from(range(n), (i) => (i + s) % n);
+    },
+    n,
+  );
 }
 
 /** D(n): the symmetries of a regular n-gon acting on its vertices (rotation i ↦ i+1, reflection i ↦ −i). */
@@ -116,11 +124,18 @@ export function translations2d(h: number, w: number): Group {
   checkSize('Trans(h,w)', h);
   checkSize('Trans(h,w)', w);
   const idx = range(h * w);
-  const gens = [idx.map((i) => (((Math.floor(i / w) + 1) % h) * w + (i % w))), idx.map((i) => Math.floor(i / w) * w + ((i % w) + 1) % w)];
-  return permutationGroup(h * w, gens, `Trans(${h},${w})`, (rng) => {
-    const a = rng.int(h), b = rng.int(w);
-    return Int32Array.from(idx, (i) => ((Math.floor(i / w) + a) % h) * w + (((i % w) + b) % w));
-  }, h * w);
+  const gens = [idx.map((i) => ((Math.floor(i / w) + 1) % h) * w + (i % w)), idx.map((i) => Math.floor(i / w) * w + (((i % w) + 1) % w))];
+  return permutationGroup(
+    h * w,
+    gens,
+    `Trans(${h},${w})`,
+    (rng) => {
+      const a = rng.int(h),
+        b = rng.int(w);
+      return Int32Array.from(idx, (i) => ((Math.floor(i / w) + a) % h) * w + (((i % w) + b) % w));
+    },
+    h * w,
+  );
 }
 
 /** Translations of a periodic 1-D grid of n points (the same group as Z(n), named for what it does). */
@@ -214,7 +229,8 @@ function lorentzGenerators(): { lie: Mat[]; P: Mat; T: Mat } {
     K.data[i * 4] = 1;
     lie.push(K);
   }
-  const P = eye(4), T = eye(4);
+  const P = eye(4),
+    T = eye(4);
   for (let i = 1; i < 4; i++) P.data[i * 5] = -1;
   T.data[0] = -1;
   return { lie, P, T };
@@ -232,7 +248,8 @@ export function directProduct(g: Group, h: Group): Group {
   const discrete = (): Mat[] => [...g.discrete.map((m) => kron(m, eye(h.d))), ...h.discrete.map((m) => kron(eye(g.d), m))];
   if (g.perms && h.perms && g.samplePerm && h.samplePerm) {
     const pair = (a: Int32Array, b: Int32Array): Int32Array => Int32Array.from({ length: d }, (_, x) => a[Math.floor(x / h.d)]! * h.d + b[x % h.d]!);
-    const idG = Int32Array.from({ length: g.d }, (_, i) => i), idH = Int32Array.from({ length: h.d }, (_, i) => i);
+    const idG = Int32Array.from({ length: g.d }, (_, i) => i),
+      idH = Int32Array.from({ length: h.d }, (_, i) => i);
     const perms = [...g.perms.map((p) => pair(p, idH)), ...h.perms.map((p) => pair(idG, p))];
     const samplePerm = (rng: Rng): Int32Array => pair(g.samplePerm!(rng), h.samplePerm!(rng));
     // on permutations the action on V_G ⊗ V_H is faithful: |G×H| = |G|·|H|
@@ -254,10 +271,12 @@ export function product(g: Group, h: Group): Group {
   const lie = [...g.lie.map(zl), ...h.lie.map(zr)];
   const discrete = (): Mat[] => [...g.discrete.map(left), ...h.discrete.map(right)];
   if (g.perms && h.perms && g.samplePerm && h.samplePerm) {
-    const lift = (p: Int32Array, off: number, n: number): Int32Array => Int32Array.from({ length: d }, (_, i) => (i >= off && i < off + n ? p[i - off]! + off : i));
+    const lift = (p: Int32Array, off: number, n: number): Int32Array =>
+      Int32Array.from({ length: d }, (_, i) => (i >= off && i < off + n ? p[i - off]! + off : i));
     const perms = [...g.perms.map((p) => lift(p, 0, g.d)), ...h.perms.map((p) => lift(p, g.d, h.d))];
     const samplePerm = (rng: Rng): Int32Array => {
-      const a = g.samplePerm!(rng), b = h.samplePerm!(rng);
+      const a = g.samplePerm!(rng),
+        b = h.samplePerm!(rng);
       return Int32Array.from({ length: d }, (_, i) => (i < g.d ? a[i]! : b[i - g.d]! + g.d));
     };
     return withLazyMatrices({ name, d, lie, order, perms, samplePerm, sample: (rng: Rng) => permMatrix(samplePerm(rng)) }, discrete);

@@ -1,6 +1,19 @@
 import { formatBytes, quote, RangeArgError, TooLargeError } from '../../errors.js';
 import { ExpressionError } from './errors.js';
-import { cyclic, dihedral, directProduct, lorentz, O, permutationGroup, product, properLorentz, SO, symmetric, translations1d, translations2d } from './group.js';
+import {
+  cyclic,
+  dihedral,
+  directProduct,
+  lorentz,
+  O,
+  permutationGroup,
+  product,
+  properLorentz,
+  SO,
+  symmetric,
+  translations1d,
+  translations2d,
+} from './group.js';
 import { rubiksCube } from './rubik.js';
 import type { Group } from './group.js';
 
@@ -29,7 +42,23 @@ interface Parsed {
 }
 
 /** The group names `parseGroup` knows, as written. */
-export const GROUP_FORMS = ['S(n)', 'Z(n)', 'D(n)', 'Trans(n)', 'Trans(h,w)', 'SO(n)', 'O(n)', 'O(1,3)', 'SO+(1,3)', 'Perm((…),(…))', 'RubiksCube()', 'DirectProduct(G,H)', 'DirectSum(G,H)', 'G*H', 'GxH'];
+export const GROUP_FORMS = [
+  'S(n)',
+  'Z(n)',
+  'D(n)',
+  'Trans(n)',
+  'Trans(h,w)',
+  'SO(n)',
+  'O(n)',
+  'O(1,3)',
+  'SO+(1,3)',
+  'Perm((…),(…))',
+  'RubiksCube()',
+  'DirectProduct(G,H)',
+  'DirectSum(G,H)',
+  'G*H',
+  'GxH',
+];
 
 /**
  * Parses a group expression: `S(4)`, `Z(8)`, `D(6)`, `Trans(16)`, `Trans(8,8)`, `SO(3)`,
@@ -102,14 +131,16 @@ export function parseGroup(src: string): Group {
       expect(')');
       return { d: 48, discrete: 6, lie: 0, perm: true, build: rubiksCube };
     }
-    const wrap = (f: () => Group): (() => Group) => () => {
-      try {
-        return f();
-      } catch (e) {
-        if (e instanceof RangeArgError) throw new RangeArgError(`group ${quote(src)}: ${e.message}`);
-        throw e;
-      }
-    };
+    const wrap =
+      (f: () => Group): (() => Group) =>
+      () => {
+        try {
+          return f();
+        } catch (e) {
+          if (e instanceof RangeArgError) throw new RangeArgError(`group ${quote(src)}: ${e.message}`);
+          throw e;
+        }
+      };
     if (name === 'Perm') {
       const gens: number[][] = [];
       ws();
@@ -125,7 +156,13 @@ export function parseGroup(src: string): Group {
       const n = gens[0]!.length;
       expect(')');
       if (n > MAX_POINTS) throw new RangeArgError(`group ${quote(src)}: Perm(…) acts on ${n} points; at most ${MAX_POINTS}`);
-      return { d: n, discrete: gens.length, lie: 0, perm: true, build: wrap(() => permutationGroup(n, gens, `Perm(${gens.map((p) => `(${p.join(',')})`).join(',')})`)) };
+      return {
+        d: n,
+        discrete: gens.length,
+        lie: 0,
+        perm: true,
+        build: wrap(() => permutationGroup(n, gens, `Perm(${gens.map((p) => `(${p.join(',')})`).join(',')})`)),
+      };
     }
     const args = ints();
     expect(')');
@@ -141,10 +178,18 @@ export function parseGroup(src: string): Group {
     const n = args[0]!;
     const lieGens = (k: number): number => (k * (k - 1)) / 2;
     switch (name) {
-      case 'S': arity(1); return { d: n, discrete: 2, lie: 0, perm: true, build: wrap(() => symmetric(n)) };
-      case 'Z': arity(1); return { d: n, discrete: 1, lie: 0, perm: true, build: wrap(() => cyclic(n)) };
-      case 'D': arity(1); return { d: n, discrete: 2, lie: 0, perm: true, build: wrap(() => dihedral(n)) };
-      case 'SO': arity(1); return { d: n, discrete: 0, lie: lieGens(n), perm: false, build: wrap(() => SO(n)) };
+      case 'S':
+        arity(1);
+        return { d: n, discrete: 2, lie: 0, perm: true, build: wrap(() => symmetric(n)) };
+      case 'Z':
+        arity(1);
+        return { d: n, discrete: 1, lie: 0, perm: true, build: wrap(() => cyclic(n)) };
+      case 'D':
+        arity(1);
+        return { d: n, discrete: 2, lie: 0, perm: true, build: wrap(() => dihedral(n)) };
+      case 'SO':
+        arity(1);
+        return { d: n, discrete: 0, lie: lieGens(n), perm: false, build: wrap(() => SO(n)) };
       case 'SO+':
         if (args.length !== 2 || args[0] !== 1 || args[1] !== 3) fail('SO+(1,3) (the proper orthochronous Lorentz group)', start);
         return { d: 4, discrete: 0, lie: 6, perm: false, build: properLorentz };
@@ -170,7 +215,8 @@ export function parseGroup(src: string): Group {
     return c;
   };
   function tensorProductOf(a: Parsed, b: Parsed): Parsed {
-    if (a.d * b.d > MAX_POINTS) throw new RangeArgError(`group ${quote(src)}: DirectProduct acts on V_G ⊗ V_H of dimension ${a.d}·${b.d} = ${a.d * b.d}; at most ${MAX_POINTS}`);
+    if (a.d * b.d > MAX_POINTS)
+      throw new RangeArgError(`group ${quote(src)}: DirectProduct acts on V_G ⊗ V_H of dimension ${a.d}·${b.d} = ${a.d * b.d}; at most ${MAX_POINTS}`);
     return combined(a, b, a.d * b.d, () => directProduct(a.build(), b.build()));
   }
   function sumOf(a: Parsed, b: Parsed): Parsed {
@@ -205,6 +251,9 @@ function checkGroupCost(src: string, g: { d: number; discrete: number; lie: numb
   const generators = g.discrete + g.lie;
   const bytes = g.perm ? 4 * generators * g.d : 8 * generators * g.d * g.d;
   if (bytes > MAX_GROUP_BYTES) {
-    throw new TooLargeError(`group ${quote(src)}: its ${generators} generators as ${g.d}×${g.d} matrices need about ${formatBytes(bytes)}; the limit is ${formatBytes(MAX_GROUP_BYTES)}`, { bytes, elements: generators * g.d * g.d });
+    throw new TooLargeError(
+      `group ${quote(src)}: its ${generators} generators as ${g.d}×${g.d} matrices need about ${formatBytes(bytes)}; the limit is ${formatBytes(MAX_GROUP_BYTES)}`,
+      { bytes, elements: generators * g.d * g.d },
+    );
   }
 }

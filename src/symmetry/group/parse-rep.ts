@@ -21,7 +21,8 @@ const MAX_REP_DEPTH = 32;
  * Errors are ExpressionErrors naming the column and what was expected there.
  */
 export function parseRep(src: string): Rep {
-  let i = 0, depth = 0;
+  let i = 0,
+    depth = 0;
   const ws = (): void => {
     while (i < src.length && /\s/.test(src[i]!)) i++;
   };
@@ -60,7 +61,10 @@ export function parseRep(src: string): Rep {
       expect(')');
       return r;
     }
-    for (const [name, make] of [['sum', (rs: Rep[]) => sum(...rs)], ['tensor', (rs: Rep[]) => tensorRep(...rs)]] as const) {
+    for (const [name, make] of [
+      ['sum', (rs: Rep[]) => sum(...rs)],
+      ['tensor', (rs: Rep[]) => tensorRep(...rs)],
+    ] as const) {
       if (src.startsWith(`${name}(`, i)) {
         i += name.length + 1;
         const rs = [nested()];

@@ -49,11 +49,21 @@ export function repMeasure(r: Rep, d: number): { size: number; atoms: number } {
     let m = memo.get(x);
     if (m) return m;
     switch (x.kind) {
-      case 'trivial': m = { size: 1, atoms: 1 }; break;
-      case 'V': m = { size: d, atoms: 1 }; break;
-      case 'dual': m = go(x.of); break;
-      case 'sum': m = x.parts.map(go).reduce((a, b) => ({ size: a.size + b.size, atoms: a.atoms + b.atoms })); break;
-      case 'tensor': m = x.factors.map(go).reduce((a, b) => ({ size: a.size * b.size, atoms: a.atoms * b.atoms }), { size: 1, atoms: 1 }); break;
+      case 'trivial':
+        m = { size: 1, atoms: 1 };
+        break;
+      case 'V':
+        m = { size: d, atoms: 1 };
+        break;
+      case 'dual':
+        m = go(x.of);
+        break;
+      case 'sum':
+        m = x.parts.map(go).reduce((a, b) => ({ size: a.size + b.size, atoms: a.atoms + b.atoms }));
+        break;
+      case 'tensor':
+        m = x.factors.map(go).reduce((a, b) => ({ size: a.size * b.size, atoms: a.atoms * b.atoms }), { size: 1, atoms: 1 });
+        break;
     }
     memo.set(x, m);
     return m;
@@ -68,9 +78,12 @@ export function repSize(r: Rep, d: number): number {
 /** The direct-sum decomposition of r into atoms (⊗ distributed over ⊕), with coordinates. */
 export function atoms(r: Rep, d: number): Atom[] {
   switch (r.kind) {
-    case 'trivial': return [{ factors: [], pos: Int32Array.of(0) }];
-    case 'V': return [{ factors: [1], pos: Int32Array.from({ length: d }, (_, i) => i) }];
-    case 'dual': return atoms(r.of, d).map((a) => ({ factors: a.factors.map((f) => -f), pos: a.pos }));
+    case 'trivial':
+      return [{ factors: [], pos: Int32Array.of(0) }];
+    case 'V':
+      return [{ factors: [1], pos: Int32Array.from({ length: d }, (_, i) => i) }];
+    case 'dual':
+      return atoms(r.of, d).map((a) => ({ factors: a.factors.map((f) => -f), pos: a.pos }));
     case 'sum': {
       let off = 0;
       return r.parts.flatMap((p) => {
@@ -82,7 +95,8 @@ export function atoms(r: Rep, d: number): Atom[] {
     case 'tensor': {
       let acc: Atom[] = [{ factors: [], pos: Int32Array.of(0) }];
       for (const f of r.factors) {
-        const fs = atoms(f, d), n = repSize(f, d);
+        const fs = atoms(f, d),
+          n = repSize(f, d);
         const next: Atom[] = [];
         for (const a of acc)
           for (const b of fs) {
@@ -131,11 +145,14 @@ export function atomLie(factors: readonly number[], A: Mat, d: number): Sparse {
 
 /** The action of a permutation σ of V's basis on an atom's basis (k-tuples): (i₁…i_k) ↦ (σi₁…σi_k). */
 export function atomPerm(factors: readonly number[], sigma: Int32Array): Int32Array {
-  const d = sigma.length, k = factors.length;
+  const d = sigma.length,
+    k = factors.length;
   const n = d ** k;
   const out = new Int32Array(n);
   for (let x = 0; x < n; x++) {
-    let rest = x, y = 0, mul = 1;
+    let rest = x,
+      y = 0,
+      mul = 1;
     for (let j = 0; j < k; j++) {
       const i = rest % d;
       rest = Math.floor(rest / d);
@@ -149,7 +166,8 @@ export function atomPerm(factors: readonly number[], sigma: Int32Array): Int32Ar
 
 /** ρ(g) as a dense matrix on the whole representation, for g given on V. */
 export function repMatrix(r: Rep, g: Mat): Mat {
-  const d = g.rows, n = repSize(r, d);
+  const d = g.rows,
+    n = repSize(r, d);
   const out = mat(n, n);
   const gInvT = transpose(inverse(g));
   for (const a of atoms(r, d)) {
@@ -174,10 +192,11 @@ function sumTerms(x: Rep, render: (r: Rep) => string, group: (terms: [string, nu
     else out.push([t, k]);
   };
   if (x.kind !== 'sum') return [[render(x), 1]];
-  for (let i = 0; i < x.parts.length; ) {
+  for (let i = 0; i < x.parts.length;) {
     let j = i;
     while (j < x.parts.length && x.parts[j] === x.parts[i]) j++;
-    const inner = sumTerms(x.parts[i]!, render, group), m = j - i;
+    const inner = sumTerms(x.parts[i]!, render, group),
+      m = j - i;
     if (m === 1) for (const [t, k] of inner) push(t, k);
     else if (inner.length === 1 && inner[0]![1] * m <= MAX_MULTIPLICITY) push(inner[0]![0], inner[0]![1] * m);
     else push(group(inner), m);
@@ -205,14 +224,18 @@ export function repToString(r: Rep, compact = false): string {
   const tk = (p: number, q: number): string => (compact ? (q ? `T${p}_${q}` : `T${p}`) : q ? `T(${p},${q})` : `T(${p})`);
   const go = (x: Rep): string => {
     switch (x.kind) {
-      case 'trivial': return tk(0, 0);
-      case 'V': return 'V';
-      case 'dual': return `dual(${go(x.of)})`;
+      case 'trivial':
+        return tk(0, 0);
+      case 'V':
+        return 'V';
+      case 'dual':
+        return `dual(${go(x.of)})`;
       case 'sum':
         return infixSum(sumTerms(x, go, infixSum));
       case 'tensor': {
         const fs = x.factors;
-        const nV = fs.filter((f) => f.kind === 'V').length, nD = fs.filter((f) => f.kind === 'dual' && f.of.kind === 'V').length;
+        const nV = fs.filter((f) => f.kind === 'V').length,
+          nD = fs.filter((f) => f.kind === 'dual' && f.of.kind === 'V').length;
         const ordered = fs.every((f, i) => (i < nV ? f.kind === 'V' : f.kind === 'dual' && f.of.kind === 'V'));
         if (ordered && nV + nD === fs.length && fs.length > 1) return tk(nV, nD);
         return fs.map((f) => (prec(f) < 2 ? `(${go(f)})` : go(f))).join('*');

@@ -37,12 +37,17 @@ export function applyRope(x: Data, T: number, d: number, omega: Float64Array, of
     rotatePairs(x, 1, d, rotaryTable(T, omega, offset), 1, inverse);
     return;
   }
-  const sgn = inverse ? -1 : 1, h = d / 2;
+  const sgn = inverse ? -1 : 1,
+    h = d / 2;
   for (let t = 0; t < T; t++) {
     for (let i = 0; i < h; i++) {
-      const th = (t + offset) * omega[i]!, c = Math.cos(th), s = sgn * Math.sin(th);
-      const ia = t * d + i, ib = ia + h;
-      const a = x[ia]!, b = x[ib]!;
+      const th = (t + offset) * omega[i]!,
+        c = Math.cos(th),
+        s = sgn * Math.sin(th);
+      const ia = t * d + i,
+        ib = ia + h;
+      const a = x[ia]!,
+        b = x[ib]!;
       x[ia] = a * c - b * s;
       x[ib] = a * s + b * c;
     }
@@ -63,7 +68,8 @@ export interface RotaryTable {
 
 export function rotaryTable(T: number, omega: Float64Array, offset = 0): RotaryTable {
   const half = omega.length;
-  const cos = new Float64Array(T * half), sin = new Float64Array(T * half);
+  const cos = new Float64Array(T * half),
+    sin = new Float64Array(T * half);
   for (let t = 0; t < T; t++) {
     for (let i = 0; i < half; i++) {
       const th = (t + offset) * omega[i]!;

@@ -29,13 +29,20 @@ export function clebschGordan(l1: number, l2: number, l3: number): Float64Array 
   const key = `${l1},${l2},${l3}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  if (!(Math.abs(l1 - l2) <= l3 && l3 <= l1 + l2)) throw new RangeArgError(`Clebsch–Gordan: ${l1} ⊗ ${l2} does not contain ${l3} (needs |ℓ₁ − ℓ₂| ≤ ℓ₃ ≤ ℓ₁ + ℓ₂)`);
-  const d1 = 2 * l1 + 1, d2 = 2 * l2 + 1, d3 = 2 * l3 + 1;
+  if (!(Math.abs(l1 - l2) <= l3 && l3 <= l1 + l2))
+    throw new RangeArgError(`Clebsch–Gordan: ${l1} ⊗ ${l2} does not contain ${l3} (needs |ℓ₁ − ℓ₂| ≤ ℓ₃ ≤ ℓ₁ + ℓ₂)`);
+  const d1 = 2 * l1 + 1,
+    d2 = 2 * l2 + 1,
+    d3 = 2 * l3 + 1;
   const gens = soGenerators(3).map((A) => {
-    const j1 = sparseFromDense(so3IrrepLie(l1, A), 1e-13), j2 = sparseFromDense(so3IrrepLie(l2, A), 1e-13);
+    const j1 = sparseFromDense(so3IrrepLie(l1, A), 1e-13),
+      j2 = sparseFromDense(so3IrrepLie(l2, A), 1e-13);
     return {
       out: sparseFromDense(so3IrrepLie(l3, A), 1e-13),
-      in: sparseLinComb([{ s: 1, m: sparseKron(j1, sparseEye(d2)) }, { s: 1, m: sparseKron(sparseEye(d1), j2) }]),
+      in: sparseLinComb([
+        { s: 1, m: sparseKron(j1, sparseEye(d2)) },
+        { s: 1, m: sparseKron(sparseEye(d1), j2) },
+      ]),
     };
   });
   const end = solveEnd(gens, d3, d1 * d2, { denseLimit: 1400 });

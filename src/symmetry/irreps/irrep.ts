@@ -44,7 +44,10 @@ export class Irreps {
   readonly dim: number;
   /** The offset of each term's coordinates. */
   readonly offsets: readonly number[];
-  constructor(readonly group: IrrepGroup, readonly terms: readonly MulIrrep[]) {
+  constructor(
+    readonly group: IrrepGroup,
+    readonly terms: readonly MulIrrep[],
+  ) {
     const offs: number[] = [];
     let d = 0;
     for (const t of terms) {
@@ -107,13 +110,13 @@ export function parseIrreps(src: string, group?: IrrepGroup): Irreps {
     if (l > MAX_L) fail(`ℓ ≤ ${MAX_L}`, start);
     const has = m![3] !== '';
     if (parity === undefined) parity = has;
-    else if (parity !== has) fail(has ? "no parity (the other terms have none)" : "a parity 'e' or 'o' (the other terms have one)", i - 1);
+    else if (parity !== has) fail(has ? 'no parity (the other terms have none)' : "a parity 'e' or 'o' (the other terms have one)", i - 1);
     terms.push({ mul, ir: { l, p: m![3] === 'e' ? 1 : m![3] === 'o' ? -1 : 0 } });
     if (i >= src.length) break;
     if (src[i] !== '+') fail("'+' or the end", i);
     i++;
   }
-  const g: IrrepGroup = parity ? 'O(3)' : group === 'O(3)' ? fail("a parity 'e' or 'o' for O(3)", 0) : group ?? 'SO(3)';
+  const g: IrrepGroup = parity ? 'O(3)' : group === 'O(3)' ? fail("a parity 'e' or 'o' for O(3)", 0) : (group ?? 'SO(3)');
   if (parity && group && group !== 'O(3)') fail(`irreps of ${group} (no parity)`, 0);
   return new Irreps(g, terms);
 }

@@ -6,13 +6,15 @@ import type { Mat } from '../../linalg/matrix.js';
  * 2 / ((1 − x²) P_n′(x)²) (Abramowitz & Stegun 25.4.29).
  */
 export function gaussLegendre(n: number): { nodes: Float64Array; weights: Float64Array } {
-  const nodes = new Float64Array(n), weights = new Float64Array(n);
+  const nodes = new Float64Array(n),
+    weights = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let x = Math.cos((Math.PI * (i + 0.75)) / (n + 0.5));
     let dp = 0;
     for (let it = 0; it < 100; it++) {
       // P_n(x) and P_n'(x) by the three-term recurrence
-      let p0 = 1, p1 = x;
+      let p0 = 1,
+        p1 = x;
       for (let k = 2; k <= n; k++) [p0, p1] = [p1, ((2 * k - 1) * x * p1 - (k - 1) * p0) / k];
       const pn = n === 0 ? 1 : n === 1 ? x : p1;
       const pm = n === 1 ? 1 : p0;
@@ -44,14 +46,16 @@ const cache = new Map<number, SphereQuadrature>();
 export function sphereQuadrature(degree: number): SphereQuadrature {
   const hit = cache.get(degree);
   if (hit) return hit;
-  const nt = Math.ceil((degree + 1) / 2) + 1, np = degree + 1;
+  const nt = Math.ceil((degree + 1) / 2) + 1,
+    np = degree + 1;
   const { nodes, weights: wt } = gaussLegendre(nt);
   const N = nt * np;
   const points = { rows: N, cols: 3, data: new Float64Array(N * 3) };
   const weights = new Float64Array(N);
   let k = 0;
   for (let a = 0; a < nt; a++) {
-    const c = nodes[a]!, s = Math.sqrt(Math.max(0, 1 - c * c));
+    const c = nodes[a]!,
+      s = Math.sqrt(Math.max(0, 1 - c * c));
     for (let b = 0; b < np; b++, k++) {
       const phi = (2 * Math.PI * b) / np;
       points.data[3 * k] = s * Math.sin(phi);

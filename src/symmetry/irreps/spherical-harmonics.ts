@@ -15,7 +15,8 @@ export const MAX_SH_L = 16;
 export const shDim = (lmax: number): number => (lmax + 1) * (lmax + 1);
 
 function checkLmax(lmax: number): void {
-  if (!(Number.isInteger(lmax) && lmax >= 0 && lmax <= MAX_SH_L)) throw new RangeArgError(`spherical harmonics need an integer lmax in 0 … ${MAX_SH_L}, got ${lmax}`);
+  if (!(Number.isInteger(lmax) && lmax >= 0 && lmax <= MAX_SH_L))
+    throw new RangeArgError(`spherical harmonics need an integer lmax in 0 … ${MAX_SH_L}, got ${lmax}`);
 }
 
 const norms = new Map<string, Float64Array>();
@@ -57,7 +58,12 @@ function shScale(lmax: number, normalization: ShNormalization): Float64Array {
  * gives Y = 0 beyond ℓ = 0 and zero derivatives), as e3nn's `normalize=True`; without it the
  * values are the solid harmonics |x|^ℓ Y_ℓ(x/|x|).
  */
-export function sphericalHarmonics(lmax: number, xyz: ArrayLike<number>, n: number, opts: { normalization?: ShNormalization; normalize?: boolean; out?: Float64Array | Float32Array; grad?: Float64Array | Float32Array } = {}): Float64Array | Float32Array {
+export function sphericalHarmonics(
+  lmax: number,
+  xyz: ArrayLike<number>,
+  n: number,
+  opts: { normalization?: ShNormalization; normalize?: boolean; out?: Float64Array | Float32Array; grad?: Float64Array | Float32Array } = {},
+): Float64Array | Float32Array {
   checkLmax(lmax);
   const D = shDim(lmax);
   const out = opts.out ?? new Float64Array(n * D);
@@ -66,10 +72,14 @@ export function sphericalHarmonics(lmax: number, xyz: ArrayLike<number>, n: numb
   const normalize = opts.normalize ?? true;
   // per point: A_m, B_m (m ≤ lmax) and Π_ℓ^m as values with three partial derivatives [v, ∂x, ∂y, ∂z]
   const L1 = lmax + 1;
-  const A = new Float64Array(L1 * 4), B = new Float64Array(L1 * 4), P = new Float64Array(L1 * L1 * 4);
+  const A = new Float64Array(L1 * 4),
+    B = new Float64Array(L1 * 4),
+    P = new Float64Array(L1 * L1 * 4);
   const y = new Float64Array(D * 4);
   for (let i = 0; i < n; i++) {
-    let X = xyz[3 * i]!, Y = xyz[3 * i + 1]!, Z = xyz[3 * i + 2]!;
+    let X = xyz[3 * i]!,
+      Y = xyz[3 * i + 1]!,
+      Z = xyz[3 * i + 2]!;
     let inv = 1;
     if (normalize) {
       const r = Math.hypot(X, Y, Z);
@@ -80,15 +90,20 @@ export function sphericalHarmonics(lmax: number, xyz: ArrayLike<number>, n: numb
         continue;
       }
       inv = 1 / r;
-      X *= inv; Y *= inv; Z *= inv;
+      X *= inv;
+      Y *= inv;
+      Z *= inv;
     }
     // x′ = Z, y′ = X, z′ = Y (e3nn's axes); r² = X² + Y² + Z²
     const r2 = X * X + Y * Y + Z * Z;
-    A.fill(0); B.fill(0);
+    A.fill(0);
+    B.fill(0);
     A[0] = 1;
     for (let m = 0; m < lmax; m++) {
-      const a = 4 * m, b = a + 4;
-      const av = A[a]!, bv = B[a]!;
+      const a = 4 * m,
+        b = a + 4;
+      const av = A[a]!,
+        bv = B[a]!;
       A[b] = Z * av - X * bv;
       B[b] = Z * bv + X * av;
       // ∂X: x′ = Z has ∂X 0, y′ = X has ∂X 1
@@ -106,13 +121,17 @@ export function sphericalHarmonics(lmax: number, xyz: ArrayLike<number>, n: numb
       if (m > 0) dfact *= 2 * m - 1;
       P[pi(m, m)] = dfact;
       if (m + 1 <= lmax) {
-        const o = pi(m + 1, m), c = (2 * m + 1) * dfact;
+        const o = pi(m + 1, m),
+          c = (2 * m + 1) * dfact;
         P[o] = c * Y;
         P[o + 2] = c; // ∂Y of z′ = Y
       }
       for (let l = m + 2; l <= lmax; l++) {
-        const o = pi(l, m), p1 = pi(l - 1, m), p2 = pi(l - 2, m);
-        const a = (2 * l - 1) / (l - m), b = (l + m - 1) / (l - m);
+        const o = pi(l, m),
+          p1 = pi(l - 1, m),
+          p2 = pi(l - 2, m);
+        const a = (2 * l - 1) / (l - m),
+          b = (l + m - 1) / (l - m);
         P[o] = a * Y * P[p1]! - b * r2 * P[p2]!;
         P[o + 1] = a * Y * P[p1 + 1]! - b * (r2 * P[p2 + 1]! + 2 * X * P[p2]!);
         P[o + 2] = a * (Y * P[p1 + 2]! + P[p1]!) - b * (r2 * P[p2 + 2]! + 2 * Y * P[p2]!);
@@ -121,12 +140,16 @@ export function sphericalHarmonics(lmax: number, xyz: ArrayLike<number>, n: numb
     }
     for (let l = 0; l <= lmax; l++)
       for (let m = -l; m <= l; m++) {
-        const k = l * l + l + m, s = scale[k]!, p = pi(l, Math.abs(m));
-        const t = m > 0 ? A : B, tk = 4 * Math.abs(m);
+        const k = l * l + l + m,
+          s = scale[k]!,
+          p = pi(l, Math.abs(m));
+        const t = m > 0 ? A : B,
+          tk = 4 * Math.abs(m);
         if (m === 0) {
           for (let c = 0; c < 4; c++) y[4 * k + c] = s * P[p + c]!;
         } else {
-          const pv = P[p]!, tv = t[tk]!;
+          const pv = P[p]!,
+            tv = t[tk]!;
           y[4 * k] = s * pv * tv;
           for (let c = 1; c < 4; c++) y[4 * k + c] = s * (P[p + c]! * tv + pv * t[tk + c]!);
         }
@@ -134,14 +157,20 @@ export function sphericalHarmonics(lmax: number, xyz: ArrayLike<number>, n: numb
     for (let k = 0; k < D; k++) out[i * D + k] = y[4 * k]!;
     if (grad) {
       for (let k = 0; k < D; k++) {
-        let gx = y[4 * k + 1]!, gy = y[4 * k + 2]!, gz = y[4 * k + 3]!;
+        let gx = y[4 * k + 1]!,
+          gy = y[4 * k + 2]!,
+          gz = y[4 * k + 3]!;
         if (normalize) {
           // d/dx of Y(x/|x|) = (I − uuᵀ)∇Y(u)/|x|
           const dot = gx * X + gy * Y + gz * Z;
-          gx = (gx - dot * X) * inv; gy = (gy - dot * Y) * inv; gz = (gz - dot * Z) * inv;
+          gx = (gx - dot * X) * inv;
+          gy = (gy - dot * Y) * inv;
+          gz = (gz - dot * Z) * inv;
         }
         const o = (i * D + k) * 3;
-        grad[o] = gx; grad[o + 1] = gy; grad[o + 2] = gz;
+        grad[o] = gx;
+        grad[o + 1] = gy;
+        grad[o + 2] = gz;
       }
     }
   }

@@ -20,10 +20,14 @@ function shOnGrid(l: number): ShOnGrid {
   const hit = grids.get(l);
   if (hit) return hit;
   const { points, weights } = sphereQuadrature(2 * l + 2);
-  const n = points.rows, D = (l + 1) * (l + 1), d = 2 * l + 1;
-  const all = new Float64Array(n * D), allGrad = new Float64Array(n * D * 3);
+  const n = points.rows,
+    D = (l + 1) * (l + 1),
+    d = 2 * l + 1;
+  const all = new Float64Array(n * D),
+    allGrad = new Float64Array(n * D * 3);
   sphericalHarmonics(l, points.data, n, { out: all, grad: allGrad, normalize: false });
-  const y = new Float64Array(n * d), grad = new Float64Array(n * d * 3);
+  const y = new Float64Array(n * d),
+    grad = new Float64Array(n * d * 3);
   for (let q = 0; q < n; q++)
     for (let m = 0; m < d; m++) {
       y[q * d + m] = all[q * D + l * l + m]!;
@@ -47,13 +51,17 @@ function checkL(l: number): void {
 export function wignerD(l: number, R: Mat): Mat {
   checkL(l);
   if (R.rows !== 3 || R.cols !== 3) throw new RangeArgError(`wignerD needs a 3×3 rotation, got ${R.rows}×${R.cols}`);
-  const g = shOnGrid(l), d = 2 * l + 1;
+  const g = shOnGrid(l),
+    d = 2 * l + 1;
   const rx = new Float64Array(g.n * 3);
-  const P = g.points.data, r = R.data;
+  const P = g.points.data,
+    r = R.data;
   for (let q = 0; q < g.n; q++)
     for (let i = 0; i < 3; i++) rx[3 * q + i] = r[3 * i]! * P[3 * q]! + r[3 * i + 1]! * P[3 * q + 1]! + r[3 * i + 2]! * P[3 * q + 2]!;
   const yr = sphericalHarmonics(l, rx, g.n, { normalize: false });
-  const D = mat(d, d), off = l * l, Dall = (l + 1) * (l + 1);
+  const D = mat(d, d),
+    off = l * l,
+    Dall = (l + 1) * (l + 1);
   for (let q = 0; q < g.n; q++) {
     const w = g.weights[q]!;
     for (let m = 0; m < d; m++) {
@@ -72,10 +80,15 @@ export function wignerD(l: number, R: Mat): Mat {
  */
 export function so3IrrepLie(l: number, A: Mat): Mat {
   checkL(l);
-  const g = shOnGrid(l), d = 2 * l + 1;
-  const J = mat(d, d), P = g.points.data, a = A.data;
+  const g = shOnGrid(l),
+    d = 2 * l + 1;
+  const J = mat(d, d),
+    P = g.points.data,
+    a = A.data;
   for (let q = 0; q < g.n; q++) {
-    const x = P[3 * q]!, y = P[3 * q + 1]!, z = P[3 * q + 2]!;
+    const x = P[3 * q]!,
+      y = P[3 * q + 1]!,
+      z = P[3 * q + 2]!;
     const ax = [a[0]! * x + a[1]! * y + a[2]! * z, a[3]! * x + a[4]! * y + a[5]! * z, a[6]! * x + a[7]! * y + a[8]! * z];
     const w = g.weights[q]!;
     for (let m = 0; m < d; m++) {
@@ -123,9 +136,11 @@ export function irrepLie(group: IrrepGroup, ir: Irrep, A: Mat): Mat {
 
 /** The block-diagonal matrix of g on a direct sum of irreps (e3nn's `Irreps.D_from_matrix`), dim × dim. */
 export function irrepsMatrix(irreps: Irreps, g: Mat): Mat {
-  const n = irreps.dim, M = mat(n, n);
+  const n = irreps.dim,
+    M = mat(n, n);
   irreps.terms.forEach((t, i) => {
-    const D = irrepMatrix(irreps.group, t.ir, g), d = D.rows;
+    const D = irrepMatrix(irreps.group, t.ir, g),
+      d = D.rows;
     for (let u = 0; u < t.mul; u++) {
       const o = irreps.offsets[i]! + u * d;
       for (let a = 0; a < d; a++) for (let b = 0; b < d; b++) M.data[(o + a) * n + o + b] = D.data[a * d + b]!;

@@ -30,7 +30,8 @@ export function pairOrbits(nOut: number, nIn: number, generators: readonly { out
     for (let o = 0; o < nOut; o++) {
       const go = g.out[o]! * nIn;
       for (let i = 0; i < nIn; i++) {
-        const a = find(o * nIn + i), b = find(go + g.in[i]!);
+        const a = find(o * nIn + i),
+          b = find(go + g.in[i]!);
         if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
       }
     }

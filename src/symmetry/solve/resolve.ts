@@ -40,7 +40,10 @@ const MAX_LAYER_FEATURES = 2 ** 22;
 export function checkLayerRep(G: Group, r: Rep, layer: string, features = repMeasure(r, G.d).size): void {
   const { atoms } = repMeasure(r, G.d);
   if (!(features <= MAX_LAYER_FEATURES) || !(atoms <= MAX_BLOCKS)) {
-    throw new TooLargeError(`${layer}(${G.name},${repToString(r)}): ${formatCount(features)} features in ${formatCount(atoms)} atoms; a layer takes at most ${formatCount(MAX_LAYER_FEATURES)} features and ${formatCount(MAX_BLOCKS)} atoms`, { elements: features });
+    throw new TooLargeError(
+      `${layer}(${G.name},${repToString(r)}): ${formatCount(features)} features in ${formatCount(atoms)} atoms; a layer takes at most ${formatCount(MAX_LAYER_FEATURES)} features and ${formatCount(MAX_BLOCKS)} atoms`,
+      { elements: features },
+    );
   }
 }
 

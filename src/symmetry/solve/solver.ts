@@ -94,7 +94,8 @@ function constraintMatrix(g: GeneratorPair): Sparse {
 /** The stacked constraint as a matrix-free operator: w ↦ [ρ_out(h)W − Wρ_in(h)]_h. */
 function constraintOperator(gens: GeneratorPair[], no: number, ni: number): LinearOperator {
   const n = no * ni;
-  const outT = gens.map((g) => sparseTranspose(g.out)), inT = gens.map((g) => sparseTranspose(g.in));
+  const outT = gens.map((g) => sparseTranspose(g.out)),
+    inT = gens.map((g) => sparseTranspose(g.in));
   // one spmm per side and generator: every stored value of ρ_out(h) meets ni entries, of ρ_in(h) no
   const cost = gens.reduce((c, g) => c + g.out.vals.length * ni + no * g.in.vals.length, 0);
   return {
@@ -136,25 +137,43 @@ export const MAX_BLOCKS = 1e6;
  * estimated by `estimateBlockBytes` once the atoms exist.
  */
 function checkSolveSize(G: Group, repIn: Rep, repOut: Rep, maxBytes: number): { nIn: number; nOut: number; fixedBytes: number } {
-  const mi = repMeasure(repIn, G.d), mo = repMeasure(repOut, G.d);
-  const nIn = mi.size, nOut = mo.size, unknowns = nIn * nOut, blocks = mi.atoms * mo.atoms;
+  const mi = repMeasure(repIn, G.d),
+    mo = repMeasure(repOut, G.d);
+  const nIn = mi.size,
+    nOut = mo.size,
+    unknowns = nIn * nOut,
+    blocks = mi.atoms * mo.atoms;
   const what = `derive ${G.name}: ${repToString(repIn)} → ${repToString(repOut)}`;
   if (!(unknowns < 2 ** 31)) {
     const bytes = (G.perms ? 28 : 8) * unknowns;
-    throw new SolveTooLargeError(`${what} is a ${formatCount(nOut)}×${formatCount(nIn)} map (${formatCount(unknowns)} unknowns, more than 2^31): it needs about ${formatBytes(bytes)}; use smaller representations`, bytes);
+    throw new SolveTooLargeError(
+      `${what} is a ${formatCount(nOut)}×${formatCount(nIn)} map (${formatCount(unknowns)} unknowns, more than 2^31): it needs about ${formatBytes(bytes)}; use smaller representations`,
+      bytes,
+    );
   }
   if (!(blocks <= MAX_BLOCKS)) {
-    throw new SolveTooLargeError(`${what} splits into ${formatCount(blocks)} blocks (${formatCount(mo.atoms)}×${formatCount(mi.atoms)} atoms); at most ${formatCount(MAX_BLOCKS)} (write sums of fewer terms)`, 64 * blocks);
+    throw new SolveTooLargeError(
+      `${what} splits into ${formatCount(blocks)} blocks (${formatCount(mo.atoms)}×${formatCount(mi.atoms)} atoms); at most ${formatCount(MAX_BLOCKS)} (write sums of fewer terms)`,
+      64 * blocks,
+    );
   }
   const fixedBytes = 4 * (nIn + nOut) + 64 * (mi.atoms + mo.atoms) + (G.perms ? 28 * unknowns : 0);
   if (fixedBytes > maxBytes) {
-    throw new SolveTooLargeError(`${what} needs about ${formatBytes(fixedBytes)} for its ${nOut}×${nIn} map but the limit is ${formatBytes(maxBytes)}; use smaller representations or raise the limit`, fixedBytes);
+    throw new SolveTooLargeError(
+      `${what} needs about ${formatBytes(fixedBytes)} for its ${nOut}×${nIn} map but the limit is ${formatBytes(maxBytes)}; use smaller representations or raise the limit`,
+      fixedBytes,
+    );
   }
   return { nIn, nOut, fixedBytes };
 }
 
 /** Memory a block solve needs, in bytes (what `maxBytes` is compared with). */
-export function estimateBlockBytes(G: Group, ao: Atom, ai: Atom, opts: { denseLimit: number; maxDim: number }): { bytes: number; method: BlockSolve['method'] } {
+export function estimateBlockBytes(
+  G: Group,
+  ao: Atom,
+  ai: Atom,
+  opts: { denseLimit: number; maxDim: number },
+): { bytes: number; method: BlockSolve['method'] } {
   const n = ao.pos.length * ai.pos.length;
   // union-find, labels, and the embedded sparse basis (triples + CSR)
   if (G.perms) return { bytes: 44 * n, method: 'orbits' };
@@ -186,12 +205,20 @@ export interface EndSolve {
  * equivariantBasis runs, and what the irreducible representations (Clebsch–Gordan
  * coefficients, decompositions) call with their own generator images.
  */
-export function solveEnd(gens: readonly GeneratorPair[], no: number, ni: number, options: Pick<SolveOptions, 'denseLimit' | 'maxDim' | 'seed'> & { rng?: Rng } = {}): EndSolve {
+export function solveEnd(
+  gens: readonly GeneratorPair[],
+  no: number,
+  ni: number,
+  options: Pick<SolveOptions, 'denseLimit' | 'maxDim' | 'seed'> & { rng?: Rng } = {},
+): EndSolve {
   const o = { ...DEFAULTS, ...options };
   const rng = options.rng ?? new Rng(options.seed ?? 0);
   // the iterative solve keeps two vectors of every constraint (no·ni per generator): bounded before they exist
   if (no * ni > o.denseLimit && no * ni * gens.length > MAX_CONSTRAINTS) {
-    throw new SolveTooLargeError(`the end solver: ${formatCount(no * ni)} unknowns under ${gens.length} generators are ${formatCount(no * ni * gens.length)} constraints; at most ${formatCount(MAX_CONSTRAINTS)} (fewer generators: a smaller group, or smaller representations)`, 16 * no * ni * gens.length);
+    throw new SolveTooLargeError(
+      `the end solver: ${formatCount(no * ni)} unknowns under ${gens.length} generators are ${formatCount(no * ni * gens.length)} constraints; at most ${formatCount(MAX_CONSTRAINTS)} (fewer generators: a smaller group, or smaller representations)`,
+      16 * no * ni * gens.length,
+    );
   }
   const op = constraintOperator([...gens], no, ni);
   let rows: Float64Array, dim: number, method: EndSolve['method'];
@@ -212,7 +239,8 @@ export function solveEnd(gens: readonly GeneratorPair[], no: number, ni: number,
     method = 'iterative';
   }
   // measured residual of every basis element on every generator
-  const n = no * ni, y = new Float64Array(op.m);
+  const n = no * ni,
+    y = new Float64Array(op.m);
   let residual = 0;
   const residuals = new Float64Array(dim);
   if (gens.length)
@@ -226,11 +254,20 @@ export function solveEnd(gens: readonly GeneratorPair[], no: number, ni: number,
 
 function solveBlock(G: Group, ao: Atom, ai: Atom, o: Required<Pick<SolveOptions, 'denseLimit' | 'maxDim'>>, rng: Rng): BlockResult {
   const t0 = performance.now();
-  const no = ao.pos.length, ni = ai.pos.length;
+  const no = ao.pos.length,
+    ni = ai.pos.length;
   if (G.perms) {
     const gens = G.perms.map((s) => ({ out: atomPerm(ao.factors, s), in: atomPerm(ai.factors, s) }));
     const orb = pairOrbits(no, ni, gens);
-    return { label: orb.label, sizes: orb.sizes, dim: orb.count, method: 'orbits', residual: 0, residuals: new Float64Array(orb.count), seconds: (performance.now() - t0) / 1000 };
+    return {
+      label: orb.label,
+      sizes: orb.sizes,
+      dim: orb.count,
+      method: 'orbits',
+      residual: 0,
+      residuals: new Float64Array(orb.count),
+      seconds: (performance.now() - t0) / 1000,
+    };
   }
   const r = solveEnd(blockGenerators(G, ao, ai), no, ni, { ...o, rng });
   return { ...r, seconds: (performance.now() - t0) / 1000 };
@@ -253,16 +290,18 @@ interface SolvePlan {
  */
 function planSolve(G: Group, repIn: Rep, repOut: Rep, o: typeof DEFAULTS): SolvePlan {
   const { nIn, nOut, fixedBytes } = checkSolveSize(G, repIn, repOut, o.maxBytes);
-  const ai = atoms(repIn, G.d), ao = atoms(repOut, G.d);
+  const ai = atoms(repIn, G.d),
+    ao = atoms(repOut, G.d);
   const orth = isOrthogonal(G);
   const keyOf = (a: Atom, b: Atom): string => `${atomKey(a, orth)}←${atomKey(b, orth)}`;
   const distinct = new Map<string, { a: Atom; b: Atom; uses: number }>();
-  for (const a of ao) for (const b of ai) {
-    const k = keyOf(a, b);
-    const e = distinct.get(k);
-    if (e) e.uses++;
-    else distinct.set(k, { a, b, uses: 1 });
-  }
+  for (const a of ao)
+    for (const b of ai) {
+      const k = keyOf(a, b);
+      const e = distinct.get(k);
+      if (e) e.uses++;
+      else distinct.set(k, { a, b, uses: 1 });
+    }
   let peak = 0;
   for (const { a, b } of distinct.values()) peak = Math.max(peak, estimateBlockBytes(G, a, b, o).bytes);
   if (peak + fixedBytes > o.maxBytes) {
@@ -314,13 +353,18 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
       if (r.label) total += a.pos.length * b.pos.length;
       else for (let x = 0; x < r.rows!.length; x++) if (Math.abs(r.rows![x]!) >= 1e-13) total++;
     }
-  const R = new Int32Array(total), Cc = new Int32Array(total), Vv = new Float64Array(total);
-  let dim = 0, residual = 0, e = 0;
+  const R = new Int32Array(total),
+    Cc = new Int32Array(total),
+    Vv = new Float64Array(total);
+  let dim = 0,
+    residual = 0,
+    e = 0;
   const elementErrors: number[] = [];
   for (const a of ao)
     for (const b of ai) {
       const r = solved.get(keyOf(a, b))!;
-      const ni = b.pos.length, n = a.pos.length * ni;
+      const ni = b.pos.length,
+        n = a.pos.length * ni;
       residual = Math.max(residual, r.residual);
       if (r.label) {
         for (let x = 0; x < n; x++) {
@@ -357,8 +401,18 @@ export function equivariantBasis(G: Group, repIn: Rep, repOut: Rep, options: Sol
     randomElementError = errors.reduce((m, v) => Math.max(m, v), 0);
   }
   return {
-    group: G.name, in: repToString(repIn), out: repToString(repOut), nIn, nOut, dim, basis, blocks,
-    generatorResidual: residual, randomElementError, elementErrors: errors, seconds: (performance.now() - t0) / 1000,
+    group: G.name,
+    in: repToString(repIn),
+    out: repToString(repOut),
+    nIn,
+    nOut,
+    dim,
+    basis,
+    blocks,
+    generatorResidual: residual,
+    randomElementError,
+    elementErrors: errors,
+    seconds: (performance.now() - t0) / 1000,
   };
 }
 
@@ -369,9 +423,11 @@ export function measureError(basis: Sparse, rhoOut: Mat, rhoIn: Mat): number {
 
 /** ‖ρ_out W_b − W_b ρ_in‖_F / ‖W_b‖_F for every row W_b of a basis. */
 export function measureErrors(basis: Sparse, rhoOut: Mat, rhoIn: Mat): number[] {
-  const no = rhoOut.rows, ni = rhoIn.rows;
+  const no = rhoOut.rows,
+    ni = rhoIn.rows;
   const errs: number[] = [];
-  const W = new Float64Array(no * ni), D = new Float64Array(no * ni);
+  const W = new Float64Array(no * ni),
+    D = new Float64Array(no * ni);
   for (let b = 0; b < basis.rows; b++) {
     W.fill(0);
     for (let x = basis.rowPtr[b]!; x < basis.rowPtr[b + 1]!; x++) W[basis.colIdx[x]!] = basis.vals[x]!;

@@ -2,16 +2,106 @@ import { wasmModules } from './modules.generated.js';
 
 /** The functions the AssemblyScript kernels export (src/tensor/wasm/assembly/index.ts). Pointers are byte addresses. */
 export interface KernelExports {
-  gemm(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number): void;
-  gemmChunks(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number, splitCols: boolean, chunk: number, counter: number): number;
-  gemmShared(transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, work: number, packed: number, chunk: number, counter: number): number;
+  gemm(
+    transA: boolean,
+    transB: boolean,
+    m: number,
+    n: number,
+    k: number,
+    a: number,
+    lda: number,
+    b: number,
+    ldb: number,
+    c: number,
+    ldc: number,
+    accumulate: boolean,
+    work: number,
+  ): void;
+  gemmChunks(
+    transA: boolean,
+    transB: boolean,
+    m: number,
+    n: number,
+    k: number,
+    a: number,
+    lda: number,
+    b: number,
+    ldb: number,
+    c: number,
+    ldc: number,
+    accumulate: boolean,
+    work: number,
+    splitCols: boolean,
+    chunk: number,
+    counter: number,
+  ): number;
+  gemmShared(
+    transA: boolean,
+    transB: boolean,
+    m: number,
+    n: number,
+    k: number,
+    a: number,
+    lda: number,
+    b: number,
+    ldb: number,
+    c: number,
+    ldc: number,
+    accumulate: boolean,
+    work: number,
+    packed: number,
+    chunk: number,
+    counter: number,
+  ): number;
   gemmWorkBytes(): number;
-  gemmBatched(transA: boolean, transB: boolean, m: number, n: number, k: number,
-    a: number, lda: number, aOuter: number, aInner: number, b: number, ldb: number, bOuter: number, bInner: number,
-    c: number, ldc: number, cOuter: number, cInner: number, inner: number, first: number, last: number, accumulate: boolean, work: number): void;
-  gemmBatchedShare(transA: boolean, transB: boolean, m: number, n: number, k: number,
-    a: number, lda: number, aOuter: number, aInner: number, b: number, ldb: number, bOuter: number, bInner: number,
-    c: number, ldc: number, cOuter: number, cInner: number, inner: number, total: number, accumulate: boolean, work: number, counter: number): number;
+  gemmBatched(
+    transA: boolean,
+    transB: boolean,
+    m: number,
+    n: number,
+    k: number,
+    a: number,
+    lda: number,
+    aOuter: number,
+    aInner: number,
+    b: number,
+    ldb: number,
+    bOuter: number,
+    bInner: number,
+    c: number,
+    ldc: number,
+    cOuter: number,
+    cInner: number,
+    inner: number,
+    first: number,
+    last: number,
+    accumulate: boolean,
+    work: number,
+  ): void;
+  gemmBatchedShare(
+    transA: boolean,
+    transB: boolean,
+    m: number,
+    n: number,
+    k: number,
+    a: number,
+    lda: number,
+    aOuter: number,
+    aInner: number,
+    b: number,
+    ldb: number,
+    bOuter: number,
+    bInner: number,
+    c: number,
+    ldc: number,
+    cOuter: number,
+    cInner: number,
+    inner: number,
+    total: number,
+    accumulate: boolean,
+    work: number,
+    counter: number,
+  ): number;
   attentionSoftmax(s: number, blocks: number, Tq: number, Tk: number, scale: number, causal: boolean, qOffset: number, bias: number, heads: number): void;
   attentionSoftmaxBackward(p: number, dp: number, rows: number, n: number, scale: number): void;
   layerNorm(x: number, rows: number, d: number, g: number, b: number, eps: number, centre: boolean, y: number, xhat: number, r: number): void;
@@ -23,12 +113,58 @@ export interface KernelExports {
   sumRows(x: number, rows: number, cols: number, out: number, accumulate: boolean): void;
   axpy(alpha: number, x: number, y: number, n: number): void;
   allFinite(x: number, n: number): number;
-  im2col(C: number, H: number, W: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, Ho: number, Wo: number, x: number, count: number, col: number, ld: number): void;
-  col2im(C: number, H: number, W: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, Ho: number, Wo: number, col: number, ld: number, count: number, dx: number): void;
+  im2col(
+    C: number,
+    H: number,
+    W: number,
+    kh: number,
+    kw: number,
+    sh: number,
+    sw: number,
+    ph: number,
+    pw: number,
+    Ho: number,
+    Wo: number,
+    x: number,
+    count: number,
+    col: number,
+    ld: number,
+  ): void;
+  col2im(
+    C: number,
+    H: number,
+    W: number,
+    kh: number,
+    kw: number,
+    sh: number,
+    sw: number,
+    ph: number,
+    pw: number,
+    Ho: number,
+    Wo: number,
+    col: number,
+    ld: number,
+    count: number,
+    dx: number,
+  ): void;
   maxPool(H: number, W: number, k: number, stride: number, Ho: number, Wo: number, x: number, planes: number, y: number, arg: number): void;
   scatterAdd(dy: number, arg: number, n: number, dx: number): void;
   swapAxes(x: number, A: number, B: number, P: number, y: number, bias: number, op: number): void;
-  adam(p: number, g: number, m: number, v: number, n: number, b1: number, a1: number, b2: number, a2: number, step: number, epsHat: number, l2: number, shrink: number): void;
+  adam(
+    p: number,
+    g: number,
+    m: number,
+    v: number,
+    n: number,
+    b1: number,
+    a1: number,
+    b2: number,
+    a2: number,
+    step: number,
+    epsHat: number,
+    l2: number,
+    shrink: number,
+  ): void;
 }
 
 export type SimdFlavour = 'relaxed' | 'plain';
@@ -87,7 +223,10 @@ class Blocks {
       if (f.bytes < bytes) continue;
       const at = f.at;
       if (f.bytes === bytes) this.free.splice(i, 1);
-      else { f.at += bytes; f.bytes -= bytes; }
+      else {
+        f.at += bytes;
+        f.bytes -= bytes;
+      }
       return at;
     }
     const at = this.top;
@@ -100,11 +239,21 @@ class Blocks {
     while (i < this.free.length && this.free[i]!.at < at) i++;
     this.free.splice(i, 0, { at, bytes });
     const next = this.free[i + 1];
-    if (next && at + bytes === next.at) { this.free[i]!.bytes += next.bytes; this.free.splice(i + 1, 1); }
+    if (next && at + bytes === next.at) {
+      this.free[i]!.bytes += next.bytes;
+      this.free.splice(i + 1, 1);
+    }
     const prev = this.free[i - 1];
-    if (prev && prev.at + prev.bytes === at) { prev.bytes += this.free[i]!.bytes; this.free.splice(i, 1); i--; }
+    if (prev && prev.at + prev.bytes === at) {
+      prev.bytes += this.free[i]!.bytes;
+      this.free.splice(i, 1);
+      i--;
+    }
     const last = this.free[this.free.length - 1];
-    if (last && last.at + last.bytes === this.top) { this.top = last.at; this.free.pop(); }
+    if (last && last.at + last.bytes === this.top) {
+      this.top = last.at;
+      this.free.pop();
+    }
   }
 }
 
@@ -133,7 +282,12 @@ export class KernelInstance {
     this.blocks.give(at, bytes);
   });
 
-  constructor(readonly flavour: SimdFlavour, readonly shared: boolean, readonly threads: number, module: WebAssembly.Module) {
+  constructor(
+    readonly flavour: SimdFlavour,
+    readonly shared: boolean,
+    readonly threads: number,
+    module: WebAssembly.Module,
+  ) {
     this.module = module;
     this.memory = new WebAssembly.Memory(shared ? { initial: 1, maximum: MAX_PAGES, shared: true } : { initial: 1, maximum: MAX_PAGES });
     this.exports = new WebAssembly.Instance(module, { env: { memory: this.memory } }).exports as unknown as KernelExports;

@@ -22,10 +22,17 @@ import type { KernelInstance } from './instance.js';
  * (GEMM: a SharedGemm, BATCH: a SharedBatch), [3…] the job, [31] how many chunks the worker
  * ran of the last job it took. The counters are the three words at CTRL_BASE.
  */
-const SEQ = 0, STATE = 1, KIND = 2, ARGS = 3, RAN = 31, WORDS = CTRL_BYTES / 4;
+const SEQ = 0,
+  STATE = 1,
+  KIND = 2,
+  ARGS = 3,
+  RAN = 31,
+  WORDS = CTRL_BYTES / 4;
 const GEMM = 0;
 export const BATCH = 1;
-const IDLE = 0, POSTED = 1, TAKEN = 2;
+const IDLE = 0,
+  POSTED = 1,
+  TAKEN = 2;
 /** How long a thread spins on a control word before it blocks (milliseconds). */
 const SPIN_MS = 0.25;
 
@@ -73,10 +80,49 @@ interface WorkerHandle {
  * size and the counters' address (the arguments of KernelExports.gemmChunks without the
  * scratch pointer), then where op(B) is packed for gemmShared — 0 for gemmChunks.
  */
-export type SharedGemm = [transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: boolean, splitCols: boolean, chunk: number, counter: number, packed: number];
+export type SharedGemm = [
+  transA: boolean,
+  transB: boolean,
+  m: number,
+  n: number,
+  k: number,
+  a: number,
+  lda: number,
+  b: number,
+  ldb: number,
+  c: number,
+  ldc: number,
+  accumulate: boolean,
+  splitCols: boolean,
+  chunk: number,
+  counter: number,
+  packed: number,
+];
 
 /** A batch of products shared between threads: the arguments of KernelExports.gemmBatchedShare without the scratch pointer. */
-export type SharedBatch = [transA: boolean, transB: boolean, m: number, n: number, k: number, a: number, lda: number, aOuter: number, aInner: number, b: number, ldb: number, bOuter: number, bInner: number, c: number, ldc: number, cOuter: number, cInner: number, inner: number, total: number, accumulate: boolean, counter: number];
+export type SharedBatch = [
+  transA: boolean,
+  transB: boolean,
+  m: number,
+  n: number,
+  k: number,
+  a: number,
+  lda: number,
+  aOuter: number,
+  aInner: number,
+  b: number,
+  ldb: number,
+  bOuter: number,
+  bInner: number,
+  c: number,
+  ldc: number,
+  cOuter: number,
+  cInner: number,
+  inner: number,
+  total: number,
+  accumulate: boolean,
+  counter: number,
+];
 
 export function isNode(): boolean {
   const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
@@ -107,7 +153,10 @@ async function spawn(): Promise<WorkerHandle> {
   return {
     post: (m) => w.postMessage(m),
     once: (f) => w.addEventListener('message', () => f(), { once: true }),
-    stop: () => { w.terminate(); URL.revokeObjectURL(url); },
+    stop: () => {
+      w.terminate();
+      URL.revokeObjectURL(url);
+    },
   };
 }
 
@@ -120,7 +169,10 @@ export class ThreadPool {
   /** The main thread of a browser page may not block in Atomics.wait (a Worker may): it spins instead. */
   private readonly canBlock = isNode() || typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
 
-  private constructor(private readonly workers: WorkerHandle[], inst: KernelInstance) {
+  private constructor(
+    private readonly workers: WorkerHandle[],
+    inst: KernelInstance,
+  ) {
     this.ctrl = new Int32Array(inst.memory.buffer, CTRL_BASE, WORDS * (workers.length + 1));
   }
 
@@ -134,13 +186,15 @@ export class ThreadPool {
     // (worker w sits at index w: its control block is the (w+1)-th)
     const workers: WorkerHandle[] = [];
     try {
-      await Promise.all(Array.from({ length: count }, async (_, w) => {
-        const h = await spawn();
-        workers[w] = h;
-        const ready = new Promise<void>((resolve) => h.once(resolve));
-        h.post({ module: inst.module, memory: inst.memory, ctrl: CTRL_BASE + CTRL_BYTES * (w + 1), work: inst.work(w + 1) });
-        await ready;
-      }));
+      await Promise.all(
+        Array.from({ length: count }, async (_, w) => {
+          const h = await spawn();
+          workers[w] = h;
+          const ready = new Promise<void>((resolve) => h.once(resolve));
+          h.post({ module: inst.module, memory: inst.memory, ctrl: CTRL_BASE + CTRL_BYTES * (w + 1), work: inst.work(w + 1) });
+          await ready;
+        }),
+      );
     } catch (e) {
       for (const h of workers) h?.stop();
       throw e;
@@ -169,7 +223,8 @@ export class ThreadPool {
   finish(): number {
     let ran = 0;
     for (let w = 0; w < this.workers.length; w++) {
-      const base = (w + 1) * WORDS, i = base + STATE;
+      const base = (w + 1) * WORDS,
+        i = base + STATE;
       if (Atomics.compareExchange(this.ctrl, i, POSTED, IDLE) === POSTED) continue;
       // the worker is finishing its last chunk: spin (a wake-up costs more), then block
       const until = performance.now() + SPIN_MS;

@@ -45,7 +45,12 @@ async function adapterHere(): Promise<GPUAdapter | null> {
 /** A GPU device with the adapter's largest buffer limits; E_BACKEND when there is none here. */
 export async function requestGpuDevice(): Promise<GpuDevice> {
   const adapter = await adapterHere();
-  if (!adapter) throw new ParalensError('E_BACKEND', 'no WebGPU adapter here (a browser without WebGPU, or Node without a Vulkan driver: apt-get install libvulkan1 chromium gives SwiftShader)', false);
+  if (!adapter)
+    throw new ParalensError(
+      'E_BACKEND',
+      'no WebGPU adapter here (a browser without WebGPU, or Node without a Vulkan driver: apt-get install libvulkan1 chromium gives SwiftShader)',
+      false,
+    );
   const { limits } = adapter;
   const device = await adapter.requestDevice({
     requiredLimits: {

@@ -51,7 +51,12 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
   function onDevice(where: string, out: Data, ...inputs: (Data | undefined)[]): boolean {
     if (on(out)) return true;
     for (const x of inputs) {
-      if (x && on(x)) throw new ParalensError('E_BACKEND', `webgpu: ${where} would write device values into a host array; bring them back with await backend.device.read(x)`, false);
+      if (x && on(x))
+        throw new ParalensError(
+          'E_BACKEND',
+          `webgpu: ${where} would write device values into a host array; bring them back with await backend.device.read(x)`,
+          false,
+        );
     }
     return false;
   }
@@ -63,8 +68,22 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
    * The gemm kernel over the count[0] × count[1] products of a batch, in dispatches of at most
    * MAX_GROUPS rows of workgroups (a product has ⌈m/TILE⌉ of them).
    */
-  function products(tA: boolean, tB: boolean, m: number, n: number, k: number, a: MatrixBatch, b: MatrixBatch, c: MatrixBatch, count: readonly [number, number], acc: boolean, bias?: Data, op: UnaryOp = 'identity'): void {
-    const total = count[0] * count[1], rowTiles = Math.ceil(m / K.TILE);
+  function products(
+    tA: boolean,
+    tB: boolean,
+    m: number,
+    n: number,
+    k: number,
+    a: MatrixBatch,
+    b: MatrixBatch,
+    c: MatrixBatch,
+    count: readonly [number, number],
+    acc: boolean,
+    bias?: Data,
+    op: UnaryOp = 'identity',
+  ): void {
+    const total = count[0] * count[1],
+      rowTiles = Math.ceil(m / K.TILE);
     if (total === 0 || m === 0 || n === 0) return;
     const per = Math.max(1, Math.floor(MAX_GROUPS / rowTiles));
     const consts = { TA: tA, TB: tB, ACC: acc, BIAS: bias !== undefined, OP: opCode(op) };
@@ -162,7 +181,8 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     },
     im2col(g: Window, x, xOff, count, col, ld) {
       if (!onDevice('im2col', col, x)) return host.im2col(g, x, xOff, count, col, ld);
-      const S = g.C * g.H * g.W, n = g.C * g.kh * g.kw * count * g.Ho * g.Wo;
+      const S = g.C * g.H * g.W,
+        n = g.C * g.kh * g.kw * count * g.Ho * g.Wo;
       run1d(K.im2col, {}, [x.subarray(xOff, xOff + count * S), col], n, [...windowScalars(g, count, ld), n]);
     },
     col2im(g: Window, col, ld, count, dx, xOff) {

@@ -20,9 +20,21 @@ export const gemm: Kernel = {
   name: 'gemm',
   arrays: [{ name: 'a' }, { name: 'b' }, { name: 'c', write: true }, { name: 'bias' }],
   scalars: [
-    ['m', 'u32'], ['n', 'u32'], ['k', 'u32'], ['lda', 'u32'], ['ldb', 'u32'], ['ldc', 'u32'],
-    ['aOuter', 'u32'], ['aInner', 'u32'], ['bOuter', 'u32'], ['bInner', 'u32'], ['cOuter', 'u32'], ['cInner', 'u32'],
-    ['inner', 'u32'], ['first', 'u32'], ['rowTiles', 'u32'],
+    ['m', 'u32'],
+    ['n', 'u32'],
+    ['k', 'u32'],
+    ['lda', 'u32'],
+    ['ldb', 'u32'],
+    ['ldc', 'u32'],
+    ['aOuter', 'u32'],
+    ['aInner', 'u32'],
+    ['bOuter', 'u32'],
+    ['bInner', 'u32'],
+    ['cOuter', 'u32'],
+    ['cInner', 'u32'],
+    ['inner', 'u32'],
+    ['first', 'u32'],
+    ['rowTiles', 'u32'],
   ],
   workgroup: [16, 16],
   helpers: /* wgsl */ `
@@ -108,7 +120,10 @@ export const unaryBackward: Kernel = {
 export const addRowVector: Kernel = {
   name: 'addRowVector',
   arrays: [{ name: 'x' }, { name: 'v' }, { name: 'out', write: true }],
-  scalars: [['n', 'u32'], ['cols', 'u32']],
+  scalars: [
+    ['n', 'u32'],
+    ['cols', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}\n  st_out(tid, apply(OP, ld_x(tid) + ld_v(tid % u.cols)));`,
 };
@@ -117,7 +132,10 @@ export const addRowVector: Kernel = {
 export const sumRows: Kernel = {
   name: 'sumRows',
   arrays: [{ name: 'x' }, { name: 'out', write: true }],
-  scalars: [['rows', 'u32'], ['cols', 'u32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['cols', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.cols')}
   var s: f32 = 0.0;
@@ -129,7 +147,10 @@ export const sumRows: Kernel = {
 export const axpy: Kernel = {
   name: 'axpy',
   arrays: [{ name: 'x' }, { name: 'y', write: true }],
-  scalars: [['n', 'u32'], ['alpha', 'f32']],
+  scalars: [
+    ['n', 'u32'],
+    ['alpha', 'f32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}\n  st_y(tid, ld_y(tid) + u.alpha * ld_x(tid));`,
 };
@@ -137,7 +158,10 @@ export const axpy: Kernel = {
 export const fill: Kernel = {
   name: 'fill',
   arrays: [{ name: 'x', write: true }],
-  scalars: [['n', 'u32'], ['value', 'f32']],
+  scalars: [
+    ['n', 'u32'],
+    ['value', 'f32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}\n  st_x(tid, u.value);`,
 };
@@ -145,7 +169,12 @@ export const fill: Kernel = {
 export const copyRows: Kernel = {
   name: 'copyRows',
   arrays: [{ name: 'src' }, { name: 'dst', write: true }],
-  scalars: [['n', 'u32'], ['cols', 'u32'], ['lds', 'u32'], ['ldd', 'u32']],
+  scalars: [
+    ['n', 'u32'],
+    ['cols', 'u32'],
+    ['lds', 'u32'],
+    ['ldd', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}
   let r = tid / u.cols;
@@ -157,7 +186,17 @@ export const copyRows: Kernel = {
 export const adam: Kernel = {
   name: 'adam',
   arrays: [{ name: 'p', write: true }, { name: 'g' }, { name: 'm', write: true }, { name: 'v', write: true }],
-  scalars: [['n', 'u32'], ['b1', 'f32'], ['a1', 'f32'], ['b2', 'f32'], ['a2', 'f32'], ['step', 'f32'], ['epsHat', 'f32'], ['l2', 'f32'], ['shrink', 'f32']],
+  scalars: [
+    ['n', 'u32'],
+    ['b1', 'f32'],
+    ['a1', 'f32'],
+    ['b2', 'f32'],
+    ['a2', 'f32'],
+    ['step', 'f32'],
+    ['epsHat', 'f32'],
+    ['l2', 'f32'],
+    ['shrink', 'f32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}
   let p = ld_p(tid) * u.shrink;
@@ -169,7 +208,21 @@ export const adam: Kernel = {
   st_p(tid, p - (u.step * m) / (sqrt(v) + u.epsHat));`,
 };
 
-const WINDOW: Kernel['scalars'] = [['C', 'u32'], ['H', 'u32'], ['W', 'u32'], ['kh', 'u32'], ['kw', 'u32'], ['sh', 'u32'], ['sw', 'u32'], ['ph', 'u32'], ['pw', 'u32'], ['Ho', 'u32'], ['Wo', 'u32'], ['count', 'u32'], ['ld', 'u32']];
+const WINDOW: Kernel['scalars'] = [
+  ['C', 'u32'],
+  ['H', 'u32'],
+  ['W', 'u32'],
+  ['kh', 'u32'],
+  ['kw', 'u32'],
+  ['sh', 'u32'],
+  ['sw', 'u32'],
+  ['ph', 'u32'],
+  ['pw', 'u32'],
+  ['Ho', 'u32'],
+  ['Wo', 'u32'],
+  ['count', 'u32'],
+  ['ld', 'u32'],
+];
 
 /** col[(c,i,j), s·P + (oh,ow)] = x[s, c, oh·sh − ph + i, ow·sw − pw + j] (0 in the padding): a thread per entry. */
 export const im2col: Kernel = {
@@ -228,7 +281,15 @@ export const col2im: Kernel = {
 export const maxPool: Kernel = {
   name: 'maxPool',
   arrays: [{ name: 'x' }, { name: 'y', write: true }, { name: 'arg', write: true }],
-  scalars: [['H', 'u32'], ['W', 'u32'], ['k', 'u32'], ['s', 'u32'], ['Ho', 'u32'], ['Wo', 'u32'], ['n', 'u32']],
+  scalars: [
+    ['H', 'u32'],
+    ['W', 'u32'],
+    ['k', 'u32'],
+    ['s', 'u32'],
+    ['Ho', 'u32'],
+    ['Wo', 'u32'],
+    ['n', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}
   let pl = tid / (u.Ho * u.Wo);
@@ -250,7 +311,17 @@ export const maxPool: Kernel = {
   st_arg(tid, f32(at));`,
 };
 
-const POOL: Kernel['scalars'] = [['H', 'u32'], ['W', 'u32'], ['kh', 'u32'], ['kw', 'u32'], ['sh', 'u32'], ['sw', 'u32'], ['Ho', 'u32'], ['Wo', 'u32'], ['n', 'u32']];
+const POOL: Kernel['scalars'] = [
+  ['H', 'u32'],
+  ['W', 'u32'],
+  ['kh', 'u32'],
+  ['kw', 'u32'],
+  ['sh', 'u32'],
+  ['sw', 'u32'],
+  ['Ho', 'u32'],
+  ['Wo', 'u32'],
+  ['n', 'u32'],
+];
 
 /** Backend.avgPool: a thread per output, the window's terms added in row-major order. */
 export const avgPool: Kernel = {
@@ -301,7 +372,12 @@ export const scatterAdd: Kernel = {
 export const swapAxes: Kernel = {
   name: 'swapAxes',
   arrays: [{ name: 'x' }, { name: 'bias' }, { name: 'y', write: true }],
-  scalars: [['A', 'u32'], ['B', 'u32'], ['P', 'u32'], ['n', 'u32']],
+  scalars: [
+    ['A', 'u32'],
+    ['B', 'u32'],
+    ['P', 'u32'],
+    ['n', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}
   let p = tid % u.P;
@@ -315,7 +391,10 @@ export const swapAxes: Kernel = {
 export const softmax: Kernel = {
   name: 'softmax',
   arrays: [{ name: 'x' }, { name: 'y', write: true }],
-  scalars: [['rows', 'u32'], ['n', 'u32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['n', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.rows')}
   let o = tid * u.n;
@@ -329,7 +408,10 @@ export const softmax: Kernel = {
 export const softmaxBackward: Kernel = {
   name: 'softmaxBackward',
   arrays: [{ name: 'y' }, { name: 'dy' }, { name: 'dx', write: true }],
-  scalars: [['rows', 'u32'], ['n', 'u32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['n', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.rows')}
   let o = tid * u.n;
@@ -342,7 +424,10 @@ export const softmaxBackward: Kernel = {
 export const lossGrad: Kernel = {
   name: 'lossGrad',
   arrays: [{ name: 'yhat' }, { name: 't' }, { name: 'grad', write: true }, { name: 'rowLoss', write: true }],
-  scalars: [['rows', 'u32'], ['cols', 'u32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['cols', 'u32'],
+  ],
   workgroup: [WG],
   helpers: /* wgsl */ `
 fn logSumExp(o: u32) -> f32 {
@@ -386,7 +471,11 @@ fn logSumExp(o: u32) -> f32 {
 export const argmaxRows: Kernel = {
   name: 'argmaxRows',
   arrays: [{ name: 'y' }, { name: 'out', write: true }],
-  scalars: [['rows', 'u32'], ['cols', 'u32'], ['threshold', 'f32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['cols', 'u32'],
+    ['threshold', 'f32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.rows')}
   let o = tid * u.cols;

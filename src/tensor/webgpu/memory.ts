@@ -3,7 +3,12 @@ import { ParalensError } from '../../errors.js';
 import type { Data } from '../tensor.js';
 
 // GPUBufferUsage and GPUMapMode bits (the WebGPU spec's values; the globals are absent in Node)
-export const STORAGE = 0x80, UNIFORM = 0x40, COPY_DST = 0x08, COPY_SRC = 0x04, MAP_READ = 0x01, MAP_MODE_READ = 0x1;
+export const STORAGE = 0x80,
+  UNIFORM = 0x40,
+  COPY_DST = 0x08,
+  COPY_SRC = 0x04,
+  MAP_READ = 0x01,
+  MAP_MODE_READ = 0x1;
 
 /** A device array's buffer, and where an array (or view) starts in it, in elements. */
 export interface Placed {
@@ -26,7 +31,10 @@ export class DeviceArrays {
   alloc(n: number): Float32Array {
     const bytes = n * 4;
     if (bytes > this.device.limits.maxStorageBufferBindingSize) {
-      throw new ParalensError('E_RANGE', `webgpu: an array of ${n} float32s exceeds this device's largest storage binding (${this.device.limits.maxStorageBufferBindingSize} bytes)`);
+      throw new ParalensError(
+        'E_RANGE',
+        `webgpu: an array of ${n} float32s exceeds this device's largest storage binding (${this.device.limits.maxStorageBufferBindingSize} bytes)`,
+      );
     }
     // WebGPU zeroes new buffers; sizes are rounded up to 16 bytes (a vec4) and never 0
     const buffer = this.device.createBuffer({ size: Math.max(16, Math.ceil(bytes / 16) * 16), usage: STORAGE | COPY_SRC | COPY_DST });

@@ -55,7 +55,9 @@ export function generate(k: Kernel, consts: Readonly<Record<string, number | boo
   k.arrays.forEach((a, i) => {
     const b = `b${slots[i]}`;
     if (a.atomic) {
-      lines.push(`fn add_${a.name}(i: u32, v: f32) { let p = &${b}[u.o_${a.name} + i]; var old = atomicLoad(p); loop { let r = atomicCompareExchangeWeak(p, old, bitcast<u32>(bitcast<f32>(old) + v)); if (r.exchanged) { break; } old = r.old_value; } }`);
+      lines.push(
+        `fn add_${a.name}(i: u32, v: f32) { let p = &${b}[u.o_${a.name} + i]; var old = atomicLoad(p); loop { let r = atomicCompareExchangeWeak(p, old, bitcast<u32>(bitcast<f32>(old) + v)); if (r.exchanged) { break; } old = r.old_value; } }`,
+      );
       return;
     }
     lines.push(`fn ld_${a.name}(i: u32) -> f32 { return ${b}[u.o_${a.name} + i]; }`);
@@ -65,7 +67,9 @@ export function generate(k: Kernel, consts: Readonly<Record<string, number | boo
   lines.push(MATH, k.helpers ?? '');
   const [wx, wy] = [k.workgroup[0], k.workgroup[1] ?? 1];
   lines.push(`@compute @workgroup_size(${wx}, ${wy})`);
-  lines.push('fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {');
+  lines.push(
+    'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {',
+  );
   if (k.workgroup.length === 1) lines.push(`  let tid = (wid.y * nwg.x + wid.x) * ${wx}u + lid.x;`);
   lines.push(k.body, '}');
   return lines.join('\n');

@@ -44,7 +44,13 @@ export class GpuQueue {
    * kernels). `arrays` in the order of k.arrays: device arrays, or host float32 arrays that are
    * only read (copied to the device for this call).
    */
-  run(k: Kernel, consts: Readonly<Record<string, number | boolean>>, arrays: readonly Data[], scalars: readonly number[], groups: readonly [number, number]): void {
+  run(
+    k: Kernel,
+    consts: Readonly<Record<string, number | boolean>>,
+    arrays: readonly Data[],
+    scalars: readonly number[],
+    groups: readonly [number, number],
+  ): void {
     if (groups[0] === 0 || groups[1] === 0) return;
     const placed = arrays.map((x, i) => this.arrays.place(x) ?? this.upload(x, k, i));
     // one binding per distinct buffer

@@ -14,7 +14,14 @@ const guard = (n: string): string => `  if (tid >= ${n}) { return; }`;
 export const attentionSoftmax: Kernel = {
   name: 'attentionSoftmax',
   arrays: [{ name: 's', write: true }, { name: 'bias' }],
-  scalars: [['rows', 'u32'], ['Tq', 'u32'], ['Tk', 'u32'], ['heads', 'u32'], ['qOffset', 'u32'], ['scale', 'f32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['Tq', 'u32'],
+    ['Tk', 'u32'],
+    ['heads', 'u32'],
+    ['qOffset', 'u32'],
+    ['scale', 'f32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.rows')}
   let i = tid % u.Tq;
@@ -39,7 +46,11 @@ export const attentionSoftmax: Kernel = {
 export const attentionSoftmaxBackward: Kernel = {
   name: 'attentionSoftmaxBackward',
   arrays: [{ name: 'p' }, { name: 'dp', write: true }],
-  scalars: [['rows', 'u32'], ['n', 'u32'], ['scale', 'f32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['n', 'u32'],
+    ['scale', 'f32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.rows')}
   let o = tid * u.n;
@@ -52,7 +63,11 @@ export const attentionSoftmaxBackward: Kernel = {
 export const layerNorm: Kernel = {
   name: 'layerNorm',
   arrays: [{ name: 'x' }, { name: 'g' }, { name: 'b' }, { name: 'y', write: true }, { name: 'xhat', write: true }, { name: 'r', write: true }],
-  scalars: [['rows', 'u32'], ['d', 'u32'], ['eps', 'f32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['d', 'u32'],
+    ['eps', 'f32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.rows')}
   let o = tid * u.d;
@@ -78,7 +93,10 @@ export const layerNorm: Kernel = {
 export const layerNormBackward: Kernel = {
   name: 'layerNormBackward',
   arrays: [{ name: 'dy' }, { name: 'xhat' }, { name: 'r' }, { name: 'g' }, { name: 'dx', write: true }],
-  scalars: [['rows', 'u32'], ['d', 'u32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['d', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.rows')}
   let o = tid * u.d;
@@ -95,7 +113,10 @@ export const layerNormBackward: Kernel = {
 export const layerNormParams: Kernel = {
   name: 'layerNormParams',
   arrays: [{ name: 'dy' }, { name: 'xhat' }, { name: 'dg', write: true }, { name: 'db', write: true }],
-  scalars: [['rows', 'u32'], ['d', 'u32']],
+  scalars: [
+    ['rows', 'u32'],
+    ['d', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.d')}
   var sg: f32 = 0.0;
@@ -109,7 +130,13 @@ export const layerNormParams: Kernel = {
 export const rotatePairs: Kernel = {
   name: 'rotatePairs',
   arrays: [{ name: 'x', write: true }, { name: 'cos' }, { name: 'sin' }],
-  scalars: [['n', 'u32'], ['T', 'u32'], ['half', 'u32'], ['groups', 'u32'], ['d', 'u32']],
+  scalars: [
+    ['n', 'u32'],
+    ['T', 'u32'],
+    ['half', 'u32'],
+    ['groups', 'u32'],
+    ['d', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}
   let i = tid % u.half;
@@ -129,7 +156,10 @@ export const rotatePairs: Kernel = {
 export const gatherRows: Kernel = {
   name: 'gatherRows',
   arrays: [{ name: 'ids' }, { name: 'table' }, { name: 'y', write: true }],
-  scalars: [['n', 'u32'], ['d', 'u32']],
+  scalars: [
+    ['n', 'u32'],
+    ['d', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}\n  st_y(tid, ld_table(u32(ld_ids(tid / u.d)) * u.d + tid % u.d));`,
 };
@@ -138,7 +168,10 @@ export const gatherRows: Kernel = {
 export const scatterRows: Kernel = {
   name: 'scatterRows',
   arrays: [{ name: 'dy' }, { name: 'ids' }, { name: 'dt', write: true, atomic: true }],
-  scalars: [['n', 'u32'], ['d', 'u32']],
+  scalars: [
+    ['n', 'u32'],
+    ['d', 'u32'],
+  ],
   workgroup: [WG],
   body: `${guard('u.n')}\n  add_dt(u32(ld_ids(tid / u.d)) * u.d + tid % u.d, ld_dy(tid));`,
 };

@@ -23,7 +23,8 @@ export type Polyline = [number, number][];
 /** Samples χ on an nx × ny grid over `bounds` (one batched call). */
 export function sampleGrid(chi: Characteristic, bounds: Bounds, nx: number, ny = nx): SampledGrid {
   if (!(Number.isInteger(nx) && Number.isInteger(ny) && nx >= 2 && ny >= 2)) throw new RangeArgError(`grid resolution must be integers ≥ 2, got ${nx} × ${ny}`);
-  if (!(bounds.x1 > bounds.x0 && bounds.y1 > bounds.y0)) throw new RangeArgError(`grid bounds must have x0 < x1 and y0 < y1, got [${bounds.x0}, ${bounds.x1}] × [${bounds.y0}, ${bounds.y1}]`);
+  if (!(bounds.x1 > bounds.x0 && bounds.y1 > bounds.y0))
+    throw new RangeArgError(`grid bounds must have x0 < x1 and y0 < y1, got [${bounds.x0}, ${bounds.x1}] × [${bounds.y0}, ${bounds.y1}]`);
   const pts = new Float64Array(nx * ny * 2);
   for (let j = 0; j < ny; j++) {
     for (let i = 0; i < nx; i++) {
@@ -47,7 +48,8 @@ export function marchingSquares(grid: SampledGrid, level: number): Polyline[] {
   values.forEach((v, k) => {
     if (!Number.isFinite(v)) throw new DataError(`marching squares: grid value ${v} at (${k % nx}, ${Math.floor(k / nx)}) is not finite`);
   });
-  const dx = (grid.x1 - grid.x0) / (nx - 1), dy = (grid.y1 - grid.y0) / (ny - 1);
+  const dx = (grid.x1 - grid.x0) / (nx - 1),
+    dy = (grid.y1 - grid.y0) / (ny - 1);
   const at = (i: number, j: number): number => values[j * nx + i]!;
   const above = (i: number, j: number): boolean => at(i, j) >= level;
   const H = (i: number, j: number): number => j * (nx - 1) + i; // edge (i,j)–(i+1,j)
@@ -55,7 +57,8 @@ export function marchingSquares(grid: SampledGrid, level: number): Polyline[] {
   const point = new Map<number, [number, number]>();
   const cross = (id: number, i: number, j: number, di: number, dj: number): number => {
     if (!point.has(id)) {
-      const a = at(i, j), b = at(i + di, j + dj);
+      const a = at(i, j),
+        b = at(i + di, j + dj);
       const t = a === b ? 0.5 : (level - a) / (b - a);
       point.set(id, [grid.x0 + (i + t * di) * dx, grid.y0 + (j + t * dj) * dy]);
     }
@@ -75,7 +78,12 @@ export function marchingSquares(grid: SampledGrid, level: number): Polyline[] {
       const top = (): number => cross(H(i, j + 1), i, j + 1, 1, 0);
       const left = (): number => cross(V(i, j), i, j, 0, 1);
       // the two edges next to each corner, in the order 00, 10, 11, 01
-      const corner: [() => number, () => number][] = [[bottom, left], [bottom, right], [right, top], [left, top]];
+      const corner: [() => number, () => number][] = [
+        [bottom, left],
+        [bottom, right],
+        [right, top],
+        [left, top],
+      ];
       const count = c.filter(Boolean).length;
       if (count === 2 && c[0] === c[2]) {
         // saddle: cut off the two corners on the other side from the cell's mean
@@ -100,7 +108,8 @@ function chain(links: Map<number, number[]>, point: Map<number, [number, number]
   const out: Polyline[] = [];
   const walk = (start: number): Polyline => {
     const line: Polyline = [];
-    let prev = -1, cur = start;
+    let prev = -1,
+      cur = start;
     for (;;) {
       seen.add(cur);
       line.push(point.get(cur)!);

@@ -32,7 +32,11 @@ export const EXACT_CLIQUE_LIMIT = 48;
  *   (`maximumClique`) for up to `exactLimit` sections (default 48), beyond that approximated
  *   greedily (`greedyClique`, reported with `exact: false`).
  */
-export function maximalConsistentSubset(sections: readonly Section[] | readonly CheckedSection[], eps: number, opts: { exactLimit?: number } = {}): ConsistentSubset {
+export function maximalConsistentSubset(
+  sections: readonly Section[] | readonly CheckedSection[],
+  eps: number,
+  opts: { exactLimit?: number } = {},
+): ConsistentSubset {
   checkTolerance(eps);
   const S = normaliseSections(sections);
   if (S.length === 0) throw new RangeArgError('maximalConsistentSubset needs at least one section');
@@ -40,7 +44,10 @@ export function maximalConsistentSubset(sections: readonly Section[] | readonly 
   let members: number[];
   let method: ConsistentSubset['method'];
   if (S[0]!.prediction.length === 1 && allOverlap(S)) {
-    members = maxConsistentScalars(S.map((s) => s.prediction[0]!), eps);
+    members = maxConsistentScalars(
+      S.map((s) => s.prediction[0]!),
+      eps,
+    );
     method = 'scalar-sweep';
   } else if (S.length <= limit) {
     members = maximumClique(compatibilityGraph(S, eps));
@@ -70,7 +77,9 @@ function allOverlap(S: readonly CheckedSection[]): boolean {
 export function maxConsistentScalars(values: ArrayLike<number>, eps: number): number[] {
   checkTolerance(eps);
   const order = Array.from({ length: values.length }, (_, i) => i).sort((a, b) => values[a]! - values[b]! || a - b);
-  let bestL = 0, bestR = -1, l = 0;
+  let bestL = 0,
+    bestR = -1,
+    l = 0;
   for (let r = 0; r < order.length; r++) {
     while (!agreesWithin(values[order[r]!]! - values[order[l]!]!, eps)) l++;
     if (r - l > bestR - bestL) {
@@ -93,7 +102,8 @@ function colourSort(adj: readonly Uint8Array[], P: readonly number[]): { order: 
     while (c < classes.length && classes[c]!.some((u) => adj[v]![u] === 1)) c++;
     (classes[c] ??= []).push(v);
   }
-  const order: number[] = [], bound: number[] = [];
+  const order: number[] = [],
+    bound: number[] = [];
   classes.forEach((cls, c) => cls.forEach((v) => (order.push(v), bound.push(c + 1))));
   return { order, bound };
 }
@@ -135,13 +145,16 @@ export function maximumClique(adj: readonly Uint8Array[]): number[] {
 export function greedyClique(adj: readonly Uint8Array[]): number[] {
   const n = adj.length;
   const degree = adj.map((row) => row.reduce((s, x) => s + x, 0));
-  const starts = Array.from({ length: n }, (_, i) => i).sort((a, b) => degree[b]! - degree[a]! || a - b).slice(0, 32);
+  const starts = Array.from({ length: n }, (_, i) => i)
+    .sort((a, b) => degree[b]! - degree[a]! || a - b)
+    .slice(0, 32);
   let best: number[] = [];
   for (const s of starts) {
     const clique = [s];
     let cand = Array.from({ length: n }, (_, u) => u).filter((u) => u !== s && adj[s]![u] === 1);
     while (cand.length) {
-      let pick = cand[0]!, most = -1;
+      let pick = cand[0]!,
+        most = -1;
       for (const u of cand) {
         let c = 0;
         for (const w of cand) c += adj[u]![w]!;

@@ -38,8 +38,7 @@ export interface Conflict {
 }
 
 export type GlueResult =
-  | { readonly glued: true; readonly section: GlobalSection }
-  | { readonly glued: false; readonly conflict: Conflict; readonly conflicts: number };
+  { readonly glued: true; readonly section: GlobalSection } | { readonly glued: false; readonly conflict: Conflict; readonly conflicts: number };
 
 /** Agreement within ε forgives this much rounding, so that 0.7 and 0.8 agree at ε = 0.1. */
 export const AGREEMENT_SLACK = 1e-12;
@@ -66,7 +65,9 @@ export function checkSections(sections: readonly Section[]): CheckedSection[] {
       dim = p.length;
       first = name;
     } else if (p.length !== dim) {
-      throw new ShapeError(`section ${name} has a prediction of length ${p.length} but section ${first} has length ${dim}; all predictions must have the same length`);
+      throw new ShapeError(
+        `section ${name} has a prediction of length ${p.length} but section ${first} has length ${dim}; all predictions must have the same length`,
+      );
     }
     p.forEach((v, k) => {
       if (!Number.isFinite(v)) throw new DataError(`section ${name}: prediction component ${k + 1} is ${v}; predictions must be finite numbers`);
@@ -112,7 +113,8 @@ export function compatibilityGraph(sections: readonly CheckedSection[], eps: num
   const adj = Array.from({ length: n }, () => new Uint8Array(n));
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const a = sections[i]!, b = sections[j]!;
+      const a = sections[i]!,
+        b = sections[j]!;
       const ok = !contextsOverlap(a.context, b.context) || agreesWithin(sectionDistance(a.prediction, b.prediction), eps);
       adj[i]![j] = adj[j]![i] = ok ? 1 : 0;
     }
@@ -149,7 +151,8 @@ export function glue(sections: readonly Section[] | readonly CheckedSection[], e
   let conflicts = 0;
   for (let i = 0; i < S.length; i++) {
     for (let j = i + 1; j < S.length; j++) {
-      const a = S[i]!, b = S[j]!;
+      const a = S[i]!,
+        b = S[j]!;
       if (!contextsOverlap(a.context, b.context)) continue;
       const d = sectionDistance(a.prediction, b.prediction);
       if (agreesWithin(d, eps)) continue;
@@ -158,7 +161,13 @@ export function glue(sections: readonly Section[] | readonly CheckedSection[], e
     }
   }
   if (worst) return { glued: false, conflict: worst, conflicts };
-  return { glued: true, section: meanSection(S, S.map((_, i) => i)) };
+  return {
+    glued: true,
+    section: meanSection(
+      S,
+      S.map((_, i) => i),
+    ),
+  };
 }
 
 /** The global section of the members: union of contexts, mean prediction. */

@@ -60,9 +60,7 @@ export function gluingTable(sections: readonly Section[], tolerances: readonly n
       subsets.push({ mask, names: members.map((s) => s.name), glued: r.glued, prediction: r.glued ? r.section.prediction : undefined });
     }
     const glues = new Set(subsets.filter((s) => s.glued).map((s) => s.mask));
-    const maximal = subsets
-      .filter((s) => s.glued && S.every((_, i) => s.mask & (1 << i) || !glues.has(s.mask | (1 << i))))
-      .map((s) => s.names);
+    const maximal = subsets.filter((s) => s.glued && S.every((_, i) => s.mask & (1 << i) || !glues.has(s.mask | (1 << i)))).map((s) => s.names);
     const conflicts = pairConflicts(S, tolerance);
     const all = glue(S, tolerance);
     return {

@@ -25,7 +25,8 @@ export function characteristicMorphism(model: Para, theta: readonly Tensor[]): C
     }
     const truth = Float64Array.from(y.data);
     truth.forEach((v, i) => {
-      if (!(v >= 0 && v <= 1)) throw new RangeArgError(`${model} gives ${v} at row ${i + 1}, outside Ω = [0, 1]; end the model with sigmoid to make it a characteristic morphism`);
+      if (!(v >= 0 && v <= 1))
+        throw new RangeArgError(`${model} gives ${v} at row ${i + 1}, outside Ω = [0, 1]; end the model with sigmoid to make it a characteristic morphism`);
     });
     return truth;
   };

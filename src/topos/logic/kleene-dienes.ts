@@ -20,7 +20,7 @@ import type { HeytingAlgebra } from './heyting.js';
  */
 export const kleeneDienes: HeytingAlgebra<number> = unitChain({
   name: 'kleene-dienes',
-  title: 'Kleene–Dienes operators on [0,1] (seed 000\'s p ⇒ q = max(1−p, q)): not a Heyting algebra',
+  title: "Kleene–Dienes operators on [0,1] (seed 000's p ⇒ q = max(1−p, q)): not a Heyting algebra",
   kind: 'none',
   implies: (a, b) => Math.max(1 - a, b),
   not: (a) => 1 - a,

@@ -49,22 +49,47 @@ export interface LawReport {
 const eq = <T>(A: HeytingAlgebra<T>, what: string, l: T, r: T): string | null =>
   A.equals(l, r) ? null : `${what}: left side ${A.show(l)}, right side ${A.show(r)}`;
 
-const law = (name: string, statement: string, level: LawLevel, vars: string, test: Law['test']): Law => ({ name, statement, level, vars: vars.split(''), test });
+const law = (name: string, statement: string, level: LawLevel, vars: string, test: Law['test']): Law => ({
+  name,
+  statement,
+  level,
+  vars: vars.split(''),
+  test,
+});
 
 /** The laws checked, in order: lattice, Heyting, residuated, Boolean. */
 export const LAWS: readonly Law[] = [
   law('meet-commutative', 'a ∧ b = b ∧ a', 'lattice', 'ab', (A, [a, b]) => eq(A, 'a ∧ b vs b ∧ a', A.meet(a!, b!), A.meet(b!, a!))),
   law('join-commutative', 'a ∨ b = b ∨ a', 'lattice', 'ab', (A, [a, b]) => eq(A, 'a ∨ b vs b ∨ a', A.join(a!, b!), A.join(b!, a!))),
-  law('meet-associative', 'a ∧ (b ∧ c) = (a ∧ b) ∧ c', 'lattice', 'abc', (A, [a, b, c]) => eq(A, 'a ∧ (b ∧ c) vs (a ∧ b) ∧ c', A.meet(a!, A.meet(b!, c!)), A.meet(A.meet(a!, b!), c!))),
-  law('join-associative', 'a ∨ (b ∨ c) = (a ∨ b) ∨ c', 'lattice', 'abc', (A, [a, b, c]) => eq(A, 'a ∨ (b ∨ c) vs (a ∨ b) ∨ c', A.join(a!, A.join(b!, c!)), A.join(A.join(a!, b!), c!))),
-  law('absorption', 'a ∧ (a ∨ b) = a = a ∨ (a ∧ b)', 'lattice', 'ab', (A, [a, b]) => eq(A, 'a ∧ (a ∨ b) vs a', A.meet(a!, A.join(a!, b!)), a!) ?? eq(A, 'a ∨ (a ∧ b) vs a', A.join(a!, A.meet(a!, b!)), a!)),
-  law('bounds', 'a ∧ ⊤ = a, a ∨ ⊥ = a', 'lattice', 'a', (A, [a]) => eq(A, 'a ∧ ⊤ vs a', A.meet(a!, A.top), a!) ?? eq(A, 'a ∨ ⊥ vs a', A.join(a!, A.bottom), a!)),
+  law('meet-associative', 'a ∧ (b ∧ c) = (a ∧ b) ∧ c', 'lattice', 'abc', (A, [a, b, c]) =>
+    eq(A, 'a ∧ (b ∧ c) vs (a ∧ b) ∧ c', A.meet(a!, A.meet(b!, c!)), A.meet(A.meet(a!, b!), c!)),
+  ),
+  law('join-associative', 'a ∨ (b ∨ c) = (a ∨ b) ∨ c', 'lattice', 'abc', (A, [a, b, c]) =>
+    eq(A, 'a ∨ (b ∨ c) vs (a ∨ b) ∨ c', A.join(a!, A.join(b!, c!)), A.join(A.join(a!, b!), c!)),
+  ),
+  law(
+    'absorption',
+    'a ∧ (a ∨ b) = a = a ∨ (a ∧ b)',
+    'lattice',
+    'ab',
+    (A, [a, b]) => eq(A, 'a ∧ (a ∨ b) vs a', A.meet(a!, A.join(a!, b!)), a!) ?? eq(A, 'a ∨ (a ∧ b) vs a', A.join(a!, A.meet(a!, b!)), a!),
+  ),
+  law(
+    'bounds',
+    'a ∧ ⊤ = a, a ∨ ⊥ = a',
+    'lattice',
+    'a',
+    (A, [a]) => eq(A, 'a ∧ ⊤ vs a', A.meet(a!, A.top), a!) ?? eq(A, 'a ∨ ⊥ vs a', A.join(a!, A.bottom), a!),
+  ),
   law('order', 'a ≤ b ⇔ a ∧ b = a', 'lattice', 'ab', (A, [a, b]) =>
-    A.leq(a!, b!) === A.equals(A.meet(a!, b!), a!) ? null : `a ≤ b is ${A.leq(a!, b!)} but a ∧ b = ${A.show(A.meet(a!, b!))}`),
+    A.leq(a!, b!) === A.equals(A.meet(a!, b!), a!) ? null : `a ≤ b is ${A.leq(a!, b!)} but a ∧ b = ${A.show(A.meet(a!, b!))}`,
+  ),
   law('distributive', 'a ∧ (b ∨ c) = (a ∧ b) ∨ (a ∧ c)', 'lattice', 'abc', (A, [a, b, c]) =>
-    eq(A, 'a ∧ (b ∨ c) vs (a ∧ b) ∨ (a ∧ c)', A.meet(a!, A.join(b!, c!)), A.join(A.meet(a!, b!), A.meet(a!, c!)))),
+    eq(A, 'a ∧ (b ∨ c) vs (a ∧ b) ∨ (a ∧ c)', A.meet(a!, A.join(b!, c!)), A.join(A.meet(a!, b!), A.meet(a!, c!))),
+  ),
   law('adjunction', 'a ∧ x ≤ b ⇔ x ≤ (a ⇒ b)', 'heyting', 'abx', (A, [a, b, x]) => {
-    const l = A.leq(A.meet(a!, x!), b!), r = A.leq(x!, A.implies(a!, b!));
+    const l = A.leq(A.meet(a!, x!), b!),
+      r = A.leq(x!, A.implies(a!, b!));
     return l === r ? null : `a ∧ x = ${A.show(A.meet(a!, x!))} ${l ? '≤' : '>'} b but x ${r ? '≤' : '>'} (a ⇒ b) = ${A.show(A.implies(a!, b!))}`;
   }),
   law('identity', 'a ⇒ a = ⊤', 'heyting', 'a', (A, [a]) => eq(A, 'a ⇒ a vs ⊤', A.implies(a!, a!), A.top)),
@@ -75,7 +100,8 @@ export const LAWS: readonly Law[] = [
   law('negation', '¬a = a ⇒ ⊥', 'heyting', 'a', (A, [a]) => eq(A, '¬a vs a ⇒ ⊥', A.not(a!), A.implies(a!, A.bottom))),
   law('non-contradiction', 'a ∧ ¬a = ⊥', 'heyting', 'a', (A, [a]) => eq(A, 'a ∧ ¬a vs ⊥', A.meet(a!, A.not(a!)), A.bottom)),
   law('residuation', 'a ⊗ x ≤ b ⇔ x ≤ (a ⇒ b)', 'residuated', 'abx', (A, [a, b, x]) => {
-    const l = A.leq(A.tensor(a!, x!), b!), r = A.leq(x!, A.implies(a!, b!));
+    const l = A.leq(A.tensor(a!, x!), b!),
+      r = A.leq(x!, A.implies(a!, b!));
     return l === r ? null : `a ⊗ x = ${A.show(A.tensor(a!, x!))} ${l ? '≤' : '>'} b but x ${r ? '≤' : '>'} (a ⇒ b) = ${A.show(A.implies(a!, b!))}`;
   }),
   law('excluded-middle', 'a ∨ ¬a = ⊤', 'boolean', 'a', (A, [a]) => eq(A, 'a ∨ ¬a vs ⊤', A.join(a!, A.not(a!)), A.top)),

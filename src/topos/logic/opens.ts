@@ -12,7 +12,11 @@ import type { HeytingAlgebra } from './heyting.js';
  * `opens` must contain ∅ and the whole space and be closed under ∩ and ∪ (checked); the
  * result lists them as masks in `opens` (the law checker's samples).
  */
-export function openSetAlgebra(points: number, opens: readonly (readonly number[])[], name = 'opens'): HeytingAlgebra<number> & { readonly opens: readonly number[] } {
+export function openSetAlgebra(
+  points: number,
+  opens: readonly (readonly number[])[],
+  name = 'opens',
+): HeytingAlgebra<number> & { readonly opens: readonly number[] } {
   if (!(Number.isInteger(points) && points >= 1 && points <= 30)) throw new RangeArgError(`${name}: a finite space needs 1 to 30 points, got ${points}`);
   const mask = (U: readonly number[]): number =>
     U.reduce((m, p) => {
@@ -22,15 +26,20 @@ export function openSetAlgebra(points: number, opens: readonly (readonly number[
   const top = (1 << points) - 1;
   const O = [...new Set(opens.map(mask))].sort((a, b) => a - b);
   const isOpen = new Set(O);
-  const show = (U: number): string => `{${Array.from({ length: points }, (_, p) => p).filter((p) => U & (1 << p)).join(',')}}`;
+  const show = (U: number): string =>
+    `{${Array.from({ length: points }, (_, p) => p)
+      .filter((p) => U & (1 << p))
+      .join(',')}}`;
   if (!isOpen.has(0) || !isOpen.has(top)) throw new RangeArgError(`${name}: the opens must contain ∅ and the whole space ${show(top)}`);
   for (const U of O) {
     for (const V of O) {
-      if (!isOpen.has(U & V) || !isOpen.has(U | V)) throw new RangeArgError(`${name}: ${show(U)} and ${show(V)} are open but their ${isOpen.has(U & V) ? 'union' : 'intersection'} is not; not a topology`);
+      if (!isOpen.has(U & V) || !isOpen.has(U | V))
+        throw new RangeArgError(`${name}: ${show(U)} and ${show(V)} are open but their ${isOpen.has(U & V) ? 'union' : 'intersection'} is not; not a topology`);
     }
   }
   const check = (U: number, where = 'truth value'): number => {
-    if (!isOpen.has(U)) throw new RangeArgError(`${name}: ${where} ${Number.isInteger(U) && U >= 0 && U <= top ? show(U) : U} is not an open set of this space`);
+    if (!isOpen.has(U))
+      throw new RangeArgError(`${name}: ${where} ${Number.isInteger(U) && U >= 0 && U <= top ? show(U) : U} is not an open set of this space`);
     return U;
   };
   const implies = (U: number, V: number): number => {

@@ -36,7 +36,12 @@ function label(v: readonly number[]): string {
  * restrict by projection, the tang is the identity and the handle is round∘f_v. Restriction
  * thus runs forward along the flow. `layer(v, inputs)` computes f_v on the input vectors.
  */
-export function activityPresheaf(site: NetworkSite, sources: ReadonlyMap<string, readonly (readonly number[])[]>, layer: (v: number, inputs: readonly (readonly number[])[]) => number[], step = 0.1): ActivityPresheaf {
+export function activityPresheaf(
+  site: NetworkSite,
+  sources: ReadonlyMap<string, readonly (readonly number[])[]>,
+  layer: (v: number, inputs: readonly (readonly number[])[]) => number[],
+  step = 0.1,
+): ActivityPresheaf {
   const { graph, category: C } = site;
   const values: number[][][] = C.objects.map(() => []);
   const index: Map<string, number>[] = C.objects.map(() => new Map());
@@ -62,7 +67,18 @@ export function activityPresheaf(site: NetworkSite, sources: ReadonlyMap<string,
       for (const x of xs) intern(v, discretiseActivity(x, step));
     } else if (ins.length === 1) {
       const u = ins[0]!;
-      const m = values[u]!.map((a) => intern(v, discretiseActivity(layer(v, graph.inputs[v]!.map(() => a)), step)));
+      const m = values[u]!.map((a) =>
+        intern(
+          v,
+          discretiseActivity(
+            layer(
+              v,
+              graph.inputs[v]!.map(() => a),
+            ),
+            step,
+          ),
+        ),
+      );
       edgeMap.set(`${name}→${graph.vertices[u]}`, m);
     } else {
       const fork = forkAt.get(name)!;
@@ -78,10 +94,32 @@ export function activityPresheaf(site: NetworkSite, sources: ReadonlyMap<string,
         intern(fork.star, vec(t));
         intern(fork.tank, vec(t));
       });
-      ins.forEach((u, k) => edgeMap.set(`${graph.vertices[u]}→A★(${name})`, tuples.map((t) => t[k]!)));
-      edgeMap.set(`A★(${name})→A(${name})`, tuples.map((_, i) => i));
+      ins.forEach((u, k) =>
+        edgeMap.set(
+          `${graph.vertices[u]}→A★(${name})`,
+          tuples.map((t) => t[k]!),
+        ),
+      );
+      edgeMap.set(
+        `A★(${name})→A(${name})`,
+        tuples.map((_, i) => i),
+      );
       const byVertex = new Map(ins.map((u, k) => [u, k]));
-      edgeMap.set(`${name}→A(${name})`, tuples.map((t) => intern(v, discretiseActivity(layer(v, graph.inputs[v]!.map((u) => values[u]![t[byVertex.get(u)!]!]!)), step))));
+      edgeMap.set(
+        `${name}→A(${name})`,
+        tuples.map((t) =>
+          intern(
+            v,
+            discretiseActivity(
+              layer(
+                v,
+                graph.inputs[v]!.map((u) => values[u]![t[byVertex.get(u)!]!]!),
+              ),
+              step,
+            ),
+          ),
+        ),
+      );
     }
   }
   const maps = site.generators.map(({ name: n }) => {
@@ -89,7 +127,11 @@ export function activityPresheaf(site: NetworkSite, sources: ReadonlyMap<string,
     if (!m) throw new ToposError(`no restriction map for edge ${n}`);
     return m;
   });
-  const presheaf = presheafFromGenerators(C, values.map((vs) => vs.map(label)), maps);
+  const presheaf = presheafFromGenerators(
+    C,
+    values.map((vs) => vs.map(label)),
+    maps,
+  );
   return { presheaf, values };
 }
 

@@ -108,7 +108,8 @@ export function discretiseColumns(rows: readonly (readonly number[])[], bins: nu
   if (!rows.length) return [];
   const n = rows[0]!.length;
   // loops, not Math.min(...column): one argument per sample overflows the stack on large data
-  const lo = new Array<number>(n).fill(Infinity), hi = new Array<number>(n).fill(-Infinity);
+  const lo = new Array<number>(n).fill(Infinity),
+    hi = new Array<number>(n).fill(-Infinity);
   for (const r of rows) {
     for (let j = 0; j < n; j++) {
       lo[j] = Math.min(lo[j]!, r[j]!);

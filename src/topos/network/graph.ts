@@ -68,7 +68,10 @@ export function parseEdges(text: string): NetworkGraph {
     return i;
   };
   const edges: [number, number][] = [];
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p.length)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length)) {
     const chain = part.split('>');
     if (chain.length < 2) throw new ToposError(`edge ${quote(part)} must be written 'u>v' (data flows from u to v)`);
     const ids = chain.map(id);

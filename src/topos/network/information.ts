@@ -36,12 +36,26 @@ export function informationOfRows(vertex: string, rows: readonly (readonly numbe
   const ik: IkSummary[] = [];
   for (let k = 1; k <= Math.min(m, maxK); k++) {
     const vals = subsets(units, k).map((S) => mutualInformationK(P, S));
-    ik.push({ k, subsets: vals.length, min: vals.reduce((m, v) => Math.min(m, v), Infinity), max: vals.reduce((m, v) => Math.max(m, v), -Infinity), mean: vals.reduce((a, b) => a + b, 0) / vals.length });
+    ik.push({
+      k,
+      subsets: vals.length,
+      min: vals.reduce((m, v) => Math.min(m, v), Infinity),
+      max: vals.reduce((m, v) => Math.max(m, v), -Infinity),
+      mean: vals.reduce((a, b) => a + b, 0) / vals.length,
+    });
   }
   let defect = 0;
   for (const X of units) for (const Y of units) if (X !== Y) defect = Math.max(defect, Math.abs(cocycleDefect(P, [X], [Y])));
   if (m >= 2) defect = Math.max(defect, Math.abs(cocycleDefect(P, units.slice(0, m >> 1), units.slice(m >> 1))));
-  return { vertex, units: m, distribution: P, unitEntropies: units.map((u) => shannonEntropy(P, [u])), jointEntropy: shannonEntropy(P, units), ik, maxCocycleDefect: defect };
+  return {
+    vertex,
+    units: m,
+    distribution: P,
+    unitEntropies: units.map((u) => shannonEntropy(P, [u])),
+    jointEntropy: shannonEntropy(P, units),
+    ik,
+    maxCocycleDefect: defect,
+  };
 }
 
 /**
@@ -49,7 +63,12 @@ export function informationOfRows(vertex: string, rows: readonly (readonly numbe
  * §3.3, demo on the hidden layers of XOR): the activity of each vertex whose op has no
  * parameters (activations, pooling, add), discretised into `bins` per unit.
  */
-export function layerInformation(model: Para, theta: readonly Tensor[], x: Tensor, opts: { bins?: number; maxK?: number; maxUnits?: number } = {}): LayerInformation[] {
+export function layerInformation(
+  model: Para,
+  theta: readonly Tensor[],
+  x: Tensor,
+  opts: { bins?: number; maxK?: number; maxUnits?: number } = {},
+): LayerInformation[] {
   const graph = networkGraphOfModel(model);
   const acts = vertexActivities(graph, theta, x);
   const out: LayerInformation[] = [];

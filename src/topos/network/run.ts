@@ -30,6 +30,12 @@ export function checkRunnable(graph: NetworkGraph, what: string): void {
 export function vertexActivities(graph: NetworkGraph, theta: readonly Tensor[], x: Tensor): Tensor[] {
   checkRunnable(graph, 'vertexActivities');
   const acts: Tensor[] = [x.to('float64')];
-  for (let v = 1; v < graph.vertices.length; v++) acts.push(graph.ops![v]!.run(vertexTheta(graph, theta, v), vertexInput(graph, v, (u) => acts[u]!)));
+  for (let v = 1; v < graph.vertices.length; v++)
+    acts.push(
+      graph.ops![v]!.run(
+        vertexTheta(graph, theta, v),
+        vertexInput(graph, v, (u) => acts[u]!),
+      ),
+    );
   return acts;
 }

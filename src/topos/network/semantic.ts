@@ -27,7 +27,8 @@ export type StateSet = bigint;
 
 /** The bits of A as a bigint, after checking that A names only states 0 … n−1. */
 export function toStateSet(A: StateSet | number, n: number): StateSet {
-  if (typeof A === 'number' && !(Number.isSafeInteger(A) && A >= 0)) throw new ToposError(`a set of states must be a non-negative integer bitmask (or a bigint), got ${A}`);
+  if (typeof A === 'number' && !(Number.isSafeInteger(A) && A >= 0))
+    throw new ToposError(`a set of states must be a non-negative integer bitmask (or a bigint), got ${A}`);
   const a = BigInt(A);
   if (a < 0n) throw new ToposError(`a set of states must be a non-negative bitmask, got ${a}`);
   if (a >> BigInt(n) !== 0n) throw new ToposError(`a set of states names state ${a.toString(2).length - 1} but there are only ${n} states (0 … ${n - 1})`);

@@ -118,12 +118,17 @@ export function networkSite(graph: NetworkGraph, meter?: WorkMeter): NetworkSite
   for (const f of forks) covers[f.star]!.unshift(sieveGeneratedBy(C, f.star, f.tines));
   const topology = grothendieckTopology(C, covers, meter ?? sieveMeter('the site of the network', C));
   // hom sets are closed under composition, so reachability is transitive: a poset as it is
-  const reach = reachMatrix(C), n = objects.length;
+  const reach = reachMatrix(C),
+    n = objects.length;
   const reachable = (a: number, b: number): boolean => reach[a * n + b] === 1;
   const reachability = posetCategory('the reachability order of the site', objects, reachable);
   const stars = new Set(forks.map((f) => f.star));
   const kept = objects.map((_, c) => c).filter((c) => !stars.has(c));
-  const posetCX = posetCategory('C_X', kept.map((c) => objects[c]!), (a, b) => reachable(kept[a]!, kept[b]!));
+  const posetCX = posetCategory(
+    'C_X',
+    kept.map((c) => objects[c]!),
+    (a, b) => reachable(kept[a]!, kept[b]!),
+  );
   const pair = C.parallelPair();
   const below = (c: number): boolean => reachability.arrowsInto(c).some((f) => reachability.arrows[f]!.dom !== c);
   const above = (c: number): boolean => reachability.arrowsFrom(c).some((f) => reachability.arrows[f]!.cod !== c);

@@ -22,10 +22,11 @@ export function circularConv(kernel: readonly number[]): VectorMap {
 
 /** A dense layer y = W x (W given as rows). */
 export function denseMap(W: readonly (readonly number[])[]): VectorMap {
-  return (x) => W.map((row) => {
-    if (row.length !== x.length) throw new ToposError(`dense map expects ${row.length} inputs, got ${x.length}`);
-    return row.reduce((s, w, j) => s + w * x[j]!, 0);
-  });
+  return (x) =>
+    W.map((row) => {
+      if (row.length !== x.length) throw new ToposError(`dense map expects ${row.length} inputs, got ${x.length}`);
+      return row.reduce((s, w, j) => s + w * x[j]!, 0);
+    });
 }
 
 /** Global average pooling: the mean, a vector of length 1. */
@@ -60,7 +61,12 @@ export function equivarianceDefect(f: VectorMap, actIn: VectorMap, actOut: Vecto
  * (the homomorphism F along the layer; undefined means the output does not move: invariance).
  */
 export function shiftDefect(f: VectorMap, s: number, outShift: ((s: number) => number) | undefined, inputs: readonly (readonly number[])[]): number {
-  return equivarianceDefect(f, (x) => cyclicShift(x, s), (y) => (outShift ? cyclicShift(y, outShift(s)) : [...y]), inputs);
+  return equivarianceDefect(
+    f,
+    (x) => cyclicShift(x, s),
+    (y) => (outShift ? cyclicShift(y, outShift(s)) : [...y]),
+    inputs,
+  );
 }
 
 /** n random standard-normal vectors of length len. */

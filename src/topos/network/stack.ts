@@ -15,7 +15,8 @@ export interface FiniteGroup {
 /** A finite group from its table, checked (identity, inverses, associativity). */
 export function finiteGroup(elements: readonly string[], mul: readonly (readonly number[])[]): FiniteGroup {
   const n = elements.length;
-  if (mul.length !== n || mul.some((r) => r.length !== n || r.some((v) => !(Number.isInteger(v) && v >= 0 && v < n)))) throw new ToposError(`group table must be ${n}×${n} with entries in 0…${n - 1}`);
+  if (mul.length !== n || mul.some((r) => r.length !== n || r.some((v) => !(Number.isInteger(v) && v >= 0 && v < n))))
+    throw new ToposError(`group table must be ${n}×${n} with entries in 0…${n - 1}`);
   const identity = elements.findIndex((_, e) => elements.every((__, x) => mul[e]![x] === x && mul[x]![e] === x));
   if (identity < 0) throw new ToposError('group table has no identity element');
   const inverse = elements.map((_, g) => {
@@ -23,16 +24,22 @@ export function finiteGroup(elements: readonly string[], mul: readonly (readonly
     if (h < 0) throw new ToposError(`group element ${elements[g]} has no inverse`);
     return h;
   });
-  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) for (let c = 0; c < n; c++) {
-    if (mul[mul[a]![b]!]![c] !== mul[a]![mul[b]![c]!]) throw new ToposError(`group table not associative at (${elements[a]}·${elements[b]})·${elements[c]}`);
-  }
+  for (let a = 0; a < n; a++)
+    for (let b = 0; b < n; b++)
+      for (let c = 0; c < n; c++) {
+        if (mul[mul[a]![b]!]![c] !== mul[a]![mul[b]![c]!])
+          throw new ToposError(`group table not associative at (${elements[a]}·${elements[b]})·${elements[c]}`);
+      }
   return { elements, mul, identity, inverse };
 }
 
 /** The cyclic group ℤ/n (element k is the shift by k). */
 export function cyclicGroup(n: number): FiniteGroup {
   if (!(Number.isInteger(n) && n >= 1)) throw new ToposError(`cyclic group order must be a positive integer, got ${n}`);
-  return finiteGroup(Array.from({ length: n }, (_, k) => String(k)), Array.from({ length: n }, (_, a) => Array.from({ length: n }, (__, b) => (a + b) % n)));
+  return finiteGroup(
+    Array.from({ length: n }, (_, k) => String(k)),
+    Array.from({ length: n }, (_, a) => Array.from({ length: n }, (__, b) => (a + b) % n)),
+  );
 }
 
 /**
@@ -54,14 +61,16 @@ export function groupPresheaf(C: FiniteCategory, groups: readonly FiniteGroup[],
     const H = groups[a.dom]!;
     const m = maps[f]!;
     if (m.length !== G.elements.length) throw new ToposError(`F(${C.describe(f)}) must map the ${G.elements.length} elements of F(${C.objects[a.cod]})`);
-    for (let g = 0; g < m.length; g++) for (let h = 0; h < m.length; h++) {
-      if (m[G.mul[g]![h]!] !== H.mul[m[g]!]![m[h]!]) throw new ToposError(`F(${C.describe(f)}) is not a homomorphism at ${G.elements[g]}·${G.elements[h]}`);
-    }
+    for (let g = 0; g < m.length; g++)
+      for (let h = 0; h < m.length; h++) {
+        if (m[G.mul[g]![h]!] !== H.mul[m[g]!]![m[h]!]) throw new ToposError(`F(${C.describe(f)}) is not a homomorphism at ${G.elements[g]}·${G.elements[h]}`);
+      }
     for (const g2 of C.arrowsFrom(a.cod)) {
       const gf = C.compose(g2, f);
       const K = groups[C.arrows[g2]!.cod]!;
       for (let k = 0; k < K.elements.length; k++) {
-        if (maps[gf]![k] !== m[maps[g2]![k]!]) throw new ToposError(`presheaf of groups not functorial: F(${C.arrows[g2]!.name}∘${a.name}) ≠ F(${a.name})∘F(${C.arrows[g2]!.name})`);
+        if (maps[gf]![k] !== m[maps[g2]![k]!])
+          throw new ToposError(`presheaf of groups not functorial: F(${C.arrows[g2]!.name}∘${a.name}) ≠ F(${a.name})∘F(${C.arrows[g2]!.name})`);
       }
     }
   });
@@ -84,7 +93,12 @@ export interface GroupAction {
 }
 
 /** A group action on a presheaf, checked: action laws at every object and equivariance along every arrow (errors name them). */
-export function groupAction(F: GroupPresheaf, sets: readonly (readonly string[])[], act: readonly (readonly (readonly number[])[])[], restrict: readonly (readonly number[])[]): GroupAction {
+export function groupAction(
+  F: GroupPresheaf,
+  sets: readonly (readonly string[])[],
+  act: readonly (readonly (readonly number[])[])[],
+  restrict: readonly (readonly number[])[],
+): GroupAction {
   const C = F.category;
   C.objects.forEach((o, U) => {
     const G = F.groups[U]!;
@@ -92,9 +106,11 @@ export function groupAction(F: GroupPresheaf, sets: readonly (readonly string[])
     const a = act[U]!;
     S.forEach((xi, x) => {
       if (a[G.identity]![x] !== x) throw new ToposError(`the identity of F(${o}) moves ${xi}`);
-      for (let g = 0; g < G.elements.length; g++) for (let h = 0; h < G.elements.length; h++) {
-        if (a[G.mul[g]![h]!]![x] !== a[g]![a[h]![x]!]) throw new ToposError(`not an action at ${o}: (${G.elements[g]}·${G.elements[h]})·${xi} ≠ ${G.elements[g]}·(${G.elements[h]}·${xi})`);
-      }
+      for (let g = 0; g < G.elements.length; g++)
+        for (let h = 0; h < G.elements.length; h++) {
+          if (a[G.mul[g]![h]!]![x] !== a[g]![a[h]![x]!])
+            throw new ToposError(`not an action at ${o}: (${G.elements[g]}·${G.elements[h]})·${xi} ≠ ${G.elements[g]}·(${G.elements[h]}·${xi})`);
+        }
     });
   });
   C.arrows.forEach((arr, b) => {
@@ -133,12 +149,16 @@ export function grothendieckConstruction(F: GroupPresheaf, action: GroupAction =
   const index = new Map<string, number>();
   C.arrows.forEach((a, alpha) => {
     const G = F.groups[a.dom]!;
-    sets[a.cod]!.forEach((xi, x) => sets[a.dom]!.forEach((eta, y) => G.elements.forEach((g, gi) => {
-      if (act[a.dom]![gi]![y] !== restrict[alpha]![x]) return;
-      index.set(`${alpha},${gi},${y},${x}`, arrows.length);
-      parts.push([alpha, gi, y, x]);
-      arrows.push({ name: trivial ? `(${a.name},${g})` : `(${a.name},${g}):${eta}→${xi}`, dom: objectOf[a.dom]![y]!, cod: objectOf[a.cod]![x]! });
-    })));
+    sets[a.cod]!.forEach((xi, x) =>
+      sets[a.dom]!.forEach((eta, y) =>
+        G.elements.forEach((g, gi) => {
+          if (act[a.dom]![gi]![y] !== restrict[alpha]![x]) return;
+          index.set(`${alpha},${gi},${y},${x}`, arrows.length);
+          parts.push([alpha, gi, y, x]);
+          arrows.push({ name: trivial ? `(${a.name},${g})` : `(${a.name},${g}):${eta}→${xi}`, dom: objectOf[a.dom]![y]!, cod: objectOf[a.cod]![x]! });
+        }),
+      ),
+    );
   });
   const identities = objects.map((_, o) => {
     const U = objectOf.findIndex((os) => os.includes(o));

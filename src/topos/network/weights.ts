@@ -57,11 +57,13 @@ export function weightPresheaf(site: NetworkSite): WeightPresheaf {
     },
     restrict(f, w) {
       const a = C.arrows[f]!.dom;
-      return new Map(D[a]!.map((j) => {
-        const t = w.get(j);
-        if (!t) throw new ToposError(`restriction along ${C.describe(f)} needs the weights of ${graph.vertices[j]}, which the element does not carry`);
-        return [j, [...t]];
-      }));
+      return new Map(
+        D[a]!.map((j) => {
+          const t = w.get(j);
+          if (!t) throw new ToposError(`restriction along ${C.describe(f)} needs the weights of ${graph.vertices[j]}, which the element does not carry`);
+          return [j, [...t]];
+        }),
+      );
     },
   };
 }
@@ -79,7 +81,15 @@ export function networkActivities(W: WeightPresheaf, theta: readonly Tensor[], x
  * gradient of a vertex only involves vertices downstream of it, all in D(c), so β commutes
  * with every restriction (naturality); at the input object it is one ordinary gradient step.
  */
-export function backpropComponent(W: WeightPresheaf, c: number, w: Weights, acts: readonly Tensor[], target: Tensor, loss: Loss, lr: number): Map<number, Tensor[]> {
+export function backpropComponent(
+  W: WeightPresheaf,
+  c: number,
+  w: Weights,
+  acts: readonly Tensor[],
+  target: Tensor,
+  loss: Loss,
+  lr: number,
+): Map<number, Tensor[]> {
   const graph = W.site.graph;
   const output = graph.vertices.length - 1;
   const ctx = makeCtx();
@@ -95,11 +105,24 @@ export function backpropComponent(W: WeightPresheaf, c: number, w: Weights, acts
     const grads = th.map((t) => Tensor.zeros(t.shape, 'float64'));
     const dy = delta.get(j);
     if (dy) {
-      const lens = graph.ops![j]!.forward(th, vertexInput(graph, j, (u) => acts[u]!), ctx);
+      const lens = graph.ops![j]!.forward(
+        th,
+        vertexInput(graph, j, (u) => acts[u]!),
+        ctx,
+      );
       const dx = lens.pullback(dy, grads, true);
       sendBack(graph.inputs[j]!, dx, acts, delta);
     }
-    out.set(j, th.map((t, k) => Tensor.of(Array.from(t.data, (v, a) => v - lr * grads[k]!.data[a]!), t.shape, 'float64')));
+    out.set(
+      j,
+      th.map((t, k) =>
+        Tensor.of(
+          Array.from(t.data, (v, a) => v - lr * grads[k]!.data[a]!),
+          t.shape,
+          'float64',
+        ),
+      ),
+    );
   }
   return new Map(D.map((j) => [j, out.get(j)!])); // in vertex order, like W.at
 }
@@ -149,7 +172,13 @@ export function crossedRestrict(W: WeightPresheaf, f: number, x: CrossedElement)
       if (!theta) throw new ToposError(`crossed restriction along ${C.describe(f)} needs the weights of ${graph.vertices[v]}`);
       const ins = [...new Set(graph.inputs[v]!)];
       const value = (u: number): Tensor => (g.kind === 'layer' ? a[0]! : a[ins.indexOf(u)]!);
-      a = [graph.ops![v]!.forward(theta.map((t) => t.to('float64')), vertexInput(graph, v, value), ctx).y];
+      a = [
+        graph.ops![v]!.forward(
+          theta.map((t) => t.to('float64')),
+          vertexInput(graph, v, value),
+          ctx,
+        ).y,
+      ];
     }
   }
   return { a, w: W.restrict(f, x.w) };

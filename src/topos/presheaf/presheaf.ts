@@ -33,9 +33,11 @@ export function presheaf(C: FiniteCategory, elements: readonly (readonly string[
   if (maps.length !== C.arrows.length) throw new ToposError(`presheaf needs a map for each of the ${C.arrows.length} arrows, got ${maps.length}`);
   C.arrows.forEach((a, f) => {
     const m = maps[f]!;
-    if (m.length !== elements[a.cod]!.length) throw new ToposError(`P(${C.describe(f)}) must map the ${elements[a.cod]!.length} elements of P(${C.objects[a.cod]}), got ${m.length} values`);
+    if (m.length !== elements[a.cod]!.length)
+      throw new ToposError(`P(${C.describe(f)}) must map the ${elements[a.cod]!.length} elements of P(${C.objects[a.cod]}), got ${m.length} values`);
     m.forEach((y, x) => {
-      if (!(Number.isInteger(y) && y >= 0 && y < elements[a.dom]!.length)) throw new ToposError(`P(${C.describe(f)}) sends ${elements[a.cod]![x]} to ${y}, not an element of P(${C.objects[a.dom]})`);
+      if (!(Number.isInteger(y) && y >= 0 && y < elements[a.dom]!.length))
+        throw new ToposError(`P(${C.describe(f)}) sends ${elements[a.cod]![x]} to ${y}, not an element of P(${C.objects[a.dom]})`);
     });
   });
   const P = new Presheaf(C, elements, maps);
@@ -47,7 +49,8 @@ export function presheaf(C: FiniteCategory, elements: readonly (readonly string[
 export function checkFunctorial(P: Presheaf): void {
   const C = P.category;
   C.identities.forEach((i, c) => {
-    for (let x = 0; x < P.size(c); x++) if (P.restrict(i, x) !== x) throw new ToposError(`presheaf not functorial: P(id_${C.objects[c]}) moves ${P.elements[c]![x]}`);
+    for (let x = 0; x < P.size(c); x++)
+      if (P.restrict(i, x) !== x) throw new ToposError(`presheaf not functorial: P(id_${C.objects[c]}) moves ${P.elements[c]![x]}`);
   });
   C.arrows.forEach((a, f) => {
     for (const g of C.arrowsFrom(a.cod)) {
@@ -55,7 +58,9 @@ export function checkFunctorial(P: Presheaf): void {
       const b = C.arrows[g]!.cod;
       for (let x = 0; x < P.size(b); x++) {
         if (P.restrict(gf, x) !== P.restrict(f, P.restrict(g, x))) {
-          throw new ToposError(`presheaf not functorial: P(${C.arrows[g]!.name}∘${C.arrows[f]!.name}) ≠ P(${C.arrows[f]!.name})∘P(${C.arrows[g]!.name}) at ${P.elements[b]![x]} ∈ P(${C.objects[b]})`);
+          throw new ToposError(
+            `presheaf not functorial: P(${C.arrows[g]!.name}∘${C.arrows[f]!.name}) ≠ P(${C.arrows[f]!.name})∘P(${C.arrows[g]!.name}) at ${P.elements[b]![x]} ∈ P(${C.objects[b]})`,
+          );
         }
       }
     }
@@ -64,7 +69,11 @@ export function checkFunctorial(P: Presheaf): void {
 
 /** A presheaf from a function (f, x) ↦ P(f)(x), tabulated and checked. */
 export function presheafFromFunction(C: FiniteCategory, elements: readonly (readonly string[])[], restrict: (f: number, x: number) => number): Presheaf {
-  return presheaf(C, elements, C.arrows.map((a, f) => elements[a.cod]!.map((_, x) => restrict(f, x))));
+  return presheaf(
+    C,
+    elements,
+    C.arrows.map((a, f) => elements[a.cod]!.map((_, x) => restrict(f, x))),
+  );
 }
 
 /**
@@ -89,7 +98,11 @@ export function presheafFromGenerators(C: FiniteCategory, elements: readonly (re
 
 /** The terminal presheaf 1: one element • at every object. */
 export function terminalPresheaf(C: FiniteCategory): Presheaf {
-  return new Presheaf(C, C.objects.map(() => ['•']), C.arrows.map(() => [0]));
+  return new Presheaf(
+    C,
+    C.objects.map(() => ['•']),
+    C.arrows.map(() => [0]),
+  );
 }
 
 /**
@@ -111,7 +124,8 @@ export function presheafMorphism(source: Presheaf, target: Presheaf, components:
     const comp = components[c];
     if (!comp || comp.length !== source.size(c)) throw new ToposError(`component at ${o} must have ${source.size(c)} values`);
     comp.forEach((y) => {
-      if (!(Number.isInteger(y) && y >= 0 && y < target.size(c))) throw new ToposError(`component at ${o} sends an element to ${y}, outside the target's ${target.size(c)} elements`);
+      if (!(Number.isInteger(y) && y >= 0 && y < target.size(c)))
+        throw new ToposError(`component at ${o} sends an element to ${y}, outside the target's ${target.size(c)} elements`);
     });
   });
   C.arrows.forEach((a, f) => {

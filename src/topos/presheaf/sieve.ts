@@ -30,7 +30,10 @@ export function sieveWorkAtLeast(C: FiniteCategory): number {
 export function sieveMeter(what: string, C?: FiniteCategory, extra = 0): WorkMeter {
   const least = C ? sieveWorkAtLeast(C) + extra : 0;
   if (least > MAX_SIEVE_WORK) {
-    throw new TooLargeError(`${what} (${C!.objects.length} objects, ${C!.arrows.length} arrows) takes at least ${formatCount(least)} steps; the limit is ${formatCount(MAX_SIEVE_WORK)}`, { work: least });
+    throw new TooLargeError(
+      `${what} (${C!.objects.length} objects, ${C!.arrows.length} arrows) takes at least ${formatCount(least)} steps; the limit is ${formatCount(MAX_SIEVE_WORK)}`,
+      { work: least },
+    );
   }
   return new WorkMeter(what, MAX_SIEVE_WORK);
 }
@@ -143,10 +146,12 @@ export function sieveImplies(C: FiniteCategory, S: Sieve, T: Sieve): Sieve {
   const t = new Set(T.arrows);
   return {
     object: S.object,
-    arrows: C.arrowsInto(S.object).filter((f) => C.arrowsInto(C.arrows[f]!.dom).every((g) => {
-      const fg = C.compose(f, g);
-      return !s.has(fg) || t.has(fg);
-    })),
+    arrows: C.arrowsInto(S.object).filter((f) =>
+      C.arrowsInto(C.arrows[f]!.dom).every((g) => {
+        const fg = C.compose(f, g);
+        return !s.has(fg) || t.has(fg);
+      }),
+    ),
   };
 }
 

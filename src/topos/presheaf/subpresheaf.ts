@@ -12,7 +12,10 @@ import { ToposError } from '../../category/errors.js';
 export class Subpresheaf {
   /** has[c][x]: whether x ∈ A(c). */
   readonly has: readonly (readonly boolean[])[];
-  constructor(readonly presheaf: Presheaf, has: readonly (readonly boolean[])[]) {
+  constructor(
+    readonly presheaf: Presheaf,
+    has: readonly (readonly boolean[])[],
+  ) {
     this.has = has;
   }
 
@@ -48,11 +51,18 @@ export class Subpresheaf {
   implies(B: Subpresheaf): Subpresheaf {
     const P = this.presheaf;
     const C = P.category;
-    return new Subpresheaf(P, this.has.map((r, c) => r.map((_, x) => C.arrowsInto(c).every((f) => {
-      const d = C.arrows[f]!.dom;
-      const y = P.restrict(f, x);
-      return !this.has[d]![y]! || B.has[d]![y]!;
-    }))));
+    return new Subpresheaf(
+      P,
+      this.has.map((r, c) =>
+        r.map((_, x) =>
+          C.arrowsInto(c).every((f) => {
+            const d = C.arrows[f]!.dom;
+            const y = P.restrict(f, x);
+            return !this.has[d]![y]! || B.has[d]![y]!;
+          }),
+        ),
+      ),
+    );
   }
 
   /** ¬A = A ⇒ ∅, the largest subpresheaf disjoint from A. */
@@ -66,9 +76,11 @@ export class Subpresheaf {
    */
   difference(B: Subpresheaf): Subpresheaf {
     const gens: [number, number][] = [];
-    this.has.forEach((r, c) => r.forEach((a, x) => {
-      if (a && !B.has[c]![x]!) gens.push([c, x]);
-    }));
+    this.has.forEach((r, c) =>
+      r.forEach((a, x) => {
+        if (a && !B.has[c]![x]!) gens.push([c, x]);
+      }),
+    );
     return subpresheafGeneratedBy(this.presheaf, gens);
   }
 
@@ -79,7 +91,10 @@ export class Subpresheaf {
 
   private pointwise(B: Subpresheaf, op: (a: boolean, b: boolean) => boolean): Subpresheaf {
     if (B.presheaf !== this.presheaf) throw new ToposError('subpresheaves of different presheaves');
-    return new Subpresheaf(this.presheaf, this.has.map((r, c) => r.map((a, x) => op(a, B.has[c]![x]!))));
+    return new Subpresheaf(
+      this.presheaf,
+      this.has.map((r, c) => r.map((a, x) => op(a, B.has[c]![x]!))),
+    );
   }
 }
 
@@ -97,7 +112,9 @@ export function subpresheaf(P: Presheaf, sets: readonly (readonly number[])[]): 
   C.arrows.forEach((a, f) => {
     has[a.cod]!.forEach((inA, x) => {
       if (inA && !has[a.dom]![P.restrict(f, x)]) {
-        throw new ToposError(`not a subpresheaf: ${P.elements[a.cod]![x]} ∈ A(${C.objects[a.cod]}) but its restriction along ${C.describe(f)} is not in A(${C.objects[a.dom]})`);
+        throw new ToposError(
+          `not a subpresheaf: ${P.elements[a.cod]![x]} ∈ A(${C.objects[a.cod]}) but its restriction along ${C.describe(f)} is not in A(${C.objects[a.dom]})`,
+        );
       }
     });
   });
@@ -113,11 +130,17 @@ export function subpresheafGeneratedBy(P: Presheaf, gens: readonly (readonly [nu
 }
 
 export function topSubpresheaf(P: Presheaf): Subpresheaf {
-  return new Subpresheaf(P, P.elements.map((e) => e.map(() => true)));
+  return new Subpresheaf(
+    P,
+    P.elements.map((e) => e.map(() => true)),
+  );
 }
 
 export function bottomSubpresheaf(P: Presheaf): Subpresheaf {
-  return new Subpresheaf(P, P.elements.map((e) => e.map(() => false)));
+  return new Subpresheaf(
+    P,
+    P.elements.map((e) => e.map(() => false)),
+  );
 }
 
 /** Every subpresheaf of P (the joins of the principal ones ⟨x⟩), by breadth-first search. */
@@ -149,10 +172,17 @@ export function characteristicMap(A: Subpresheaf, omega?: SubobjectClassifier): 
   const P = A.presheaf;
   const C = P.category;
   const O = omega ?? subobjectClassifier(C);
-  const components = C.objects.map((_, c) => P.elements[c]!.map((__, x) => {
-    const S: Sieve = { object: c, arrows: C.arrowsInto(c).filter((f) => A.has[C.arrows[f]!.dom]![P.restrict(f, x)]!).sort((a, b) => a - b) };
-    return O.indexOf(S);
-  }));
+  const components = C.objects.map((_, c) =>
+    P.elements[c]!.map((__, x) => {
+      const S: Sieve = {
+        object: c,
+        arrows: C.arrowsInto(c)
+          .filter((f) => A.has[C.arrows[f]!.dom]![P.restrict(f, x)]!)
+          .sort((a, b) => a - b),
+      };
+      return O.indexOf(S);
+    }),
+  );
   return { source: P, target: O.omega, components };
 }
 
@@ -160,29 +190,38 @@ export function characteristicMap(A: Subpresheaf, omega?: SubobjectClassifier): 
 export function classifiedSubpresheaf(phi: PresheafMorphism, omega: SubobjectClassifier): Subpresheaf {
   const P = phi.source;
   const C = P.category;
-  return new Subpresheaf(P, C.objects.map((_, c) => {
-    const t = omega.indexOf(maximalSieve(C, c));
-    return phi.components[c]!.map((s) => s === t);
-  }));
+  return new Subpresheaf(
+    P,
+    C.objects.map((_, c) => {
+      const t = omega.indexOf(maximalSieve(C, c));
+      return phi.components[c]!.map((s) => s === t);
+    }),
+  );
 }
 
 /** Pullback (inverse image) α*B along α: X ⇒ Y: (α*B)(c) = α_c⁻¹(B(c)) (Mac Lane–Moerdijk §I.9). */
 export function pullbackAlong(alpha: PresheafMorphism, B: Subpresheaf): Subpresheaf {
   if (B.presheaf !== alpha.target) throw new ToposError('α*B needs B ⊆ the target of α');
-  return new Subpresheaf(alpha.source, alpha.components.map((comp, c) => comp.map((y) => B.has[c]![y]!)));
+  return new Subpresheaf(
+    alpha.source,
+    alpha.components.map((comp, c) => comp.map((y) => B.has[c]![y]!)),
+  );
 }
 
 /** The existential image ∃_α A, left adjoint to α*: (∃_α A)(c) = α_c(A(c)) (Mac Lane–Moerdijk §I.9, Thm. 2). */
 export function existsAlong(alpha: PresheafMorphism, A: Subpresheaf): Subpresheaf {
   if (A.presheaf !== alpha.source) throw new ToposError('∃_α A needs A ⊆ the source of α');
   const Y = alpha.target;
-  return new Subpresheaf(Y, Y.elements.map((els, c) => {
-    const r = els.map(() => false);
-    alpha.components[c]!.forEach((y, x) => {
-      if (A.has[c]![x]) r[y] = true;
-    });
-    return r;
-  }));
+  return new Subpresheaf(
+    Y,
+    Y.elements.map((els, c) => {
+      const r = els.map(() => false);
+      alpha.components[c]!.forEach((y, x) => {
+        if (A.has[c]![x]) r[y] = true;
+      });
+      return r;
+    }),
+  );
 }
 
 /**
@@ -193,9 +232,16 @@ export function forallAlong(alpha: PresheafMorphism, A: Subpresheaf): Subpreshea
   if (A.presheaf !== alpha.source) throw new ToposError('∀_α A needs A ⊆ the source of α');
   const Y = alpha.target;
   const C = Y.category;
-  return new Subpresheaf(Y, Y.elements.map((els, c) => els.map((_, y) => C.arrowsInto(c).every((f) => {
-    const d = C.arrows[f]!.dom;
-    const yf = Y.restrict(f, y);
-    return alpha.components[d]!.every((img, x) => img !== yf || A.has[d]![x]!)
-  }))));
+  return new Subpresheaf(
+    Y,
+    Y.elements.map((els, c) =>
+      els.map((_, y) =>
+        C.arrowsInto(c).every((f) => {
+          const d = C.arrows[f]!.dom;
+          const yf = Y.restrict(f, y);
+          return alpha.components[d]!.every((img, x) => img !== yf || A.has[d]![x]!);
+        }),
+      ),
+    ),
+  );
 }

@@ -27,12 +27,22 @@ export interface AxiomFailure {
 }
 
 /** Checks the three axioms; returns the first failure or undefined. The sieve enumeration is metered by `meter`. */
-export function topologyAxiomFailure(C: FiniteCategory, covers: readonly (readonly Sieve[])[], meter = sieveMeter('checking the topology axioms')): AxiomFailure | undefined {
+export function topologyAxiomFailure(
+  C: FiniteCategory,
+  covers: readonly (readonly Sieve[])[],
+  meter = sieveMeter('checking the topology axioms'),
+): AxiomFailure | undefined {
   const J = covers.map((ss) => new Set(ss.map(sieveKey)));
   const obj = (c: number): string => C.objects[c]!;
   for (let c = 0; c < C.objects.length; c++) {
     const t = maximalSieve(C, c);
-    if (!J[c]!.has(sieveKey(t))) return { axiom: 'maximal sieve', object: obj(c), sieve: showSieve(C, t), message: `topology axiom 'maximal sieve' fails at ${obj(c)}: the maximal sieve ${showSieve(C, t)} does not cover` };
+    if (!J[c]!.has(sieveKey(t)))
+      return {
+        axiom: 'maximal sieve',
+        object: obj(c),
+        sieve: showSieve(C, t),
+        message: `topology axiom 'maximal sieve' fails at ${obj(c)}: the maximal sieve ${showSieve(C, t)} does not cover`,
+      };
   }
   for (let c = 0; c < C.objects.length; c++) {
     for (const S of covers[c]!) {
@@ -40,7 +50,13 @@ export function topologyAxiomFailure(C: FiniteCategory, covers: readonly (readon
       for (const f of C.arrowsInto(c)) {
         const fS = pullbackSieve(C, S, f);
         if (!J[fS.object]!.has(sieveKey(fS))) {
-          return { axiom: 'stability', object: obj(c), sieve: showSieve(C, S), arrow: C.arrows[f]!.name, message: `topology axiom 'stability' fails: ${showSieve(C, S)} covers ${obj(c)} but its pullback ${showSieve(C, fS)} along ${C.describe(f)} does not cover ${obj(fS.object)}` };
+          return {
+            axiom: 'stability',
+            object: obj(c),
+            sieve: showSieve(C, S),
+            arrow: C.arrows[f]!.name,
+            message: `topology axiom 'stability' fails: ${showSieve(C, S)} covers ${obj(c)} but its pullback ${showSieve(C, fS)} along ${C.describe(f)} does not cover ${obj(fS.object)}`,
+          };
         }
       }
     }
@@ -51,7 +67,13 @@ export function topologyAxiomFailure(C: FiniteCategory, covers: readonly (readon
       // each cover S pulls R back along every arrow of S
       meter.spend(covers[c]!.reduce((s, S) => s + S.arrows.reduce((t, f) => t + C.arrowsInto(C.arrows[f]!.dom).length + 1, 0), 0));
       const S = covers[c]!.find((S) => S.arrows.every((f) => J[C.arrows[f]!.dom]!.has(sieveKey(pullbackSieve(C, R, f)))));
-      if (S) return { axiom: 'transitivity', object: obj(c), sieve: showSieve(C, R), message: `topology axiom 'transitivity' fails at ${obj(c)}: ${showSieve(C, R)} is locally covering on the cover ${showSieve(C, S)} but does not cover` };
+      if (S)
+        return {
+          axiom: 'transitivity',
+          object: obj(c),
+          sieve: showSieve(C, R),
+          message: `topology axiom 'transitivity' fails at ${obj(c)}: ${showSieve(C, R)} is locally covering on the cover ${showSieve(C, S)} but does not cover`,
+        };
     }
   }
   return undefined;
@@ -79,7 +101,7 @@ export function topologyGeneratedBy(C: FiniteCategory, generators: readonly Siev
   };
   C.objects.forEach((_, c) => add(maximalSieve(C, c)));
   generators.forEach(add);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (let c = 0; c < C.objects.length; c++) {
       for (const S of [...J[c]!.values()]) for (const f of C.arrowsInto(c)) changed = add(pullbackSieve(C, S, f)) || changed;

@@ -27,7 +27,9 @@ describe('tour section: attention', () => {
     const out = await section.run({ seed: 0, io: quietIO });
     expect(out.lines.join('\n')).toMatch(/shift defect/);
     expect(out.summary!.length).toBe(3);
-    const study = (out.data as { study: { rows?: { position: string; valBitsPerChar: Record<number, number | null>; shiftDefect: number }[]; skipped?: string } }).study;
+    const study = (
+      out.data as { study: { rows?: { position: string; valBitsPerChar: Record<number, number | null>; shiftDefect: number }[]; skipped?: string } }
+    ).study;
     if (!existsSync(FORTUNES_DIR)) {
       expect(study.skipped).toMatch(/fortunes/);
       return;

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/random/rng.js';
 import { simulateCharged } from '../../../src/experiments/equivariant/nbody-sim.js';
-import { NBODY, formatOf, nbodyDataset, nbodyEquivarianceDefect, nbodySamples, nbodySpec, randomE3, transformSamples, nbodyRun } from '../../../src/experiments/equivariant/nbody.js';
+import {
+  NBODY,
+  formatOf,
+  nbodyDataset,
+  nbodyEquivarianceDefect,
+  nbodySamples,
+  nbodySpec,
+  randomE3,
+  transformSamples,
+  nbodyRun,
+} from '../../../src/experiments/equivariant/nbody.js';
 import { parseSpec } from '../../../src/catalogue/index.js';
 import { cli } from '../../cli/helpers.js';
 
@@ -10,14 +20,17 @@ function energy(x: Float64Array, v: Float64Array, q: Float64Array, n: number): n
   let e = 0;
   for (let i = 0; i < n; i++) {
     e += 0.5 * (v[3 * i]! ** 2 + v[3 * i + 1]! ** 2 + v[3 * i + 2]! ** 2);
-    for (let j = 0; j < n; j++) if (i !== j) e += (0.5 * q[i]! * q[j]!) / Math.hypot(x[3 * i]! - x[3 * j]!, x[3 * i + 1]! - x[3 * j + 1]!, x[3 * i + 2]! - x[3 * j + 2]!);
+    for (let j = 0; j < n; j++)
+      if (i !== j) e += (0.5 * q[i]! * q[j]!) / Math.hypot(x[3 * i]! - x[3 * j]!, x[3 * i + 1]! - x[3 * j + 1]!, x[3 * i + 2]! - x[3 * j + 2]!);
   }
   return e;
 }
 
 describe('the charged-particle simulator (NRI, 3-D as in EGNN)', () => {
   it('is deterministic by seed; charges ±1; velocities start at norm 0.5', () => {
-    const a = simulateCharged(new Rng(3), 5), b = simulateCharged(new Rng(3), 5), c = simulateCharged(new Rng(4), 5);
+    const a = simulateCharged(new Rng(3), 5),
+      b = simulateCharged(new Rng(3), 5),
+      c = simulateCharged(new Rng(4), 5);
     expect(Array.from(a.positions)).toEqual(Array.from(b.positions));
     expect(Array.from(a.positions)).not.toEqual(Array.from(c.positions));
     expect([...a.charges].every((q) => q === 1 || q === -1)).toBe(true);
@@ -27,15 +40,20 @@ describe('the charged-particle simulator (NRI, 3-D as in EGNN)', () => {
 
   it('leapfrog conserves energy (two like charges, no force clipped): the drift is small and halves with Δt', () => {
     // NRI saves x_t with v_{t−½} (the velocity half a step behind), so the energy read off a frame is off by O(Δt)
-    const seed = [0, 1, 2, 3, 4, 5, 6, 7].find((k) => { const q = simulateCharged(new Rng(k), 1, { particles: 2 }).charges; return q[0] === q[1]; })!;
+    const seed = [0, 1, 2, 3, 4, 5, 6, 7].find((k) => {
+      const q = simulateCharged(new Rng(k), 1, { particles: 2 }).charges;
+      return q[0] === q[1];
+    })!;
     const drift = (dt: number): number => {
       const t = simulateCharged(new Rng(seed), 40, { particles: 2, dt, sampleEvery: Math.round(0.1 / dt) });
-      const P = 6, e = (k: number): number => energy(t.positions.subarray(k * P, (k + 1) * P), t.velocities.subarray(k * P, (k + 1) * P), t.charges, 2);
+      const P = 6,
+        e = (k: number): number => energy(t.positions.subarray(k * P, (k + 1) * P), t.velocities.subarray(k * P, (k + 1) * P), t.charges, 2);
       let worst = 0;
       for (let k = 1; k < t.frames; k++) worst = Math.max(worst, Math.abs(e(k) - e(0)));
       return worst;
     };
-    const d1 = drift(0.002), d2 = drift(0.001);
+    const d1 = drift(0.002),
+      d2 = drift(0.001);
     expect(d1).toBeLessThan(1e-2);
     expect(d1 / d2).toBeGreaterThan(1.6);
     expect(d1 / d2).toBeLessThan(2.5);
@@ -55,7 +73,9 @@ describe('the charged-particle simulator (NRI, 3-D as in EGNN)', () => {
 describe('the N-body task', () => {
   const s = nbodySamples(12, 43);
   it('frame 30 in, frame 40 out; the three input formats', () => {
-    const cloud = nbodyDataset(s, 'cloud'), nodes = nbodyDataset(s, 'nodes'), flat = nbodyDataset(s, 'flat');
+    const cloud = nbodyDataset(s, 'cloud'),
+      nodes = nbodyDataset(s, 'nodes'),
+      flat = nbodyDataset(s, 'flat');
     expect(cloud.x.shape).toEqual([12, 5, 11]);
     expect(nodes.x.shape).toEqual([12, 5, 7]);
     expect(flat.x.shape).toEqual([12, 35]);
@@ -77,7 +97,8 @@ describe('the N-body task', () => {
     const moved = transformSamples(s, g);
     expect(moved.count).toBe(12);
     // distances between particles are preserved
-    const dist = (x: Float64Array, b: number, i: number, j: number): number => Math.hypot(...[0, 1, 2].map((c) => x[(b * 5 + i) * 3 + c]! - x[(b * 5 + j) * 3 + c]!));
+    const dist = (x: Float64Array, b: number, i: number, j: number): number =>
+      Math.hypot(...[0, 1, 2].map((c) => x[(b * 5 + i) * 3 + c]! - x[(b * 5 + j) * 3 + c]!));
     expect(dist(moved.positions, 0, g.perm[0]!, g.perm[1]!)).toBeCloseTo(dist(s.positions, 0, 0, 1), 10);
   });
 
@@ -105,7 +126,33 @@ describe('the N-body task', () => {
 
 describe('paralens equivariant train --task nbody', () => {
   it('--json prints one object with per-seed rows, a spread per model and the published numbers', async () => {
-    const r = await cli('equivariant', 'train', '--task', 'nbody', '--model', 'segnn,linear', '--seeds', '2', '--train', '20', '--valid', '10', '--test', '10', '--epochs', '2', '--eval-every', '1', '--batch', '10', '--irreps', '2x0e+1x1o', '--layers', '2', '--json');
+    const r = await cli(
+      'equivariant',
+      'train',
+      '--task',
+      'nbody',
+      '--model',
+      'segnn,linear',
+      '--seeds',
+      '2',
+      '--train',
+      '20',
+      '--valid',
+      '10',
+      '--test',
+      '10',
+      '--epochs',
+      '2',
+      '--eval-every',
+      '1',
+      '--batch',
+      '10',
+      '--irreps',
+      '2x0e+1x1o',
+      '--layers',
+      '2',
+      '--json',
+    );
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.rows.length).toBe(4);
@@ -113,7 +160,26 @@ describe('paralens equivariant train --task nbody', () => {
     expect(j.summary[0].seeds).toBe(2);
     expect(j.published.find((p: { model: string }) => p.model === 'EGNN').mse).toBe(0.0071);
     // --json silences the progress on stderr; without it each seed is announced
-    const t = await cli('equivariant', 'train', '--task', 'nbody', '--model', 'linear', '--seeds', '2', '--train', '20', '--valid', '10', '--test', '10', '--epochs', '1', '--eval-every', '1');
+    const t = await cli(
+      'equivariant',
+      'train',
+      '--task',
+      'nbody',
+      '--model',
+      'linear',
+      '--seeds',
+      '2',
+      '--train',
+      '20',
+      '--valid',
+      '10',
+      '--test',
+      '10',
+      '--epochs',
+      '1',
+      '--eval-every',
+      '1',
+    );
     expect(t.err).toContain('nbody linear seed 1');
     expect(t.out).toContain('published: Linear 0.0819');
   });

@@ -20,7 +20,10 @@ import { randn, relErr } from '../../symmetry/helpers.js';
 
 /** Applies M to the last axis of x (rows of width M.rows), for each of the leading rows. */
 function actRows(M: Mat, x: Tensor, offset = 0): Tensor {
-  const n = M.rows, y = x.clone(), width = x.shape[x.shape.length - 1]!, rows = x.size / width;
+  const n = M.rows,
+    y = x.clone(),
+    width = x.shape[x.shape.length - 1]!,
+    rows = x.size / width;
   for (let r = 0; r < rows; r++)
     for (let i = 0; i < n; i++) {
       let s = 0;
@@ -32,7 +35,8 @@ function actRows(M: Mat, x: Tensor, offset = 0): Tensor {
 
 /** Block-diagonal matrix of several irreps concatenated. */
 function blocks(...ms: Mat[]): Mat {
-  const n = ms.reduce((s, m) => s + m.rows, 0), out = { rows: n, cols: n, data: new Float64Array(n * n) };
+  const n = ms.reduce((s, m) => s + m.rows, 0),
+    out = { rows: n, cols: n, data: new Float64Array(n * n) };
   let o = 0;
   for (const m of ms) {
     for (let a = 0; a < m.rows; a++) for (let b = 0; b < m.rows; b++) out.data[(o + a) * n + o + b] = m.data[a * m.rows + b]!;
@@ -72,7 +76,9 @@ function irrepsDefect(f: Para, inIrreps: string[], outIrreps: string, seed = 0, 
 }
 
 describe('tensor products on irreps', () => {
-  const a = '2x0e+1x1o+1x2e', b = '1x0e+1x1o', out = '2x0e+2x1o+1x1e+1x2e+1x2o';
+  const a = '2x0e+1x1o+1x2e',
+    b = '1x0e+1x1o',
+    out = '2x0e+2x1o+1x1e+1x2e+1x2o';
   it(`tensor_product(${a}, ${b}, ${out}) gradchecks and is O(3)-equivariant (rotations and reflections)`, () => {
     const f = tensorProduct(a, b, out);
     for (const seed of [1, 2, 3]) expect(gradcheck(f, { seed }).ok).toBe(true);
@@ -88,7 +94,8 @@ describe('tensor products on irreps', () => {
     const f = tensorProduct('1x1', '1x1', '1x1');
     expect(gradcheck(f).ok).toBe(true);
     const theta = f.init(0, 'float64');
-    const u = [0.3, -1.2, 0.7], v = [1.1, 0.4, -0.5];
+    const u = [0.3, -1.2, 0.7],
+      v = [1.1, 0.4, -0.5];
     const y = f.run(theta, Tensor.of([...u, ...v], [1, 6], 'float64')).data;
     const cross = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
     const ratio = y[0]! / cross[0]!;
@@ -139,10 +146,13 @@ describe('nonlinearities on irreps', () => {
 
 /** Applies g ∈ E(3) × S(n) to point clouds [B, n, 3 + d]: x ↦ Qx + t, features ↦ D(Q)·h, point i ↦ point π(i). */
 function moveCloud(x: Tensor, n: number, Q: Mat, t: readonly number[], perm: Int32Array, D: Mat | undefined, positions = true): Tensor {
-  const w = x.shape[2]!, B = x.batch, y = Tensor.zeros(x.shape, x.dtype);
+  const w = x.shape[2]!,
+    B = x.batch,
+    y = Tensor.zeros(x.shape, x.dtype);
   for (let b = 0; b < B; b++)
     for (let i = 0; i < n; i++) {
-      const src = (b * n + i) * w, dst = (b * n + perm[i]!) * w;
+      const src = (b * n + i) * w,
+        dst = (b * n + perm[i]!) * w;
       let o = 0;
       if (positions) {
         for (let r = 0; r < 3; r++) {
@@ -164,7 +174,8 @@ function moveCloud(x: Tensor, n: number, Q: Mat, t: readonly number[], perm: Int
 
 describe('point clouds: spherical-harmonic edge embeddings and E(3)-equivariant message passing', () => {
   it('sh_embedding: gradchecks; equivariant under O(3), invariant under translations, permutations permute the pairs', () => {
-    const n = 4, f = shEmbedding(n, 2, 3, 2.5);
+    const n = 4,
+      f = shEmbedding(n, 2, 3, 2.5);
     expect(f.cod).toEqual([12, 27]);
     expect(gradcheck(f).ok).toBe(true);
     const x = randn([2, n, 3], 3);
@@ -173,13 +184,15 @@ describe('point clouds: spherical-harmonic edge embeddings and E(3)-equivariant 
     const perm = Int32Array.from([2, 0, 3, 1]);
     const moved = f.run([], moveCloud(x, n, g, [1.5, -2, 0.3], perm, undefined, true));
     // the pair (i, j) of the original is the pair (π(i), π(j)) of the moved cloud
-    const fx = f.run([], x), want = Tensor.zeros(fx.shape);
+    const fx = f.run([], x),
+      want = Tensor.zeros(fx.shape);
     const pairIndex = (i: number, j: number): number => i * (n - 1) + (j < i ? j : j - 1);
     for (let b = 0; b < 2; b++)
       for (let i = 0; i < n; i++)
         for (let j = 0; j < n; j++) {
           if (i === j) continue;
-          const src = (b * 12 + pairIndex(i, j)) * 27, dst = (b * 12 + pairIndex(perm[i]!, perm[j]!)) * 27;
+          const src = (b * 12 + pairIndex(i, j)) * 27,
+            dst = (b * 12 + pairIndex(perm[i]!, perm[j]!)) * 27;
           for (let r = 0; r < 27; r++) {
             let s = 0;
             for (let c = 0; c < 27; c++) s += D.data[r * 27 + c]! * fx.data[src + c]!;
@@ -198,7 +211,8 @@ describe('point clouds: spherical-harmonic edge embeddings and E(3)-equivariant 
   ];
   for (const [G, hin, hid, hout, lmax, agg] of cases) {
     it(`e3_conv(4, ${hin}, ${hid}, ${hout}, ${lmax}${agg === 'attention' ? ', attention' : ''}): gradchecks; equivariant under ${G === 'O(3)' ? 'E(3)' : 'SE(3)'} and permutations of the points`, () => {
-      const n = 4, f = e3Conv(n, hin, hid, hout, lmax, agg);
+      const n = 4,
+        f = e3Conv(n, hin, hid, hout, lmax, agg);
       for (const seed of [1, 2]) expect(gradcheck(f, { seed, batch: 2 }).ok).toBe(true);
       const theta = randomTheta(f, 5);
       const x = randn([3, n, 3 + parseIrreps(hin).dim], 6);
@@ -208,7 +222,8 @@ describe('point clouds: spherical-harmonic edge embeddings and E(3)-equivariant 
         const Q = G === 'O(3)' ? element(k, rng) : SO(3).sample(rng);
         const t = [rng.normal() * 3, rng.normal() * 3, rng.normal() * 3];
         const perm = rng.shuffle(Int32Array.from([0, 1, 2, 3])) as Int32Array;
-        const Din = irrepsMatrix(parseIrreps(hin), Q), Dout = irrepsMatrix(parseIrreps(hout), Q);
+        const Din = irrepsMatrix(parseIrreps(hin), Q),
+          Dout = irrepsMatrix(parseIrreps(hout), Q);
         const lhs = f.run(theta, moveCloud(x, n, Q, t, perm, Din));
         const rhs = moveCloud(f.run(theta, x), n, Q, t, perm, Dout);
         worst = Math.max(worst, relErr(lhs, rhs));
@@ -218,10 +233,15 @@ describe('point clouds: spherical-harmonic edge embeddings and E(3)-equivariant 
   }
 
   it('negative control: features transformed as pseudovectors (1e) where they are vectors (1o) break equivariance under reflections', () => {
-    const n = 4, f = e3Conv(n, '1x0e+1x1o', '3x0e+2x1o', '1x0e+1x1o', 1);
-    const theta = randomTheta(f, 5), x = randn([3, n, 7], 6);
-    const Q = element(1, new Rng(8)), t = [0.5, 0, -1], perm = Int32Array.from([0, 1, 2, 3]);
-    const wrong = irrepsMatrix(parseIrreps('1x0e+1x1e'), Q), right = irrepsMatrix(parseIrreps('1x0e+1x1o'), Q);
+    const n = 4,
+      f = e3Conv(n, '1x0e+1x1o', '3x0e+2x1o', '1x0e+1x1o', 1);
+    const theta = randomTheta(f, 5),
+      x = randn([3, n, 7], 6);
+    const Q = element(1, new Rng(8)),
+      t = [0.5, 0, -1],
+      perm = Int32Array.from([0, 1, 2, 3]);
+    const wrong = irrepsMatrix(parseIrreps('1x0e+1x1e'), Q),
+      right = irrepsMatrix(parseIrreps('1x0e+1x1o'), Q);
     const lhs = f.run(theta, moveCloud(x, n, Q, t, perm, wrong));
     expect(relErr(lhs, moveCloud(f.run(theta, x), n, Q, t, perm, right))).toBeGreaterThan(0.05);
   });
@@ -230,11 +250,18 @@ describe('point clouds: spherical-harmonic edge embeddings and E(3)-equivariant 
     const spec = 'e3_conv(5,2x0e+2x1o,4x0e+2x1o,4x0e+2x1o,1) >> e3_conv(5,4x0e+2x1o,4x0e+2x1o,1x1o,1) >> displace(5)';
     const f = parseSpec(spec);
     expect(String(f)).toBe(spec);
-    expect([f.dom, f.cod]).toEqual([[5, 11], [5, 3]]);
+    expect([f.dom, f.cod]).toEqual([
+      [5, 11],
+      [5, 3],
+    ]);
     expect(gradcheck(f, { batch: 2 }).ok).toBe(true);
     expect(gradcheck(displace(3)).ok).toBe(true);
-    const theta = randomTheta(f, 1), x = randn([2, 5, 11], 2), rng = new Rng(3);
-    const Q = O(3).sample(rng), t = [1, 2, 3], perm = Int32Array.from([4, 2, 0, 1, 3]);
+    const theta = randomTheta(f, 1),
+      x = randn([2, 5, 11], 2),
+      rng = new Rng(3);
+    const Q = O(3).sample(rng),
+      t = [1, 2, 3],
+      perm = Int32Array.from([4, 2, 0, 1, 3]);
     const lhs = f.run(theta, moveCloud(x, 5, Q, t, perm, irrepsMatrix(parseIrreps('2x0e+2x1o'), Q)));
     const rhs = moveCloud(f.run(theta, x), 5, Q, t, perm, undefined);
     expect(relErr(lhs, rhs)).toBeLessThan(1e-5);

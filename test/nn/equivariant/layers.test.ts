@@ -25,7 +25,8 @@ function checkRepEquivariance(f: Para, G: string, rin: string, rout: string, see
   let worst = 0;
   for (let s = 0; s < 3; s++) {
     const el = g.sample(rng);
-    const gi = repMatrix(parseRep(rin), el), go = repMatrix(parseRep(rout), el);
+    const gi = repMatrix(parseRep(rin), el),
+      go = repMatrix(parseRep(rout), el);
     worst = Math.max(worst, relErr(f.run(theta, act(gi, x)), act(go, f.run(theta, x))));
   }
   return worst;
@@ -33,7 +34,13 @@ function checkRepEquivariance(f: Para, G: string, rin: string, rout: string, see
 
 describe('equivariantLinear', () => {
   const cases: [string, string, string][] = [
-    ['S(5)', 'V', 'V'], ['S(4)', 'T(2)', 'V+T(0)'], ['O(3)', '2V+T(0)', 'T(2)'], ['SO(3)', 'T(2)', 'V'], ['O(1,3)', 'V', 'V+T(0)'], ['D(6)', 'V', 'V'], ['SO(2)', '3V', '2V'],
+    ['S(5)', 'V', 'V'],
+    ['S(4)', 'T(2)', 'V+T(0)'],
+    ['O(3)', '2V+T(0)', 'T(2)'],
+    ['SO(3)', 'T(2)', 'V'],
+    ['O(1,3)', 'V', 'V+T(0)'],
+    ['D(6)', 'V', 'V'],
+    ['SO(2)', '3V', '2V'],
   ];
   for (const [G, i, o] of cases) {
     it(`${G}: ${i} → ${o} is equivariant and gradchecks`, () => {
@@ -57,7 +64,8 @@ describe('equivariantLinear', () => {
 
 describe('EMLP pieces: gated, bilinear, emlp', () => {
   it('gated(O(3), 2T0+2V+T2) is equivariant and gradchecks', () => {
-    const G = parseGroup('O(3)'), rep = '2T0+2V+T2';
+    const G = parseGroup('O(3)'),
+      rep = '2T0+2V+T2';
     const f = gated(G, rep);
     const rin = `${rep}+3T0`;
     expect(f.dom![0]).toBe(2 + 6 + 9 + 3);
@@ -116,7 +124,8 @@ describe('message passing = S(n) end restricted to the adjacency', () => {
     const A = adjacency(g);
     for (const m of M) {
       // each mixer is αI + βA
-      const alpha = m[0]!, beta = m[1]!;
+      const alpha = m[0]!,
+        beta = m[1]!;
       for (let t = 0; t < 36; t++) expect(m[t]!).toBeCloseTo((Math.floor(t / 6) === t % 6 ? alpha : 0) + beta * A[t]!, 12);
     }
   });
@@ -139,7 +148,13 @@ describe('message passing = S(n) end restricted to the adjacency', () => {
     expect(gradcheck(f).ok).toBe(true);
   });
   it('relabelling graph and features together commutes: f_{σA}(σx) = σ f_A(x)', () => {
-    const edges: [number, number][] = [[0, 1], [1, 2], [2, 3], [1, 3], [3, 4]];
+    const edges: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [1, 3],
+      [3, 4],
+    ];
     const sigma = [3, 0, 4, 1, 2];
     const f = messagePassing({ n: 5, edges }, 2, 2);
     const fs = messagePassing({ n: 5, edges: edges.map(([i, j]) => [sigma[i]!, sigma[j]!] as [number, number]) }, 2, 2);
@@ -153,7 +168,8 @@ describe('message passing = S(n) end restricted to the adjacency', () => {
 
 describe('convolution derived from the translation group', () => {
   it('conv1d_periodic: cyclic-shift equivariant, gradchecks, and equals circular cross-correlation', () => {
-    const n = 10, f = conv1dPeriodic(n, 2, 3, 3);
+    const n = 10,
+      f = conv1dPeriodic(n, 2, 3, 3);
     const theta = f.init(2);
     for (let i = 0; i < 3; i++) theta[1]!.data[i] = i - 1;
     const x = randn([2, 2, n], 3);
@@ -173,12 +189,18 @@ describe('convolution derived from the translation group', () => {
     expect(gradcheck(f).ok).toBe(true);
   });
   it('conv2d_periodic: 2-D shift equivariant, gradchecks, taps in PyTorch order', () => {
-    const h = 5, w = 6, f = conv2dPeriodic(h, w, 2, 2, 3);
+    const h = 5,
+      w = 6,
+      f = conv2dPeriodic(h, w, 2, 2, 3);
     const theta = f.init(1);
     const x = randn([2, 2, h, w], 8);
-    const shift = (a: number, b: number) => Array.from({ length: h * w }, (_, i) => ((Math.floor(i / w) + a) % h) * w + ((i % w) + b) % w);
+    const shift = (a: number, b: number) => Array.from({ length: h * w }, (_, i) => ((Math.floor(i / w) + a) % h) * w + (((i % w) + b) % w));
     const flat = (t: typeof x) => t.reshape([2, 2, h * w]);
-    for (const [a, b] of [[1, 0], [2, 3], [4, 5]] as const) {
+    for (const [a, b] of [
+      [1, 0],
+      [2, 3],
+      [4, 5],
+    ] as const) {
       const s = shift(a, b);
       expect(relErr(flat(f.run(theta, permuteAxis(flat(x), 2, s).reshape(x.shape))), permuteAxis(flat(f.run(theta, x)), 2, s))).toBeLessThan(1e-5);
     }
@@ -186,8 +208,11 @@ describe('convolution derived from the translation group', () => {
     const y = f.run(theta, x);
     const W = theta[0]!.data;
     let s = theta[1]!.data[0]!;
-    const r = 2, c = 3;
-    for (let ci = 0; ci < 2; ci++) for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) s += W[(0 * 2 + ci) * 9 + i * 3 + j]! * x.data[ci * h * w + ((r + i - 1 + h) % h) * w + ((c + j - 1 + w) % w)]!;
+    const r = 2,
+      c = 3;
+    for (let ci = 0; ci < 2; ci++)
+      for (let i = 0; i < 3; i++)
+        for (let j = 0; j < 3; j++) s += W[(0 * 2 + ci) * 9 + i * 3 + j]! * x.data[ci * h * w + ((r + i - 1 + h) % h) * w + ((c + j - 1 + w) % w)]!;
     expect(y.data[r * w + c]).toBeCloseTo(s, 5);
     expect(gradcheck(f).ok).toBe(true);
   });

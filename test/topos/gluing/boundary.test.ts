@@ -6,7 +6,13 @@ import { parseSpec } from '../../../src/catalogue/index.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import { train } from '../../../src/train/train.js';
 import {
-  asciiSubobject, characteristicMorphism, characteristicOf, decisionBoundary, marchingSquares, sampleGrid, subobject,
+  asciiSubobject,
+  characteristicMorphism,
+  characteristicOf,
+  decisionBoundary,
+  marchingSquares,
+  sampleGrid,
+  subobject,
 } from '../../../src/topos/index.js';
 import type { SampledGrid } from '../../../src/topos/index.js';
 
@@ -14,7 +20,11 @@ const square = { x0: -1, x1: 1, y0: -1, y1: 1 };
 
 describe('marching squares', () => {
   it('a circle is one closed polyline on the circle', () => {
-    const b = decisionBoundary(characteristicOf((x, y) => Math.min(1, x * x + y * y)), square, { resolution: 41, level: 0.25 });
+    const b = decisionBoundary(
+      characteristicOf((x, y) => Math.min(1, x * x + y * y)),
+      square,
+      { resolution: 41, level: 0.25 },
+    );
     expect(b.polylines.length).toBe(1);
     const p = b.polylines[0]!;
     expect(p[0]).toEqual(p[p.length - 1]); // closed
@@ -23,7 +33,11 @@ describe('marching squares', () => {
   });
 
   it('a linear function gives one straight open polyline from border to border, exact', () => {
-    const b = decisionBoundary(characteristicOf((x, y) => (x + 2 * y + 3) / 6), square, { resolution: 9 });
+    const b = decisionBoundary(
+      characteristicOf((x, y) => (x + 2 * y + 3) / 6),
+      square,
+      { resolution: 9 },
+    );
     expect(b.polylines.length).toBe(1);
     const p = b.polylines[0]!;
     expect(p[0]).not.toEqual(p[p.length - 1]);
@@ -33,9 +47,18 @@ describe('marching squares', () => {
   });
 
   it('a saddle cell is split according to its mean value', () => {
-    const grid = (centreHigh: boolean): SampledGrid => ({ x0: 0, x1: 1, y0: 0, y1: 1, nx: 2, ny: 2, values: Float64Array.from(centreHigh ? [1, 0, 0, 1.2] : [0.6, 0, 0, 0.6]) });
+    const grid = (centreHigh: boolean): SampledGrid => ({
+      x0: 0,
+      x1: 1,
+      y0: 0,
+      y1: 1,
+      nx: 2,
+      ny: 2,
+      values: Float64Array.from(centreHigh ? [1, 0, 0, 1.2] : [0.6, 0, 0, 0.6]),
+    });
     // corners 00 and 11 above 0.5; two segments either way, cutting off different corners
-    const high = marchingSquares(grid(true), 0.5), low = marchingSquares(grid(false), 0.5);
+    const high = marchingSquares(grid(true), 0.5),
+      low = marchingSquares(grid(false), 0.5);
     expect(high.length).toBe(2);
     expect(low.length).toBe(2);
     const cutsCorner = (lines: [number, number][][], cx: number, cy: number): boolean =>
@@ -47,9 +70,23 @@ describe('marching squares', () => {
 
   it('no crossing, no polyline; non-finite values are rejected', () => {
     expect(marchingSquares({ x0: 0, x1: 1, y0: 0, y1: 1, nx: 2, ny: 2, values: Float64Array.from([0.1, 0.2, 0.3, 0.4]) }, 0.5)).toEqual([]);
-    expect(() => marchingSquares({ x0: 0, x1: 1, y0: 0, y1: 1, nx: 2, ny: 2, values: Float64Array.from([0.1, Number.NaN, 0.3, 0.4]) }, 0.5)).toThrow(/not finite/);
-    expect(() => sampleGrid(characteristicOf(() => 0), square, 1)).toThrow(RangeArgError);
-    expect(() => decisionBoundary(characteristicOf(() => 0), square, { level: 1 })).toThrow(RangeArgError);
+    expect(() => marchingSquares({ x0: 0, x1: 1, y0: 0, y1: 1, nx: 2, ny: 2, values: Float64Array.from([0.1, Number.NaN, 0.3, 0.4]) }, 0.5)).toThrow(
+      /not finite/,
+    );
+    expect(() =>
+      sampleGrid(
+        characteristicOf(() => 0),
+        square,
+        1,
+      ),
+    ).toThrow(RangeArgError);
+    expect(() =>
+      decisionBoundary(
+        characteristicOf(() => 0),
+        square,
+        { level: 1 },
+      ),
+    ).toThrow(RangeArgError);
   });
 });
 

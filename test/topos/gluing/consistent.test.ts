@@ -25,51 +25,75 @@ const graph = (n: number, bits: boolean[]): Uint8Array[] => {
 
 describe('maximum consistent subset', () => {
   it('scalar sweep equals brute force', () => {
-    fc.assert(fc.property(
-      fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 1, maxLength: 12 }),
-      fc.integer({ min: 0, max: 40 }),
-      (ints, e) => {
-        const values = ints.map((v) => v / 100), eps = e / 100 + 0.001; // keep away from rounding ties
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 40 }), (ints, e) => {
+        const values = ints.map((v) => v / 100),
+          eps = e / 100 + 0.001; // keep away from rounding ties
         const m = maxConsistentScalars(values, eps);
         const spread = (idx: number[]): number => Math.max(...idx.map((i) => values[i]!)) - Math.min(...idx.map((i) => values[i]!));
         expect(spread(m)).toBeLessThanOrEqual(eps);
         expect(new Set(m).size).toBe(m.length);
         expect(m.length).toBe(bruteMax(values.length, (idx) => spread(idx) <= eps));
-      },
-    ));
+      }),
+    );
   });
 
   it('branch-and-bound maximum clique equals brute force on random graphs', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 66 }), (n, bits) => {
-      const adj = graph(n, bits);
-      const c = maximumClique(adj);
-      expect(isClique(adj, c)).toBe(true);
-      expect(c.length).toBe(bruteMax(n, (m) => isClique(adj, m)));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 66 }), (n, bits) => {
+        const adj = graph(n, bits);
+        const c = maximumClique(adj);
+        expect(isClique(adj, c)).toBe(true);
+        expect(c.length).toBe(bruteMax(n, (m) => isClique(adj, m)));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('greedy clique is a clique, never larger than the maximum', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 66 }), (n, bits) => {
-      const adj = graph(n, bits);
-      const g = greedyClique(adj);
-      expect(isClique(adj, g)).toBe(true);
-      expect(g.length).toBeLessThanOrEqual(maximumClique(adj).length);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 66 }), (n, bits) => {
+        const adj = graph(n, bits);
+        const g = greedyClique(adj);
+        expect(isClique(adj, g)).toBe(true);
+        expect(g.length).toBeLessThanOrEqual(maximumClique(adj).length);
+      }),
+    );
   });
 
   it('vector sections with partial overlaps: exact, and the members glue', () => {
-    fc.assert(fc.property(
-      fc.array(fc.tuple(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 10 }), fc.subarray(['u', 'v', 'w'], { minLength: 1 })), { minLength: 1, maxLength: 9 }),
-      fc.integer({ min: 0, max: 6 }),
-      (raw, e) => {
-        const S: Section[] = raw.map(([p, q, ctx], i) => ({ name: `s${i}`, context: ctx, prediction: [p / 10, q / 10] }));
-        const eps = e / 10 + 0.005;
-        const r = maximalConsistentSubset(S, eps);
-        expect(r.exact).toBe(true);
-        expect(glue(r.members.map((i) => S[i]!), eps).glued).toBe(true);
-        expect(r.members.length).toBe(bruteMax(S.length, (m) => glue(m.map((i) => S[i]!), eps).glued));
-      },
-    ), { numRuns: 150 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 10 }), fc.subarray(['u', 'v', 'w'], { minLength: 1 })), {
+          minLength: 1,
+          maxLength: 9,
+        }),
+        fc.integer({ min: 0, max: 6 }),
+        (raw, e) => {
+          const S: Section[] = raw.map(([p, q, ctx], i) => ({ name: `s${i}`, context: ctx, prediction: [p / 10, q / 10] }));
+          const eps = e / 10 + 0.005;
+          const r = maximalConsistentSubset(S, eps);
+          expect(r.exact).toBe(true);
+          expect(
+            glue(
+              r.members.map((i) => S[i]!),
+              eps,
+            ).glued,
+          ).toBe(true);
+          expect(r.members.length).toBe(
+            bruteMax(
+              S.length,
+              (m) =>
+                glue(
+                  m.map((i) => S[i]!),
+                  eps,
+                ).glued,
+            ),
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('uses the sweep for scalars over overlapping contexts, branch and bound for vectors, greedy beyond the limit', () => {
@@ -83,14 +107,27 @@ describe('maximum consistent subset', () => {
     const g = maximalConsistentSubset(vectors, 0.15, { exactLimit: 3 });
     expect(g.method).toBe('greedy');
     expect(g.exact).toBe(false);
-    expect(glue(g.members.map((i) => vectors[i]!), 0.15).glued).toBe(true);
+    expect(
+      glue(
+        g.members.map((i) => vectors[i]!),
+        0.15,
+      ).glued,
+    ).toBe(true);
   });
 
   it('exact for a few dozen experts: 40 vector sections', () => {
-    const S: Section[] = Array.from({ length: 40 }, (_, i) => ({ context: [i % 3, (i + 1) % 3], prediction: [Math.sin(i) * 0.5 + 0.5, Math.cos(3 * i) * 0.5 + 0.5] }));
+    const S: Section[] = Array.from({ length: 40 }, (_, i) => ({
+      context: [i % 3, (i + 1) % 3],
+      prediction: [Math.sin(i) * 0.5 + 0.5, Math.cos(3 * i) * 0.5 + 0.5],
+    }));
     const r = maximalConsistentSubset(S, 0.3);
     expect(r.method).toBe('branch-and-bound');
-    expect(glue(r.members.map((i) => S[i]!), 0.3).glued).toBe(true);
+    expect(
+      glue(
+        r.members.map((i) => S[i]!),
+        0.3,
+      ).glued,
+    ).toBe(true);
     expect(r.members.length).toBeGreaterThanOrEqual(maximalConsistentSubset(S, 0.3, { exactLimit: 0 }).members.length);
   });
 

@@ -9,18 +9,22 @@ import { expertProbabilities, heldOutRecords, sheafEnsembleStudy, toleranceRow, 
 
 describe('auroc', () => {
   it('equals the pairwise definition P(score₊ > score₋) + ½ P(tie)', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.boolean()), { minLength: 2, maxLength: 30 }), (rows) => {
-      const s = rows.map((r) => r[0]), y = rows.map((r) => r[1]);
-      const pos = rows.filter((r) => r[1]), neg = rows.filter((r) => !r[1]);
-      const a = auroc(s, y);
-      if (!pos.length || !neg.length) {
-        expect(a).toBeUndefined();
-        return;
-      }
-      let sum = 0;
-      for (const p of pos) for (const n of neg) sum += p[0] > n[0] ? 1 : p[0] === n[0] ? 0.5 : 0;
-      expect(a).toBeCloseTo(sum / (pos.length * neg.length), 12);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.boolean()), { minLength: 2, maxLength: 30 }), (rows) => {
+        const s = rows.map((r) => r[0]),
+          y = rows.map((r) => r[1]);
+        const pos = rows.filter((r) => r[1]),
+          neg = rows.filter((r) => !r[1]);
+        const a = auroc(s, y);
+        if (!pos.length || !neg.length) {
+          expect(a).toBeUndefined();
+          return;
+        }
+        let sum = 0;
+        for (const p of pos) for (const n of neg) sum += p[0] > n[0] ? 1 : p[0] === n[0] ? 0.5 : 0;
+        expect(a).toBeCloseTo(sum / (pos.length * neg.length), 12);
+      }),
+    );
   });
   it('1 for a perfect score, 0 for a reversed one', () => {
     expect(auroc([0.1, 0.2, 0.8, 0.9], [false, false, true, true])).toBe(1);

@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DataError, RangeArgError, ShapeError } from '../../../src/errors.js';
-import {
-  agreementMatrix, EXERCISE3_EXPERTS, EXERCISE3_TOLERANCES, glue, gluingTable, gluingThreshold, seedGluingDemo,
-} from '../../../src/topos/index.js';
+import { agreementMatrix, EXERCISE3_EXPERTS, EXERCISE3_TOLERANCES, glue, gluingTable, gluingThreshold, seedGluingDemo } from '../../../src/topos/index.js';
 import type { Section } from '../../../src/topos/index.js';
 
 describe('sheaf gluing', () => {
@@ -40,31 +38,50 @@ describe('sheaf gluing', () => {
   });
 
   it('sections over disjoint contexts are never compared (the sheaf condition is on overlaps)', () => {
-    const S: Section[] = [{ context: ['u'], prediction: 0 }, { context: ['v'], prediction: 1 }];
+    const S: Section[] = [
+      { context: ['u'], prediction: 0 },
+      { context: ['v'], prediction: 1 },
+    ];
     expect(glue(S, 0).glued).toBe(true);
     expect(gluingThreshold(S)).toBe(0);
-    expect(agreementMatrix(S)).toEqual([[0, null], [null, 0]]);
+    expect(agreementMatrix(S)).toEqual([
+      [0, null],
+      [null, 0],
+    ]);
   });
 
   it('agreement at exactly ε counts as agreement despite rounding (0.7 vs 0.8 at ε = 0.1)', () => {
-    expect(glue([{ context: [0], prediction: 0.7 }, { context: [0], prediction: 0.8 }], 0.1).glued).toBe(true);
+    expect(
+      glue(
+        [
+          { context: [0], prediction: 0.7 },
+          { context: [0], prediction: 0.8 },
+        ],
+        0.1,
+      ).glued,
+    ).toBe(true);
   });
 
   it('glues iff the tolerance reaches the gluing threshold (random families)', () => {
-    fc.assert(fc.property(
-      fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.subarray([0, 1, 2, 3], { minLength: 1 })), { minLength: 2, maxLength: 7 }),
-      fc.double({ min: 0, max: 1, noNaN: true }),
-      (raw, eps) => {
-        const S = raw.map(([p, ctx]) => ({ context: ctx, prediction: p }));
-        const t = gluingThreshold(S);
-        fc.pre(Math.abs(t - eps) > 1e-9);
-        expect(glue(S, eps).glued).toBe(t <= eps);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.subarray([0, 1, 2, 3], { minLength: 1 })), { minLength: 2, maxLength: 7 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (raw, eps) => {
+          const S = raw.map(([p, ctx]) => ({ context: ctx, prediction: p }));
+          const t = gluingThreshold(S);
+          fc.pre(Math.abs(t - eps) > 1e-9);
+          expect(glue(S, eps).glued).toBe(t <= eps);
+        },
+      ),
+    );
   });
 
   it('bad input: negative tolerance, predictions of different lengths, non-finite values', () => {
-    const S: Section[] = [{ name: 'A', context: [0], prediction: [0.5, 0.5] }, { name: 'B', context: [0], prediction: [1] }];
+    const S: Section[] = [
+      { name: 'A', context: [0], prediction: [0.5, 0.5] },
+      { name: 'B', context: [0], prediction: [1] },
+    ];
     expect(() => glue([{ context: [0], prediction: 1 }], -0.1)).toThrow(RangeArgError);
     expect(() => glue([{ context: [0], prediction: 1 }], -0.1)).toThrow(/-0\.1/);
     expect(() => glue(S, 0.1)).toThrow(ShapeError);
@@ -82,7 +99,11 @@ describe('exercise 3 of seed 000', () => {
     expect(table[2]!.all.section!.prediction[0]).toBeCloseTo((0.7 + 0.74 + 0.4 + 0.62 + 0.88) / 5, 12);
   });
   it('maximal gluing families and the maximum consistent subset', () => {
-    expect(table[1]!.maximal).toEqual([['A', 'C'], ['A', 'B', 'D'], ['B', 'E']]);
+    expect(table[1]!.maximal).toEqual([
+      ['A', 'C'],
+      ['A', 'B', 'D'],
+      ['B', 'E'],
+    ]);
     expect(table[1]!.maximum.names).toEqual(['A', 'B', 'D']);
     expect(table[1]!.maximum.section.prediction[0]).toBeCloseTo((0.7 + 0.74 + 0.62) / 3, 12);
     expect(table[0]!.maximum.names.length).toBe(2);

@@ -52,35 +52,43 @@ describe('law checker', () => {
 
 describe('Heyting algebras: properties on random truth values', () => {
   it('Gödel: a ⇒ b is the largest x with a ∧ x ≤ b (the adjunction)', () => {
-    fc.assert(fc.property(unit, unit, unit, (a, b, x) => {
-      expect(godel.leq(godel.meet(a, x), b)).toBe(godel.leq(x, godel.implies(a, b)));
-      expect(godel.meet(a, godel.implies(a, b)) <= b).toBe(true);
-    }));
+    fc.assert(
+      fc.property(unit, unit, unit, (a, b, x) => {
+        expect(godel.leq(godel.meet(a, x), b)).toBe(godel.leq(x, godel.implies(a, b)));
+        expect(godel.meet(a, godel.implies(a, b)) <= b).toBe(true);
+      }),
+    );
   });
 
   it('Gödel: distributive lattice, a ⇒ a = 1, a ∧ ¬a = 0', () => {
-    fc.assert(fc.property(unit, unit, unit, (a, b, c) => {
-      expect(godel.meet(a, godel.join(b, c))).toBe(godel.join(godel.meet(a, b), godel.meet(a, c)));
-      expect(godel.implies(a, a)).toBe(1);
-      expect(godel.meet(a, godel.not(a))).toBe(0);
-    }));
+    fc.assert(
+      fc.property(unit, unit, unit, (a, b, c) => {
+        expect(godel.meet(a, godel.join(b, c))).toBe(godel.join(godel.meet(a, b), godel.meet(a, c)));
+        expect(godel.implies(a, a)).toBe(1);
+        expect(godel.meet(a, godel.not(a))).toBe(0);
+      }),
+    );
   });
 
   it('Łukasiewicz and product: ⇒ is the residuum of ⊗', () => {
     for (const A of [lukasiewicz, productLogic]) {
-      fc.assert(fc.property(unit, unit, unit, (a, b, x) => {
-        fc.pre(Math.abs(A.tensor(a, x) - b) > 1e-6 && Math.abs(x - A.implies(a, b)) > 1e-6); // away from the rounding boundary
-        expect(A.leq(A.tensor(a, x), b)).toBe(A.leq(x, A.implies(a, b)));
-      }));
+      fc.assert(
+        fc.property(unit, unit, unit, (a, b, x) => {
+          fc.pre(Math.abs(A.tensor(a, x) - b) > 1e-6 && Math.abs(x - A.implies(a, b)) > 1e-6); // away from the rounding boundary
+          expect(A.leq(A.tensor(a, x), b)).toBe(A.leq(x, A.implies(a, b)));
+        }),
+      );
     }
   });
 
   it('Kleene–Dienes agrees with Boolean logic on {0, 1} but not inside (0, 1)', () => {
     for (const a of [0, 1]) for (const b of [0, 1]) expect(kleeneDienes.implies(a, b)).toBe(booleanAlgebra.implies(a, b));
-    fc.assert(fc.property(fc.double({ min: 0.01, max: 0.99, noNaN: true }), (a) => {
-      expect(kleeneDienes.implies(a, a)).toBeLessThan(1);
-      expect(godel.implies(a, a)).toBe(1);
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 0.99, noNaN: true }), (a) => {
+        expect(kleeneDienes.implies(a, a)).toBeLessThan(1);
+        expect(godel.implies(a, a)).toBe(1);
+      }),
+    );
   });
 
   it('every [0,1] operation rejects values outside [0,1] with a typed error naming the value', () => {

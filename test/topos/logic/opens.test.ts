@@ -7,7 +7,7 @@ import { checkLaws, openSetAlgebra } from '../../../src/topos/index.js';
 function generated(n: number, masks: number[]): number[][] {
   const top = (1 << n) - 1;
   const T = new Set<number>([0, top, ...masks.map((m) => m & top)]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const a of [...T]) for (const b of [...T]) for (const c of [a & b, a | b]) if (!T.has(c)) (T.add(c), (grew = true));
   }
@@ -32,12 +32,15 @@ describe('open sets of a finite space', () => {
   });
 
   it('every finite topology gives a Heyting algebra (random topologies on 4 points)', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 15 }), { maxLength: 4 }), (masks) => {
-      const A = openSetAlgebra(4, generated(4, masks));
-      const r = checkLaws(A, A.opens);
-      expect(r.failed.filter((f) => f !== 'excluded-middle' && f !== 'double-negation')).toEqual([]);
-      expect(r.boolean).toBe(A.kind === 'boolean');
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 15 }), { maxLength: 4 }), (masks) => {
+        const A = openSetAlgebra(4, generated(4, masks));
+        const r = checkLaws(A, A.opens);
+        expect(r.failed.filter((f) => f !== 'excluded-middle' && f !== 'double-negation')).toEqual([]);
+        expect(r.boolean).toBe(A.kind === 'boolean');
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('rejects non-topologies and sets that are not open', () => {

@@ -4,7 +4,20 @@ import { mse } from '../../../src/nn/loss.js';
 import { makeCtx } from '../../../src/para/para.js';
 import { parseSpec } from '../../../src/catalogue/index.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
-import { activityPresheaf, backpropComponent, checkFunctorial, crossedRestrict, globalSections, isSheaf, modelActivityPresheaf, networkActivities, networkGraphOfModel, networkSite, parseEdges, weightPresheaf } from '../../../src/topos/index.js';
+import {
+  activityPresheaf,
+  backpropComponent,
+  checkFunctorial,
+  crossedRestrict,
+  globalSections,
+  isSheaf,
+  modelActivityPresheaf,
+  networkActivities,
+  networkGraphOfModel,
+  networkSite,
+  parseEdges,
+  weightPresheaf,
+} from '../../../src/topos/index.js';
 import type { CrossedElement, Weights } from '../../../src/topos/index.js';
 import type { Para } from '../../../src/para/para.js';
 
@@ -24,15 +37,24 @@ describe('the network as presheaves', () => {
     const out = model.run(theta, xor().x.to('float64'));
     for (const s of sections) {
       const input = X.values[0]![s[0]!]!;
-      const b = [[0, 0], [0, 1], [1, 0], [1, 1]].findIndex((r) => r[0] === input[0] && r[1] === input[1]);
+      const b = [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ].findIndex((r) => r[0] === input[0] && r[1] === input[1]);
       expect(X.values[6]![s[6]!]![0]).toBeCloseTo(out.data[b]!, 1);
     }
   });
 
   it('on a fork, X(A★) is the product of the inputs and X is a sheaf for the tine topology', () => {
     const site = networkSite(parseEdges('x1>h, x2>h, h>y'));
-    const sources = new Map([['x1', [[0], [1]]], ['x2', [[0], [1], [2]]]]);
-    const layer = (v: number, ins: readonly (readonly number[])[]): number[] => (site.graph.vertices[v] === 'h' ? [ins[0]![0]! + ins[1]![0]!] : [2 * ins[0]![0]!]);
+    const sources = new Map([
+      ['x1', [[0], [1]]],
+      ['x2', [[0], [1], [2]]],
+    ]);
+    const layer = (v: number, ins: readonly (readonly number[])[]): number[] =>
+      site.graph.vertices[v] === 'h' ? [ins[0]![0]! + ins[1]![0]!] : [2 * ins[0]![0]!];
     const X = activityPresheaf(site, sources, layer, 1);
     const C = site.category;
     expect(X.presheaf.size(C.object('A★(h)'))).toBe(6);
@@ -44,7 +66,8 @@ describe('the network as presheaves', () => {
 
   it('in the non-thin case (x > y, c reads y and x) the activity presheaf lives on the free category; sections = inputs', () => {
     const site = networkSite(parseEdges('x>y, y>c, x>c'));
-    const layer = (v: number, ins: readonly (readonly number[])[]): number[] => (site.graph.vertices[v] === 'y' ? [ins[0]![0]! * 3] : [ins[0]![0]! - ins[1]![0]!]);
+    const layer = (v: number, ins: readonly (readonly number[])[]): number[] =>
+      site.graph.vertices[v] === 'y' ? [ins[0]![0]! * 3] : [ins[0]![0]! - ins[1]![0]!];
     const X = activityPresheaf(site, new Map([['x', [[0], [1], [2]]]]), layer, 1);
     checkFunctorial(X.presheaf);
     // A★(c) holds all 9 pairs (y, x), but only the 3 consistent ones y = 3x extend to global sections
@@ -61,7 +84,9 @@ describe('the network as presheaves', () => {
     expect(globalSections(X.presheaf).length).toBe(4);
     const out = model.run(theta, xor().x.to('float64'));
     const last = site.graph.vertices.length - 1;
-    const outs = globalSections(X.presheaf).map((s) => X.values[last]![s[last]!]![0]!).sort((a, b) => a - b);
+    const outs = globalSections(X.presheaf)
+      .map((s) => X.values[last]![s[last]!]![0]!)
+      .sort((a, b) => a - b);
     const expected = Array.from(out.data).sort((a, b) => a - b);
     outs.forEach((o, i) => expect(Math.abs(o - expected[i]!)).toBeLessThan(0.05));
   });
@@ -81,7 +106,13 @@ function sgdStep(model: Para, theta: Tensor[], x: Tensor, y: Tensor, lr: number)
   const dTheta = theta.map((t) => Tensor.zeros(t.shape, 'float64'));
   lens.pullback(mse.apply(lens.y, y.to('float64')).pullback(), dTheta, false);
   expect(dTheta.some((g) => g.data.some((v) => v !== 0))).toBe(true);
-  return theta.map((t, i) => Tensor.of(Array.from(t.data, (v, a) => v - lr * dTheta[i]!.data[a]!), t.shape, 'float64'));
+  return theta.map((t, i) =>
+    Tensor.of(
+      Array.from(t.data, (v, a) => v - lr * dTheta[i]!.data[a]!),
+      t.shape,
+      'float64',
+    ),
+  );
 }
 
 describe('weights, the crossed object and backprop as a natural transformation W ⇒ W', () => {

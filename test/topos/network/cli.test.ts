@@ -44,7 +44,9 @@ describe('paralens topos', () => {
   });
 
   it('info --model --data: entropies and I_k per layer', async () => {
-    const r = JSON.parse((await cli('topos', 'info', '--model', 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid', '--data', 'xor', '--json')).out);
+    const r = JSON.parse(
+      (await cli('topos', 'info', '--model', 'dense(2,4) >> sigmoid >> dense(4,4) >> sigmoid >> dense(4,1) >> sigmoid', '--data', 'xor', '--json')).out,
+    );
     expect(r.accuracy).toBe(1);
     expect(r.layers.map((l: { vertex: string }) => l.vertex)).toEqual(['2:sigmoid', '4:sigmoid', '6:sigmoid']);
     expect(r.layers[2].unit_entropies[0]).toBeCloseTo(1, 12);

@@ -5,7 +5,26 @@ import { xor } from '../../../src/data/generated.js';
 import { mse } from '../../../src/nn/loss.js';
 import { parseSpec } from '../../../src/catalogue/index.js';
 import { train } from '../../../src/train/train.js';
-import { conditionalAction, cocycleDefect, conditionTheory, contentCounting, contentNormalised, empiricalDistribution, shannonEntropy, informationCBH, layerInformation, mutualInformationK, semanticPhi, semanticMutualInformation, sieveAlgebra, stateAlgebra, stateMeasure, theoryOf, conditionDistribution, ToposError } from '../../../src/topos/index.js';
+import {
+  conditionalAction,
+  cocycleDefect,
+  conditionTheory,
+  contentCounting,
+  contentNormalised,
+  empiricalDistribution,
+  shannonEntropy,
+  informationCBH,
+  layerInformation,
+  mutualInformationK,
+  semanticPhi,
+  semanticMutualInformation,
+  sieveAlgebra,
+  stateAlgebra,
+  stateMeasure,
+  theoryOf,
+  conditionDistribution,
+  ToposError,
+} from '../../../src/topos/index.js';
 import type { Sieve } from '../../../src/topos/index.js';
 
 describe('semantic information (Carnap–Bar-Hillel, conditioning, φ^Q)', () => {
@@ -33,24 +52,29 @@ describe('semantic information (Carnap–Bar-Hillel, conditioning, φ^Q)', () =>
 
   it('φ is a 1-cocycle and I(Q1;Q2) is symmetric and equals φ^{Q1}(T) − φ^{Q1}(T|Q2) (random propositions)', () => {
     const prop = fc.bigInt({ min: 1n, max: 15n });
-    fc.assert(fc.property(prop, prop, prop, fc.array(fc.double({ min: 0.05, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }), (Q1, Q2, T, w) => {
-      const z = w.reduce((a, b) => a + b, 0);
-      const q = w.map((x) => x / z);
-      const psi = (t: bigint): number => contentNormalised(q, t);
-      expect(semanticPhi(L, psi, L.meet(Q1, Q2), T)).toBeCloseTo(semanticPhi(L, psi, Q2, T) + semanticPhi(L, psi, Q1, conditionTheory(L, T, Q2)), 12);
-      const I12 = semanticMutualInformation(L, psi, Q1, Q2, T);
-      expect(I12).toBeCloseTo(semanticMutualInformation(L, psi, Q2, Q1, T), 12);
-      expect(I12).toBeCloseTo(semanticPhi(L, psi, Q1, T) - semanticPhi(L, psi, Q1, conditionTheory(L, T, Q2)), 12);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(prop, prop, prop, fc.array(fc.double({ min: 0.05, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }), (Q1, Q2, T, w) => {
+        const z = w.reduce((a, b) => a + b, 0);
+        const q = w.map((x) => x / z);
+        const psi = (t: bigint): number => contentNormalised(q, t);
+        expect(semanticPhi(L, psi, L.meet(Q1, Q2), T)).toBeCloseTo(semanticPhi(L, psi, Q2, T) + semanticPhi(L, psi, Q1, conditionTheory(L, T, Q2)), 12);
+        const I12 = semanticMutualInformation(L, psi, Q1, Q2, T);
+        expect(I12).toBeCloseTo(semanticMutualInformation(L, psi, Q2, Q1, T), 12);
+        expect(I12).toBeCloseTo(semanticPhi(L, psi, Q1, T) - semanticPhi(L, psi, Q1, conditionTheory(L, T, Q2)), 12);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('in an intuitionistic language (sieves of the Sierpiński site) the same identities hold', () => {
     const C = parsePoset('0<1');
     const O = sieveAlgebra(C, 1);
     const weight = (S: Sieve): number => S.arrows.length; // a monotone valuation
-    for (const Q1 of O.elements()) for (const Q2 of O.elements()) for (const T of O.elements()) {
-      expect(semanticPhi(O, weight, O.meet(Q1, Q2), T)).toBe(semanticPhi(O, weight, Q2, T) + semanticPhi(O, weight, Q1, conditionTheory(O, T, Q2)));
-    }
+    for (const Q1 of O.elements())
+      for (const Q2 of O.elements())
+        for (const T of O.elements()) {
+          expect(semanticPhi(O, weight, O.meet(Q1, Q2), T)).toBe(semanticPhi(O, weight, Q2, T) + semanticPhi(O, weight, Q1, conditionTheory(O, T, Q2)));
+        }
     // T|Q for T = ∅ and Q = m (the middle value) is ¬m = ∅, not the complement: the logic is not Boolean
     const [bot, m] = O.elements();
     expect(conditionTheory(O, bot!, m!).arrows).toEqual([]);
@@ -71,7 +95,8 @@ describe('state sets without a width limit, probabilities checked', () => {
       for (let s = 0; s < 64; s++) if ((s >> (2 * i + k)) & 1) A |= 1n << BigInt(s);
       return A;
     };
-    const Pa = holds(0, 0), Qb = holds(1, 1);
+    const Pa = holds(0, 0),
+      Qb = holds(1, 1);
     const L = stateAlgebra(64);
     expect(contentCounting(64, Pa)).toBe(32);
     expect(contentCounting(64, L.meet(Pa, Qb))).toBe(48); // "Pa and Qb" holds in 16 states
@@ -94,7 +119,12 @@ describe('state sets without a width limit, probabilities checked', () => {
 
 describe('information cohomology (Baudot–Bennequin)', () => {
   // X, Y independent fair bits and Z = X xor Y
-  const P = empiricalDistribution([[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]]);
+  const P = empiricalDistribution([
+    [0, 0, 0],
+    [0, 1, 1],
+    [1, 0, 1],
+    [1, 1, 0],
+  ]);
 
   it('entropies and I_k of XOR by hand: H = 1 per bit, H(XYZ) = 2, I2 = 0, I3 = −1 (pure synergy)', () => {
     expect(shannonEntropy(P, [0])).toBeCloseTo(1, 12);
@@ -109,13 +139,21 @@ describe('information cohomology (Baudot–Bennequin)', () => {
 
   it('the 1-cocycle identity H(XY) = H(X) + X.H(Y) on random distributions', () => {
     const row = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 4, maxLength: 4 });
-    fc.assert(fc.property(fc.array(row, { minLength: 1, maxLength: 30 }), fc.subarray([0, 1, 2, 3], { minLength: 1 }), fc.subarray([0, 1, 2, 3], { minLength: 1 }), (rows, X, Y) => {
-      const Q = empiricalDistribution(rows);
-      expect(Math.abs(cocycleDefect(Q, X, Y))).toBeLessThan(1e-12);
-      // I2 = H(Y) − X.H(Y) ≥ 0
-      expect(mutualInformationK(Q, [X[0]!, Y[0]!])).toBeCloseTo(shannonEntropy(Q, [Y[0]!]) - conditionalAction(Q, [X[0]!], shannonEntropy, [Y[0]!]), 12);
-      expect(mutualInformationK(Q, [X[0]!, Y[0]!])).toBeGreaterThan(-1e-12);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 30 }),
+        fc.subarray([0, 1, 2, 3], { minLength: 1 }),
+        fc.subarray([0, 1, 2, 3], { minLength: 1 }),
+        (rows, X, Y) => {
+          const Q = empiricalDistribution(rows);
+          expect(Math.abs(cocycleDefect(Q, X, Y))).toBeLessThan(1e-12);
+          // I2 = H(Y) − X.H(Y) ≥ 0
+          expect(mutualInformationK(Q, [X[0]!, Y[0]!])).toBeCloseTo(shannonEntropy(Q, [Y[0]!]) - conditionalAction(Q, [X[0]!], shannonEntropy, [Y[0]!]), 12);
+          expect(mutualInformationK(Q, [X[0]!, Y[0]!])).toBeGreaterThan(-1e-12);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('demo: the hidden layers of the trained XOR network', () => {
@@ -136,9 +174,24 @@ describe('information cohomology (Baudot–Bennequin)', () => {
 });
 
 describe('discretisation', () => {
-  it('discretiseColumns: equal-width bins between each column\'s min and max; constant columns get bin 0', async () => {
+  it("discretiseColumns: equal-width bins between each column's min and max; constant columns get bin 0", async () => {
     const { discretiseColumns } = await import('../../../src/topos/index.js');
-    expect(discretiseColumns([[0, 5], [0.5, 5], [1, 5], [0.26, 5]], 2)).toEqual([[0, 0], [1, 0], [1, 0], [0, 0]]);
+    expect(
+      discretiseColumns(
+        [
+          [0, 5],
+          [0.5, 5],
+          [1, 5],
+          [0.26, 5],
+        ],
+        2,
+      ),
+    ).toEqual([
+      [0, 0],
+      [1, 0],
+      [1, 0],
+      [0, 0],
+    ]);
     expect(discretiseColumns([[0], [0.34], [1]], 3)).toEqual([[0], [1], [2]]);
     expect(() => discretiseColumns([[0]], 1)).toThrow(/bins/);
   });

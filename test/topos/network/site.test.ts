@@ -2,7 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { ToposError } from '../../../src/category/index.js';
 import fc from 'fast-check';
 import { parseSpec } from '../../../src/catalogue/index.js';
-import { closedSieves, countGlobalTruthValues, countSheafTruthValues, globalTruthValues, siteReport, networkGraphOfModel, networkSite, parseEdges, sieves, subobjectClassifier, topologyGeneratedBy, sieveGeneratedBy, showSieve, topologyAxiomFailure } from '../../../src/topos/index.js';
+import {
+  closedSieves,
+  countGlobalTruthValues,
+  countSheafTruthValues,
+  globalTruthValues,
+  siteReport,
+  networkGraphOfModel,
+  networkSite,
+  parseEdges,
+  sieves,
+  subobjectClassifier,
+  topologyGeneratedBy,
+  sieveGeneratedBy,
+  showSieve,
+  topologyAxiomFailure,
+} from '../../../src/topos/index.js';
 
 describe('the site of a network', () => {
   it('a chain x > h > y: arrows run against the flow, no forks, C_X is the chain y ≤ h ≤ x', () => {
@@ -10,7 +25,12 @@ describe('the site of a network', () => {
     const C = S.category;
     expect(S.forks).toEqual([]);
     expect(C.objects).toEqual(['x', 'h', 'y']);
-    expect(C.arrows.filter((a) => a.dom !== a.cod).map((a) => a.name).sort()).toEqual(['h→x', 'y→h', 'y→h.h→x']);
+    expect(
+      C.arrows
+        .filter((a) => a.dom !== a.cod)
+        .map((a) => a.name)
+        .sort(),
+    ).toEqual(['h→x', 'y→h', 'y→h.h→x']);
     expect(S.thin).toBe(true);
     expect(S.minimal).toEqual(['y']);
     expect(S.maximal).toEqual(['x']);
@@ -49,12 +69,14 @@ describe('the site of a network', () => {
     }
   });
 
-  it('where the paper\'s poset claim fails: x > y and c reads y and x', () => {
+  it("where the paper's poset claim fails: x > y and c reads y and x", () => {
     const S = networkSite(parseEdges('x>y, y>c, x>c'));
     const C = S.category;
     expect(S.thin).toBe(false);
     // two different arrows y → A★(c): the tine, and y → x followed by the tine of x
-    const ys = C.hom(C.object('y'), C.object('A★(c)')).map((f) => C.arrows[f]!.name).sort();
+    const ys = C.hom(C.object('y'), C.object('A★(c)'))
+      .map((f) => C.arrows[f]!.name)
+      .sort();
     expect(ys).toEqual(['y→A★(c)', 'y→x.x→A★(c)']);
     expect(S.parallelArrows).toBeDefined();
     // the reachability order is still a poset, with one arrow y ≤ A★(c)
@@ -86,7 +108,8 @@ describe('the site of a network', () => {
 
 /** J-closed down-sets of C by brute force: a set U of objects closed under arrows into it, holding each A★ whose inputs it holds. */
 function closedDownSets(S: ReturnType<typeof networkSite>): number {
-  const C = S.category, n = C.objects.length;
+  const C = S.category,
+    n = C.objects.length;
   let count = 0;
   for (let m = 0; m < 1 << n; m++) {
     const inU = (c: number): boolean => ((m >> c) & 1) === 1;
@@ -100,7 +123,8 @@ function closedDownSets(S: ReturnType<typeof networkSite>): number {
 describe("Belfiore–Bennequin's C_X (no A★) beside the reachability poset of C", () => {
   it('the fork "x1>h, x2>h, h>y": 16 sieves on A(h) in C, 13 in C_X = the J-closed sieves; 16 truth values in PSh(C), 13 in Sh(C,J)', () => {
     const S = networkSite(parseEdges('x1>h, x2>h, h>y'));
-    const C = S.category, A = C.object('A(h)');
+    const C = S.category,
+      A = C.object('A(h)');
     expect(S.posetCX.objects).toEqual(['x1', 'h', 'x2', 'y', 'A(h)']);
     expect(sieves(C, A).length).toBe(16);
     expect(sieves(S.posetCX, S.posetCX.object('A(h)')).length).toBe(13);
@@ -135,39 +159,47 @@ describe("Belfiore–Bennequin's C_X (no A★) beside the reachability poset of 
 
 describe('random DAGs (property tests)', () => {
   // a random DAG on 2..5 vertices: an edge i > j only for i < j
-  const arbDag = fc.integer({ min: 2, max: 5 }).chain((n) => fc.array(fc.boolean(), { minLength: n * n, maxLength: n * n }).map((bits) => {
-    const edges: string[] = [];
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (bits[i * n + j]) edges.push(`v${i}>v${j}`);
-    return edges;
-  })).filter((e) => e.length > 0);
+  const arbDag = fc
+    .integer({ min: 2, max: 5 })
+    .chain((n) =>
+      fc.array(fc.boolean(), { minLength: n * n, maxLength: n * n }).map((bits) => {
+        const edges: string[] = [];
+        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (bits[i * n + j]) edges.push(`v${i}>v${j}`);
+        return edges;
+      }),
+    )
+    .filter((e) => e.length > 0);
 
   it('the free category has one arrow per path, the topology satisfies the axioms, truth values match Ω', () => {
-    fc.assert(fc.property(arbDag, (edges) => {
-      const S = networkSite(parseEdges(edges.join(', ')));
-      const C = S.category;
-      // count paths in the forked graph by dynamic programming over the generating arrows
-      const gens = C.arrows.filter((a) => a.path?.length === 1);
-      const memo = new Map<number, number>();
-      const pathsFrom = (c: number): number => {
-        if (memo.has(c)) return memo.get(c)!;
-        const r = 1 + gens.filter((g) => g.dom === c).reduce((s, g) => s + pathsFrom(g.cod), 0);
-        memo.set(c, r);
-        return r;
-      };
-      expect(C.arrows.length).toBe(C.objects.reduce((s, _, c) => s + pathsFrom(c), 0));
-      expect(topologyAxiomFailure(C, S.topology.covers)).toBeUndefined();
-      expect(countGlobalTruthValues(C)).toBe(globalTruthValues(C).length);
-      // one fork per vertex with ≥ 2 inputs; C_X is antisymmetric (it was built as a poset)
-      const indeg = new Map<string, number>();
-      for (const e of edges) indeg.set(e.split('>')[1]!, (indeg.get(e.split('>')[1]!) ?? 0) + 1);
-      expect(S.forks.length).toBe([...indeg.values()].filter((d) => d >= 2).length);
-      expect(S.reachability.objects.length).toBe(C.objects.length);
-      // C_X drops exactly the A★; Sh(C, J) ≃ PSh(C_X): the J-closed down-sets of C, counted by
-      // brute force over all sets of objects, are as many as the down-sets of C_X
-      expect(S.posetCX.objects.length).toBe(C.objects.length - S.forks.length);
-      expect(countSheafTruthValues(S)).toBe(closedDownSets(S));
-      if (S.thin) for (const o of S.posetCX.objects) expect(closedSieves(S.topology, C.object(o)).length).toBe(sieves(S.posetCX, S.posetCX.object(o)).length);
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(arbDag, (edges) => {
+        const S = networkSite(parseEdges(edges.join(', ')));
+        const C = S.category;
+        // count paths in the forked graph by dynamic programming over the generating arrows
+        const gens = C.arrows.filter((a) => a.path?.length === 1);
+        const memo = new Map<number, number>();
+        const pathsFrom = (c: number): number => {
+          if (memo.has(c)) return memo.get(c)!;
+          const r = 1 + gens.filter((g) => g.dom === c).reduce((s, g) => s + pathsFrom(g.cod), 0);
+          memo.set(c, r);
+          return r;
+        };
+        expect(C.arrows.length).toBe(C.objects.reduce((s, _, c) => s + pathsFrom(c), 0));
+        expect(topologyAxiomFailure(C, S.topology.covers)).toBeUndefined();
+        expect(countGlobalTruthValues(C)).toBe(globalTruthValues(C).length);
+        // one fork per vertex with ≥ 2 inputs; C_X is antisymmetric (it was built as a poset)
+        const indeg = new Map<string, number>();
+        for (const e of edges) indeg.set(e.split('>')[1]!, (indeg.get(e.split('>')[1]!) ?? 0) + 1);
+        expect(S.forks.length).toBe([...indeg.values()].filter((d) => d >= 2).length);
+        expect(S.reachability.objects.length).toBe(C.objects.length);
+        // C_X drops exactly the A★; Sh(C, J) ≃ PSh(C_X): the J-closed down-sets of C, counted by
+        // brute force over all sets of objects, are as many as the down-sets of C_X
+        expect(S.posetCX.objects.length).toBe(C.objects.length - S.forks.length);
+        expect(countSheafTruthValues(S)).toBe(closedDownSets(S));
+        if (S.thin) for (const o of S.posetCX.objects) expect(closedSieves(S.topology, C.object(o)).length).toBe(sieves(S.posetCX, S.posetCX.object(o)).length);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
@@ -183,7 +215,24 @@ describe('models with parallel products', () => {
 describe('the site of a transformer', () => {
   it('opens the block up (residual copies and adds) and makes attention a fork with its q, k, v tines', () => {
     const g = networkGraphOfModel(parseSpec('embedding(9,8) >> transformer(8,2,16,rope) >> dense(8,9)'));
-    expect(g.vertices).toEqual(['x', '1:embedding(9,8)', '2:copy', '3:layernorm(8)', '4:q = x·W_qᵀ', '5:k = x·W_kᵀ', '6:v = x·W_vᵀ', '7:attention(8,2,rope)', '8:add', '9:copy', '10:layernorm(8)', '11:dense(8,16)', '12:gelu', '13:dense(16,8)', '14:add', '15:dense(8,9)']);
+    expect(g.vertices).toEqual([
+      'x',
+      '1:embedding(9,8)',
+      '2:copy',
+      '3:layernorm(8)',
+      '4:q = x·W_qᵀ',
+      '5:k = x·W_kᵀ',
+      '6:v = x·W_vᵀ',
+      '7:attention(8,2,rope)',
+      '8:add',
+      '9:copy',
+      '10:layernorm(8)',
+      '11:dense(8,16)',
+      '12:gelu',
+      '13:dense(16,8)',
+      '14:add',
+      '15:dense(8,9)',
+    ]);
     const site = networkSite(g);
     const att = site.forks.find((f) => f.vertex === '7:attention(8,2,rope)')!;
     expect(att.inputs).toEqual(['4:q = x·W_qᵀ', '5:k = x·W_kᵀ', '6:v = x·W_vᵀ']);

@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { categoryFromMonoid, checkCategory, parsePoset, ToposError } from '../../../src/category/index.js';
 import { Rng } from '../../../src/random/rng.js';
-import { circularConv, cyclicGroup, cyclicShift, denseMap, finiteGroup, globalAveragePool, grothendieckConstruction, groupAction, groupPresheaf, isSieve, randomVectors, shiftDefect, sieves, stackClassifier, subsample2 } from '../../../src/topos/index.js';
+import {
+  circularConv,
+  cyclicGroup,
+  cyclicShift,
+  denseMap,
+  finiteGroup,
+  globalAveragePool,
+  grothendieckConstruction,
+  groupAction,
+  groupPresheaf,
+  isSieve,
+  randomVectors,
+  shiftDefect,
+  sieves,
+  stackClassifier,
+  subsample2,
+} from '../../../src/topos/index.js';
 
 describe('stacks: presheaves of groups and the Grothendieck construction', () => {
   // the chain y → x of a network (arrows against the flow), F(x) = ℤ/4 (input shifts), F(y) = ℤ/2 (shifts mod 2)
@@ -33,18 +49,34 @@ describe('stacks: presheaves of groups and the Grothendieck construction', () =>
     expect(omega.sieves[x]!.length).toBe(3);
     expect(sieves(total, x).length).toBe(3);
     // a trivial F gives back Ω of C
-    const trivial = groupPresheaf(C, [cyclicGroup(1), cyclicGroup(1)], C.arrows.map(() => [0]));
+    const trivial = groupPresheaf(
+      C,
+      [cyclicGroup(1), cyclicGroup(1)],
+      C.arrows.map(() => [0]),
+    );
     expect(stackClassifier(trivial).omega.sieves.map((s) => s.length)).toEqual([2, 3]);
   });
 
   it('with an action (objects (U, ξ)): ℤ/2 swapping the two bits of patterns, restriction = bitwise NOT', () => {
     const Z2b = cyclicGroup(2);
-    const H = groupPresheaf(C, [Z2b, Z2b], C.arrows.map(() => [0, 1]));
+    const H = groupPresheaf(
+      C,
+      [Z2b, Z2b],
+      C.arrows.map(() => [0, 1]),
+    );
     const pats = ['00', '01', '10', '11'];
     const swap = [0, 2, 1, 3]; // 01 ↔ 10
-    const act = [[[0, 1, 2, 3], swap], [[0, 1, 2, 3], swap]];
+    const act = [
+      [[0, 1, 2, 3], swap],
+      [[0, 1, 2, 3], swap],
+    ];
     const not = [3, 2, 1, 0];
-    const A = groupAction(H, [pats, pats], act, C.arrows.map((a) => (a.dom === a.cod ? [0, 1, 2, 3] : not)));
+    const A = groupAction(
+      H,
+      [pats, pats],
+      act,
+      C.arrows.map((a) => (a.dom === a.cod ? [0, 1, 2, 3] : not)),
+    );
     const T = grothendieckConstruction(H, A);
     expect(T.objects.length).toBe(8);
     // id_x: each (η, g) gives one arrow (x,η) → (x,g·η): 8; the same at y: 8; y≤x: each (η, g) with ξ = NOT(g·η): 8
@@ -59,20 +91,58 @@ describe('stacks: presheaves of groups and the Grothendieck construction', () =>
     const c = total.object('(x,00)');
     const into = total.arrowsInto(c);
     let brute = 0;
-    for (let mask = 0; mask < 1 << into.length; mask++) if (isSieve(total, c, into.filter((_, i) => mask & (1 << i)))) brute++;
+    for (let mask = 0; mask < 1 << into.length; mask++)
+      if (
+        isSieve(
+          total,
+          c,
+          into.filter((_, i) => mask & (1 << i)),
+        )
+      )
+        brute++;
     expect(omega.sieves[c]!.length).toBe(brute);
     // a restriction that is not equivariant is rejected, naming the arrow
     const first = [0, 0, 3, 3]; // ξ ↦ (ξ₀, ξ₀)
-    expect(() => groupAction(H, [pats, pats], act, C.arrows.map((a) => (a.dom === a.cod ? [0, 1, 2, 3] : first)))).toThrow(/restriction along y≤x: y → x is not equivariant/);
+    expect(() =>
+      groupAction(
+        H,
+        [pats, pats],
+        act,
+        C.arrows.map((a) => (a.dom === a.cod ? [0, 1, 2, 3] : first)),
+      ),
+    ).toThrow(/restriction along y≤x: y → x is not equivariant/);
   });
 
   it('a map that is not a homomorphism or not functorial is rejected', () => {
     const bad = C.arrows.map((_, i) => (i === f ? [0, 1, 1, 1] : C.arrows[i]!.dom === C.object('x') ? [0, 1, 2, 3] : [0, 1]));
     expect(() => groupPresheaf(C, [Z2, Z4], bad)).toThrow(/not a homomorphism/);
-    expect(() => finiteGroup(['e', 'a'], [[0, 1], [1, 1]])).toThrow(/no inverse/);
-    const M = categoryFromMonoid(['1', 'e'], [[0, 1], [1, 1]]);
+    expect(() =>
+      finiteGroup(
+        ['e', 'a'],
+        [
+          [0, 1],
+          [1, 1],
+        ],
+      ),
+    ).toThrow(/no inverse/);
+    const M = categoryFromMonoid(
+      ['1', 'e'],
+      [
+        [0, 1],
+        [1, 1],
+      ],
+    );
     // the swap of ℤ/2 moves the identity, so it is not a homomorphism
-    expect(() => groupPresheaf(M, [Z2], [[0, 1], [1, 0]])).toThrow(ToposError);
+    expect(() =>
+      groupPresheaf(
+        M,
+        [Z2],
+        [
+          [0, 1],
+          [1, 0],
+        ],
+      ),
+    ).toThrow(ToposError);
   });
 });
 

@@ -2,7 +2,10 @@
 // it (with .each, .runIf, .skipIf) collect tests; run() executes them in order; expect has the
 // matchers the suite uses, failing with vitest-like messages.
 type Fn = () => unknown;
-interface Test { name: string; fn: Fn }
+interface Test {
+  name: string;
+  fn: Fn;
+}
 const tests: Test[] = [];
 const prefix: string[] = [];
 
@@ -13,7 +16,11 @@ const format = (name: string, args: readonly unknown[]): string => {
 
 function describeImpl(name: string, fn: Fn): void {
   prefix.push(name);
-  try { fn(); } finally { prefix.pop(); }
+  try {
+    fn();
+  } finally {
+    prefix.pop();
+  }
 }
 function itImpl(name: string, fn: Fn): void {
   tests.push({ name: [...prefix, name].join(' > '), fn });
@@ -24,22 +31,46 @@ const each = (impl: (n: string, f: Fn) => void) => (cases: readonly unknown[]) =
     impl(format(name, args), () => fn(...args));
   }
 };
-const cond = (impl: (n: string, f: Fn) => void) => (ok: unknown) => (name: string, fn: Fn) => { if (ok) impl(name, fn); };
+const cond = (impl: (n: string, f: Fn) => void) => (ok: unknown) => (name: string, fn: Fn) => {
+  if (ok) impl(name, fn);
+};
 
-export const describe = Object.assign(describeImpl, { each: each(describeImpl), runIf: cond(describeImpl), skipIf: (skip: unknown) => cond(describeImpl)(!skip) });
+export const describe = Object.assign(describeImpl, {
+  each: each(describeImpl),
+  runIf: cond(describeImpl),
+  skipIf: (skip: unknown) => cond(describeImpl)(!skip),
+});
 export const it = Object.assign(itImpl, { each: each(itImpl), runIf: cond(itImpl), skipIf: (skip: unknown) => cond(itImpl)(!skip) });
 
-const show = (v: unknown): string => { try { return JSON.stringify(v); } catch { return String(v); } };
+const show = (v: unknown): string => {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+};
 const deepEqual = (a: unknown, b: unknown): boolean => show(a) === show(b);
 
 export function expect(got: unknown, message?: string) {
-  const fail = (what: string): never => { throw new Error(`${message ? message + ': ' : ''}expected ${show(got)} ${what}`); };
+  const fail = (what: string): never => {
+    throw new Error(`${message ? message + ': ' : ''}expected ${show(got)} ${what}`);
+  };
   return {
-    toBe: (want: unknown) => { if (!Object.is(got, want)) fail(`to be ${show(want)}`); },
-    toEqual: (want: unknown) => { if (!deepEqual(got, want)) fail(`to equal ${show(want)}`); },
-    toBeLessThan: (want: number) => { if (!((got as number) < want)) fail(`to be less than ${want}`); },
-    toBeLessThanOrEqual: (want: number) => { if (!((got as number) <= want)) fail(`to be at most ${want}`); },
-    toBeGreaterThan: (want: number) => { if (!((got as number) > want)) fail(`to be greater than ${want}`); },
+    toBe: (want: unknown) => {
+      if (!Object.is(got, want)) fail(`to be ${show(want)}`);
+    },
+    toEqual: (want: unknown) => {
+      if (!deepEqual(got, want)) fail(`to equal ${show(want)}`);
+    },
+    toBeLessThan: (want: number) => {
+      if (!((got as number) < want)) fail(`to be less than ${want}`);
+    },
+    toBeLessThanOrEqual: (want: number) => {
+      if (!((got as number) <= want)) fail(`to be at most ${want}`);
+    },
+    toBeGreaterThan: (want: number) => {
+      if (!((got as number) > want)) fail(`to be greater than ${want}`);
+    },
   };
 }
 
