@@ -39,7 +39,8 @@ export const commonFlags: Flags = {
   help: { type: 'boolean', help: 'show this help' },
 };
 
-const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+// linear in the text: `\d+\.?\d*` backtracks quadratically on a long run of digits
+const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /**
  * A number written in decimal (`3`, `-0.5`, `1e-3`), or undefined: not `0x10`, `0b11`, `0o7`,

@@ -1,4 +1,4 @@
-import { DataError } from '../errors.js';
+import { DataError, TooLargeError } from '../errors.js';
 import { Tensor } from '../tensor/tensor.js';
 import { oneHot } from './dataset.js';
 import type { Dataset } from './dataset.js';
@@ -8,6 +8,25 @@ import { classesOf, requireTwoClasses, taskOfNumbers } from './task.js';
 import type { Task } from './task.js';
 
 /** Arrays a Python user already has — features x [N, …] and a target y — as a data set (NumPy files, IDX images). */
+
+/** The most values one sample (a row of x, or of y) may have: a 1024×1024 image. */
+export const MAX_SAMPLE_VALUES = 2 ** 20;
+
+/**
+ * A DataError naming the first NaN or ±Infinity of an array as the file holds it — its row, its
+ * position in the row and its value — before anything standardises or splits the rows.
+ */
+export function requireFiniteArray(a: NdArray, what: string): void {
+  if (a.kind !== 'float') return;
+  const per = a.shape.length <= 1 ? 1 : a.shape.slice(1).reduce((p, d) => p * d, 1);
+  for (let i = 0; i < a.data.length; i++) {
+    const v = a.data[i]!;
+    if (!Number.isFinite(v))
+      throw new DataError(
+        `${what} holds ${v} at row ${Math.floor(i / per) + 1}${per > 1 ? `, value ${(i % per) + 1} of ${per}` : ''}; non-finite values must be removed or imputed before training`,
+      );
+  }
+}
 
 /** How image samples are laid out: flat vectors [N, H·W] or channel-first images [N, 1, H, W]. */
 export type ImageLayout = 'flat' | 'image';
@@ -36,6 +55,16 @@ export function arraysDataset(x: NdArray, y: NdArray | undefined, req: ArrayRequ
   if (x.shape.length === 0) throw new DataError(`${name}: x is a scalar; expected an array [N, …] with one row per sample`);
   const N = x.shape[0]!;
   const sample = x.shape.length === 1 ? [1] : x.shape.slice(1);
+  // what x becomes is bounded by its rows and its values per row, zero-sized axes included: a
+  // (0, 2³¹) array has no elements, yet once made a name per feature
+  if (N === 0) throw new DataError(`${name}: x has shape (${x.shape.join(', ')}): no rows to learn from`);
+  const per = sample.reduce((a, b) => a * b, 1);
+  if (per === 0) throw new DataError(`${name}: x has shape (${x.shape.join(', ')}): no values per row`);
+  if (per > MAX_SAMPLE_VALUES)
+    throw new TooLargeError(`${name}: x has ${per} values per row (shape (${x.shape.join(', ')})), more than the ${MAX_SAMPLE_VALUES} a sample may have`, {
+      elements: per,
+    });
+  requireFiniteArray(x, `${name}: x`);
   const xs = Tensor.zeros([N, ...sample]);
   xs.data.set(x.data);
   // 8-bit arrays are pixels: scaled to [0,1]; other numbers are standardised like a table's columns
@@ -45,6 +74,9 @@ export function arraysDataset(x: NdArray, y: NdArray | undefined, req: ArrayRequ
   if (!y) return { data: { ...base, y: xs }, preprocessing: { version: 1, input: 'array', scale, standardize } };
   if (y.shape[0] !== N) throw new DataError(`${name}: x has ${N} rows but y has ${y.shape[0] ?? 0}`);
   const k = y.shape.length === 1 ? 1 : y.shape.slice(1).reduce((a, b) => a * b, 1);
+  if (k === 0 || k > MAX_SAMPLE_VALUES)
+    throw new DataError(`${name}: y has shape (${y.shape.join(', ')}); expected (N,) or (N, k) with 1 ≤ k ≤ ${MAX_SAMPLE_VALUES}`);
+  requireFiniteArray(y, `${name}: y`);
   const labelsLike = y.kind === 'text' || y.kind === 'bool' || y.kind === 'int' || y.kind === 'uint8';
   const task = req.task ?? (labelsLike ? 'classify' : k === 1 ? taskOfNumbers(y.data) : 'regress');
   let target: Target;

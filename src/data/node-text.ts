@@ -2,9 +2,10 @@
  * Text files for the character-level data sets (Node only): `text:PATH`, any UTF-8 file,
  * and `fortunes`, Debian's package of that name.
  */
-import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError } from '../errors.js';
+import { readRegularFile } from './node-file.js';
 
 /** Where the Debian package `fortunes` puts its files. */
 export const FORTUNES_DIR = '/usr/share/games/fortunes';
@@ -14,18 +15,9 @@ const MAX_TEXT_BYTES = 256 * 2 ** 20;
 
 /** A UTF-8 file as a string; a DataError naming the path when it is missing, too large or not UTF-8. */
 export function readTextFile(path: string): string {
-  let size: number;
+  const bytes = readRegularFile(path, MAX_TEXT_BYTES, `text:${path}`);
   try {
-    const st = statSync(path);
-    if (!st.isFile()) throw new DataError(`text:${path}: not a file`);
-    size = st.size;
-  } catch (e) {
-    if (e instanceof DataError) throw e;
-    throw new DataError(`text:${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); expected a UTF-8 text file`);
-  }
-  if (size > MAX_TEXT_BYTES) throw new DataError(`text:${path}: ${size} bytes is more than the ${MAX_TEXT_BYTES} a text data set may have`);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (e) {
     throw new DataError(`text:${path}: not valid UTF-8 (${(e as Error).message})`);
   }

@@ -3,7 +3,7 @@
  * src/index.ts: import it from 'paralens/dist/src/data/node.js' or use the CLI. Every reader
  * checks a file's size before reading it and bounds what decompression may produce.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, gunzipSync, inflateRawSync } from 'node:zlib';
 import { DataError, formatBytes, TooLargeError } from '../errors.js';
@@ -12,54 +12,37 @@ import { FASHION_MNIST_CLASSES, idxArrays, idxDeclaredBytes, isGzip, parseIdx } 
 import type { IdxArray } from './idx.js';
 import { withImageLayout } from './arrays.js';
 import type { ImageLayout } from './arrays.js';
-import { parseNpy } from './npy.js';
+import { NPY_MAX_HEADER, npySizeError, parseNpy, parseNpyHeader } from './npy.js';
 import type { NdArray } from './npy.js';
 import { parseNpz } from './npz.js';
 import { applyPreprocessing } from './preprocessing.js';
 import type { Preprocessing } from './preprocessing.js';
-import { readTable } from './table.js';
+import { decodeTableText, readTable, scanTableBytes } from './table.js';
+import { readRegularFile, withRegularFile } from './node-file.js';
+import { inflateCap, inflateRefusal } from './inflate.js';
 import type { ReadTableOptions, Table } from './table.js';
 
 /** Where the Debian package `dataset-fashion-mnist` puts the files. */
 export const FASHION_MNIST_DIR = '/usr/share/datasets/fashion-mnist';
 
-/** Binary data files (and what decompressing one may produce) larger than this are refused. */
-const MAX_DATA_BYTES = 2 ** 31 - 1;
 /** Text tables larger than this (after gunzip) are refused: they are read into one string. */
 const MAX_TABLE_BYTES = 256 * 2 ** 20;
 
-/** The bytes of a file no larger than `max`, checked before reading; DataErrors name the file. */
-function readBounded(path: string, max: number): Uint8Array {
-  let size: number;
-  try {
-    const st = statSync(path);
-    if (st.isDirectory()) throw new DataError(`cannot read ${path}: it is a directory`);
-    size = st.size;
-  } catch (e) {
-    if (e instanceof DataError) throw e;
-    throw new DataError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  if (size > max) throw new DataError(`${path}: ${size} bytes, more than the ${max} bytes paralens reads`);
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    throw new DataError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-}
-
-/** Gunzips when the bytes start with the gzip magic, producing at most `max` bytes. */
+/** Gunzips when the bytes start with the gzip magic, producing at most `max` bytes (and at most inflateCap of them). */
 function maybeGunzip(bytes: Uint8Array, path: string, max: number): Uint8Array {
   if (!isGzip(bytes)) return bytes;
+  const cap = inflateCap(bytes.length, max);
   try {
-    return gunzipSync(bytes, { maxOutputLength: max });
+    return gunzipSync(bytes, { maxOutputLength: cap });
   } catch (e) {
-    throw new DataError(`${path}: cannot gunzip: ${(e as Error).message} (truncated or corrupt .gz file, or more than ${max} bytes inside)`);
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw inflateRefusal(path, bytes.length, cap, max);
+    throw new DataError(`${path}: cannot gunzip: ${(e as Error).message} (truncated or corrupt .gz file)`);
   }
 }
 
 /** Reads an IDX file, gunzipping it when it starts with the gzip magic. */
 export function readIdxFile(path: string): IdxArray {
-  const bytes = readBounded(path, MAX_INFLATED_BYTES);
+  const bytes = readRegularFile(path, MAX_INFLATED_BYTES);
   return parseIdx(isGzip(bytes) ? gunzipIdx(bytes, path) : bytes, path);
 }
 
@@ -69,8 +52,8 @@ const MAX_INFLATED_BYTES = 2 ** 28;
 /**
  * Gunzips an IDX file without trusting it: the header is read from the inflated start of the
  * file (4 KiB of input inflate to at most ~4 MiB), checked against the limits, and the whole
- * file is then inflated with its output capped at the size the header declares — a gzip bomb
- * stops there, not gigabytes later.
+ * file is then inflated with its output capped at the size the header declares and at the
+ * ratio rule (inflateCap) — a gzip bomb stops there, not gigabytes later.
  */
 function gunzipIdx(bytes: Uint8Array, path: string): Uint8Array {
   const cannot = (e: unknown): never => {
@@ -89,33 +72,45 @@ function gunzipIdx(bytes: Uint8Array, path: string): Uint8Array {
       { bytes: declared },
     );
   }
-  const cap = declared ?? MAX_INFLATED_BYTES;
+  const ratioCap = inflateCap(bytes.length, MAX_INFLATED_BYTES);
+  if (declared !== undefined && declared > ratioCap) throw inflateRefusal(path, bytes.length, ratioCap, MAX_INFLATED_BYTES);
+  const cap = Math.min(declared ?? MAX_INFLATED_BYTES, ratioCap);
   try {
     return gunzipSync(bytes, { maxOutputLength: Math.max(cap, 1) });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') cannot(e);
-    throw new DataError(
-      `${path}: inflates to more than ${cap} bytes, ${declared === undefined ? 'the limit' : 'the size its IDX header declares'}; the file is corrupt or a decompression bomb`,
-    );
+    if (declared === undefined || declared > cap) throw inflateRefusal(path, bytes.length, cap, MAX_INFLATED_BYTES);
+    throw new DataError(`${path}: inflates to more than ${cap} bytes, the size its IDX header declares; the file is corrupt or a decompression bomb`);
   }
 }
 
-/** Reads a delimited text file (CSV, TSV, …; gzipped too) into a Table (readTable). */
+/**
+ * Reads a delimited text file (CSV, TSV, …; gzipped too) into a Table (readTable): its bytes
+ * scanned for what they would become (cells, line lengths: scanTableBytes) before they are
+ * decoded, and decoded strictly (invalid UTF-8 is an error naming the line).
+ */
 export function readTableFile(path: string, opts: Omit<ReadTableOptions, 'name'> = {}): Table {
-  const bytes = maybeGunzip(readBounded(path, MAX_TABLE_BYTES), path, MAX_TABLE_BYTES);
+  const bytes = maybeGunzip(readRegularFile(path, MAX_TABLE_BYTES), path, MAX_TABLE_BYTES);
   if (bytes.length > MAX_TABLE_BYTES)
-    throw new DataError(`${path}: ${bytes.length} bytes of text, more than the ${MAX_TABLE_BYTES} paralens reads into a table`);
-  return readTable(new TextDecoder().decode(bytes), { ...opts, name: path });
+    throw new TooLargeError(`${path}: ${formatBytes(bytes.length)} of text, more than the ${formatBytes(MAX_TABLE_BYTES)} paralens reads into a table`, {
+      bytes: bytes.length,
+    });
+  scanTableBytes(bytes, path, opts.delimiter);
+  return readTable(decodeTableText(bytes, path), { ...opts, name: path });
 }
 
-/** Reads a .npy file. */
+/** Reads a .npy file: its header first (what the array would become is checked before the rest is read). */
 export function readNpyFile(path: string): NdArray {
-  return parseNpy(readBounded(path, MAX_DATA_BYTES), path);
+  return withRegularFile(path, path, (f) => {
+    const h = parseNpyHeader(f.read(0, Math.min(f.size, 12 + NPY_MAX_HEADER)), path);
+    if (f.size !== h.dataStart + h.dataBytes) throw npySizeError(h, f.size, path);
+    return parseNpy(f.read(0, f.size), path);
+  });
 }
 
-/** Reads the arrays of an .npz file (stored or deflated entries), by name. */
+/** Reads the arrays of an .npz file (stored or deflated entries), by name: the directory first, each entry's bytes only once its size is checked (parseNpz). */
 export function readNpzFile(path: string): Map<string, NdArray> {
-  return parseNpz(readBounded(path, MAX_DATA_BYTES), path, (data, maxBytes) => inflateRawSync(data, { maxOutputLength: Math.max(1, maxBytes) }));
+  return withRegularFile(path, path, (f) => parseNpz(f, path, (data, maxBytes) => inflateRawSync(data, { maxOutputLength: Math.max(1, maxBytes) })));
 }
 
 /** An image file and its label file in an IDX directory, and whether they are the training or the test split. */

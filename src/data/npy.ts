@@ -1,4 +1,4 @@
-import { DataError } from '../errors.js';
+import { DataError, formatBytes, TooLargeError } from '../errors.js';
 
 /**
  * NumPy's .npy format (numpy.lib.format, versions 1.0–3.0): the magic "\x93NUMPY", a version,
@@ -9,7 +9,14 @@ import { DataError } from '../errors.js';
  */
 
 /** Refuse arrays that claim more elements than this (a corrupt header must not allocate gigabytes). */
-export const NPY_MAX_ELEMENTS = 1 << 28;
+export const NPY_MAX_ELEMENTS = 1 << 26;
+
+/**
+ * The most memory one array may become, estimated from its header before anything is read:
+ * its bytes as read, its values as their own typed array and as a float32 tensor (text: the
+ * strings). 1 GiB.
+ */
+export const NPY_MAX_BYTES = 2 ** 30;
 
 export type NpyData = Float32Array | Float64Array | Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;
 
@@ -26,8 +33,29 @@ export interface NdArray {
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
-/** Parses a .npy file's bytes. DataErrors (naming `source`) for a bad magic or header, an unsupported dtype, a size that does not match the shape. */
-export function parseNpy(bytes: Uint8Array, source = 'npy data'): NdArray {
+/** What a .npy header declares: where the data starts, the dtype, the shape and the element count. */
+export interface NpyHeader {
+  readonly descr: string;
+  readonly fortran: boolean;
+  readonly shape: readonly number[];
+  readonly count: number;
+  /** Byte offset of the data; the file is dataStart + dataBytes long. */
+  readonly dataStart: number;
+  readonly dataBytes: number;
+  /** What the array becomes in memory (NPY_MAX_BYTES bounds it). */
+  readonly memoryBytes: number;
+}
+
+/** The most header bytes a .npy file may have before its data (numpy writes a few hundred). */
+export const NPY_MAX_HEADER = 65_536;
+
+/**
+ * Reads and checks a .npy header from the start of a file (`prefix`: at least its first
+ * 10 + NPY_MAX_HEADER bytes, or the whole file when shorter): the magic, the version, the
+ * dtype, the shape, and the limits on what the array becomes — all before any data is read.
+ */
+export function parseNpyHeader(prefix: Uint8Array, source = 'npy data'): NpyHeader {
+  const bytes = prefix;
   if (bytes.length < 10 || MAGIC.some((b, i) => bytes[i] !== b)) {
     throw new DataError(`${source}: not a .npy file: expected the magic \\x93NUMPY at the start`);
   }
@@ -37,6 +65,8 @@ export function parseNpy(bytes: Uint8Array, source = 'npy data'): NdArray {
   const lenBytes = major === 1 ? 2 : 4;
   if (bytes.length < 8 + lenBytes) throw new DataError(`${source}: truncated .npy header`);
   const headerLen = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
+  if (headerLen > NPY_MAX_HEADER)
+    throw new DataError(`${source}: the .npy header claims ${headerLen} bytes, more than the ${NPY_MAX_HEADER} a header may have`);
   const start = 8 + lenBytes + headerLen;
   if (start > bytes.length)
     throw new DataError(`${source}: the .npy header claims ${headerLen} bytes but the file has ${bytes.length - 8 - lenBytes} after the magic`);
@@ -45,13 +75,34 @@ export function parseNpy(bytes: Uint8Array, source = 'npy data'): NdArray {
   const type = dtypeOf(descr, source);
   let count = 1;
   for (const d of shape) count *= d;
-  if (count > NPY_MAX_ELEMENTS) throw new DataError(`${source}: shape (${shape.join(', ')}) is ${count} elements, more than the limit ${NPY_MAX_ELEMENTS}`);
-  const need = count * type.bytes;
-  const have = bytes.length - start;
-  if (have !== need)
-    throw new DataError(
-      `${source}: shape (${shape.join(', ')}) of ${descr} needs ${need} bytes of data but the file has ${have}${have < need ? ' (truncated)' : ' (trailing data)'}`,
+  const dims = `(${shape.join(', ')})`;
+  if (count > NPY_MAX_ELEMENTS)
+    throw new TooLargeError(`${source}: shape ${dims} is ${count} elements, more than the limit ${NPY_MAX_ELEMENTS}`, { elements: count });
+  // as read, as its own typed array (or strings: 2 bytes a character and a string's overhead), as a float32 tensor
+  const memoryBytes = count * (type.bytes + (type.kind === 'text' ? (type.bytes / 4) * 2 + 40 : type.bytes + 4));
+  if (memoryBytes > NPY_MAX_BYTES)
+    throw new TooLargeError(
+      `${source}: shape ${dims} of ${descr} would take about ${formatBytes(memoryBytes)} in memory; the limit for one array is ${formatBytes(NPY_MAX_BYTES)}`,
+      { elements: count, bytes: memoryBytes },
     );
+  return { descr, fortran, shape, count, dataStart: start, dataBytes: count * type.bytes, memoryBytes };
+}
+
+/** The DataError for a file whose length is not its header's plus the data the header declares. */
+export function npySizeError(h: NpyHeader, fileBytes: number, source: string): DataError {
+  const have = fileBytes - h.dataStart;
+  return new DataError(
+    `${source}: shape (${h.shape.join(', ')}) of ${h.descr} needs ${h.dataBytes} bytes of data but the file has ${have}${have < h.dataBytes ? ' (truncated)' : ' (trailing data)'}`,
+  );
+}
+
+/** Parses a .npy file's bytes. DataErrors (naming `source`) for a bad magic or header, an unsupported dtype, a size that does not match the shape. */
+export function parseNpy(bytes: Uint8Array, source = 'npy data'): NdArray {
+  const h = parseNpyHeader(bytes, source);
+  const { descr, fortran, shape, count, dataStart: start } = h;
+  const type = dtypeOf(descr, source);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length !== start + h.dataBytes) throw npySizeError(h, bytes.length, source);
   const order = fortran && shape.length > 1 ? fortranToC(shape) : undefined;
   if (type.kind === 'text') {
     const chars = type.bytes / 4;
@@ -62,6 +113,7 @@ export function parseNpy(bytes: Uint8Array, source = 'npy data'): NdArray {
       for (let c = 0; c < chars; c++) {
         const cp = view.getUint32(at + 4 * c, type.little);
         if (cp === 0) break;
+        if (cp > 0x10ffff) throw new DataError(`${source}: element ${i} holds the code point ${cp}, beyond Unicode (0x10FFFF)`);
         s += String.fromCodePoint(cp);
       }
       text[i] = s;

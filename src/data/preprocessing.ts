@@ -1,4 +1,5 @@
-import { DataError } from '../errors.js';
+import { clip, DataError } from '../errors.js';
+import { parseJsonWithin } from '../json.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Dataset } from './dataset.js';
 
@@ -168,18 +169,15 @@ export function targetValues(p: Preprocessing | undefined, y: Tensor): Tensor {
  * DataError names the first field that is not what this format has.
  */
 export function parsePreprocessing(json: string): Preprocessing {
-  let v: unknown;
-  try {
-    v = JSON.parse(json);
-  } catch (e) {
-    throw new DataError(`preprocessing is not JSON (${(e as Error).message})`);
-  }
+  const parsed = parseJsonWithin(json);
+  if (!parsed.ok) throw new DataError(`preprocessing is not JSON paralens reads (${clip(parsed.reason, 160)})`);
+  const v = parsed.value;
   const bad = (what: string): never => {
     throw new DataError(`preprocessing: ${what}`);
   };
   const o = v as Record<string, unknown>;
   if (typeof o !== 'object' || o === null || Array.isArray(o)) bad('expected a JSON object');
-  if (o.version !== 1) bad(`version ${JSON.stringify(o.version)} is not 1, the one this paralens reads`);
+  if (o.version !== 1) bad(`version ${clip(JSON.stringify(o.version), 40)} is not 1, the one this paralens reads`);
   const strings = (x: unknown, what: string): string[] =>
     Array.isArray(x) && x.every((s) => typeof s === 'string') ? (x as string[]) : bad(`${what} must be a list of strings`);
   const numbers = (x: unknown, what: string): number[] =>
@@ -199,7 +197,7 @@ export function parsePreprocessing(json: string): Preprocessing {
         ...(t.std !== undefined ? { std: numbers(t.std, 'target.std') } : {}),
       };
       if (target.std?.some((s) => !(s > 0))) bad('target.std must be positive');
-    } else bad(`target.task must be "classify" or "regress", got ${JSON.stringify(t.task)}`);
+    } else bad(`target.task must be "classify" or "regress", got ${clip(JSON.stringify(t.task), 40)}`);
   }
   const withTarget = target ? { target } : {};
   if (o.input === 'array') {
@@ -209,7 +207,7 @@ export function parsePreprocessing(json: string): Preprocessing {
     if (std.std?.some((v) => !(v > 0))) bad('std must be positive');
     return { version: 1, input: 'array', scale: num(o.scale, 'scale'), standardize: o.standardize as boolean, ...mean, ...std, ...withTarget };
   }
-  if (o.input !== 'table') bad(`input must be "table" or "array", got ${JSON.stringify(o.input)}`);
+  if (o.input !== 'table') bad(`input must be "table" or "array", got ${clip(JSON.stringify(o.input), 40)}`);
   if (!Array.isArray(o.features)) bad('features must be a list');
   const features = (o.features as unknown[]).map((f0, i): Feature => {
     const f = f0 as Record<string, unknown>;

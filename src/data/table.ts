@@ -1,4 +1,4 @@
-import { DataError } from '../errors.js';
+import { DataError, formatCount, quote, TooLargeError } from '../errors.js';
 import { CANDIDATES, detectDelimiter, eachRecord, firstRecords, shown } from './delimited.js';
 import type { RawRecord } from './delimited.js';
 
@@ -9,8 +9,11 @@ import type { RawRecord } from './delimited.js';
  * column means (numeric, categorical, the target) is decided later, by src/data/tabular.ts.
  */
 
-/** A number as CSV files write it: decimal, optional exponent (no hex, no "Infinity"). */
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * A number as CSV files write it: decimal, optional exponent (no hex, no "Infinity"). Written so
+ * that matching is linear in the field (`\d+\.?\d*` backtracks quadratically on a long run of digits).
+ */
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** Fields that mean "no value" in files exported by pandas, R and spreadsheets. */
 const MISSING = new Set(['', 'na', 'n/a', 'nan', 'null', 'none', '?']);
 const NON_FINITE = /^[+-]?(inf|infinity)$/i;
@@ -52,8 +55,16 @@ export interface Table {
   readonly classNames?: readonly string[];
 }
 
-/** Cells (rows × columns) a table may have: beyond this a file is refused before it fills memory. */
-export const MAX_TABLE_CELLS = 1 << 28;
+/**
+ * What a table may become (docs/reliability.md, section 3): cells (rows × columns, 8 bytes each
+ * as numbers), columns (each its own arrays), and characters in one field (a text field is a
+ * category, kept as a string). The byte-level scan (`scanTableBytes`) refuses a file beyond
+ * the cells or with a line beyond MAX_LINE_BYTES before the text is decoded.
+ */
+export const MAX_TABLE_CELLS = 1 << 24;
+export const MAX_TABLE_COLUMNS = 1 << 16;
+export const MAX_FIELD_CHARS = 1 << 16;
+export const MAX_LINE_BYTES = 1 << 24;
 
 export interface ReadTableOptions {
   /** Name in messages (the file). */
@@ -127,7 +138,7 @@ function buildTable(text: string, delimiter: string, name: string, header: boole
     skip = counts ? 1 : 0,
     rows = 0;
   let hasHeader = false;
-  let numbers: number[][] = [];
+  let numbers: GrowingColumn[] = [];
   let texts: (string | undefined)[][] = [];
   const lines: number[] = [];
   const pending: RawRecord[] = [];
@@ -139,10 +150,15 @@ function buildTable(text: string, delimiter: string, name: string, header: boole
         below.map((r) => r.fields),
       );
     width = r0.fields.length;
+    if (width > MAX_TABLE_COLUMNS)
+      throw new TooLargeError(`${name}: line ${r0.line} has ${width} fields, more than the ${MAX_TABLE_COLUMNS} columns a table may have`, { elements: width });
     names = hasHeader ? r0.fields.map((f, j) => f || `c${j + 1}`) : Array.from({ length: width }, (_, j) => `c${j + 1}`);
-    const dup = names.find((s, j) => names!.indexOf(s) !== j);
-    if (dup !== undefined) throw new DataError(`${name}: the header names two columns '${dup}'; column names must be unique`);
-    numbers = names.map(() => []);
+    const seen = new Set<string>();
+    for (const n of names) {
+      if (seen.has(n)) throw new DataError(`${name}: the header names two columns ${quote(n)}; column names must be unique`);
+      seen.add(n);
+    }
+    numbers = names.map(() => new GrowingColumn());
     texts = names.map(() => []);
   };
   const add = (r: RawRecord): void => {
@@ -153,9 +169,15 @@ function buildTable(text: string, delimiter: string, name: string, header: boole
       throw new DataError(`${name}: line ${r.line} has ${r.fields.length} field${r.fields.length === 1 ? '' : 's'}, expected ${width}${hint}`);
     }
     if ((rows + 1) * width > MAX_TABLE_CELLS)
-      throw new DataError(`${name}: more than ${MAX_TABLE_CELLS} cells (rows × columns); paralens reads tables up to that size`);
+      throw new TooLargeError(`${name}: more than ${MAX_TABLE_CELLS} cells (rows × columns) by line ${r.line}; paralens reads tables up to that size`, {
+        elements: (rows + 1) * width,
+      });
     for (let j = 0; j < width; j++) {
       const f = r.fields[j]!;
+      if (f.length > MAX_FIELD_CHARS)
+        throw new TooLargeError(`${name}: line ${r.line}, column ${j + 1} has ${f.length} characters, more than the ${MAX_FIELD_CHARS} a field may have`, {
+          elements: f.length,
+        });
       const v = fieldNumber(f);
       numbers[j]!.push(v ?? NaN);
       if (v === undefined) texts[j]![rows] = f;
@@ -189,7 +211,7 @@ function buildTable(text: string, delimiter: string, name: string, header: boole
     const t = texts[j]!;
     // a sparse array: only the rows whose field is not a number hold an entry
     const any = t.length > 0;
-    return { name: n, numbers: Float64Array.from(numbers[j]!), ...(any ? { texts: Array.from({ length: rows }, (_, i) => t[i]) } : {}) };
+    return { name: n, numbers: numbers[j]!.values(), ...(any ? { texts: Array.from({ length: rows }, (_, i) => t[i]) } : {}) };
   });
   return {
     name,
@@ -200,4 +222,86 @@ function buildTable(text: string, delimiter: string, name: string, header: boole
     header: hasHeader,
     ...(counts && counts.classNames.length ? { classNames: counts.classNames } : {}),
   };
+}
+
+/** A column of numbers as it is read: a Float64Array that doubles when full (8 bytes a cell, not a JS array's boxed values). */
+class GrowingColumn {
+  private data = new Float64Array(16);
+  private length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const more = new Float64Array(2 * this.data.length);
+      more.set(this.data);
+      this.data = more;
+    }
+    this.data[this.length++] = v;
+  }
+  values(): Float64Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/**
+ * A table file's bytes, before they are decoded (a decoded string and the columns would take
+ * several times as much): the delimiter and width from the first 64 KiB, then the lines
+ * counted — refused (TooLargeError) as soon as lines × width pass MAX_TABLE_CELLS or one line
+ * passes MAX_LINE_BYTES. Lines bound records from above (a quoted field may span lines), so the
+ * estimate errs on the safe side only for files of multi-line fields.
+ */
+export function scanTableBytes(bytes: Uint8Array, name: string, delimiter?: string): void {
+  const head = new TextDecoder().decode(bytes.subarray(0, 1 << 16));
+  const d = delimiter ?? detectDelimiter(head);
+  let width = 1;
+  try {
+    width = Math.max(1, firstRecords(head, d, name, 1)[0]?.fields.length ?? 1);
+  } catch {
+    // an unterminated quote in the head: the parser names it; count lines with width 1
+  }
+  let lines = 0,
+    start = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] !== 10) continue;
+    if (i - start > MAX_LINE_BYTES) lineTooLong(name, lines + 1);
+    start = i + 1;
+    if (++lines * width > MAX_TABLE_CELLS)
+      throw new TooLargeError(
+        `${name}: about ${formatCount(lines)}+ rows × ${width} columns, more than the ${MAX_TABLE_CELLS} cells (rows × columns) paralens reads into a table`,
+        { elements: lines * width },
+      );
+  }
+  if (bytes.length - start > MAX_LINE_BYTES) lineTooLong(name, lines + 1);
+}
+
+function lineTooLong(name: string, line: number): never {
+  throw new TooLargeError(`${name}: line ${line} is longer than ${MAX_LINE_BYTES} bytes, the longest line paralens reads`, { bytes: MAX_LINE_BYTES });
+}
+
+/**
+ * UTF-8 bytes as text; invalid UTF-8 (which would become U+FFFD silently) is a DataError naming
+ * the line and byte where it starts.
+ */
+export function decodeTableText(bytes: Uint8Array, name: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    let line = 1;
+    for (let i = 0; i < at; i++) if (bytes[i] === 10) line++;
+    throw new DataError(`${name}: line ${line} holds bytes that are not UTF-8 (at byte ${at}); save the file as UTF-8`);
+  }
+}
+
+/** The offset of the first byte that does not begin or continue a valid UTF-8 sequence (RFC 3629). */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  for (let i = 0; i < b.length;) {
+    const c = b[i]!;
+    const n = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (n < 0 || (n > 0 && i + n >= b.length)) return i;
+    const c1 = b[i + 1] ?? 0;
+    // no overlong forms, no surrogates, nothing above U+10FFFF
+    if (n >= 2 && ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f) || (c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f))) return i;
+    for (let k = 1; k <= n; k++) if (((b[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    i += n + 1;
+  }
+  return b.length;
 }

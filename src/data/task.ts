@@ -1,4 +1,4 @@
-import { DataError } from '../errors.js';
+import { DataError, quote } from '../errors.js';
 
 /** What a target asks for: class labels, or numbers to regress. */
 export type Task = 'classify' | 'regress';
@@ -54,5 +54,5 @@ export function classesOf(labels: readonly string[] | ArrayLike<number>, what: s
 export function requireTwoClasses(labels: Int32Array, classes: readonly string[], what: string): void {
   const first = labels[0] ?? 0;
   if (labels.every((c) => c === first))
-    throw new DataError(`${what} has one class (${JSON.stringify(classes[first])}) in all ${labels.length} rows; classification needs two or more`);
+    throw new DataError(`${what} has one class (${quote(classes[first])}) in all ${labels.length} rows; classification needs two or more`);
 }

@@ -7,6 +7,7 @@ import { parseSpec } from '../catalogue/index.js';
 import { shapeString } from '../tensor/tensor.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { VERSION } from '../version.js';
+import { parseJsonWithin } from '../json.js';
 import { FileFormatError } from './errors.js';
 import { encodeSafetensors, readSafetensorsHeader, readTensor } from './safetensors.js';
 import type { SafetensorsHeader } from './safetensors.js';
@@ -141,13 +142,10 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
   let settings: TrainingSettings = {};
   const raw = header.metadata[METADATA_KEYS.training];
   if (raw !== undefined) {
-    try {
-      const v: unknown = JSON.parse(raw);
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
-      settings = v as TrainingSettings;
-    } catch (e) {
-      throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.training} is not a JSON object (${(e as Error).message})`);
-    }
+    const v = parseJsonWithin(raw);
+    if (!v.ok || typeof v.value !== 'object' || v.value === null || Array.isArray(v.value))
+      throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.training} is not a JSON object (${v.ok ? 'another value' : clip(v.reason, 160)})`);
+    settings = v.value as TrainingSettings;
   }
   const pre = header.metadata[METADATA_KEYS.preprocessing];
   let preprocessing: Preprocessing | undefined;
@@ -165,12 +163,8 @@ export function modelOfHeader(header: SafetensorsHeader, model?: Para): { model:
 /** The morphism fixed to the recorded input shape (unchanged when none is recorded or it already has one). */
 function atInputShape(m: Para, raw: string | undefined): Para {
   if (raw === undefined || m.dom) return m;
-  let shape: unknown;
-  try {
-    shape = JSON.parse(raw);
-  } catch {
-    shape = undefined;
-  }
+  const parsed = parseJsonWithin(raw, { maxDepth: 1, maxMembers: 64 });
+  const shape = parsed.ok ? parsed.value : undefined;
   if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
     throw new FileFormatError(`model file's __metadata__.${METADATA_KEYS.inputShape} must be a JSON list of sizes like [1,28,28], got ${quote(raw)}`);
   }

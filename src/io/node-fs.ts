@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
+  fchmodSync,
+  fchownSync,
   fsyncSync,
   linkSync,
   lstatSync,
@@ -12,7 +14,6 @@ import {
   rmSync,
   statfsSync,
   statSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
@@ -253,6 +254,7 @@ export function replaceFileSync(path: string, data: string | Uint8Array, opts: W
   const t = createTemp(path);
   try {
     try {
+      keepModeOf(path, t.fd);
       for (let at = 0; at < bytes.length;) at += writeSync(t.fd, bytes, at, bytes.length - at);
       fsyncSync(t.fd);
     } finally {
@@ -269,6 +271,29 @@ export function replaceFileSync(path: string, data: string | Uint8Array, opts: W
 }
 
 /**
+ * Gives the new file (open as `fd`) the mode, and where allowed the owner, of the regular file
+ * it will replace: `--save` over a 0600 file once left a 0644 one.
+ */
+function keepModeOf(path: string, fd: number): void {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return; // a new file: the umask decides, as for any new file
+  }
+  if (!st.isFile()) return;
+  if (st.uid !== process.getuid?.() || st.gid !== process.getgid?.()) {
+    try {
+      fchownSync(fd, st.uid, st.gid);
+    } catch {
+      // not allowed (not root, not a member of the group): the owner becomes this user
+    }
+  }
+  // the permission bits only: set-user-ID and set-group-ID never carry over to written bytes
+  fchmodSync(fd, st.mode & 0o777);
+}
+
+/**
  * Writes a file atomically and durably (replaceFileSync). If anything fails, an existing
  * file at `path` is left as it was and a DataError names the file (the CLI exits 2).
  */
@@ -281,30 +306,94 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
 }
 
-/**
- * Creates `path` with `text` as its whole content, atomically and only if nothing is there
- * (a hard link from a temporary file: the name appears complete or not at all). Returns false
- * when something already exists at `path`.
- */
-export function createExclusive(path: string, text: string): boolean {
-  const t = createTemp(path);
+/** A pause of about `ms` milliseconds without returning to the event loop (locks are taken synchronously). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The pid a lock file names, or undefined (absent, unreadable, or not a pid). */
+function lockHolder(lock: string): number | undefined {
   try {
+    const st = lstatSync(lock);
+    if (!st.isFile()) return -1;
+    const m = /^(\d+)\n?$/.exec(readFileSync(lock, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether another running process holds a temporary file beside `lock`: a claim on it (see takeLock). */
+function otherClaims(lock: string): boolean {
+  const dir = dirname(lock),
+    base = basename(lock);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  return names.some((name) => {
+    const m = TEMP.exec(name);
+    return m !== null && m[1] === base && Number(m[2]) !== process.pid && processAlive(Number(m[2]));
+  });
+}
+
+/** What takeLock found: the lock is this process's now (release it when done), or a running process holds it. */
+export type LockOutcome = { readonly release: () => void } | { readonly holder: number } | { readonly odd: string };
+
+/**
+ * Takes the lock file `lock` (its content: this process's pid) for this process.
+ *
+ * Every attempt first writes a claim — a complete temporary file beside the lock, named with
+ * this pid — and keeps it until the attempt ends. An absent lock is created from the claim by a
+ * hard link (atomic: created whole, or EEXIST); a lock whose process is gone (stale) is taken
+ * over by renaming the claim over it (atomic: no moment without a lock). Either step is kept
+ * only if no other running process held a claim meanwhile; otherwise the attempt steps back
+ * and tries again after a short random pause. Of two processes whose claims overlap, the one
+ * that checks later sees the other's claim, so two can never both take the lock — the race of
+ * removing a stale lock and creating a fresh one, in which each of two runs removed the other's
+ * fresh lock (2 of 60 trials), is gone.
+ */
+export function takeLock(lock: string, attempts = 50): LockOutcome {
+  const mine = `${process.pid}\n`;
+  const release = (): void => {
     try {
-      writeSync(t.fd, text);
-    } finally {
-      closeSync(t.fd);
-    }
-    linkSync(t.path, path);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  } finally {
-    try {
-      unlinkSync(t.path);
+      if (readFileSync(lock, 'utf8') === mine) rmSync(lock, { force: true });
     } catch {
       // already gone
     }
-    t.done();
+  };
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (attempt > 0) pause(2 + Math.random() * 20);
+    const claim = createTemp(lock);
+    try {
+      try {
+        writeSync(claim.fd, mine);
+      } finally {
+        closeSync(claim.fd);
+      }
+      try {
+        linkSync(claim.path, lock);
+        if (!otherClaims(lock)) return { release };
+        release(); // another process is taking over at the same time: step back, try again
+        continue;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const holder = lockHolder(lock);
+      if (holder === undefined) continue; // released meanwhile
+      if (holder === -1) return { odd: 'it is not a regular file' };
+      if (holder === process.pid) return { release };
+      if (holder > 0 && processAlive(holder)) return { holder };
+      // stale (its process is gone, or it names none): take it over, unless someone else is claiming it too
+      if (otherClaims(lock) || lockHolder(lock) !== holder) continue;
+      renameSync(claim.path, lock);
+      return { release };
+    } finally {
+      removeQuietly(claim.path);
+      claim.done();
+    }
   }
+  return { odd: 'it keeps changing (other processes are taking it at the same time)' };
 }

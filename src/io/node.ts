@@ -1,9 +1,8 @@
-import { promises as fs } from 'node:fs';
 import { writeFileAtomic } from './node-fs.js';
 import type { WriteOptions } from './node-fs.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
-import { DataError } from '../errors.js';
+import { withRegularFile } from '../data/node-file.js';
 import { FileFormatError } from './errors.js';
 import { encodeModel, modelOfHeader, thetaOfData } from './model-file.js';
 import type { ModelExtras, ModelFile, TrainingSettings } from './model-file.js';
@@ -38,33 +37,17 @@ export async function saveModel(
  * refused before anything large is allocated.
  */
 export async function loadModel(path: string, opts: { model?: Para } = {}): Promise<ModelFile> {
-  let fh: fs.FileHandle;
-  try {
-    fh = await fs.open(path, 'r');
-  } catch (e) {
-    throw new DataError(`cannot open model file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new DataError(`cannot load ${path}: not a file`);
-    const size = st.size;
-    const read = async (position: number, length: number): Promise<Uint8Array> => {
-      const buf = new Uint8Array(length);
-      const { bytesRead } = await fh.read(buf, 0, length, position);
-      if (bytesRead !== length) throw new FileFormatError(`${path}: file shrank while reading (wanted ${length} bytes at ${position})`);
-      return buf;
-    };
+  // a FIFO, a device or a directory is refused before it is opened (openRegularFile)
+  return withRegularFile(path, `model file ${path}`, (f) => {
     try {
-      const n = readHeaderLength(await read(0, Math.min(8, size)), size);
-      const header = parseHeader(await read(8, n), 8 + n, size - 8 - n);
+      const n = readHeaderLength(f.read(0, Math.min(8, f.size)), f.size);
+      const header = parseHeader(f.read(8, n), 8 + n, f.size - 8 - n);
       const { model, settings, preprocessing } = modelOfHeader(header, opts.model);
-      const theta = thetaOfData(header, model, await read(header.dataStart, header.dataLength));
+      const theta = thetaOfData(header, model, f.read(header.dataStart, header.dataLength));
       return { model, theta, metadata: { ...header.metadata }, settings, ...(preprocessing ? { preprocessing } : {}) };
     } catch (e) {
       if (e instanceof FileFormatError) throw new FileFormatError(`${path}: ${e.message}`);
       throw e;
     }
-  } finally {
-    await fh.close();
-  }
+  });
 }

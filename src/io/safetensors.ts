@@ -1,4 +1,5 @@
 import { clip, quote } from '../errors.js';
+import { parseJsonWithin } from '../json.js';
 import { Tensor, sizeOf } from '../tensor/tensor.js';
 import { FileFormatError } from './errors.js';
 
@@ -19,6 +20,13 @@ export type SafetensorsDType = keyof typeof DTYPE_BYTES;
 
 /** Headers larger than this are refused without allocating (the reference Rust reader uses the same bound). */
 export const MAX_HEADER_BYTES = 100_000_000;
+
+/**
+ * What a header may become once parsed: nesting (the format's own is 3 deep), members of one
+ * object (tensors, metadata keys) and values in all — checked by a scan before JSON.parse, so
+ * a header of millions of keys or thousands of nested brackets is refused at once.
+ */
+export const HEADER_LIMITS = { maxDepth: 8, maxMembers: 65_536, maxValues: 2 ** 21, integersOnly: true } as const;
 
 /** Other dtypes of the format, named in the error when a file uses one. */
 const OTHER_DTYPES = ['F16', 'BF16', 'F8_E4M3', 'F8_E5M2', 'I8', 'I16', 'I32', 'I64', 'U8', 'U16', 'U32', 'U64', 'BOOL'];
@@ -76,16 +84,15 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 export function parseHeader(json: Uint8Array, dataStart: number, dataLength: number): SafetensorsHeader {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(json);
+    // ignoreBOM: a byte-order mark stays in the text, to be refused below rather than dropped
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(json);
   } catch {
     throw new FileFormatError('safetensors header is not valid UTF-8');
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new FileFormatError(`safetensors header is not JSON (${clip((e as Error).message, 120)}); starts with ${quote(text, 40)}`);
-  }
+  if (text.charCodeAt(0) === 0xfeff) throw new FileFormatError("safetensors header starts with a byte-order mark; the format's header is plain UTF-8 JSON");
+  const parsed = parseJsonWithin(text, HEADER_LIMITS);
+  if (!parsed.ok) throw new FileFormatError(`safetensors header is not JSON paralens reads (${clip(parsed.reason, 160)}); starts with ${quote(text, 40)}`);
+  const raw = parsed.value;
   if (!isRecord(raw)) throw new FileFormatError('safetensors header must be a JSON object of tensor entries');
   const dup = duplicateKey(text);
   if (dup !== undefined)
@@ -97,7 +104,7 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
     if (name === '__metadata__') {
       if (!isRecord(v)) throw new FileFormatError('safetensors __metadata__ must be an object of strings');
       for (const [k, s] of Object.entries(v)) {
-        if (typeof s !== 'string') throw new FileFormatError(`safetensors __metadata__[${quote(k)}] must be a string, got ${JSON.stringify(s)}`);
+        if (typeof s !== 'string') throw new FileFormatError(`safetensors __metadata__[${quote(k)}] must be a string, got ${shown(s)}`);
         metadata[k] = s;
       }
       continue;
@@ -108,6 +115,9 @@ export function parseHeader(json: Uint8Array, dataStart: number, dataLength: num
   entries.sort((a, b) => a.begin - b.begin || a.end - b.end);
   return { entries, metadata, dataStart, dataLength };
 }
+
+/** A JSON value of a header for a one-line message (its depth is bounded by HEADER_LIMITS, its length here). */
+const shown = (v: unknown): string => clip(JSON.stringify(v), 120);
 
 /**
  * The first key that appears twice in one object of (valid) JSON text, decoded ("a\u0062" is
@@ -141,17 +151,16 @@ export function duplicateKey(text: string): string | undefined {
 
 function parseEntry(name: string, v: unknown): TensorEntry {
   const where = `safetensors tensor ${quote(name)}`;
-  if (!isRecord(v)) throw new FileFormatError(`${where}: expected {dtype, shape, data_offsets}, got ${JSON.stringify(v)}`);
+  if (!isRecord(v)) throw new FileFormatError(`${where}: expected {dtype, shape, data_offsets}, got ${shown(v)}`);
   const { dtype, shape, data_offsets: offsets } = v;
   if (typeof dtype !== 'string') throw new FileFormatError(`${where}: dtype must be a string`);
   if (!(dtype in DTYPE_BYTES)) {
     const known = OTHER_DTYPES.includes(dtype) ? 'a safetensors dtype paralens does not read' : 'not a safetensors dtype';
     throw new FileFormatError(`${where}: dtype ${quote(dtype)} is ${known}; expected one of ${Object.keys(DTYPE_BYTES).join(', ')}`);
   }
-  if (!Array.isArray(shape) || !shape.every(isCount))
-    throw new FileFormatError(`${where}: shape must be a list of non-negative integers, got ${JSON.stringify(shape)}`);
+  if (!Array.isArray(shape) || !shape.every(isCount)) throw new FileFormatError(`${where}: shape must be a list of non-negative integers, got ${shown(shape)}`);
   if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount)) {
-    throw new FileFormatError(`${where}: data_offsets must be [begin, end] with non-negative integers, got ${JSON.stringify(offsets)}`);
+    throw new FileFormatError(`${where}: data_offsets must be [begin, end] with non-negative integers, got ${shown(offsets)}`);
   }
   const [begin, end] = offsets as [number, number];
   if (end < begin) throw new FileFormatError(`${where}: data_offsets [${begin}, ${end}] are out of order (end before begin)`);
@@ -159,7 +168,7 @@ function parseEntry(name: string, v: unknown): TensorEntry {
   const count = (shape as number[]).reduce((n, d) => n * d, 1);
   if (!Number.isSafeInteger(count * size) || count * size !== end - begin) {
     throw new FileFormatError(
-      `${where}: shape [${shape.join(',')}] of ${dtype} needs ${count * size} bytes but data_offsets [${begin}, ${end}] hold ${end - begin}`,
+      `${where}: shape ${clip(`[${shape.join(',')}]`, 80)} of ${dtype} needs ${count * size} bytes but data_offsets [${begin}, ${end}] hold ${end - begin}`,
     );
   }
   return { name, dtype: dtype as SafetensorsDType, shape: shape as number[], begin, end };

@@ -1,4 +1,5 @@
-import { ParalensError, quote } from '../errors.js';
+import { clip, ParalensError, quote } from '../errors.js';
+import { parseJsonWithin } from '../json.js';
 import { FileFormatError } from '../io/errors.js';
 import { encodeSafetensors, readSafetensorsHeader, readTensor } from '../io/safetensors.js';
 import type { NamedTensor, SafetensorsHeader } from '../io/safetensors.js';
@@ -102,11 +103,8 @@ const bad = (what: string): never => {
 function parseJson(metadata: Record<string, string>, key: string): unknown {
   const text = metadata[key];
   if (text === undefined) bad(`has no ${quote(key)} in its metadata`);
-  try {
-    return JSON.parse(text!);
-  } catch {
-    return bad(`metadata ${quote(key)} is not JSON: ${quote(text, 40)}`);
-  }
+  const parsed = parseJsonWithin(text!);
+  return parsed.ok ? parsed.value : bad(`metadata ${quote(key)} is not JSON paralens reads (${clip(parsed.reason, 120)}): ${quote(text, 40)}`);
 }
 
 function count(metadata: Record<string, string>, key: string): number {
@@ -184,5 +182,5 @@ export function settingsMismatch(saved: Record<string, unknown>, current: Record
   const keys = [...new Set([...Object.keys(saved), ...Object.keys(current)])].sort();
   return keys
     .filter((k) => JSON.stringify(saved[k]) !== JSON.stringify(current[k]))
-    .map((k) => `${k}: ${JSON.stringify(saved[k])} in the checkpoint, ${JSON.stringify(current[k])} now`);
+    .map((k) => `${clip(k, 40)}: ${clip(JSON.stringify(saved[k]), 80)} in the checkpoint, ${clip(JSON.stringify(current[k]), 80)} now`);
 }

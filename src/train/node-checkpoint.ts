@@ -1,8 +1,10 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NonFiniteError, ParalensError } from '../errors.js';
 import { FileFormatError } from '../io/errors.js';
-import { checkWritableSync, createExclusive, processAlive, removeStaleTemps, replaceFileSync } from '../io/node-fs.js';
+import { checkWritableSync, removeStaleTemps, replaceFileSync, takeLock } from '../io/node-fs.js';
+import { fileKind, readRegularFile } from '../data/node-file.js';
+import { TRAINING_LIMITS } from './cost.js';
 import { CheckpointError, decodeCheckpoint, encodeCheckpoint, settingsMismatch } from './checkpoint.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { Trainer } from './trainer.js';
@@ -53,34 +55,15 @@ export function writeCheckpointFile(dir: string, bytes: Uint8Array): void {
  * Returns the release function (removes the lock if it is still this process's).
  */
 function lockCheckpointDir(dir: string): () => void {
-  const lock = join(dir, LOCK_FILE),
-    mine = `${process.pid}\n`;
-  for (let attempt = 0; ; attempt++) {
-    if (createExclusive(lock, mine)) break;
-    const st = lstatSync(lock, { throwIfNoEntry: false });
-    if (st && !st.isFile()) throw new CheckpointError(`cannot lock ${dir}: ${lock} is not a regular file`);
-    let text = '';
-    try {
-      text = readFileSync(lock, 'utf8');
-    } catch {
-      // removed meanwhile: try again
-    }
-    const holder = Number(/^(\d+)\n?$/.exec(text)?.[1]);
-    if (holder === process.pid) break;
-    if (holder && processAlive(holder)) {
-      throw new CheckpointError(
-        `${dir} is in use by process ${holder} (its lock ${lock}); wait for that run to end, or remove the lock if no paralens run uses the directory`,
-      );
-    }
-    if (attempt >= 2) throw new CheckpointError(`cannot lock ${dir}: ${lock} keeps changing`);
-    rmSync(lock, { force: true }); // stale: its process is gone
-  }
+  const lock = join(dir, LOCK_FILE);
+  const got = takeLock(lock);
+  if ('holder' in got)
+    throw new CheckpointError(
+      `${dir} is in use by process ${got.holder} (its lock ${lock}); wait for that run to end, or remove the lock if no paralens run uses the directory`,
+    );
+  if ('odd' in got) throw new CheckpointError(`cannot lock ${dir}: ${lock} ${got.odd}`);
   const release = (): void => {
-    try {
-      if (readFileSync(lock, 'utf8') === mine) rmSync(lock, { force: true });
-    } catch {
-      // already gone
-    }
+    got.release();
     process.removeListener('exit', release);
   };
   process.on('exit', release);
@@ -126,21 +109,35 @@ function probeCheckpointDir(dir: string, bytes?: number): () => void {
   }
 }
 
+/**
+ * The largest checkpoint file read: what a run within the training memory limit can write
+ * (θ and two optimiser slots are at most that). A larger one — a sparse file, say — is refused
+ * before a byte of it is read.
+ */
+const MAX_CHECKPOINT_BYTES = TRAINING_LIMITS.bytes;
+
 /** Reads the checkpoint of `dir`; undefined when there is none. A damaged file is a FileFormatError naming it. */
 function readCheckpointFile(dir: string): Checkpoint | undefined {
   const path = checkpointPath(dir);
   let st;
   try {
-    st = statSync(path, { throwIfNoEntry: false });
+    st = lstatSync(path, { throwIfNoEntry: false });
   } catch (e) {
     throw new CheckpointError(
       `cannot read a checkpoint in ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'it is not a directory' : (e as Error).message}`,
     );
   }
   if (!st) return undefined;
-  if (!st.isFile()) throw new CheckpointError(`${path} is not a file`);
+  if (!st.isFile()) throw new CheckpointError(`${path} is ${fileKind(st)}, not a checkpoint file`);
+  let bytes: Uint8Array;
   try {
-    return decodeCheckpoint(readFileSync(path));
+    bytes = readRegularFile(path, MAX_CHECKPOINT_BYTES, `the checkpoint ${path}`);
+  } catch (e) {
+    if (e instanceof ParalensError) throw new CheckpointError(e.message);
+    throw e;
+  }
+  try {
+    return decodeCheckpoint(bytes);
   } catch (e) {
     if (e instanceof FileFormatError) throw new FileFormatError(`${path}: ${e.message}`);
     throw e;

@@ -1,10 +1,11 @@
 import type { Dataset } from '../data/dataset.js';
-import { DeviceSupportError, RangeArgError } from '../errors.js';
+import { DeviceSupportError, formatCount, RangeArgError } from '../errors.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { backend } from '../tensor/registry.js';
 import { DeviceTrainer } from './device-trainer.js';
 import { Trainer } from './trainer.js';
+import { checkTrainingWork } from './cost.js';
 import type { EpochStats, TrainOptions } from './trainer.js';
 
 /**
@@ -54,9 +55,13 @@ export interface TrainRunOptions extends TrainOptions {
   afterEpoch?: (trainer: Trainer) => void;
 }
 
+/** The most epoch records a run keeps: beyond twice this, every other one is dropped, so the kept ones stay spread over the run (each names its epoch) and the last epoch's is always there. */
+export const MAX_HISTORY = 4096;
+
 export interface TrainResult {
   model: Para;
   theta: Tensor[];
+  /** One record per epoch, up to 2·MAX_HISTORY of them; a longer run keeps evenly thinned ones, the last epoch's among them. */
   history: EpochRecord[];
   finalLoss: number;
   accuracy?: number;
@@ -122,6 +127,8 @@ function* trainingRun(
     if (v) validation = v;
     const record: EpochRecord = { ...stats, seconds: epochSeconds, ...(v ? { validationLoss: v.loss, validationAccuracy: v.accuracy } : {}) };
     history.push(record);
+    // a record per epoch, but not without bound (--epochs 1e15): beyond MAX_HISTORY, every other one goes
+    if (history.length >= 2 * MAX_HISTORY) history.splice(0, history.length, ...history.filter((_, i) => i % 2 === 1));
     onEvent?.({
       type: 'epoch',
       epochs,
@@ -160,15 +167,32 @@ function* trainingRun(
   };
 }
 
-function checkEpochs(opts: TrainRunOptions): void {
+/**
+ * Checks the epoch and step counts, and what the run would cost in all (checkTrainingWork:
+ * epochs × rows through forward and pullback, and every evaluation) before anything is built.
+ */
+function checkEpochs(model: Para, data: Dataset, opts: TrainRunOptions): void {
   if (!(Number.isInteger(opts.epochs) && opts.epochs > 0)) throw new RangeArgError(`epochs must be a positive integer, got ${opts.epochs}`);
   if (opts.steps !== undefined && !(Number.isInteger(opts.steps) && opts.steps > 0))
     throw new RangeArgError(`steps must be a positive integer, got ${opts.steps}`);
+  let fixed: Para;
+  try {
+    fixed = model.dom ? model : model.at(data.x.shape.slice(1));
+  } catch {
+    return; // the Trainer names the shape that does not fit
+  }
+  const N = data.x.batch,
+    batch = Math.min(opts.batch ?? N, N);
+  const rows = opts.steps !== undefined ? opts.steps * batch : opts.epochs * N;
+  const epochs = opts.steps !== undefined ? Math.ceil(opts.steps / Math.max(1, Math.ceil(N / Math.max(1, batch)))) : opts.epochs;
+  const evaluations = Math.ceil(epochs / (opts.evalEvery ?? 1)) * ((opts.test?.x.batch ?? 0) + (opts.validation?.x.batch ?? 0)) + N;
+  const asked = opts.steps !== undefined ? `${formatCount(opts.steps)} steps of ${batch} rows` : `${formatCount(opts.epochs)} epochs of ${formatCount(N)} rows`;
+  checkTrainingWork(fixed, rows, evaluations, `training: ${asked}`);
 }
 
 /** Trains `model` on `data` for `epochs` epochs (see Trainer; the loss defaults to the one that fits the data) and reports the result. */
 export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainResult {
-  checkEpochs(opts);
+  checkEpochs(model, data, opts);
   const t0 = performance.now();
   const trainer = new Trainer(model, data, opts);
   opts.onStart?.(trainer);
@@ -193,7 +217,7 @@ export function train(model: Para, data: Dataset, opts: TrainRunOptions): TrainR
  * (writing checkpoints) needs host parameters every epoch and is refused there.
  */
 export async function trainAsync(model: Para, data: Dataset, opts: TrainRunOptions): Promise<TrainResult> {
-  checkEpochs(opts);
+  checkEpochs(model, data, opts);
   const t0 = performance.now();
   const device = backend().device;
   const t = new Trainer(model, data, opts);

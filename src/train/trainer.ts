@@ -13,6 +13,7 @@ import { readsLogits } from '../nn/link.js';
 import { accuracy, predictClasses } from './metrics.js';
 import { checkFinite } from '../data/dataset.js';
 import { allFinite, diagnoseNonFinite } from './diagnose.js';
+import { checkTrainingMemory } from './cost.js';
 
 export interface TrainOptions {
   /** Default: the one that fits the data (lossForData): softmax cross-entropy for several classes, bce for one output, mse for regression. */
@@ -100,14 +101,16 @@ export class Trainer {
     }
     const seed = opts.seed ?? 0;
     this.rng = new Rng(seed);
+    const batch = opts.batch ?? N;
+    if (!(Number.isInteger(batch) && batch > 0)) throw new RangeArgError(`batch size must be a positive integer, got ${batch}`);
+    this.batch = Math.min(batch, N);
+    // what training holds (θ, gradients, optimiser state, a minibatch's activations), refused before θ is allocated
+    checkTrainingMemory(this.model, this.batch, typeof opts.optimizer === 'object' ? opts.optimizer.name : opts.optimizer);
     // parameters the trainer makes, and the gradients, live where the backend computes (no
     // copies per call); parameters passed in are trained in place where they are
     this.theta = opts.theta ?? residentCopies(this.model.init(this.rng.split()));
     this.grads = this.theta.map((t) => new Tensor(residentData(t.dtype, t.size), t.shape));
     this.logits = readsLogits(this.loss.link);
-    const batch = opts.batch ?? N;
-    if (!(Number.isInteger(batch) && batch > 0)) throw new RangeArgError(`batch size must be a positive integer, got ${batch}`);
-    this.batch = Math.min(batch, N);
     this.shuffle = opts.shuffle ?? true;
     this.order = Int32Array.from({ length: N }, (_, i) => i);
     this.optimizer =

@@ -66,7 +66,7 @@ describe('a table as a data set', () => {
     ['a,b\n1,x\n,y\n', /t: line 3, column 1 \(a\): an empty field is a missing value, not a finite number; paralens does not impute/],
     ['a,b\n1,x\nNA,y\n', /t: line 3, column 1 \(a\): 'NA' is a missing value/],
     ['a,b\n1,x\ninf,y\n', /t: line 3, column 1 \(a\): 'inf' is not a finite number/],
-    ['a,b\n1,x\n2,x\n3,x\n', /t: target column 'b' has one class \("x"\) in all 3 rows; classification needs two or more/],
+    ['a,b\n1,x\n2,x\n3,x\n', /t: target column 'b' has one class \('x'\) in all 3 rows; classification needs two or more/],
     ['a,b\n1,x\n2,y\n3,z\n4,w\noops,v\n', /t: line 6, column 1 \(a\): 'oops' is not a finite number \(the column holds numbers in 4 of 5 rows\)/],
     ['a,b\n1,x\n2,\n', /t: line 3, column 2 \(b\): an empty field is a missing value/],
     ['a\n1\n2\n', /t: one column, the target 'a'; there are no features/],

@@ -1,4 +1,5 @@
-import { UNCERTAINTY_METHODS, CLASSIFICATION_DEFAULTS, uncertaintyReport } from '../../experiments/markov/index.js';
+import { UNCERTAINTY_METHODS, CLASSIFICATION_DEFAULTS, uncertaintyReport, uncertaintyWork } from '../../experiments/markov/index.js';
+import { checkRepeatedWork } from '../../train/cost.js';
 import type { UncertaintyMethod } from '../../experiments/markov/index.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
@@ -68,6 +69,8 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
     const progress = new Progress(io, 'uncertainty', isSilent(flags));
     if (!isSilent(flags) && !progress.active) io.err(`fitting ${method} on ${data.name} …\n`);
     const onEpoch = (e: number, n: number): void => progress.update(e, n, `${method} · epoch ${e}/${n}`);
+    // what the repeated runs cost, refused before an array of seeds is built (--seeds 1e9 once aborted the process)
+    checkRepeatedWork(flags.seeds as number, uncertaintyWork(data, method, { samples, epochs, hidden, p }), 'uncertainty --seeds');
     const seeds = Array.from({ length: flags.seeds as number }, (_, k) => seed + k);
     const runs: ReturnType<typeof uncertaintyReport>[] = [];
     for (const sd of seeds) {

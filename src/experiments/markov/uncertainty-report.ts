@@ -4,7 +4,9 @@ import { DataError } from '../../errors.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { expectedCalibrationError, negativeLogLikelihood, probAccuracy } from '../../markov/calibration.js';
 import { checkSamples } from '../../markov/expectation.js';
-import { fitMethod, meanStd } from './uncertainty.js';
+import { fitMethod, meanStd, methodSpec } from './uncertainty.js';
+import { parseSpec } from '../../catalogue/index.js';
+import { parameterCount } from '../../train/cost.js';
 import type { UncertaintyFitOptions, UncertaintyMethod } from './uncertainty.js';
 import { gapProbes, gapRegression, awayFromData, standardizeSplit } from '../../markov/ood.js';
 
@@ -33,6 +35,21 @@ export interface UncertaintyReport {
 
 /** Defaults used by the CLI and the tour for classification (measured in docs/markov.md). */
 export const CLASSIFICATION_DEFAULTS: UncertaintyFitOptions = { hidden: 16, epochs: 400, lr: 0.02, batch: 16, p: 0.1, klWeight: 0.02, priorSigma: 1 };
+
+/**
+ * Multiply-adds one uncertaintyReport takes, at least (train/cost.ts: three per parameter per
+ * training row and epoch, one per parameter per predicted row and sample): for refusing
+ * `--seeds 1000000000` before the first run rather than after the billionth.
+ */
+export function uncertaintyWork(data: Dataset, method: UncertaintyMethod, opts: UncertaintyFitOptions & { samples?: number } = {}): number {
+  const o = { ...CLASSIFICATION_DEFAULTS, ...opts };
+  const N = data.x.batch,
+    d = data.x.size / Math.max(1, N),
+    k = data.y.size / Math.max(1, data.y.batch);
+  const p = parameterCount(parseSpec(methodSpec(method, d, k, o)));
+  const samples = method === 'deterministic' ? 1 : (opts.samples ?? 100);
+  return 3 * p * (o.epochs ?? 300) * Math.ceil(0.7 * N) + p * samples * (Math.ceil(0.3 * N) + 200);
+}
 
 /**
  * Splits `data` 70/30 (stratified, seeded), standardises with the training statistics, fits
