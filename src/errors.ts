@@ -174,6 +174,26 @@ export function clip(text: unknown, max = 160): string {
   return out;
 }
 
+/**
+ * Text from a received file (a class name, a column name, a producer string) as output shows it:
+ * unchanged when it is plain — no control characters, at most `max` characters —, else quoted
+ * and escaped as `quote` does, so that no file can clear the screen or forge a line of output.
+ */
+export function shown(text: unknown, max = 60): string {
+  const s = String(text);
+  return s.length <= max && clip(s, max) === s ? s : quote(s, max);
+}
+
+/**
+ * Text for a terminal that keeps its lines (generated text): control characters escaped as in
+ * `quote`, line breaks and tabs kept.
+ */
+export function terminalText(text: string): string {
+  let out = '';
+  for (const ch of text) out += ch === '\n' || ch === '\t' ? ch : escapeChar(ch);
+  return out;
+}
+
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeChar(ch: string): string {

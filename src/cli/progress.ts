@@ -1,3 +1,4 @@
+import { shown } from '../errors.js';
 import type { TrainEvent } from '../train/train.js';
 import type { ParsedFlags } from './args.js';
 import type { CliIO } from './command.js';
@@ -106,7 +107,8 @@ export function fmt(x: number | undefined, digits = 4): string {
 
 /** A plain-text table with a header row. */
 export function table(header: string[], rows: (string | number)[][]): string {
-  const cells = [header, ...rows.map((r) => r.map(String))];
+  // cells may come from a received file (class and column names): shown plain, or quoted and escaped
+  const cells = [header, ...rows].map((r) => r.map((c) => shown(c, 2000)));
   // a loop, not Math.max(...rows): one argument per row overflows the stack on a large table
   const widths = header.map((_, j) => cells.reduce((w, r) => Math.max(w, (r[j] ?? '').length), 0));
   const line = (r: string[]): string =>

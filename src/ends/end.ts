@@ -4,6 +4,7 @@ import { fromTriples } from '../linalg/sparse.js';
 import type { Sparse } from '../linalg/sparse.js';
 import type { SetDifunctor } from '../category/set-functor.js';
 import type { VectDifunctor } from '../category/vect-functor.js';
+import { generatingArrows } from './generators.js';
 
 /**
  * A wedge x = (x_c ∈ F(c, c))_c: for every f: c → c', F(c, f)(x_c) = F(f, c')(x_{c'}) in F(c, c')
@@ -28,18 +29,19 @@ export interface SetEnd {
  *   ∫_c F(c, c) → Π_c F(c, c) ⇉ Π_{f: c→c'} F(c, c')
  *
  * the two arrows sending x to F(c, f)(x_c) and F(f, c')(x_{c'}). Computed by backtracking over
- * the objects in order, checking each arrow's equation as soon as both its ends are chosen.
+ * the objects in order, checking each arrow's equation as soon as both its ends are chosen —
+ * for the generating arrows only (`arrows`, default generatingArrows(C)): the others follow.
  */
-export function setEnd(F: SetDifunctor, opts: { limit?: number } = {}): SetEnd {
+export function setEnd(F: SetDifunctor, opts: { limit?: number; arrows?: readonly number[] } = {}): SetEnd {
   const C = F.category;
   const n = C.objects.length;
   const limit = opts.limit ?? 1000;
-  // constraints checked when object max(c, c') is assigned
+  // constraints checked when object max(c, c') is assigned: one per generating arrow
   const due: { f: number; c: number; c2: number }[][] = Array.from({ length: n }, () => []);
-  C.arrows.forEach((a, f) => {
-    if (C.isIdentity(f)) return;
-    due[Math.max(a.dom, a.cod)]!.push({ f, c: a.dom, c2: a.cod });
-  });
+  for (const f of opts.arrows ?? generatingArrows(C)) {
+    const a = C.arrows[f]!;
+    if (!C.isIdentity(f)) due[Math.max(a.dom, a.cod)]!.push({ f, c: a.dom, c2: a.cod });
+  }
   const x = new Array<number>(n).fill(0);
   const wedges: Wedge[] = [];
   let count = 0;
@@ -67,7 +69,7 @@ export interface VectEnd {
   readonly basis: Mat;
   /** offsets[c] where F(c, c) starts in ⊕_c F(c, c); offsets[n] = total. */
   readonly offsets: readonly number[];
-  /** How many equations (rows F(c, c') over the non-identity arrows) cut it out. */
+  /** How many equations (rows F(c, c') over the generating arrows) cut it out. */
   readonly equations: number;
 }
 
@@ -83,17 +85,19 @@ export function diagonalOffsets(dim: (c: number) => number, n: number): number[]
  * kernel of the difference x ↦ (F(c, f)x_c − F(f, c')x_{c'})_f (Mac Lane §IX.5; Loregian,
  * *(Co)end Calculus*, Def. 1.1.4). The basis comes from the nullspace solver of
  * `src/symmetry` (pivoted Cholesky on the normal equations). Identity arrows give no
- * equation; every arrow of C is used (generators would suffice, but C is finite).
+ * equation, and only generating arrows are needed (`arrows`, default generatingArrows(C)): the
+ * equation of a composite follows from its factors'.
  */
-export function vectEnd(F: VectDifunctor, opts: { tol?: number } = {}): VectEnd {
+export function vectEnd(F: VectDifunctor, opts: { tol?: number; arrows?: readonly number[] } = {}): VectEnd {
   const C = F.category;
   const n = C.objects.length;
   const offsets = diagonalOffsets((c) => F.dim(c, c), n);
   const total = offsets[n]!;
   const blocks: Sparse[] = [fromTriples(0, total, [], [], [])];
   let equations = 0;
-  C.arrows.forEach((a, f) => {
-    if (C.isIdentity(f)) return;
+  for (const f of opts.arrows ?? generatingArrows(C)) {
+    const a = C.arrows[f]!;
+    if (C.isIdentity(f)) continue;
     const R = F.right(a.dom, f); // F(c, c) → F(c, c')
     const L = F.left(f, a.cod); // F(c', c') → F(c, c')
     const r: number[] = [],
@@ -110,7 +114,7 @@ export function vectEnd(F: VectDifunctor, opts: { tol?: number } = {}): VectEnd 
     put(L, offsets[a.cod]!, -1);
     blocks.push(fromTriples(R.rows, total, r, col, v));
     equations += R.rows;
-  });
+  }
   const basis = total === 0 ? { rows: 0, cols: 0, data: new Float64Array(0) } : nullspace(blocks, { tol: opts.tol });
   return { functor: F.name, dim: basis.rows, basis, offsets, equations };
 }

@@ -21,6 +21,8 @@ export interface GroupCategory {
   readonly perms?: readonly Int32Array[];
   /** inverse[g] is g⁻¹. */
   readonly inverse: Int32Array;
+  /** The arrows of G's generators (identity and repeats left out): they generate BG, so ends and coends need only them (generators.ts). */
+  readonly generators: readonly number[];
 }
 
 /** Cycle notation of a permutation, e.g. "(0 1 2)(3 4)", or "e" for the identity. */
@@ -150,6 +152,7 @@ function enumerate<E>(G: Group, E: Elements<E>, maxOrder: number): GroupCategory
     for (let x = k; x > 0; x = parent[x]!) w.push(`h${via[x]! + 1}`);
     return w.length ? w.join('·') : 'e';
   });
+  const generators = [...new Set(E.generators.map((h, j) => at(h, () => `generator ${j + 1}`)))].filter((g) => g !== 0);
   const perms = G.perms ? (elements as unknown as Int32Array[]) : undefined;
   const names = perms ? perms.map(cycleNotation) : words;
   const arrows: Arrow[] = names.map((name) => ({ name, dom: 0, cod: 0 }));
@@ -161,6 +164,7 @@ function enumerate<E>(G: Group, E: Elements<E>, maxOrder: number): GroupCategory
     order: m,
     perms,
     inverse,
+    generators,
     // as matrices on V only when a representation asks (d×d each)
     get matrices() {
       return (matrices ??= perms ? perms.map(permMatrix) : (elements as unknown as Mat[]));

@@ -2,7 +2,7 @@ import { FiniteCategory } from '../category/finite.js';
 import { formatBytes, SolveTooLargeError } from '../symmetry/group/errors.js';
 import { formatCount, TooLargeError } from '../errors.js';
 import type { Group } from '../symmetry/group/group.js';
-import { repSize, repToString } from '../symmetry/group/rep.js';
+import { repMatrix, repSize, repToString } from '../symmetry/group/rep.js';
 import type { Rep } from '../symmetry/group/rep.js';
 import { equivariantBasis } from '../symmetry/solve/solver.js';
 import { setCoend, vectCoend } from './coend.js';
@@ -11,6 +11,7 @@ import { groupCategory } from './group-category.js';
 import type { GroupCategory } from './group-category.js';
 import { homFunctor } from './hom.js';
 import { homRepFunctor, representation, tensorRepFunctor } from './rep-functors.js';
+import type { Mat } from '../linalg/matrix.js';
 
 /** What `paralens end` reports: the end of Hom(ρ_in(−), ρ_out(−)) over BG beside the equivariance solver. */
 export interface EndOverGroup {
@@ -21,48 +22,69 @@ export interface EndOverGroup {
   readonly inSize: number;
   readonly outSize: number;
   readonly unknowns: number;
+  /** Equations of the equaliser: n_out·n_in per generating arrow. */
   readonly equations: number;
+  /** The generating arrows the equaliser used (G's generators). */
+  readonly generators: number;
   readonly dim: number;
   /** dim Hom_G(ρ_in, ρ_out) from `equivariantBasis` (generators only, orbits or Cholesky). */
   readonly solverDim: number;
-  /** max over basis wedges W and all elements g of ‖ρ_out(g)W − Wρ_in(g)‖_F (W orthonormal). */
+  /** max over basis wedges W and the elements g checked of ‖ρ_out(g)W − Wρ_in(g)‖_F (W orthonormal). */
   readonly residual: number;
+  /** Which elements the residual was measured at: all of G, or (when that would cost more than the limit) its generators. */
+  readonly residualOver: 'elements' | 'generators';
   /** The set-valued end of Hom over BG: the centre Z(G), as element names. */
   readonly centre: readonly string[];
 }
 
 /**
  * ∫_{g ∈ BG} Hom(ρ_in(g), ρ_out(g)) (seed 001, "The End to Equivariant Kernels"), computed as an
- * equaliser over every element of G, next to the equivariance solver's dimension and the
- * set-valued end of Hom (the centre).
+ * equaliser over the generators of G (an equaliser needs only the generating arrows: generators.ts),
+ * next to the equivariance solver's dimension, the residual of every basis map at every element
+ * (the check that the generators' equaliser is the end over all of BG), and the set-valued end
+ * of Hom (the centre). Its cost is planned first (planOverGenerators) and refused beyond the limits.
  */
 export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: number; maxBytes?: number } = {}): EndOverGroup {
   const BG = groupCategory(G, opts);
-  checkDenseSize('end', G, BG.order, rin, rout, opts.maxBytes);
+  const plan = planOverGenerators('end', G, BG, rin, rout, opts.maxBytes);
   const rho = representation(BG, rin),
     sigma = representation(BG, rout);
-  const E = vectEnd(homRepFunctor(BG, rho, sigma));
-  const nIn = rho.matrices[0]!.rows,
-    nOut = sigma.matrices[0]!.rows;
+  const E = vectEnd(homRepFunctor(BG, rho, sigma), { arrows: BG.generators });
+  const nIn = plan.nIn,
+    nOut = plan.nOut;
+  // every element when that is affordable, else the generators (the end itself is exact either way)
+  const everyElement = E.dim * plan.residualEach * BG.order <= MAX_DENSE_WORK;
+  const checked = everyElement ? BG.matrices.map((_, g) => g) : BG.generators;
   let residual = 0;
-  for (let k = 0; k < E.dim; k++) {
-    const W = E.basis.data.subarray(k * E.basis.cols, (k + 1) * E.basis.cols);
-    BG.matrices.forEach((_, g) => {
-      const S = sigma.matrices[g]!.data,
-        R = rho.matrices[g]!.data;
-      let s = 0;
-      for (let i = 0; i < nOut; i++)
-        for (let j = 0; j < nIn; j++) {
-          let v = 0;
-          for (let t = 0; t < nOut; t++) v += S[i * nOut + t]! * W[t * nIn + j]!;
-          for (let t = 0; t < nIn; t++) v -= W[i * nIn + t]! * R[t * nIn + j]!;
-          s += v * v;
-        }
-      residual = Math.max(residual, Math.sqrt(s));
-    });
+  const A = new Float64Array(nOut * nIn);
+  for (const g of checked) {
+    const S = nonzeros(sigma.matrices[g]!),
+      R = nonzeros(rho.matrices[g]!);
+    for (let k = 0; k < E.dim; k++) {
+      const W = E.basis.data.subarray(k * E.basis.cols, (k + 1) * E.basis.cols);
+      // A = σ(g)W − Wρ(g), through the nonzeros of σ(g) and ρ(g)
+      A.fill(0);
+      for (let e = 0; e < S.value.length; e++) {
+        const i = S.row[e]!,
+          t = S.col[e]!,
+          v = S.value[e]!;
+        for (let j = 0; j < nIn; j++) A[i * nIn + j] += v * W[t * nIn + j]!;
+      }
+      for (let e = 0; e < R.value.length; e++) {
+        const t = R.row[e]!,
+          j = R.col[e]!,
+          v = R.value[e]!;
+        for (let i = 0; i < nOut; i++) A[i * nIn + j] -= W[i * nIn + t]! * v;
+      }
+      let s2 = 0;
+      for (let x = 0; x < A.length; x++) s2 += A[x]! * A[x]!;
+      residual = Math.max(residual, Math.sqrt(s2));
+    }
   }
   const solver = equivariantBasis(G, rin, rout);
-  const centre = setEnd(homFunctor(BG.category, { check: false }), { limit: BG.order }).wedges.map((w) => BG.category.arrows[w.elements[0]!]!.name);
+  const centre = setEnd(homFunctor(BG.category, { check: false }), { limit: BG.order, arrows: BG.generators }).wedges.map(
+    (w) => BG.category.arrows[w.elements[0]!]!.name,
+  );
   return {
     group: G.name,
     order: BG.order,
@@ -72,11 +94,29 @@ export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: n
     outSize: nOut,
     unknowns: E.basis.cols || nIn * nOut,
     equations: E.equations,
+    generators: BG.generators.length,
     dim: E.dim,
     solverDim: solver.dim,
     residual,
+    residualOver: everyElement ? 'elements' : 'generators',
     centre,
   };
+}
+
+/** The nonzero entries of a matrix, as coordinate lists. */
+function nonzeros(M: Mat): { row: Int32Array; col: Int32Array; value: Float64Array } {
+  let k = 0;
+  for (let i = 0; i < M.data.length; i++) if (M.data[i] !== 0) k++;
+  const row = new Int32Array(k),
+    col = new Int32Array(k),
+    value = new Float64Array(k);
+  k = 0;
+  for (let i = 0; i < M.rows; i++)
+    for (let j = 0; j < M.cols; j++) {
+      const v = M.data[i * M.cols + j]!;
+      if (v !== 0) ((row[k] = i), (col[k] = j), (value[k++] = v));
+    }
+  return { row, col, value };
 }
 
 /** A coend of Hom: its classes as lists of arrow names. */
@@ -93,18 +133,18 @@ export interface HomCoend {
  */
 const MAX_HOM_CHECK_WORK = 1e5;
 
-/** ∫^c Hom(c, c) over a finite category: endomorphisms modulo h∘f ~ f∘h (the functor laws checked while that is cheap). */
-export function homCoend(C: FiniteCategory, name: string, check = true): HomCoend {
+/** ∫^c Hom(c, c) over a finite category: endomorphisms modulo h∘f ~ f∘h over generating arrows (the functor laws checked while that is cheap). */
+export function homCoend(C: FiniteCategory, name: string, check = true, arrows?: readonly number[]): HomCoend {
   const m = C.arrows.length,
     checkWork = FiniteCategory.composablePairs(C.arrows, C.objects.length) * C.objects.length + m * m;
-  const Q = setCoend(homFunctor(C, { check: check && checkWork <= MAX_HOM_CHECK_WORK }));
+  const Q = setCoend(homFunctor(C, { check: check && checkWork <= MAX_HOM_CHECK_WORK }), arrows ? { arrows } : {});
   return { category: name, size: Q.size, classes: Q.classes.map((cls) => cls.map((e) => e.label)) };
 }
 
-/** ∫^{g ∈ BG} Hom(g, g): the conjugacy classes of G. */
+/** ∫^{g ∈ BG} Hom(g, g): the conjugacy classes of G (x ~ hxh⁻¹ for the generators h). */
 export function conjugacyClasses(G: Group | GroupCategory, opts: { maxOrder?: number } = {}): HomCoend {
   const BG = 'category' in G ? G : groupCategory(G, opts);
-  return homCoend(BG.category, BG.group, BG.order <= 120);
+  return homCoend(BG.category, BG.group, BG.order <= 120, BG.generators);
 }
 
 /** What `paralens coend --in R --out S` reports: the coinvariants ρ ⊗_G σ and the character count. */
@@ -120,13 +160,13 @@ export interface Coinvariants {
   readonly characterInnerProduct: number;
 }
 
-/** ρ ⊗_G σ = ∫^{BG} ρ* ⊗ σ as a quotient, with the character inner product beside it. */
+/** ρ ⊗_G σ = ∫^{BG} ρ* ⊗ σ as a quotient (over G's generators), with the character inner product beside it (over every element). */
 export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number; maxBytes?: number } = {}): Coinvariants {
   const BG = groupCategory(G, opts);
-  checkDenseSize('coend', G, BG.order, r, s, opts.maxBytes);
+  planOverGenerators('coend', G, BG, r, s, opts.maxBytes);
   const rho = representation(BG, r),
     sigma = representation(BG, s);
-  const Q = vectCoend(tensorRepFunctor(BG, rho, sigma));
+  const Q = vectCoend(tensorRepFunctor(BG, rho, sigma), { arrows: BG.generators });
   const trace = (M: { rows: number; data: Float64Array }): number => {
     let t = 0;
     for (let i = 0; i < M.rows; i++) t += M.data[i * M.rows + i]!;
@@ -144,37 +184,91 @@ export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number
   };
 }
 
-/** The most memory the dense functors of `endOverGroup` / `coinvariants` may take (1 GiB by default). */
+/** The most memory the functors of `endOverGroup` / `coinvariants` may take (1 GiB by default). */
 const DEFAULT_MAX_BYTES = 2 ** 30;
 
-/** The most steps the dense end or coend may take: a nullspace of |G| stacked n×n constraints is about |G|·n³. */
+/** The most elementary steps they may take (about a second). */
 const MAX_DENSE_WORK = 1e9;
 
+/** What an end or coend over BG will cost, as planOverGenerators found it. */
+interface GeneratorPlan {
+  readonly nIn: number;
+  readonly nOut: number;
+  readonly bytes: number;
+  readonly work: number;
+  /** Steps to measure one basis map's residual at one element. */
+  readonly residualEach: number;
+}
+
+/** Nonzeros of a matrix, and whether it is a permutation matrix (one 1 in every row and column). */
+function shapeOf(M: Mat): { nonzeros: number; permutation: boolean } {
+  let nz = 0,
+    ones = true;
+  const cols = new Uint8Array(M.cols);
+  for (let i = 0; i < M.rows; i++) {
+    let inRow = 0;
+    for (let j = 0; j < M.cols; j++) {
+      const v = M.data[i * M.cols + j]!;
+      if (v === 0) continue;
+      nz++;
+      inRow++;
+      if (v !== 1 || cols[j]++) ones = false;
+    }
+    if (inRow !== 1) ones = false;
+  }
+  return { nonzeros: nz, permutation: ones };
+}
+
 /**
- * Refuses, before anything is allocated, an end or coend whose dense (n_in·n_out)² Kronecker
- * matrices would not fit, or whose nullspace would take too long: these constructions work
- * with the whole functor at once (the equivariance solver, `paralens derive`, splits it into
- * blocks instead).
+ * The plan of the algorithm that runs, refused before it is built when it exceeds the limits:
+ * G's elements as matrices on V (order·d²) and ρ, σ at every element (order·(n_in² + n_out²),
+ * for the residual and the characters); for each generator, the functor's two n×n actions
+ * (n = n_in·n_out, kept by the functor) and their nonzeros as constraints; the nullspace — by
+ * union–find when every generator acts by permutation matrices (each constraint then identifies
+ * two unknowns), else pivoted Cholesky on the n×n Gram matrix (n³/3); and at least one basis
+ * map's residual at every element. Generator matrices are built to see their nonzeros, after
+ * checking that one of them fits.
  */
-function checkDenseSize(what: string, G: Group, order: number, rin: Rep, rout: Rep, maxBytes = DEFAULT_MAX_BYTES): void {
+function planOverGenerators(what: string, G: Group, BG: GroupCategory, rin: Rep, rout: Rep, maxBytes = DEFAULT_MAX_BYTES): GeneratorPlan {
   const nIn = repSize(rin, G.d),
     nOut = repSize(rout, G.d),
-    n = nIn * nOut;
-  // the functor keeps both of its n×n actions for every group element, besides ρ and σ themselves
-  const bytes = 8 * (2 * order * n * n + order * (nIn * nIn + nOut * nOut));
-  const about = `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${n} unknowns`;
-  if (!(bytes <= maxBytes)) {
+    n = nIn * nOut,
+    order = BG.order,
+    gens = BG.generators.length;
+  const about = `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${formatCount(n)} unknowns`;
+  const tooMuch = (bytes: number): never => {
     throw new SolveTooLargeError(
-      `${about} need about ${formatBytes(bytes)} of dense matrices but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
+      `${about} need about ${formatBytes(bytes)} (its matrices at ${order} elements, ${gens} generators' n×n actions) but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
       bytes,
     );
+  };
+  // the matrices that exist whatever the generators look like
+  const fixed = 8 * order * (G.d * G.d + nIn * nIn + nOut * nOut) + 16 * gens * n * n;
+  if (!(fixed <= maxBytes) || !(n < 2 ** 31)) tooMuch(fixed);
+  const els = BG.matrices;
+  let nnz = 0,
+    nnzIn = 0,
+    nnzOut = 0,
+    permutation = true;
+  for (const g of BG.generators) {
+    const r = shapeOf(repMatrix(rin, els[g]!)),
+      s = shapeOf(repMatrix(rout, els[g]!));
+    nnzIn = Math.max(nnzIn, r.nonzeros);
+    nnzOut = Math.max(nnzOut, s.nonzeros);
+    permutation &&= r.permutation && s.permutation;
+    nnz += s.nonzeros * nIn + nOut * r.nonzeros; // the constraints σ(g)W − Wρ(g) of this generator
   }
-  // the nullspace of the stacked constraints, and the residual of every basis map at every element
-  const work = order * n * n * (n + nIn + nOut);
+  const nullBytes = permutation ? 16 * n : 16 * n * n;
+  const bytes = fixed + 32 * nnz + nullBytes;
+  if (!(bytes <= maxBytes)) tooMuch(bytes);
+  // an element's matrices have the generators' nonzeros when they are permutations, else as many as they like
+  const residualEach = permutation ? nnzOut * nIn + nOut * nnzIn : nOut * nOut * nIn + nOut * nIn * nIn;
+  const work = order * (nIn * nIn + nOut * nOut) + 4 * gens * n * n + (permutation ? 4 * nnz : nnz + (n * n * n) / 3) + order * residualEach;
   if (!(work <= MAX_DENSE_WORK)) {
     throw new TooLargeError(
-      `${about} over ${order} elements take about ${formatCount(work)} steps of dense linear algebra; the limit is ${formatCount(MAX_DENSE_WORK)} (paralens derive solves Hom_G block by block)`,
+      `${about} over ${gens} generators and ${order} elements take about ${formatCount(work)} steps of linear algebra (${permutation ? 'union–find on permutation actions' : 'a Cholesky nullspace'}); the limit is ${formatCount(MAX_DENSE_WORK)} (paralens derive solves Hom_G block by block)`,
       { bytes, work },
     );
   }
+  return { nIn, nOut, bytes, work, residualEach };
 }

@@ -81,6 +81,11 @@ export async function init(opts: InitOptions = {}): Promise<Backend> {
   const threads = opts.threads ?? Math.min(MAX_THREADS, await coreCount());
   if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS))
     throw new RangeArgError(`threads must be an integer from 1 to ${MAX_THREADS}, got ${threads}`);
+  // the reference kernels run on the calling thread only: asking them for more is refused, not ignored
+  if (opts.backend === 'js' && opts.threads !== undefined && opts.threads > 1)
+    throw new RangeArgError(
+      `the js backend runs on one thread, so ${opts.threads} threads cannot be given to it; threads apply to wasm (and webgpu's host kernels)`,
+    );
   const names = opts.backend !== undefined ? [opts.backend] : PREFERENCE;
   if (started && names[0] === started.name && threads === started.threads) return setBackend(started.backend);
   await enableRelaxedSimd();

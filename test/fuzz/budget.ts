@@ -16,10 +16,21 @@ export const BUDGET = { cpuMs: 5000, rssMiB: 1024, hangMs: 60_000 };
 /** Virtual memory the child may reserve (ulimit -v): a bomb fails inside it instead of taking the machine down. */
 const VIRTUAL_KIB = 3 * 1024 * 1024;
 
+/**
+ * A file a case needs that is not plain bytes, made in the child just before the case: a FIFO
+ * (named pipe), a symbolic link (to /dev/zero, say), a sparse file of `size` bytes after `head`,
+ * or text repeated `count` times after `head` (tens of megabytes without sending them).
+ */
+export type SpecialFile =
+  | { readonly fifo: true }
+  | { readonly symlink: string }
+  | { readonly sparse: number; readonly head?: Uint8Array }
+  | { readonly repeat: string; readonly count: number; readonly head?: string };
+
 /** One command line, with files to write into its own directory first ('{dir}' in argv is that directory). */
 export interface Case {
   readonly argv: readonly string[];
-  readonly files?: Readonly<Record<string, string | Uint8Array>>;
+  readonly files?: Readonly<Record<string, string | Uint8Array | SpecialFile>>;
 }
 
 export interface Outcome {
@@ -54,9 +65,11 @@ export async function runCases(cases: readonly Case[], opts: { restartMiB?: numb
   const work = mkdtempSync(join(tmpdir(), 'paralens-budget-'));
   const casesJson = join(work, 'cases.json');
   const b64 = (v: string | Uint8Array): string => Buffer.from(typeof v === 'string' ? Buffer.from(v, 'utf8') : v).toString('base64');
+  const encode = (v: string | Uint8Array | SpecialFile): string | Record<string, unknown> =>
+    typeof v === 'string' || v instanceof Uint8Array ? b64(v) : 'head' in v && v.head instanceof Uint8Array ? { ...v, head: b64(v.head) } : { ...v };
   writeFileSync(
     casesJson,
-    JSON.stringify(cases.map((c) => ({ argv: c.argv, files: Object.fromEntries(Object.entries(c.files ?? {}).map(([k, v]) => [k, b64(v)])) }))),
+    JSON.stringify(cases.map((c) => ({ argv: c.argv, files: Object.fromEntries(Object.entries(c.files ?? {}).map(([k, v]) => [k, encode(v)])) }))),
   );
   const outcomes: Outcome[] = [];
   try {

@@ -4,12 +4,14 @@
 //   node cli-runner.mjs RUN_JS CASES_JSON FIRST WORK_DIR RESTART_MIB
 //
 // RUN_JS is the compiled src/cli/run.js; CASES_JSON a list of {argv, files}; each case's files
-// are written into a fresh directory WORK_DIR/c<i>, whose path replaces '{dir}' in argv. Before a
+// are written into a fresh directory WORK_DIR/c<i> (bytes in base64, or a special file: a FIFO, a
+// symbolic link, a sparse file, repeated text), whose path replaces '{dir}' in argv. Before a
 // case: {"start": i}; after it: {"i", "code", "out", "err", "cpuMs", "wallMs", "rssMiB"} where
 // rssMiB is the process's peak resident set so far (monotone: the first case to cross a bound is
 // the one that did it). The runner exits once the peak passes RESTART_MIB, so that the parent
 // restarts it and the next case is measured in a fresh process.
-import { mkdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -24,9 +26,16 @@ for (let i = Number(first); i < cases.length; i++) {
   const c = cases[i];
   const dir = join(work, `c${i}`);
   mkdirSync(dir, { recursive: true });
-  for (const [name, b64] of Object.entries(c.files ?? {})) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), Buffer.from(b64, 'base64'));
+  for (const [name, f] of Object.entries(c.files ?? {})) {
+    const path = join(dir, name);
+    mkdirSync(dirname(path), { recursive: true });
+    if (typeof f === 'string') writeFileSync(path, Buffer.from(f, 'base64'));
+    else if (f.fifo) execFileSync('mkfifo', [path]);
+    else if (f.symlink) symlinkSync(f.symlink, path);
+    else if (f.sparse !== undefined) {
+      writeFileSync(path, Buffer.from(f.head ?? '', 'base64'));
+      truncateSync(path, f.sparse);
+    } else writeFileSync(path, (f.head ?? '') + f.repeat.repeat(f.count));
   }
   const argv = c.argv.map((a) => a.split('{dir}').join(dir));
   const out = [],

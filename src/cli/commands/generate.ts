@@ -1,3 +1,4 @@
+import { terminalText } from '../../errors.js';
 import { decodeText, encodeText } from '../../data/text.js';
 import { Rng } from '../../random/rng.js';
 import { generate } from '../../train/generate.js';
@@ -40,7 +41,7 @@ Characters of the prompt outside the model's vocabulary read as the unknown id.`
     const text = decodeText(ids, lm.vocabulary);
     if (flags.json)
       io.out(JSON.stringify({ text, prompt: flags.prompt, tokens: ids.length, seed: flags.seed, seconds: (performance.now() - t0) / 1000 }) + '\n');
-    else io.out(`${text}\n`);
+    else io.out(`${terminalText(text)}\n`); // the vocabulary comes from the model file: no escape sequences reach the terminal
     return 0;
   },
 };

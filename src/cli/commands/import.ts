@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { DataError } from '../../errors.js';
+import { DataError, shown } from '../../errors.js';
 import { FileFormatError } from '../../io/errors.js';
 import { saveModel } from '../../io/node.js';
 import { MAX_ONNX_BYTES } from '../../io/onnx-decode.js';
@@ -66,7 +66,7 @@ docs/scale.md.`,
     else {
       io.out(`model       ${result.model}\n`);
       io.out(
-        `graph       ${imported.ops.length} nodes (${imported.producer || 'unknown producer'}, opset ${imported.opset}): input [${(result.input_shape as unknown[]).join(',')}] → output [${(result.output_shape as unknown[]).join(',')}]\n`,
+        `graph       ${imported.ops.length} nodes (${imported.producer ? shown(imported.producer) : 'unknown producer'}, opset ${imported.opset}): input [${(result.input_shape as unknown[]).join(',')}] → output [${(result.output_shape as unknown[]).join(',')}]\n`,
       );
       io.out(`parameters  ${result.parameters}\n`);
       if (flags.save) io.out(`saved       ${result.saved} (${result.file_bytes} bytes)\n`);

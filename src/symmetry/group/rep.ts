@@ -169,9 +169,9 @@ export function repMatrix(r: Rep, g: Mat): Mat {
   const d = g.rows,
     n = repSize(r, d);
   const out = mat(n, n);
-  const gInvT = transpose(inverse(g));
+  let gInvT: Mat | undefined; // only a dual factor needs it (d³ work per element)
   for (const a of atoms(r, d)) {
-    const m = a.factors.map((f) => (f > 0 ? g : gInvT)).reduce((x, y) => kron(x, y), eye(1));
+    const m = a.factors.map((f) => (f > 0 ? g : (gInvT ??= transpose(inverse(g))))).reduce((x, y) => kron(x, y), eye(1));
     const k = a.pos.length;
     for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) out.data[a.pos[i]! * n + a.pos[j]!] = m.data[i * k + j]!;
   }
