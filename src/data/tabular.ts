@@ -1,4 +1,4 @@
-import { DataError } from '../errors.js';
+import { DataError, quote, TooLargeError } from '../errors.js';
 import { Tensor } from '../tensor/tensor.js';
 import { oneHot } from './dataset.js';
 import type { Dataset } from './dataset.js';
@@ -16,8 +16,10 @@ import type { Table, TableColumn } from './table.js';
  * training rows, then applyPreprocessing).
  */
 
-/** Tensors a table may become (rows × model inputs): beyond this it is refused before allocation. */
-export const MAX_TABLE_ELEMENTS = 1 << 28;
+/** Tensors a table may become (rows × model inputs, 4 bytes each, 256 MiB): beyond this it is refused before allocation. */
+export const MAX_TABLE_ELEMENTS = 1 << 26;
+/** Model inputs a table may become, its categorical columns one-hot (a model's first layer is as wide). */
+export const MAX_TABLE_INPUTS = 1 << 16;
 /** A categorical column with more distinct values than this is refused (an identifier, most likely). */
 export const MAX_CATEGORIES = 1000;
 
@@ -130,6 +132,18 @@ export function tablePreprocessing(t: Table, req: TableRequest = {}): TablePrepr
   }
   if (target && t.columns.length < 2) throw new DataError(`${t.name}: one column, the target '${target.name}'; there are no features to learn from`);
   const features = t.columns.filter((c) => c !== target).map((c) => featureOf(t, c));
+  const inputs = features.reduce((n, f) => n + featureWidth(f), 0);
+  if (inputs > MAX_TABLE_INPUTS) {
+    const widest = features
+      .filter((f) => f.type === 'categorical')
+      .sort((a, b) => featureWidth(b) - featureWidth(a))
+      .slice(0, 3)
+      .map((f) => `${quote(f.name, 30)} ${featureWidth(f)}`);
+    throw new TooLargeError(
+      `${t.name}: its columns one-hot encoded make ${inputs} model inputs, more than ${MAX_TABLE_INPUTS} (widest: ${widest.join(', ')} categories); drop or merge categorical columns`,
+      { elements: inputs },
+    );
+  }
   return { version: 1, input: 'table', features, ...(target ? { target: targetOf(t, target, req.task) } : {}) };
 }
 
@@ -158,7 +172,7 @@ export function encodeTable(t: Table, p: TablePreprocessing, opts: EncodeOptions
   });
   const d = p.features.reduce((s, f) => s + featureWidth(f), 0);
   const N = t.rows;
-  if (N * d > MAX_TABLE_ELEMENTS) throw new DataError(`${t.name}: ${N} rows × ${d} inputs is more than ${MAX_TABLE_ELEMENTS} values`);
+  if (N * d > MAX_TABLE_ELEMENTS) throw new TooLargeError(`${t.name}: ${N} rows × ${d} inputs is more than ${MAX_TABLE_ELEMENTS} values`, { elements: N * d });
   const x = Tensor.zeros([N, d]);
   let at = 0;
   p.features.forEach((f, k) => {

@@ -7,6 +7,8 @@ import type { SetDifunctor } from '../category/set-functor.js';
 import { UnionFind } from '../category/union-find.js';
 import type { VectDifunctor } from '../category/vect-functor.js';
 import { generatingArrows } from './generators.js';
+import { leftEntries, rightEntries } from './entries.js';
+import type { MatEntries, SparseActions } from './entries.js';
 
 /** An element x ∈ F(c, c) of the disjoint union ⊔_c F(c, c). */
 export interface DiagonalElement {
@@ -86,7 +88,7 @@ export interface VectCoend {
  * generatingArrows(C)). The quotient is identified with ker Dᵀ = (im D)^⊥, whose orthonormal
  * basis (the nullspace solver of `src/symmetry`) is the projection.
  */
-export function vectCoend(F: VectDifunctor, opts: { tol?: number; arrows?: readonly number[] } = {}): VectCoend {
+export function vectCoend(F: VectDifunctor & Partial<SparseActions>, opts: { tol?: number; arrows?: readonly number[] } = {}): VectCoend {
   const C = F.category;
   const n = C.objects.length;
   const offsets = diagonalOffsets((c) => F.dim(c, c), n);
@@ -96,18 +98,14 @@ export function vectCoend(F: VectDifunctor, opts: { tol?: number; arrows?: reado
   for (const f of opts.arrows ?? generatingArrows(C)) {
     const a = C.arrows[f]!;
     if (C.isIdentity(f)) continue;
-    const L = F.left(f, a.dom); // F(c', c) → F(c, c): dim F(c,c) × dim F(c',c)
-    const R = F.right(a.cod, f); // F(c', c) → F(c', c'): dim F(c',c') × dim F(c',c)
+    const L = leftEntries(F, f, a.dom); // F(c', c) → F(c, c): dim F(c,c) × dim F(c',c)
+    const R = rightEntries(F, a.cod, f); // F(c', c) → F(c', c'): dim F(c',c') × dim F(c',c)
     // Dᵀ restricted to this arrow: row x = (Lᵀ at F(c,c), −Rᵀ at F(c',c'))
     const r: number[] = [],
       col: number[] = [],
       v: number[] = [];
-    const putT = (M: Mat, off: number, s: number): void => {
-      for (let i = 0; i < M.rows; i++)
-        for (let j = 0; j < M.cols; j++) {
-          const e = M.data[i * M.cols + j]!;
-          if (e !== 0) (r.push(j), col.push(off + i), v.push(s * e));
-        }
+    const putT = (M: MatEntries, off: number, s: number): void => {
+      for (let e = 0; e < M.value.length; e++) (r.push(M.col[e]!), col.push(off + M.row[e]!), v.push(s * M.value[e]!));
     };
     putT(L, offsets[a.dom]!, 1);
     putT(R, offsets[a.cod]!, -1);

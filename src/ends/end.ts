@@ -5,6 +5,8 @@ import type { Sparse } from '../linalg/sparse.js';
 import type { SetDifunctor } from '../category/set-functor.js';
 import type { VectDifunctor } from '../category/vect-functor.js';
 import { generatingArrows } from './generators.js';
+import { leftEntries, rightEntries } from './entries.js';
+import type { MatEntries, SparseActions } from './entries.js';
 
 /**
  * A wedge x = (x_c ∈ F(c, c))_c: for every f: c → c', F(c, f)(x_c) = F(f, c')(x_{c'}) in F(c, c')
@@ -88,7 +90,7 @@ export function diagonalOffsets(dim: (c: number) => number, n: number): number[]
  * equation, and only generating arrows are needed (`arrows`, default generatingArrows(C)): the
  * equation of a composite follows from its factors'.
  */
-export function vectEnd(F: VectDifunctor, opts: { tol?: number; arrows?: readonly number[] } = {}): VectEnd {
+export function vectEnd(F: VectDifunctor & Partial<SparseActions>, opts: { tol?: number; arrows?: readonly number[] } = {}): VectEnd {
   const C = F.category;
   const n = C.objects.length;
   const offsets = diagonalOffsets((c) => F.dim(c, c), n);
@@ -98,17 +100,13 @@ export function vectEnd(F: VectDifunctor, opts: { tol?: number; arrows?: readonl
   for (const f of opts.arrows ?? generatingArrows(C)) {
     const a = C.arrows[f]!;
     if (C.isIdentity(f)) continue;
-    const R = F.right(a.dom, f); // F(c, c) → F(c, c')
-    const L = F.left(f, a.cod); // F(c', c') → F(c, c')
+    const R = rightEntries(F, a.dom, f); // F(c, c) → F(c, c')
+    const L = leftEntries(F, f, a.cod); // F(c', c') → F(c, c')
     const r: number[] = [],
       col: number[] = [],
       v: number[] = [];
-    const put = (M: Mat, off: number, s: number): void => {
-      for (let i = 0; i < M.rows; i++)
-        for (let j = 0; j < M.cols; j++) {
-          const e = M.data[i * M.cols + j]!;
-          if (e !== 0) (r.push(i), col.push(off + j), v.push(s * e));
-        }
+    const put = (M: MatEntries, off: number, s: number): void => {
+      for (let e = 0; e < M.value.length; e++) (r.push(M.row[e]!), col.push(off + M.col[e]!), v.push(s * M.value[e]!));
     };
     put(R, offsets[a.dom]!, 1);
     put(L, offsets[a.cod]!, -1);

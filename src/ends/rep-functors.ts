@@ -6,6 +6,8 @@ import { FunctorError } from '../category/errors.js';
 import type { GroupCategory } from './group-category.js';
 import { vectDifunctor } from '../category/vect-functor.js';
 import type { VectCheckOptions, VectDifunctor } from '../category/vect-functor.js';
+import { entriesOf, identityEntries, kronEntries, transposeEntries } from './entries.js';
+import type { SparseActions } from './entries.js';
 
 /**
  * Functoriality is checked by default while |G|²·(dim F)² ≤ CHECK_BUDGET (the check costs
@@ -42,12 +44,12 @@ function sizeOf(G: GroupCategory, r: RepMatrices): number {
  * σ(g)W = Wρ(g) for all g: the equivariant maps Hom_G(ρ, σ) (seed 001, "The End to
  * Equivariant Kernels"). With vec row-major, vec(AWB) = (A ⊗ Bᵀ)vec(W).
  */
-export function homRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatrices, opts: VectCheckOptions = {}): VectDifunctor {
+export function homRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatrices, opts: VectCheckOptions = {}): VectDifunctor & SparseActions {
   const nIn = sizeOf(G, rho),
     nOut = sizeOf(G, sigma);
   const Iin = eye(nIn),
     Iout = eye(nOut);
-  return vectDifunctor(
+  const F = vectDifunctor(
     {
       name: `Hom(${rho.name}, ${sigma.name})`,
       category: G.category,
@@ -57,6 +59,12 @@ export function homRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatr
     },
     { ...opts, check: opts.check ?? G.order ** 2 * (nIn * nOut) ** 2 <= CHECK_BUDGET },
   );
+  // the same actions by their nonzeros: nnz(ρ(g))·n_out and nnz(σ(g))·n_in of them, not (n_in·n_out)²
+  return {
+    ...F,
+    leftEntries: (g) => kronEntries(identityEntries(nOut), transposeEntries(entriesOf(rho.matrices[g]!))),
+    rightEntries: (_a, g) => kronEntries(entriesOf(sigma.matrices[g]!), identityEntries(nIn)),
+  };
 }
 
 /**
@@ -65,12 +73,12 @@ export function homRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatr
  * (ρ ⊗ σ)_G; for real orthogonal representations its dimension is the character inner product
  * ⟨χ_ρ, χ_σ⟩ = (1/|G|) Σ_g χ_ρ(g)χ_σ(g).
  */
-export function tensorRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatrices, opts: VectCheckOptions = {}): VectDifunctor {
+export function tensorRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepMatrices, opts: VectCheckOptions = {}): VectDifunctor & SparseActions {
   const nR = sizeOf(G, rho),
     nS = sizeOf(G, sigma);
   const IR = eye(nR),
     IS = eye(nS);
-  return vectDifunctor(
+  const F = vectDifunctor(
     {
       name: `${rho.name} ⊗ ${sigma.name}`,
       category: G.category,
@@ -80,4 +88,9 @@ export function tensorRepFunctor(G: GroupCategory, rho: RepMatrices, sigma: RepM
     },
     { ...opts, check: opts.check ?? G.order ** 2 * (nR * nS) ** 2 <= CHECK_BUDGET },
   );
+  return {
+    ...F,
+    leftEntries: (g) => kronEntries(transposeEntries(entriesOf(rho.matrices[g]!)), identityEntries(nS)),
+    rightEntries: (_a, g) => kronEntries(identityEntries(nR), entriesOf(sigma.matrices[g]!)),
+  };
 }

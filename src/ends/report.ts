@@ -12,6 +12,7 @@ import type { GroupCategory } from './group-category.js';
 import { homFunctor } from './hom.js';
 import { homRepFunctor, representation, tensorRepFunctor } from './rep-functors.js';
 import type { Mat } from '../linalg/matrix.js';
+import { entriesOf } from './entries.js';
 
 /** What `paralens end` reports: the end of Hom(ρ_in(−), ρ_out(−)) over BG beside the equivariance solver. */
 export interface EndOverGroup {
@@ -58,8 +59,8 @@ export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: n
   let residual = 0;
   const A = new Float64Array(nOut * nIn);
   for (const g of checked) {
-    const S = nonzeros(sigma.matrices[g]!),
-      R = nonzeros(rho.matrices[g]!);
+    const S = entriesOf(sigma.matrices[g]!),
+      R = entriesOf(rho.matrices[g]!);
     for (let k = 0; k < E.dim; k++) {
       const W = E.basis.data.subarray(k * E.basis.cols, (k + 1) * E.basis.cols);
       // A = σ(g)W − Wρ(g), through the nonzeros of σ(g) and ρ(g)
@@ -101,22 +102,6 @@ export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: n
     residualOver: everyElement ? 'elements' : 'generators',
     centre,
   };
-}
-
-/** The nonzero entries of a matrix, as coordinate lists. */
-function nonzeros(M: Mat): { row: Int32Array; col: Int32Array; value: Float64Array } {
-  let k = 0;
-  for (let i = 0; i < M.data.length; i++) if (M.data[i] !== 0) k++;
-  const row = new Int32Array(k),
-    col = new Int32Array(k),
-    value = new Float64Array(k);
-  k = 0;
-  for (let i = 0; i < M.rows; i++)
-    for (let j = 0; j < M.cols; j++) {
-      const v = M.data[i * M.cols + j]!;
-      if (v !== 0) ((row[k] = i), (col[k] = j), (value[k++] = v));
-    }
-  return { row, col, value };
 }
 
 /** A coend of Hom: its classes as lists of arrow names. */
@@ -223,7 +208,7 @@ function shapeOf(M: Mat): { nonzeros: number; permutation: boolean } {
  * The plan of the algorithm that runs, refused before it is built when it exceeds the limits:
  * G's elements as matrices on V (order·d²) and ρ, σ at every element (order·(n_in² + n_out²),
  * for the residual and the characters); for each generator, the functor's two n×n actions
- * (n = n_in·n_out, kept by the functor) and their nonzeros as constraints; the nullspace — by
+ * (n = n_in·n_out) by their nonzeros (entries.ts: no n×n matrix is built) as constraints; the nullspace — by
  * union–find when every generator acts by permutation matrices (each constraint then identifies
  * two unknowns), else pivoted Cholesky on the n×n Gram matrix (n³/3); and at least one basis
  * map's residual at every element. Generator matrices are built to see their nonzeros, after
@@ -238,12 +223,12 @@ function planOverGenerators(what: string, G: Group, BG: GroupCategory, rin: Rep,
   const about = `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${formatCount(n)} unknowns`;
   const tooMuch = (bytes: number): never => {
     throw new SolveTooLargeError(
-      `${about} need about ${formatBytes(bytes)} (its matrices at ${order} elements, ${gens} generators' n×n actions) but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
+      `${about} need about ${formatBytes(bytes)} (ρ and σ at ${order} elements, ${gens} generators' constraints, the nullspace) but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
       bytes,
     );
   };
   // the matrices that exist whatever the generators look like
-  const fixed = 8 * order * (G.d * G.d + nIn * nIn + nOut * nOut) + 16 * gens * n * n;
+  const fixed = 8 * order * (G.d * G.d + nIn * nIn + nOut * nOut);
   if (!(fixed <= maxBytes) || !(n < 2 ** 31)) tooMuch(fixed);
   const els = BG.matrices;
   let nnz = 0,
@@ -263,7 +248,7 @@ function planOverGenerators(what: string, G: Group, BG: GroupCategory, rin: Rep,
   if (!(bytes <= maxBytes)) tooMuch(bytes);
   // an element's matrices have the generators' nonzeros when they are permutations, else as many as they like
   const residualEach = permutation ? nnzOut * nIn + nOut * nnzIn : nOut * nOut * nIn + nOut * nIn * nIn;
-  const work = order * (nIn * nIn + nOut * nOut) + 4 * gens * n * n + (permutation ? 4 * nnz : nnz + (n * n * n) / 3) + order * residualEach;
+  const work = order * (nIn * nIn + nOut * nOut) + 8 * nnz + (permutation ? 4 * nnz : nnz + (n * n * n) / 3) + order * residualEach;
   if (!(work <= MAX_DENSE_WORK)) {
     throw new TooLargeError(
       `${about} over ${gens} generators and ${order} elements take about ${formatCount(work)} steps of linear algebra (${permutation ? 'union–find on permutation actions' : 'a Cholesky nullspace'}); the limit is ${formatCount(MAX_DENSE_WORK)} (paralens derive solves Hom_G block by block)`,

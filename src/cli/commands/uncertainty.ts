@@ -66,11 +66,11 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
       }),
     );
     if (!data.labels) throw new UsageError(`uncertainty: ${data.name} has no class labels; the command needs a classification data set`);
+    // what the repeated runs cost, refused before an array of seeds is built (--seeds 1e9 once aborted the process)
+    checkRepeatedWork(flags.seeds as number, uncertaintyWork(data, method, { samples, epochs, hidden, p }), 'uncertainty --seeds');
     const progress = new Progress(io, 'uncertainty', isSilent(flags));
     if (!isSilent(flags) && !progress.active) io.err(`fitting ${method} on ${data.name} …\n`);
     const onEpoch = (e: number, n: number): void => progress.update(e, n, `${method} · epoch ${e}/${n}`);
-    // what the repeated runs cost, refused before an array of seeds is built (--seeds 1e9 once aborted the process)
-    checkRepeatedWork(flags.seeds as number, uncertaintyWork(data, method, { samples, epochs, hidden, p }), 'uncertainty --seeds');
     const seeds = Array.from({ length: flags.seeds as number }, (_, k) => seed + k);
     const runs: ReturnType<typeof uncertaintyReport>[] = [];
     for (const sd of seeds) {
