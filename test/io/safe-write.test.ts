@@ -127,6 +127,27 @@ describe('the target must be a regular file or absent (--force replaces, never f
     expect(dir.err).toMatch(/it is a directory/);
   });
 
+  it('a replaced file keeps its mode (--save once turned a 0600 file into a 0644 one); a new one gets the umask', async () => {
+    const d = fresh();
+    for (const mode of [0o600, 0o640, 0o444]) {
+      const f = join(d, `m${mode.toString(8)}.safetensors`);
+      writeFileSync(f, 'old');
+      chmodSync(f, mode);
+      const r = await cli(...TRAIN, '--save', f, ...(mode === 0o444 ? ['--force'] : []));
+      expect(r.code, r.err).toBe(0);
+      expect(lstatSync(f).mode & 0o777, mode.toString(8)).toBe(mode);
+      expect(readFileSync(f).length).toBeGreaterThan(8);
+    }
+    const f = join(d, 'direct.bin');
+    writeFileSync(f, 'old');
+    chmodSync(f, 0o4755); // set-user-ID never carries over to written bytes
+    replaceFileSync(f, 'new');
+    expect(lstatSync(f).mode & 0o7777).toBe(0o755);
+    const fresh2 = join(d, 'new.bin');
+    replaceFileSync(fresh2, 'x');
+    expect(lstatSync(fresh2).mode & 0o777).toBe(0o666 & ~process.umask());
+  });
+
   it("an empty output name is refused, exit 2 (--save '' once saved nothing with exit 0)", async () => {
     for (const args of [
       [...TRAIN, '--save', ''],
