@@ -2,13 +2,13 @@ import { formatBytes, TooLargeError } from '../errors.js';
 
 /**
  * How far compressed data (a .gz file, a deflated .npz entry) may inflate, decided before it is
- * inflated: to 16 MiB whatever its size, beyond that to 100 times its compressed size. Real data
+ * inflated: to 4 MiB whatever its size, beyond that to 100 times its compressed size. Real data
  * compresses a few times (tables 3–10×, images 2–4×, noisy floats hardly at all); a
  * decompression bomb a thousand times, and what it costs is the inflated size — so under this
  * rule inflating costs at most a hundred times the bytes a file really has.
  */
 export const MAX_INFLATE_RATIO = 100;
-export const INFLATE_FLOOR = 2 ** 24;
+export const INFLATE_FLOOR = 2 ** 22;
 
 /** The most `compressed` bytes may inflate to under the ratio rule, and at most `max`. */
 export function inflateCap(compressed: number, max: number): number {

@@ -24,8 +24,9 @@ const VIRTUAL_KIB = 3 * 1024 * 1024;
 export type SpecialFile =
   | { readonly fifo: true }
   | { readonly symlink: string }
+  | { readonly dir: true }
   | { readonly sparse: number; readonly head?: Uint8Array }
-  | { readonly repeat: string; readonly count: number; readonly head?: string };
+  | { readonly repeat: string; readonly count: number; readonly head?: string | Uint8Array; readonly tail?: string };
 
 /** One command line, with files to write into its own directory first ('{dir}' in argv is that directory). */
 export interface Case {
@@ -65,8 +66,9 @@ export async function runCases(cases: readonly Case[], opts: { restartMiB?: numb
   const work = mkdtempSync(join(tmpdir(), 'paralens-budget-'));
   const casesJson = join(work, 'cases.json');
   const b64 = (v: string | Uint8Array): string => Buffer.from(typeof v === 'string' ? Buffer.from(v, 'utf8') : v).toString('base64');
+  // bytes as base64; a special file as itself, its head (bytes) as base64 too
   const encode = (v: string | Uint8Array | SpecialFile): string | Record<string, unknown> =>
-    typeof v === 'string' || v instanceof Uint8Array ? b64(v) : 'head' in v && v.head instanceof Uint8Array ? { ...v, head: b64(v.head) } : { ...v };
+    typeof v === 'string' || v instanceof Uint8Array ? b64(v) : 'head' in v && v.head !== undefined ? { ...v, head: b64(v.head) } : { ...v };
   writeFileSync(
     casesJson,
     JSON.stringify(cases.map((c) => ({ argv: c.argv, files: Object.fromEntries(Object.entries(c.files ?? {}).map(([k, v]) => [k, encode(v)])) }))),
@@ -206,6 +208,15 @@ export async function fuzzCli(name: string, cases: readonly Case[], seed: number
         typeof o.code === 'string' &&
         console.log(`fuzz ${name}: case ${i} ${o.code} after ${Math.round(o.wallMs)} ms: ${JSON.stringify(cases[i]!.argv).slice(0, 2000)}`),
     );
+  if (process.env.PARALENS_TEST_VERBOSE) {
+    // the costliest case, to see where the budget goes
+    const worst = outcomes.reduce((w, o, i) => (o.cpuMs > (outcomes[w]?.cpuMs ?? -1) ? i : w), 0);
+    const o = outcomes[worst];
+    if (o)
+      console.log(
+        `fuzz ${name}: costliest case ${worst}: ${Math.round(o.cpuMs)} ms CPU, ${Math.round(o.rssMiB)} MiB, exit ${o.code}: ${JSON.stringify(cases[worst]!.argv).slice(0, 300)} ${o.err.trim().slice(0, 200)}`,
+      );
+  }
   outcomes.forEach((o, i) => {
     const argv = cases[i]!.argv.map((a) => (a.length > 60 ? `${a.slice(0, 60)}…(${a.length} chars)` : a)).join(' ');
     expectWithinBudget(o, `${name} case ${i} (PARALENS_FUZZ_SEED=${seed}): ${JSON.stringify(argv)}`);

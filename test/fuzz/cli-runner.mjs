@@ -29,13 +29,15 @@ for (let i = Number(first); i < cases.length; i++) {
   for (const [name, f] of Object.entries(c.files ?? {})) {
     const path = join(dir, name);
     mkdirSync(dirname(path), { recursive: true });
+    const head = Buffer.from(f.head ?? '', 'base64');
     if (typeof f === 'string') writeFileSync(path, Buffer.from(f, 'base64'));
     else if (f.fifo) execFileSync('mkfifo', [path]);
     else if (f.symlink) symlinkSync(f.symlink, path);
+    else if (f.dir) mkdirSync(path, { recursive: true });
     else if (f.sparse !== undefined) {
-      writeFileSync(path, Buffer.from(f.head ?? '', 'base64'));
+      writeFileSync(path, head);
       truncateSync(path, f.sparse);
-    } else writeFileSync(path, (f.head ?? '') + f.repeat.repeat(f.count));
+    } else writeFileSync(path, Buffer.concat([head, Buffer.from(f.repeat.repeat(f.count)), Buffer.from(f.tail ?? '')]));
   }
   const argv = c.argv.map((a) => a.split('{dir}').join(dir));
   const out = [],

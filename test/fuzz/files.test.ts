@@ -14,7 +14,25 @@ import { bce } from '../../src/nn/loss.js';
 import { mutate } from './cleanly.js';
 import { fuzzCli } from './budget.js';
 import type { Case } from './budget.js';
-import { byteMutations, csvText, fashionDir, FUZZ_CASES, FUZZ_SEED, rawText, sample, specExpr } from './generators.js';
+import {
+  byteMutations,
+  compressed,
+  csvText,
+  fashionDir,
+  FUZZ_CASES,
+  FUZZ_SEED,
+  gzipMembers,
+  hostileHeaders,
+  idx,
+  npyFile,
+  rawText,
+  sample,
+  specExpr,
+  specialFile,
+} from './generators.js';
+import type { SpecialFile } from './budget.js';
+import { gzipSync } from 'node:zlib';
+import { zipBytes } from '../data/npy-files.js';
 
 const TIMEOUT = 600_000 + 1000 * FUZZ_CASES;
 
@@ -42,11 +60,13 @@ const hostileHeader = fc
     }),
   );
 
-const modelBytes = fc.oneof(
+const modelBytes: fc.Arbitrary<Uint8Array | SpecialFile> = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...modelFiles), byteMutations).map(([b, o]) => mutate(b, o)) },
   { weight: 2, arbitrary: hostileHeader },
   { weight: 1, arbitrary: fc.constantFrom(...modelFiles) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }) },
+  // issue 32: headers nesting deep, with millions of keys or tensors, BOMs and 2.0 as a size
+  { weight: 2, arbitrary: hostileHeaders },
 );
 
 /** A checkpoint of a short Adam run on moons (the CLI's settings), and its snapshot for state-level mutations. */
@@ -147,6 +167,80 @@ describe('budgeted fuzzing of files (child processes)', () => {
         files: { 'x.csv': text, 'm.safetensors': model },
       }));
       expect((await fuzzCli('CSV', sample(cmd, FUZZ_CASES, 13), FUZZ_SEED)).cases).toBe(FUZZ_CASES);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'NumPy and compressed files: .npy with zero-sized and huge shapes, .npz with lying sizes, gzipped tables and IDX of every ratio',
+    async () => {
+      const entry = fc.tuple(npyFile, fc.boolean(), fc.constantFrom(1, 1, 10, 1000, 2 ** 20));
+      const cmd = fc.oneof(
+        fc.tuple(npyFile, fc.option(npyFile)).map(([x, y]): Case => ({
+          argv: ['train', '--model', 'dense(2,1)', '--data', '{dir}/x.npy', ...(y ? ['--target', '{dir}/y.npy'] : []), '--epochs', '1', '--json'],
+          files: { 'x.npy': x, ...(y ? { 'y.npy': y } : {}) },
+        })),
+        fc.array(entry, { minLength: 1, maxLength: 3 }).map((es): Case => {
+          const zip = zipBytes(es.map(([data, deflate], i) => ({ name: i === 0 ? 'x.npy' : i === 1 ? 'y.npy' : `a${i}.npy`, data, deflate })));
+          // a lying entry declares `factor` times its size (local and central headers of the first entry)
+          const [first, , factor] = es[0]!;
+          if (factor > 1) {
+            const v = new DataView(zip.buffer);
+            const declared = Math.min(2 ** 32 - 1, first.length * factor);
+            v.setUint32(22, declared, true);
+            const cd = v.getUint32(zip.length - 22 + 16, true); // the end record says where the central directory starts
+            v.setUint32(cd + 24, declared, true);
+          }
+          return { argv: ['train', '--model', 'dense(2,1)', '--data', '{dir}/a.npz', '--epochs', '1', '--json'], files: { 'a.npz': zip } };
+        }),
+        compressed.map(([text, block, members]): Case => ({
+          argv: ['kmeans', '--csv', '{dir}/t.csv.gz', '--k', '2', '--json'],
+          files: { 't.csv.gz': gzipMembers(text, block, members) },
+        })),
+        compressed.map(([, block, members]): Case => {
+          const n = Math.max(1, Math.floor((block * members) / 784));
+          return {
+            argv: ['train', '--model', 'dense(784,10)', '--data', 'idx:{dir}/i', '--epochs', '1', '--json'],
+            files: {
+              'i/train-images-idx3-ubyte.gz': Buffer.concat([gzipSync(idx([n, 28, 28], new Uint8Array(0))), gzipMembers('\0', block, members)]),
+              'i/train-labels-idx1-ubyte.gz': gzipSync(idx([n], new Uint8Array(Math.min(n, 1 << 20)))),
+            },
+          };
+        }),
+      );
+      expect((await fuzzCli('NumPy and compressed files', sample(cmd, FUZZ_CASES, 15), FUZZ_SEED)).cases).toBe(FUZZ_CASES);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'special files: FIFOs, links to devices, directories and sparse files wherever a command reads a file',
+    async () => {
+      const m = parseSpec('dense(2,1)');
+      const model = encodeModel(m, m.init(1), { classes: ['a', 'b'], loss: 'bce' });
+      const at: fc.Arbitrary<string[]> = fc.constantFrom<string[]>(
+        ['predict', '--load', '{dir}/f', '--input', '1,2'],
+        ['export', '--load', '{dir}/f', '--onnx', '{dir}/o.onnx'],
+        ['export', '--format', 'pytorch', '--load', '{dir}/f', '--out', '{dir}/p'],
+        ['generate', '--load', '{dir}/f', '--prompt', 'a', '--tokens', '2'],
+        ['train', '--model', 'dense(2,1)', '--data', 'xor', '--init', '{dir}/f', '--epochs', '1'],
+        ['predict', '--load', '{dir}/m.safetensors', '--csv', '{dir}/f'],
+        ['kmeans', '--csv', '{dir}/f.csv', '--k', '2'],
+        ['train', '--model', 'dense(2,1)', '--data', '{dir}/f.npy', '--epochs', '1'],
+        ['train', '--model', 'dense(2,1)', '--data', '{dir}/f.npz', '--epochs', '1'],
+        ['train', '--model', 'dense(1,1)', '--data', 'text:{dir}/f', '--steps', '1'],
+        ['train', '--model', 'dense(784,10)', '--data', 'idx:{dir}/i', '--epochs', '1'],
+        ['train', '--model', 'dense(2,1)', '--data', 'moons', '--resume', '{dir}/ck', '--epochs', '1'],
+      );
+      const cmd = fc.tuple(at, specialFile).map(([argv, f]): Case => {
+        const path = argv.find((a) => a.startsWith('{dir}/f'))?.slice('{dir}/'.length);
+        const where = path ?? (argv.includes('idx:{dir}/i') ? 'i/train-images-idx3-ubyte' : 'ck/checkpoint.safetensors');
+        return {
+          argv,
+          files: { [where]: f, 'm.safetensors': model, ...(where.startsWith('i/') ? { 'i/train-labels-idx1-ubyte': idx([2], new Uint8Array(2)) } : {}) },
+        };
+      });
+      expect((await fuzzCli('special files', sample(cmd, FUZZ_CASES, 16), FUZZ_SEED)).cases).toBe(FUZZ_CASES);
     },
     TIMEOUT,
   );

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { mutate } from './cleanly.js';
+import type { SpecialFile } from './budget.js';
 
 /** Cases per fuzzer: a few hundred in `npm test`; PARALENS_FUZZ_RUNS for the long run of docs/reliability.md. */
 export const FUZZ_CASES = Number(process.env.PARALENS_FUZZ_RUNS ?? 200);
@@ -298,3 +299,86 @@ export const fashionDir = fc
   });
 
 export { ops as byteMutations };
+
+// ---- issue 32: what a file becomes (nesting, keys, zero-sized dimensions, compression ratios, special files) ----
+
+/** A safetensors file whose header is `head + repeat×count + tail` (made in the child: a 26 MB header costs no transfer). */
+function headerBomb(head: string, repeat: string, count: number, tail: string): SpecialFile {
+  const n = Buffer.byteLength(head) + Buffer.byteLength(repeat) * count + Buffer.byteLength(tail);
+  const prefix = new Uint8Array(8 + Buffer.byteLength(head));
+  new DataView(prefix.buffer).setUint32(0, n, true);
+  new DataView(prefix.buffer).setUint32(4, Math.floor(n / 2 ** 32), true);
+  prefix.set(new TextEncoder().encode(head), 8);
+  return { head: prefix, repeat, count, tail };
+}
+
+/** Safetensors files whose headers nest deep, hold many keys or tensors, or write numbers and marks the format refuses. */
+export const hostileHeaders: fc.Arbitrary<Uint8Array | SpecialFile> = fc.oneof(
+  fc.integer({ min: 1, max: 20_000 }).map((k) => headerBomb('{"__metadata__":{"spec":"dense(2,1)"},"x":', '[', k, ']'.repeat(k) + '}')),
+  fc.integer({ min: 1, max: 5000 }).map((k) => headerBomb('{"__metadata__":{"training":"', '[', k, `${']'.repeat(k)}"}}`)),
+  fc.integer({ min: 1, max: 2_000_000 }).map((k) => headerBomb('{"__metadata__":{', '"k":"",', k, '"z":""}}')),
+  fc
+    .integer({ min: 1, max: 300_000 })
+    .map((k) => headerBomb('{', '"t":{"dtype":"F32","shape":[0],"data_offsets":[0,0]},', k, '"u":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}}')),
+  fc
+    .constantFrom(
+      '\ufeff{}',
+      '{"w":{"dtype":"F32","shape":[2.0],"data_offsets":[0,8]}}',
+      '{"w":{"dtype":"F32","shape":[1e0],"data_offsets":[0,4]}}',
+      '{"a":1,"a":2}',
+      '{"w":{"dtype":"F32","shape":[-0],"data_offsets":[0,0]}}',
+    )
+    .map((h) => headerBomb(h, '', 0, '')),
+);
+
+/** A .npy header and body: any dtype paralens knows or not, shapes with zeros and huge sizes, bodies short, exact or long. */
+export const npyFile = fc
+  .tuple(
+    fc.constantFrom('<f4', '<f8', '|u1', '<i8', '|b1', '<U3', '>f4', '<f2', '|O'),
+    fc.array(fc.oneof(fc.constantFrom(0, 1, 2, 3, 2 ** 31, 2 ** 30, 5e7, 65536), fc.nat(9)), { maxLength: 4 }),
+    fc.integer({ min: -8, max: 8 }),
+    fc.boolean(),
+  )
+  .map(([descr, shape, off, fortran]) => {
+    const width = Number(/\d+$/.exec(descr)?.[0] ?? 8) * (descr.includes('U') ? 4 : 1);
+    const need = shape.reduce((a, b) => a * b, 1) * width;
+    // the body the header declares (when small), or a few bytes more or fewer than it
+    const body = new Uint8Array(need <= 4096 ? Math.max(0, need + (off > 4 ? off : 0) - (off < -4 ? -off : 0)) : Math.abs(off));
+    return npyFileBytes(descr, shape, body, fortran);
+  });
+
+/** npyBytes without importing test/data (the generators stay self-contained). */
+export function npyFileBytes(descr: string, shape: readonly number[], body: Uint8Array, fortran = false): Uint8Array {
+  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  const total = Math.ceil((10 + header.length + 1) / 64) * 64;
+  header = header.padEnd(total - 10 - 1, ' ') + '\n';
+  const out = new Uint8Array(10 + header.length + body.length);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]);
+  new DataView(out.buffer).setUint16(8, header.length, true);
+  out.set(new TextEncoder().encode(header), 10);
+  out.set(body, 10 + header.length);
+  return out;
+}
+
+/** Gzip members concatenated: `members` copies of `block` bytes of `text` deflated (a bomb of any ratio up to 1000:1). */
+export function gzipMembers(text: string, block: number, members: number): Uint8Array {
+  const one = gzipSync(Buffer.from(text.repeat(Math.ceil(block / Math.max(1, text.length))).slice(0, block)), { level: 9 });
+  return Buffer.concat(Array.from({ length: members }, () => one));
+}
+
+/** Compressed files of every ratio: gzipped tables and IDX images, from honest (2:1) to bombs (1000:1). */
+export const compressed = fc.tuple(
+  fc.constantFrom('1,2\n', 'a,b,c\n0,1,x\n', '\0', 'abcdefghij'),
+  fc.integer({ min: 1, max: 4 << 20 }),
+  fc.integer({ min: 1, max: 200 }),
+);
+
+/** What a path can be besides a regular file: a FIFO, a link to a device, a directory, a sparse file of any size. */
+export const specialFile: fc.Arbitrary<SpecialFile> = fc.oneof(
+  fc.constant({ fifo: true as const }),
+  fc.constantFrom('/dev/zero', '/dev/null', '/dev/urandom', '/proc/self/environ', '/nonexistent').map((t) => ({ symlink: t })),
+  fc.constant({ dir: true as const }),
+  fc
+    .tuple(fc.constantFrom(1e3, 1e8, 1.9e9, 2.2e9, 5e9), fc.constantFrom(new Uint8Array(0), npyFileBytes('<f4', [4, 2], new Uint8Array(32))))
+    .map(([size, head]) => ({ sparse: size, head })),
+);
