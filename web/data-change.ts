@@ -1,4 +1,4 @@
-import { setup, uncertaintySpec } from './model.js';
+import { plan, uncertaintySpec } from './model.js';
 import { defaultModel } from './state.js';
 import type { PlaygroundState } from './state.js';
 
@@ -13,7 +13,7 @@ export function modelAfterDataChange(before: PlaygroundState, after: PlaygroundS
   const fresh = after.uncertainty === 'off' ? defaultModel(after.data) : uncertaintySpec(after.uncertainty, after.data, after.seed);
   const chosen = before.uncertainty === 'off' ? defaultModel(before.data) : uncertaintySpec(before.uncertainty, before.data, before.seed);
   if (typed.trim() === chosen) return { model: fresh, note: `the default model for ${after.data}` };
-  const fits = setup({ ...after, model: typed });
+  const fits = plan({ ...after, model: typed });
   if (!('error' in fits)) return { model: typed, note: `kept your model: it fits ${after.data}` };
   return { model: fresh, note: `your model does not fit ${after.data} (${fits.error}); replaced by the default for ${after.data}` };
 }

@@ -2,8 +2,7 @@ import { stringDiagram } from '../src/draw/diagram.js';
 import { heatMap, linePlot } from '../src/draw/plot.js';
 import { builtInData } from '../src/data/registry.js';
 import { marchingSquares } from '../src/topos/gluing/boundary.js';
-import { gridOf, N, setup, uncertaintySpec } from './model.js';
-import { boundsOf } from '../src/draw/grid.js';
+import { plan, uncertaintySpec } from './model.js';
 import { DATA_SETS, decodeState, defaultModel, encodeState, OPTIMIZERS, UNCERTAINTY } from './state.js';
 import type { PlaygroundState } from './state.js';
 import { modelAfterDataChange } from './data-change.js';
@@ -76,23 +75,30 @@ function read(): PlaygroundState {
   };
 }
 
-/** Checks the spec against the data exactly as the CLI does; shows the message next to the field. */
+/**
+ * Checks the spec against the data exactly as the CLI does, and its cost, from shapes alone
+ * (plan: nothing is built on this thread); shows the message next to the field. The picture of
+ * χ before training is made by the worker and shown when it comes back for this state.
+ */
 function validate(): boolean {
-  const s = setup(state);
+  const p = plan(state);
   const err = $('model-error');
-  if ('error' in s) {
-    err.textContent = s.error;
+  if ('error' in p) {
+    err.textContent = p.error;
     $('diagram').innerHTML = '';
     return false;
   }
   err.textContent = '';
-  if (s.data.x.shape[1] === 2) {
-    const box = boundsOf(s.data.x, 0.15);
-    $('boundary').innerHTML = drawGrid({ ...box, values: gridOf(s.trainer.model, s.trainer.theta, box, s.link).chi, nx: N, ny: N }, 'χ before training');
+  if (p.data.x.shape[1] === 2) {
+    previewKey = encodeState(state);
+    send({ type: 'preview', state, key: previewKey });
   } else $('boundary').innerHTML = '<p>(no picture for data with more than two inputs)</p>';
-  $('diagram').innerHTML = stringDiagram(s.trainer.model) + '<figcaption>the model as a string diagram in Para</figcaption>';
+  $('diagram').innerHTML = stringDiagram(p.model) + '<figcaption>the model as a string diagram in Para</figcaption>';
   return true;
 }
+
+/** The state whose χ-before-training picture the page waits for. */
+let previewKey: string | undefined;
 
 /** Reads the form into `state` (the URL hash too) and checks the setup; true when it can train. */
 function onChange(e?: Event): boolean {
@@ -174,6 +180,10 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   if (m.type === 'error') {
     $('model-error').textContent = m.message;
     setStatus('failed', 'failed: ' + m.message);
+    return;
+  }
+  if (m.type === 'preview') {
+    if (m.key === previewKey && m.grid) $('boundary').innerHTML = drawGrid(m.grid, 'χ before training');
     return;
   }
   if (m.type === 'stopped') {

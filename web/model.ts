@@ -15,11 +15,13 @@ import { parseSpec } from '../src/catalogue/index.js';
 import type { Para } from '../src/para/para.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { argmax } from '../src/train/metrics.js';
-import { Trainer } from '../src/train/trainer.js';
+import { fitToData, Trainer } from '../src/train/trainer.js';
+import { checkTrainingMemory, checkTrainingWork } from '../src/train/cost.js';
 import type { PlaygroundState } from './state.js';
 
 /** Grid resolution of the pictures (N×N points). */
 export const N = 64;
+const GRID_POINTS = N * N;
 
 export interface Setup {
   data: Dataset;
@@ -37,26 +39,61 @@ export function uncertaintySpec(method: 'mc-dropout' | 'bayes', data: string, se
 }
 
 /**
- * Builds the data, loss and a Trainer for a state (with `seedOffset` added to the seed, for
- * ensembles), or returns the error message the CLI would print: a spec that does not parse,
- * shapes that do not compose or do not fit the data. A Bayesian state trains the ELBO: the
- * optimiser adds the KL gradient to the prior (src/experiments/markov/elbo.ts).
+ * What one run in the playground may cost (multiply-adds): its training and the ~150 pictures
+ * over the N×N grid, about half a minute of a tab's CPU. Memory: the training limit of the CLI.
  */
-export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: string } {
+export const PLAYGROUND_WORK = 2e11;
+
+/** A state checked from shapes alone: the model fixed to the data and costed, nothing allocated. */
+export interface Plan {
+  data: Dataset;
+  model: Para;
+  loss: Loss;
+  link: Link;
+}
+
+/**
+ * Checks a state before anything is built, as the CLI does: the spec parses (its construction
+ * costed by the spec grammar), the model fits the data (fitToData), and training — θ, its
+ * gradient and the optimiser's state, a minibatch's activations — and the run's work, pictures
+ * included, are within the limits. A link with 8192-wide layers once froze the tab for minutes
+ * at 1.6 GB; now it is this error, at once. Cheap enough for the page's own thread.
+ */
+export function plan(state: PlaygroundState): Plan | { error: string } {
   try {
     const data = builtInData(state.data, state.seed);
-    const model = parseSpec(state.model);
     const { loss, link } = lossFor(data);
+    const model = fitToData(parseSpec(state.model), data, loss);
+    const N = data.x.batch;
+    checkTrainingMemory(model, Math.min(state.batch, N), state.optimizer);
+    checkTrainingWork(model, state.epochs * N, 150 * GRID_POINTS, `the playground: ${state.epochs} epochs of ${N} rows and their pictures`, PLAYGROUND_WORK);
+    return { data, model, loss, link };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/**
+ * Builds the data, loss and a Trainer for a state (with `seedOffset` added to the seed, for
+ * ensembles), or returns the error message the CLI would print: a spec that does not parse,
+ * shapes that do not compose or do not fit the data, a setup beyond the limits (plan). A
+ * Bayesian state trains the ELBO: the optimiser adds the KL gradient to the prior
+ * (src/experiments/markov/elbo.ts).
+ */
+export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: string } {
+  const p = plan(state);
+  if ('error' in p) return p;
+  try {
+    const { data, model: fixed, loss, link } = p;
     const seed = state.seed + seedOffset;
     const base = { loss, batch: state.batch, seed };
-    const fixed = model.dom ? model : model.at(data.x.shape.slice(1));
     const gauss = state.uncertainty === 'bayes' ? gaussianParams(fixed) : [];
     const trainer = gauss.length
       ? new Trainer(fixed, data, {
           ...base,
           optimizer: withKlGradient(makeOptimizer(state.optimizer, { lr: state.lr }), gauss, 1, CLASSIFICATION_DEFAULTS.klWeight! / data.x.batch),
         })
-      : new Trainer(model, data, { ...base, lr: state.lr, optimizer: state.optimizer });
+      : new Trainer(fixed, data, { ...base, lr: state.lr, optimizer: state.optimizer });
     return { data, loss, link, trainer };
   } catch (e) {
     return { error: (e as Error).message };

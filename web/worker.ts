@@ -10,7 +10,10 @@ import type { PlaygroundState } from './state.js';
 
 /** Messages the page sends. */
 export type ToWorker =
-  { type: 'train'; state: PlaygroundState } | { type: 'stop' } | { type: 'ensemble'; state: PlaygroundState; experts: number; tol: number };
+  | { type: 'train'; state: PlaygroundState }
+  | { type: 'stop' }
+  | { type: 'ensemble'; state: PlaygroundState; experts: number; tol: number }
+  | { type: 'preview'; state: PlaygroundState; key: string };
 
 /** What the worker is doing: the page's status line says it. */
 export type Activity = { kind: 'idle' } | { kind: 'training'; epoch: number; epochs: number } | { kind: 'ensemble'; expert: number; experts: number };
@@ -32,7 +35,8 @@ export type FromWorker =
     }
   | { type: 'stopped'; activity: Activity }
   | { type: 'ensemble-progress'; expert: number; experts: number; backend: string }
-  | { type: 'ensemble'; disagreement: GridMsg; glued: number; points: number; tol: number; experts: number; backend: string };
+  | { type: 'ensemble'; disagreement: GridMsg; glued: number; points: number; tol: number; experts: number; backend: string }
+  | { type: 'preview'; key: string; grid?: GridMsg };
 
 export interface GridMsg extends Box {
   values: Float32Array;
@@ -109,6 +113,17 @@ function train(state: PlaygroundState): void {
 }
 
 /**
+ * χ before training, over the plane of 2-D data: built here, off the page's thread, once the
+ * page has checked the state's cost (plan). `key` says which state it answers.
+ */
+function preview(state: PlaygroundState, key: string): void {
+  const s = setup(state);
+  if ('error' in s || s.data.x.shape[1] !== 2) return post({ type: 'preview', key });
+  const box = boundsOf(s.data.x, 0.15);
+  post({ type: 'preview', key, grid: { ...box, values: gridOf(s.trainer.model, s.trainer.theta, box, s.link).chi, nx: N, ny: N } });
+}
+
+/**
  * Trains `experts` copies from different seeds and reports, over the plane, where their
  * sections glue: the largest pairwise disagreement at each point, and how many grid points
  * satisfy the sheaf condition within `tol` (seed 000, sheaf gluing of ensembles).
@@ -161,6 +176,7 @@ self.onmessage = async (e: MessageEvent<ToWorker>): Promise<void> => {
   const m = e.data;
   try {
     if (m.type === 'train') train(m.state);
+    else if (m.type === 'preview') preview(m.state, m.key);
     else if (m.type === 'ensemble') await ensemble(m.state, m.experts, m.tol);
     else {
       // stop: cancel the run and say where it stood

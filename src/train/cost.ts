@@ -49,7 +49,7 @@ export function trainingBytes(model: Para, batch: number, optimizer: string | un
 }
 
 /** Refuses a training step whose memory (trainingBytes) exceeds the limit, before θ is allocated. */
-export function checkTrainingMemory(model: Para, batch: number, optimizer: string | undefined, limit = TRAINING_LIMITS.bytes): void {
+export function checkTrainingMemory(model: Para, batch: number, optimizer: string | undefined, limit: number = TRAINING_LIMITS.bytes): void {
   const bytes = trainingBytes(model, batch, optimizer);
   if (bytes > limit) {
     const p = parameterCount(model);
@@ -65,7 +65,7 @@ export function checkTrainingMemory(model: Para, batch: number, optimizer: strin
  * or steps × batch × positions) plus `evaluated` samples forward only, when its work exceeds
  * the limit. `what` says what was asked ('1e15 epochs of 4 rows').
  */
-export function checkTrainingWork(model: Para, rows: number, evaluated: number, what: string, limit = TRAINING_LIMITS.work): CostEstimate {
+export function checkTrainingWork(model: Para, rows: number, evaluated: number, what: string, limit: number = TRAINING_LIMITS.work): CostEstimate {
   const p = parameterCount(model);
   const work = 3 * p * rows + p * evaluated;
   const estimate = { work, elements: p };
@@ -78,7 +78,7 @@ export function checkTrainingWork(model: Para, rows: number, evaluated: number, 
 }
 
 /** Refuses `count` repetitions (seeds, restarts) of a run of `each` multiply-adds beyond the limit, before the first starts. */
-export function checkRepeatedWork(count: number, each: number, what: string, limit = TRAINING_LIMITS.work): void {
+export function checkRepeatedWork(count: number, each: number, what: string, limit: number = TRAINING_LIMITS.work): void {
   const work = count * each;
   if (!(work <= limit))
     throw new TooLargeError(

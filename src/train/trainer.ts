@@ -62,6 +62,28 @@ export interface EpochStats {
  * and applies the optimiser's update u: θ ↦ θ′. Memory is reused across steps (an arena),
  * so a step allocates nothing once warm.
  */
+/**
+ * The model fixed to the data's inputs and checked against its targets under `loss` — what a
+ * Trainer does first, from shapes alone (nothing is allocated): a page can check a setup, and
+ * estimate its cost, before anything is built. ShapeErrors name both sides.
+ */
+export function fitToData(model: Para, data: Dataset, loss: Loss): Para {
+  const N = data.x.batch;
+  const m = model.dom ? model : model.at(data.x.shape.slice(1));
+  const dom = m.dom!;
+  if (shapeString(dom) !== shapeString(data.x.shape.slice(1))) {
+    throw new ShapeError(`${m} expects inputs [*,${dom.join(',')}] but ${data.name} has inputs ${shapeString(data.x.shape)}`);
+  }
+  const cod = m.cod;
+  const want = cod && (loss.targetShape ? loss.targetShape(cod) : cod);
+  if (want && want.reduce((a, b) => a * b, 1) !== data.y.size / N) {
+    throw new ShapeError(
+      `${m} outputs [*,${cod!.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}${want !== cod ? ` (${loss.name} needs [*,${want.join(',')}])` : ''}`,
+    );
+  }
+  return m;
+}
+
 export class Trainer {
   model: Para;
   readonly theta: Tensor[];
@@ -86,19 +108,8 @@ export class Trainer {
     const N = data.x.batch;
     if (N === 0) throw new RangeArgError(`${data.name}: no training rows`);
     checkFinite(data);
-    this.model = model.dom ? model : model.at(data.x.shape.slice(1));
-    const dom = this.model.dom!;
-    if (shapeString(dom) !== shapeString(data.x.shape.slice(1))) {
-      throw new ShapeError(`${this.model} expects inputs [*,${dom.join(',')}] but ${data.name} has inputs ${shapeString(data.x.shape)}`);
-    }
     this.loss = opts.loss ?? lossForData(data);
-    const cod = this.model.cod;
-    const want = cod && (this.loss.targetShape ? this.loss.targetShape(cod) : cod);
-    if (want && want.reduce((a, b) => a * b, 1) !== data.y.size / N) {
-      throw new ShapeError(
-        `${this.model} outputs [*,${cod!.join(',')}] but ${data.name} has targets ${shapeString(data.y.shape)}${want !== cod ? ` (${this.loss.name} needs [*,${want.join(',')}])` : ''}`,
-      );
-    }
+    this.model = fitToData(model, data, this.loss);
     const seed = opts.seed ?? 0;
     this.rng = new Rng(seed);
     const batch = opts.batch ?? N;

@@ -37,6 +37,8 @@ describeWith(chromium(), 'the playground in Chromium', () => {
     await page.selectOption('#data', 'circles');
     expect(await page.inputValue('#model')).toBe('dense(2,8) >> tanh >> dense(8,8) >> tanh >> dense(8,1)');
     await page.fill('#epochs', '200');
+    // χ before training is drawn by the worker (nothing is built on the page's thread)
+    await page.waitForFunction(() => document.getElementById('boundary')!.innerHTML.includes('χ before training'), undefined, { timeout: 30_000 });
     const untrained = await page.innerHTML('#boundary');
     expect(untrained).toContain('χ before training');
     await page.click('#train');
@@ -82,6 +84,19 @@ describeWith(chromium(), 'the playground in Chromium', () => {
     await page.click('#train');
     await page.waitForTimeout(300);
     expect(await page.textContent('#status')).toBe(before);
+
+    // a short link with 8192-wide layers is refused before anything is built, on memory or on work
+    // (it once froze the tab for minutes at 1.6 GB): the message names the estimate, no diagram is drawn
+    for (const [width, why] of [
+      [8192, /takes about 1\.\d GiB .* the limit is 1\.0 GiB/],
+      [2048, /multiply-adds; the limit is 2\.00e\+11/],
+    ] as const) {
+      await page.goto(`${url}#data=moons&model=${encodeURIComponent(`dense(2,${width}) >> tanh >> dense(${width},${width}) >> tanh >> dense(${width},1)`)}`);
+      await page.reload();
+      expect(await page.textContent('#model-error')).toMatch(why);
+      expect(await page.evaluate(() => 1 + 1)).toBe(2);
+      expect(await page.innerHTML('#diagram')).toBe('');
+    }
 
     // a malformed hash falls back to the defaults, with a notice
     await page.goto(`${url}#data=nope&lr=abc`);
