@@ -54,7 +54,7 @@ export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: n
   const nIn = plan.nIn,
     nOut = plan.nOut;
   // every element when that is affordable, else the generators (the end itself is exact either way)
-  const everyElement = E.dim * plan.residualEach * BG.order <= MAX_DENSE_WORK;
+  const everyElement = E.dim * plan.residualEach * BG.order <= MAX_RESIDUAL_WORK;
   const checked = everyElement ? BG.matrices.map((_, g) => g) : BG.generators;
   let residual = 0;
   const A = new Float64Array(nOut * nIn);
@@ -172,8 +172,14 @@ export function coinvariants(G: Group, r: Rep, s: Rep, opts: { maxOrder?: number
 /** The most memory the functors of `endOverGroup` / `coinvariants` may take (1 GiB by default). */
 const DEFAULT_MAX_BYTES = 2 ** 30;
 
-/** The most elementary steps they may take (about a second). */
+/** The most elementary steps they may take (a few seconds: a step is a multiply-add or an entry written, 2–5 ns here). */
 const MAX_DENSE_WORK = 1e9;
+
+/** The residual is measured at every element when that takes at most this many multiply-adds (about half a second), else at the generators. */
+const MAX_RESIDUAL_WORK = 1e8;
+
+/** Steps per entry of an element's ρ(g) built from g (the Kronecker chain of each atom, the entries placed, the array allocated): measured. */
+const REP_ENTRY_STEPS = 16;
 
 /** What an end or coend over BG will cost, as planOverGenerators found it. */
 interface GeneratorPlan {
@@ -248,7 +254,7 @@ function planOverGenerators(what: string, G: Group, BG: GroupCategory, rin: Rep,
   if (!(bytes <= maxBytes)) tooMuch(bytes);
   // an element's matrices have the generators' nonzeros when they are permutations, else as many as they like
   const residualEach = permutation ? nnzOut * nIn + nOut * nnzIn : nOut * nOut * nIn + nOut * nIn * nIn;
-  const work = order * (nIn * nIn + nOut * nOut) + 8 * nnz + (permutation ? 4 * nnz : nnz + (n * n * n) / 3) + order * residualEach;
+  const work = REP_ENTRY_STEPS * order * (nIn * nIn + nOut * nOut) + 8 * nnz + (permutation ? 4 * nnz : nnz + (n * n * n) / 3) + order * residualEach;
   if (!(work <= MAX_DENSE_WORK)) {
     throw new TooLargeError(
       `${about} over ${gens} generators and ${order} elements take about ${formatCount(work)} steps of linear algebra (${permutation ? 'union–find on permutation actions' : 'a Cholesky nullspace'}); the limit is ${formatCount(MAX_DENSE_WORK)} (paralens derive solves Hom_G block by block)`,

@@ -397,3 +397,45 @@ export function takeLock(lock: string, attempts = 50): LockOutcome {
   }
   return { odd: 'it keeps changing (other processes are taking it at the same time)' };
 }
+
+/**
+ * Replaces several files as a set: every one is written in full to its own temporary file
+ * (and fsynced) before any is renamed into place, then they are renamed in the order given and
+ * the directories fsynced. A failure while writing leaves every target as it was; a kill
+ * between the renames — microseconds, not the time it takes to write the files — can leave a
+ * set of old and new files, which is why a set should carry a stamp its readers check (the
+ * PyTorch project's `load()`). Targets are checked as replaceFileSync checks them.
+ */
+export function replaceFilesSync(files: readonly (readonly [string, string | Uint8Array])[], opts: WriteOptions = {}): void {
+  for (const [path] of files) {
+    const problem = targetProblem(path, opts.force ?? false);
+    if (problem) throw new DataError(`cannot write ${path}: ${problem}`);
+  }
+  const staged: { path: string; temp: ReturnType<typeof createTemp> }[] = [];
+  try {
+    for (const [path, data] of files) {
+      removeStaleTemps(path);
+      const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+      const t = createTemp(path);
+      staged.push({ path, temp: t });
+      try {
+        keepModeOf(path, t.fd);
+        for (let at = 0; at < bytes.length;) at += writeSync(t.fd, bytes, at, bytes.length - at);
+        fsyncSync(t.fd);
+      } finally {
+        closeSync(t.fd);
+      }
+    }
+    for (const { path, temp } of staged) {
+      renameSync(temp.path, path);
+      temp.done();
+    }
+    for (const dir of new Set(files.map(([p]) => dirname(p)))) fsyncPath(dir, 'r');
+  } catch (e) {
+    for (const { temp } of staged) {
+      removeQuietly(temp.path);
+      temp.done();
+    }
+    throw e;
+  }
+}

@@ -53,7 +53,8 @@ describeWith(pytorch(), 'train.py on text: a transformer to DDP and back', () =>
     );
     expect(t.code, t.err).toBe(0);
     const project = join(dir, 'lm');
-    const e = await cli('export', '--format', 'pytorch', '--load', saved, '--out', project, '--json');
+    // export reads only the text its command line names (issue 32), encoded with the model's vocabulary
+    const e = await cli('export', '--format', 'pytorch', '--load', saved, '--out', project, '--data', `text:${text}`, '--json');
     expect(e.code, e.err).toBe(0);
     expect(e.json().data.kind).toBe('text');
     const one = join(project, 'one.safetensors'),

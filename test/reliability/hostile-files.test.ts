@@ -143,9 +143,49 @@ const REPRODUCTIONS: [number, string, Case, number[], Check?][] = [
   [
     1,
     'export of a text model recording text:/etc/passwd writes no data',
-    { argv: ['export', '--format', 'pytorch', '--load', '{dir}/m.safetensors', '--out', '{dir}/p', '--json'], files: { 'm.safetensors': textModel } },
+    {
+      argv: ['export', '--format', 'pytorch', '--load', '{dir}/m.safetensors', '--out', '{dir}/p', '--input-shape', '4', '--json'],
+      files: { 'm.safetensors': textModel },
+    },
     [0],
-    (o) => expect(Object.keys((JSON.parse(o.out) as { files: object }).files)).not.toContain('data.safetensors'),
+    (o) => {
+      const j = JSON.parse(o.out) as { files: object; data: object };
+      expect(Object.keys(j.files)).not.toContain('data.safetensors');
+      expect(j.data).toEqual({ kind: 'none', recorded: 'text:/etc/passwd' });
+    },
+  ],
+  [
+    1,
+    'export --data text:/etc/passwd is what the user named: read, encoded with the model vocabulary',
+    {
+      argv: [
+        'export',
+        '--format',
+        'pytorch',
+        '--load',
+        '{dir}/m.safetensors',
+        '--out',
+        '{dir}/p',
+        '--input-shape',
+        '4',
+        '--data',
+        'text:{dir}/book.txt',
+        '--json',
+      ],
+      files: { 'm.safetensors': textModel, 'book.txt': 'abcd dcba '.repeat(40) },
+    },
+    [0],
+    (o) => expect(Object.keys((JSON.parse(o.out) as { files: object }).files)).toContain('data.safetensors'),
+  ],
+  [
+    5,
+    'train.py is given no setting of the wrong type: epochs as a string',
+    {
+      argv: ['export', '--format', 'pytorch', '--load', '{dir}/m.safetensors', '--out', '{dir}/p'],
+      files: { 'm.safetensors': modelFile('dense(2,1)', { epochs: '1e9' }) },
+    },
+    [2],
+    (o) => expect(o.err).toMatch(/settings give epochs = "1e9", not a positive integer/),
   ],
   // 2. zero-sized dimensions: no elements, yet once a name per column
   ...[[0, 2 ** 31], [0, 5e7], [0, 3, 2 ** 30], [3, 0], [0]].map((shape): [number, string, Case, number[]] => [
@@ -455,7 +495,13 @@ const REPRODUCTIONS: [number, string, Case, number[], Check?][] = [
     [0],
     (o) => expect(JSON.parse(o.out) as { dim: number; agree: boolean }).toMatchObject({ dim, agree: true }),
   ]),
-  [12, "end --group 'S(5)' --in T(3) --out T(3) (15 625 unknowns: refused)", { argv: ['end', '--group', 'S(5)', '--in', 'T(3)', '--out', 'T(3)'] }, [2]],
+  [
+    12,
+    "end --group 'S(6)' --in T(3) --out T(3) (ρ at 720 elements, 46 656 unknowns: refused)",
+    { argv: ['end', '--group', 'S(6)', '--in', 'T(3)', '--out', 'T(3)'] },
+    [2],
+  ],
+  [12, "end --group 'S(6)' --in T(4) --out T(4) (1.7 million unknowns: refused)", { argv: ['end', '--group', 'S(6)', '--in', 'T(4)', '--out', 'T(4)'] }, [2]],
   [12, "coend --group 'S(6)' --in T(2) --out T(2)", { argv: ['coend', '--group', 'S(6)', '--in', 'T(2)', '--out', 'T(2)', '--json'] }, [0]],
 ];
 

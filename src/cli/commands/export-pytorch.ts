@@ -2,9 +2,9 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { builtInDataNames } from '../../data/registry.js';
 import { FASHION_MNIST_DIR } from '../../data/node.js';
-import { DataError } from '../../errors.js';
+import { DataError, quote } from '../../errors.js';
 import type { ModelFile } from '../../io/model-file.js';
-import { checkWritableSync, writeFileAtomic } from '../../io/node-fs.js';
+import { checkWritableSync, replaceFilesSync } from '../../io/node-fs.js';
 import type { WriteOptions } from '../../io/node-fs.js';
 import { buildPytorchProject } from '../../io/pytorch/project.js';
 import type { TorchData } from '../../io/pytorch/project.js';
@@ -14,27 +14,44 @@ import { trainingSplits } from '../splits.js';
 import { isTextData, loadTextData } from '../text-data.js';
 
 /**
- * The data of the run a model file records, for train.py: the built-in sets are made again
- * from their name and seed (the same rows as the paralens run, split the same way) and
- * written into the project, so PyTorch trains on those bits; Fashion-MNIST is read by path
- * (60 000 images need not be copied); anything else is left to train.py --data.
+ * The data train.py trains on. Export reads only what its own command line names: `--data`
+ * (a built-in set, made again from its name; `text:PATH` or `fortunes`, encoded with the model
+ * file's vocabulary; fashion-mnist, read by train.py from `--data-dir`). Without it, what the
+ * model file records is used only when reading it touches no file — a built-in set made again
+ * from its name and seed, Fashion-MNIST where the Debian package puts it — and otherwise only
+ * reported (`recorded`): a model file once named `text:/etc/passwd` and had export copy that
+ * file into the project.
  */
-async function runData(file: ModelFile): Promise<TorchData | undefined> {
-  const name = file.settings.data;
+async function runData(file: ModelFile, named: { data?: string; dataDir?: string }): Promise<{ data?: TorchData; recorded?: string }> {
+  const recorded = typeof file.settings.data === 'string' ? file.settings.data : undefined;
+  const name = named.data ?? recorded;
   const seed = typeof file.settings.seed === 'number' ? file.settings.seed : 0;
-  if (typeof name !== 'string') return undefined;
-  if (isTextData(name) && typeof file.settings.vocabulary === 'string' && typeof file.settings.context === 'number') {
-    const corpus = loadTextData(name, { context: file.settings.context, vocabulary: Array.from(file.settings.vocabulary) });
-    return { text: { name, train: corpus.train, val: corpus.val } };
+  if (name === undefined) return {};
+  if (builtInDataNames().includes(name)) {
+    const valFraction = typeof file.settings.val_fraction === 'number' ? file.settings.val_fraction : undefined;
+    const { train, test } = trainingSplits(await loadData(name, { seed, model: file.model }), { seed, valFraction });
+    return { data: { rows: { train, test } } };
   }
   if (name === 'fashion-mnist') {
-    const dir = typeof file.settings.data_dir === 'string' ? file.settings.data_dir : FASHION_MNIST_DIR;
-    return { idx: { dir: resolve(dir), layout: layoutFor(file.model, 784), classes: 10 } };
+    // train.py reads the IDX files by path: --data-dir's, else the Debian package's (a directory
+    // only the model file names is reported, not handed on)
+    const recordedDir = typeof file.settings.data_dir === 'string' ? resolve(file.settings.data_dir) : FASHION_MNIST_DIR;
+    if (named.dataDir === undefined && recordedDir !== FASHION_MNIST_DIR) return { recorded: `fashion-mnist in ${recordedDir}` };
+    return { data: { idx: { dir: resolve(named.dataDir ?? FASHION_MNIST_DIR), layout: layoutFor(file.model, 784), classes: 10 } } };
   }
-  if (!builtInDataNames().includes(name)) return undefined;
-  const valFraction = typeof file.settings.val_fraction === 'number' ? file.settings.val_fraction : undefined;
-  const { train, test } = trainingSplits(await loadData(name, { seed, model: file.model }), { seed, valFraction });
-  return { rows: { train, test } };
+  if (named.data !== undefined && isTextData(name)) {
+    const vocabulary = typeof file.settings.vocabulary === 'string' ? Array.from(file.settings.vocabulary) : undefined;
+    const context = file.settings.context;
+    if (!vocabulary || !(typeof context === 'number' && Number.isSafeInteger(context) && context > 0))
+      throw new DataError(`export --data ${quote(name)}: the model file records no character vocabulary and context; it was not trained on text`);
+    const corpus = loadTextData(name, { context, vocabulary });
+    return { data: { text: { name, train: corpus.train, val: corpus.val } } };
+  }
+  if (named.data !== undefined)
+    throw new DataError(
+      `export --data ${quote(name)}: export writes built-in sets, text:PATH, fortunes and fashion-mnist; give train.py --data FILE.safetensors for others`,
+    );
+  return { recorded: name };
 }
 
 /** Creates DIR (its parent must exist) or accepts an existing directory. */
@@ -48,29 +65,44 @@ async function ensureDir(dir: string): Promise<void> {
   }
 }
 
-/** Writes the PyTorch project of a model file into `dir`; returns what the command reports. */
-export async function exportPytorch(file: ModelFile, dir: string, inputShape: Shape | undefined, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
-  const data = await runData(file);
+/**
+ * Writes the PyTorch project of a model file into `dir` as a set (replaceFilesSync: every file
+ * written in full before any is renamed into place, model.py first); returns what the command
+ * reports, `data.recorded` naming the data the model file records when export did not read it.
+ */
+export async function exportPytorch(
+  file: ModelFile,
+  dir: string,
+  inputShape: Shape | undefined,
+  opts: WriteOptions & { data?: string; dataDir?: string } = {},
+): Promise<Record<string, unknown>> {
+  const { data, recorded } = await runData(file, opts);
   const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data });
   await ensureDir(dir);
   const files = Object.entries(project.files);
   // every file of the project probed before the first is written (writable, regular or absent, room)
   for (const [name, contents] of files)
     checkWritableSync(join(dir, name), { ...opts, bytes: typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length });
-  const written: Record<string, number> = {};
-  for (const [name, contents] of files) {
-    await writeFileAtomic(join(dir, name), contents, opts);
-    written[name] = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
+  try {
+    replaceFilesSync(
+      files.map(([name, contents]) => [join(dir, name), contents] as const),
+      opts,
+    );
+  } catch (e) {
+    if (e instanceof DataError) throw e;
+    throw new DataError(`cannot write the PyTorch project into ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  const written = Object.fromEntries(files.map(([name, contents]) => [name, typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length]));
   return {
     out: dir,
     format: 'pytorch',
     model: String(project.model),
     input_shape: ['batch', ...project.model.dom!],
     files: written,
+    project: project.stamp,
     parameters: project.stateParams.length,
     buffers: project.stateBuffers,
-    data: project.data,
+    data: { ...project.data, ...(recorded !== undefined ? { recorded } : {}) },
     train: `python3 ${join(dir, 'train.py')} --processes 2`,
   };
 }

@@ -1,4 +1,4 @@
-import { quote } from '../../errors.js';
+import { quote, shown } from '../../errors.js';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../io/node-fs.js';
 import { buildOnnx, ONNX_OPSET } from '../../io/onnx.js';
@@ -30,7 +30,9 @@ bases of equivariant layers) and DIR/train.py, which continues training with the
 schedule and data the model file records, on one process or as DistributedDataParallel
 (python3 DIR/train.py --processes 2), and writes DIR/trained.safetensors, a paralens model file.
 Built-in data sets are written into DIR/data.safetensors (the very rows of the paralens run);
-Fashion-MNIST is read from its IDX files. Layers without a PyTorch rule are refused with exit 2,
+Fashion-MNIST is read from its IDX files. Export reads no file its command line does not name:
+--data text:PATH (or fortunes) writes that text's characters, encoded with the model's
+vocabulary; data a model file merely records (a path) is reported, not read. Layers without a PyTorch rule are refused with exit 2,
 each named. See docs/scale.md.
 
 --format onnx (the default) writes the model saved in FILE (paralens train ... --save FILE) as an ONNX model (opset ${ONNX_OPSET}):
@@ -46,6 +48,11 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
     out: { type: 'string', help: 'with --format pytorch: the directory to write the project into (created if missing)' },
     'input-shape': { type: 'string', help: 'per-sample input shape, for a model file that does not record one (e.g. 1,28,28)' },
     check: { type: 'boolean', help: 'run the exported model in ONNX Runtime and compare with paralens on 64 random inputs' },
+    data: {
+      type: 'string',
+      help: 'with --format pytorch: the data to write into the project (a built-in set, text:PATH, fortunes, fashion-mnist); export reads no file this flag does not name',
+    },
+    'data-dir': { type: 'string', help: 'with --data fashion-mnist: the directory of its IDX files, for train.py to read' },
   },
   async run(flags, io) {
     if (!flags.load) throw new UsageError('export: --load FILE is required (a model saved with paralens train --save FILE)');
@@ -88,7 +95,11 @@ async function runPytorch(flags: ParsedFlags, io: CliIO): Promise<number> {
   if (flags.onnx || flags.check) throw new UsageError('export: --onnx and --check belong to --format onnx, not --format pytorch');
   const file = await loadModel(flags.load as string);
   const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'] as string, 'input-shape') : undefined;
-  const result = await exportPytorch(file, flags.out as string, inputShape, { force: Boolean(flags.force) });
+  const result = await exportPytorch(file, flags.out as string, inputShape, {
+    force: Boolean(flags.force),
+    data: flags.data as string | undefined,
+    dataDir: flags['data-dir'] as string | undefined,
+  });
   if (flags.json) io.out(JSON.stringify(result) + '\n');
   else {
     const files = result.files as Record<string, number>;
@@ -98,9 +109,13 @@ async function runPytorch(flags: ParsedFlags, io: CliIO): Promise<number> {
         .join(', ')} into ${result.out}\n`,
     );
     io.out(`model       ${result.model}\n`);
-    const data = result.data as { kind: string; path?: string; dir?: string };
+    const data = result.data as { kind: string; path?: string; dir?: string; recorded?: string };
+    const none =
+      data.recorded !== undefined
+        ? `none written: the model file records ${shown(data.recorded)}, which export does not read unless --data names it; give train.py --data FILE.safetensors`
+        : 'none recorded: give train.py --data FILE.safetensors';
     io.out(
-      `data        ${data.kind === 'file' ? `${data.path} (the rows of the paralens run)` : data.kind === 'idx' ? `IDX files in ${data.dir}` : 'none recorded: give train.py --data FILE.safetensors'}\n`,
+      `data        ${data.kind === 'file' || data.kind === 'text' ? `${data.path} (the rows of the paralens run)` : data.kind === 'idx' ? `IDX files in ${data.dir}` : none}\n`,
     );
     io.out(`train       ${result.train}\n`);
   }

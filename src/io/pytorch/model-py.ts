@@ -50,8 +50,8 @@ export function stateNames(m: Para, t: TorchModule): { params: string[]; buffers
   };
 }
 
-/** The source of model.py for morphism `m` (domain fixed) translated to `t`. */
-export function modelPy(m: Para, t: TorchModule): string {
+/** The source of model.py for morphism `m` (domain fixed) translated to `t`; `stamp` is the export's (load() refuses weights of another). */
+export function modelPy(m: Para, t: TorchModule, stamp = ''): string {
   const names = stateNames(m, t);
   const paralens = new Map(names.params.map((s, i) => [s, m.params[i]!.name]));
   const entries = [...names.params.map((s) => [s, paralens.get(s)!]), ...names.aliases.map((a) => [a.name, paralens.get(a.of)!])];
@@ -80,6 +80,7 @@ from torch import nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = ${pyString(String(m))}
+PROJECT = ${pyString(stamp)}
 INPUT_SHAPE = ${pyLiteral(m.dom)}
 PARALENS_VERSION = ${pyString(VERSION)}
 # state_dict name of each trained parameter → its name in a paralens model file (a tied weight has two state_dict names)
@@ -99,9 +100,12 @@ ${modelClass(m, t)}
 def load(path=os.path.join(HERE, 'weights.safetensors')):
     """Model with the weights of a safetensors file (state_dict names, or a paralens model file)."""
     tensors, metadata = read_safetensors(path)
+    # weights of another model, or of another export of this one (a project left half written), are refused
+    if 'spec' in metadata and metadata['spec'] != SPEC:
+        raise ValueError(f"{path} holds {metadata['spec']!r}, not {SPEC!r}")
+    if 'project' in metadata and metadata['project'] != PROJECT:
+        raise ValueError(f"{path} is the weights of export {metadata['project']}, not of this model.py ({PROJECT}): the project mixes two exports; export it again")
     if metadata.get('format') == 'paralens':
-        if metadata.get('spec') != SPEC:
-            raise ValueError(f"{path} holds {metadata.get('spec')!r}, not {SPEC!r}")
         state = {s: tensors[p] for s, p in PARALENS_NAMES.items()}
         if BUFFERS:
             fixed, _ = read_safetensors(os.path.join(HERE, 'weights.safetensors'))

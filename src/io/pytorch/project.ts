@@ -1,5 +1,6 @@
 import type { Dataset } from '../../data/dataset.js';
-import { ParalensError } from '../../errors.js';
+import { clip, ParalensError } from '../../errors.js';
+import { crc32 } from '../../data/npz.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
 import type { Shape } from '../../tensor/tensor.js';
@@ -27,10 +28,12 @@ export interface PytorchExportOptions {
   data?: TorchData;
 }
 
-/** A generated project: file name → contents, and what went into it. */
+/** A generated project: file name → contents (in the order to write them), and what went into it. */
 export interface PytorchProject {
   readonly model: Para;
   readonly files: Readonly<Record<string, string | Uint8Array>>;
+  /** The stamp model.py and weights.safetensors share (projectStamp). */
+  readonly stamp: string;
   /** state_dict names of the trained parameters and of the fixed buffers. */
   readonly stateParams: readonly string[];
   readonly stateBuffers: readonly string[];
@@ -38,6 +41,47 @@ export interface PytorchProject {
 }
 
 const DATA_FILE = 'data.safetensors';
+
+/**
+ * What train.py takes from the recorded settings, and the type each must have: a model file is
+ * received, so a setting of another type (`"epochs": "1e9"`, a list, an object) is refused here
+ * with the key named (exit 2) rather than reaching argparse or the training loop. Other keys
+ * are carried through to the model file train.py writes, as data.
+ */
+const SETTING_TYPES: Readonly<Record<string, [string, (v: unknown) => boolean]>> = {
+  epochs: ['a positive integer', (v) => Number.isSafeInteger(v) && (v as number) > 0],
+  steps: ['a positive integer', (v) => Number.isSafeInteger(v) && (v as number) > 0],
+  context: ['a positive integer', (v) => Number.isSafeInteger(v) && (v as number) > 0],
+  batch: ['a non-negative integer', (v) => Number.isSafeInteger(v) && (v as number) >= 0],
+  seed: ['a non-negative integer', (v) => Number.isSafeInteger(v) && (v as number) >= 0],
+  lr: ['a positive finite number', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0],
+  optimizer: ['a name', (v) => typeof v === 'string' && /^[a-z-]{1,32}$/.test(v)],
+  loss: [
+    'one of mse, bce, softmax-cross-entropy, token-cross-entropy',
+    (v) => ['mse', 'bce', 'softmax-cross-entropy', 'token-cross-entropy'].includes(v as string),
+  ],
+  schedule: ['a schedule name', (v) => typeof v === 'string' && /^[a-z0-9:.]{1,64}$/.test(v)],
+};
+
+/** The settings with every key train.py reads checked for its type (ExportError naming the first that is not). */
+export function checkedSettings(settings: TrainingSettings): TrainingSettings {
+  for (const [key, [what, ok]] of Object.entries(SETTING_TYPES)) {
+    const v = settings[key];
+    if (v !== undefined && v !== null && !ok(v))
+      throw new ExportError(`the model file's training settings give ${key} = ${clip(JSON.stringify(v), 60)}, not ${what}; train.py reads it`);
+  }
+  return settings;
+}
+
+/**
+ * A stamp of the exported weights (CRC-32 of weights.safetensors without it): model.py and the
+ * weights file both carry it, and model.py's load() refuses weights of another export — so a
+ * project that an interrupted export left half old and half new cannot load one model's
+ * weights into the other silently.
+ */
+function projectStamp(weights: Uint8Array): string {
+  return crc32(weights).toString(16).padStart(8, '0');
+}
 
 /** The morphism at its input shape (refusing one that takes any shape when none is given). */
 function fixed(model: Para, inputShape: Shape | undefined): Para {
@@ -68,9 +112,12 @@ export function buildPytorchProject(model: Para, theta: readonly Tensor[], opts:
   ];
   const byState = new Map(weights.map((w) => [w.name, w.tensor]));
   weights.push(...names.aliases.map((a) => ({ name: a.name, tensor: byState.get(a.of)! })));
+  const stamp = projectStamp(encodeSafetensors(weights, { spec: String(m) }));
+  // model.py first: the order the files are renamed into place (exportPytorch), so the load()
+  // that checks the stamp is in place before any weights it could be mixed with
   const files: Record<string, string | Uint8Array> = {
-    'model.py': modelPy(m, t),
-    'weights.safetensors': encodeSafetensors(weights, { spec: String(m) }),
+    'model.py': modelPy(m, t, stamp),
+    'weights.safetensors': encodeSafetensors(weights, { spec: String(m), project: stamp }),
   };
   let source: TorchDataSource = { kind: 'none' };
   const d = opts.data;
@@ -95,6 +142,6 @@ export function buildPytorchProject(model: Para, theta: readonly Tensor[], opts:
   } else if (d) {
     source = { kind: 'idx', ...d.idx };
   }
-  files['train.py'] = trainPy(opts.settings ?? {}, source);
-  return { model: m, files, stateParams: names.params, stateBuffers: names.buffers, data: source };
+  files['train.py'] = trainPy(checkedSettings(opts.settings ?? {}), source);
+  return { model: m, files, stamp, stateParams: names.params, stateBuffers: names.buffers, data: source };
 }
