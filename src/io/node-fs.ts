@@ -45,7 +45,14 @@ export interface WriteOptions {
   readonly bytes?: number;
 }
 
-const TEMP = /^\.(.+)\.(\d+)(?:\.([0-9a-f]{8}))?(?:\.probe)?\.tmp$/;
+/**
+ * A temporary file's name: `.NAME.<pid>.<8 hex>.tmp` (the random part required, so that a random
+ * part of only digits cannot pass for the pid — it once did, 2 % of the time, and the stale file
+ * stayed), or the older `.NAME.<pid>[.probe].tmp`.
+ */
+const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+const OLD_TEMP_NAME = /^\.(.+)\.(\d+)(?:\.probe)?\.tmp$/;
+const TEMP = { exec: (name: string): RegExpExecArray | null => TEMP_NAME.exec(name) ?? OLD_TEMP_NAME.exec(name) };
 
 /** A fresh random temporary path beside `target`. */
 export function tempPath(target: string): string {
