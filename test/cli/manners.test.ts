@@ -98,6 +98,6 @@ describe('CLI manners', () => {
   it('--json errors are one JSON object on stdout', async () => {
     const r = await cli('predict', '--load', join(dir, 'missing.safetensors'), '--input', '0,0', '--json');
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.out).error.message).toMatch(/cannot open model file/);
+    expect(JSON.parse(r.out).error.message).toMatch(/cannot read model file/);
   });
 });
