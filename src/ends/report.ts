@@ -216,7 +216,8 @@ function shapeOf(M: Mat): { nonzeros: number; permutation: boolean } {
  * for the residual and the characters); for each generator, the functor's two n×n actions
  * (n = n_in·n_out) by their nonzeros (entries.ts: no n×n matrix is built) as constraints; the nullspace — by
  * union–find when every generator acts by permutation matrices (each constraint then identifies
- * two unknowns), else pivoted Cholesky on the n×n Gram matrix (n³/3); and at least one basis
+ * two unknowns), else pivoted Cholesky on the n×n Gram matrix (n³/3); the basis it returns (at
+ * most n vectors of n: the dimension shows only once solved); and at least one basis
  * map's residual at every element. Generator matrices are built to see their nonzeros, after
  * checking that one of them fits.
  */
@@ -229,7 +230,7 @@ function planOverGenerators(what: string, G: Group, BG: GroupCategory, rin: Rep,
   const about = `${what} over ${G.name} of ${repToString(rin)} and ${repToString(rout)}: ${formatCount(n)} unknowns`;
   const tooMuch = (bytes: number): never => {
     throw new SolveTooLargeError(
-      `${about} need about ${formatBytes(bytes)} (ρ and σ at ${order} elements, ${gens} generators' constraints, the nullspace) but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
+      `${about} need about ${formatBytes(bytes)} (ρ and σ at ${order} elements, ${gens} generators' constraints, the nullspace and its basis) but the limit is ${formatBytes(maxBytes)}; use smaller representations (paralens derive solves Hom_G block by block)`,
       bytes,
     );
   };
@@ -249,7 +250,9 @@ function planOverGenerators(what: string, G: Group, BG: GroupCategory, rin: Rep,
     permutation &&= r.permutation && s.permutation;
     nnz += s.nonzeros * nIn + nOut * r.nonzeros; // the constraints σ(g)W − Wρ(g) of this generator
   }
-  const nullBytes = permutation ? 16 * n : 16 * n * n;
+  // the nullspace: union–find, or the n×n Gram matrix and its factor; then the basis (or the
+  // coend's projection), at most n rows of n — the dimension is known only once it is solved
+  const nullBytes = (permutation ? 16 * n : 16 * n * n) + 8 * n * n;
   const bytes = fixed + 32 * nnz + nullBytes;
   if (!(bytes <= maxBytes)) tooMuch(bytes);
   // an element's matrices have the generators' nonzeros when they are permutations, else as many as they like
