@@ -9,7 +9,6 @@ export * from './errors.js';
 export * from './safetensors.js';
 export * from './model-file.js';
 export * from './onnx.js';
-export { defineOnnxRule, onnxKinds } from './onnx-rules.js';
 export type { OnnxRule, OnnxRuleInput } from './onnx-rules.js';
 export type { Attr, NamedParam, Value as OnnxValue } from './onnx-graph.js';
 export { OnnxGraph } from './onnx-graph.js';
