@@ -18,23 +18,22 @@ export const TORCH_RULES = ruleTable<TorchRule>(
   'PyTorch export',
   FAMILIES.map((f) => f.rules),
 );
-const helpers = new Map<string, string>(FAMILIES.flatMap((f) => Object.entries(f.helpers ?? {})));
+/** The Python classes of layer families defined outside paralens (the built-in ones are python/layers.py's). */
+const definedHelpers = new Map<string, string>();
 
 /** Adds the rules (and helper classes) of a layer family defined outside paralens. */
 export function defineTorchRules(set: TorchRuleSet): void {
   for (const [k, r] of Object.entries(set.rules)) TORCH_RULES.define(k, r);
-  for (const [k, s] of Object.entries(set.helpers ?? {})) helpers.set(k, s);
+  for (const [k, s] of Object.entries(set.helpers ?? {})) definedHelpers.set(k, s);
 }
 
 export function torchKinds(): string[] {
   return TORCH_RULES.kinds();
 }
 
-/** The Python source of a helper class. */
-export function helperSource(name: string): string {
-  const s = helpers.get(name);
-  if (s === undefined) throw new Error(`PyTorch helper class '${name}' is used by a rule but not defined`);
-  return s;
+/** The Python source of a helper class given with defineTorchRules, if any. */
+export function definedHelper(name: string): string | undefined {
+  return definedHelpers.get(name);
 }
 
 /** Every sub-morphism (outermost first) whose kind has no rule: all of them, so one refusal names each. */
