@@ -1,5 +1,5 @@
 import type { Para } from '../para/para.js';
-import { layout } from './layout.js';
+import { layout } from './rules.js';
 import type { Diagram } from './layout.js';
 import { esc, r, svgDoc, textWidth } from './svg.js';
 

@@ -8,7 +8,9 @@ import type { NamedParam, OnnxGraph, Value } from './onnx-graph.js';
  * its slice of θ, the input value and the graph, and returns the output value; `emit`
  * exports a sub-morphism, so the rules for seq, par and residual are the functor from
  * Para's composites to the graph: ∘ ↦ chaining, ⊗ ↦ Split/Concat along axis 1, the
- * skip connection ↦ Add. Another module adds a rule for its layer with `defineOnnxRule`.
+ * skip connection ↦ Add. This file holds the rules of Para's structure and of src/nn as two
+ * records keyed by layer kind; src/io/onnx.ts lists them in ONNX_RULES (a user's layer gets
+ * one with `defineOnnxRule`).
  */
 export interface OnnxRuleInput {
   readonly m: Para;
@@ -18,22 +20,6 @@ export interface OnnxRuleInput {
   emit(m: Para, theta: readonly NamedParam[], x: Value): Value;
 }
 export type OnnxRule = (a: OnnxRuleInput) => Value;
-
-const rules = new Map<string, OnnxRule>();
-
-export function defineOnnxRule(kind: string, rule: OnnxRule): void {
-  rules.set(kind, rule);
-}
-
-export function onnxKinds(): string[] {
-  return [...rules.keys()].sort();
-}
-
-export function onnxRule(m: Para): OnnxRule {
-  const r = rules.get(m.kind);
-  if (!r) throw new ExportError(`cannot export layer ${quote(m)} to ONNX: no ONNX rule for kind ${quote(m.kind)}; exportable: ${onnxKinds().join(', ')}`);
-  return r;
-}
 
 /** Each child's slice of θ (seq and par list their children's parameters one after another). */
 function slices(children: readonly Para[], theta: readonly NamedParam[]): (readonly NamedParam[])[] {
@@ -76,97 +62,86 @@ function split(g: OnnxGraph, m: Para, x: Value, sizes: readonly number[]): strin
   return g.node('Split', [need(x, m), g.int64('split', sizes)], { axis: { i: 1 } }, sizes.length);
 }
 
-// Structure (src/para): composites and the comonoid/monoid maps.
-defineOnnxRule('seq', ({ m, theta, x, emit }) => {
-  const parts = slices(m.children, theta);
-  return m.children.reduce((v, c, i) => emit(c, parts[i]!, v), x);
-});
-defineOnnxRule('par', ({ m, theta, x, g, emit }) => {
-  const parts = slices(m.children, theta);
-  const xs = split(
-    g,
-    m,
-    x,
-    m.children.map((c) => c.dom![0]!),
-  );
-  const ys = m.children.map((c, i) => emit(c, parts[i]!, { name: xs[i]!, shape: c.dom! }));
-  return concat(g, ys, m.cod!);
-});
-defineOnnxRule('residual', ({ m, theta, x, g, emit }) => {
-  const y = emit(m.children[0]!, theta, x);
-  const [s] = g.node('Add', [need(x, m), need(y, m)]);
-  return { name: s!, shape: x.shape };
-});
-defineOnnxRule('copy', ({ m, x, g }) => concat(g, [x, x], m.cod!));
-defineOnnxRule('add', ({ m, x, g }) => {
-  const half = x.shape[0]! / 2;
-  const [a, b] = split(g, m, x, [half, half]);
-  const [s] = g.node('Add', [a!, b!]);
-  return { name: s!, shape: m.cod! };
-});
-defineOnnxRule('discard', ({ m }) => ({ name: null, shape: m.cod! }));
 /** Identities: id, and dropout (the identity in evaluation mode). */
 const identity: OnnxRule = ({ x }) => x;
-defineOnnxRule('id', identity);
-defineOnnxRule('dropout', identity);
 
-// Layers (src/nn).
+/** Structure (src/para): the composites and the comonoid/monoid maps. */
+export const structureOnnxRules: Readonly<Record<string, OnnxRule>> = {
+  seq: ({ m, theta, x, emit }) => {
+    const parts = slices(m.children, theta);
+    return m.children.reduce((v, c, i) => emit(c, parts[i]!, v), x);
+  },
+  par: ({ m, theta, x, g, emit }) => {
+    const parts = slices(m.children, theta);
+    const xs = split(
+      g,
+      m,
+      x,
+      m.children.map((c) => c.dom![0]!),
+    );
+    const ys = m.children.map((c, i) => emit(c, parts[i]!, { name: xs[i]!, shape: c.dom! }));
+    return concat(g, ys, m.cod!);
+  },
+  residual: ({ m, theta, x, g, emit }) => {
+    const y = emit(m.children[0]!, theta, x);
+    const [s] = g.node('Add', [need(x, m), need(y, m)]);
+    return { name: s!, shape: x.shape };
+  },
+  copy: ({ m, x, g }) => concat(g, [x, x], m.cod!),
+  add: ({ m, x, g }) => {
+    const half = x.shape[0]! / 2;
+    const [a, b] = split(g, m, x, [half, half]);
+    const [s] = g.node('Add', [a!, b!]);
+    return { name: s!, shape: m.cod! };
+  },
+  discard: ({ m }) => ({ name: null, shape: m.cod! }),
+  id: identity,
+};
+
 /** dense on vectors is Gemm; on [*, …, in] (every position of a sequence) MatMul with Wᵀ, then Add the bias. */
 const gemm = oneNode('Gemm', () => ({ transB: { i: 1 } }));
-defineOnnxRule('dense', (a) => {
+const dense: OnnxRule = (a) => {
   if (a.m.dom!.length === 1) return gemm(a);
   const { m, theta, x, g } = a;
   const [wt] = g.node('Transpose', [g.weight(theta[0]!)], { perm: { ints: [1, 0] } });
   const [y] = g.node('Add', [g.node('MatMul', [need(x, m), wt!])[0]!, g.weight(theta[1]!)]);
   return { name: y!, shape: m.cod! };
-});
-defineOnnxRule('sigmoid', oneNode('Sigmoid'));
-defineOnnxRule('tanh', oneNode('Tanh'));
-defineOnnxRule('relu', oneNode('Relu'));
-defineOnnxRule('softplus', oneNode('Softplus'));
-/** GELU, tanh approximation: opset 20's Gelu with approximate = "tanh". */
-defineOnnxRule(
-  'gelu',
-  oneNode('Gelu', () => ({ approximate: { s: 'tanh' } })),
-);
-defineOnnxRule(
-  'leaky_relu',
-  oneNode('LeakyRelu', (m) => ({ alpha: { f: m.args[0] as number } })),
-);
-defineOnnxRule(
-  'softmax',
-  oneNode('Softmax', () => ({ axis: { i: -1 } })),
-);
+};
 
-/** conv2d(inC,outC,k,stride,pad) and conv1d: ONNX Conv is the same cross-correlation with weight [O,C,k(,k)]. */
-defineOnnxRule(
-  'conv2d',
-  oneNode('Conv', (m) => {
-    const [, , k, s, p] = m.args as number[];
-    return { kernel_shape: { ints: [k!, k!] }, strides: { ints: [s!, s!] }, pads: { ints: [p!, p!, p!, p!] } };
-  }),
-);
-defineOnnxRule(
-  'conv1d',
-  oneNode('Conv', (m) => {
-    const [, , k, s, p] = m.args as number[];
-    return { kernel_shape: { ints: [k!] }, strides: { ints: [s!] }, pads: { ints: [p!, p!] } };
-  }),
-);
 const pool = (op: string): OnnxRule =>
   oneNode(op, (m) => {
     const [k, s] = m.args as number[];
     return { kernel_shape: { ints: [k!, k!] }, strides: { ints: [s!, s!] } };
   });
-defineOnnxRule('maxpool2d', pool('MaxPool'));
-defineOnnxRule('avgpool2d', pool('AveragePool'));
-defineOnnxRule(
-  'flatten',
-  oneNode('Flatten', () => ({ axis: { i: 1 } })),
-);
-/** globalavgpool: [C,H,W] → [C] is GlobalAveragePool ([N,C,1,1]) then Flatten. */
-defineOnnxRule('globalavgpool', ({ m, x, g }) => {
-  const [p] = g.node('GlobalAveragePool', [need(x, m)]);
-  const [y] = g.node('Flatten', [p!], { axis: { i: 1 } });
-  return { name: y!, shape: m.cod ?? [x.shape[0]!] };
-});
+
+/** The layers of src/nn (and dropout of src/nn/markov, the identity in evaluation mode). */
+export const nnOnnxRules: Readonly<Record<string, OnnxRule>> = {
+  dense,
+  sigmoid: oneNode('Sigmoid'),
+  tanh: oneNode('Tanh'),
+  relu: oneNode('Relu'),
+  softplus: oneNode('Softplus'),
+  /** GELU, tanh approximation: opset 20's Gelu with approximate = "tanh". */
+  gelu: oneNode('Gelu', () => ({ approximate: { s: 'tanh' } })),
+  leaky_relu: oneNode('LeakyRelu', (m) => ({ alpha: { f: m.args[0] as number } })),
+  softmax: oneNode('Softmax', () => ({ axis: { i: -1 } })),
+  /** conv2d(inC,outC,k,stride,pad) and conv1d: ONNX Conv is the same cross-correlation with weight [O,C,k(,k)]. */
+  conv2d: oneNode('Conv', (m) => {
+    const [, , k, s, p] = m.args as number[];
+    return { kernel_shape: { ints: [k!, k!] }, strides: { ints: [s!, s!] }, pads: { ints: [p!, p!, p!, p!] } };
+  }),
+  conv1d: oneNode('Conv', (m) => {
+    const [, , k, s, p] = m.args as number[];
+    return { kernel_shape: { ints: [k!] }, strides: { ints: [s!] }, pads: { ints: [p!, p!] } };
+  }),
+  maxpool2d: pool('MaxPool'),
+  avgpool2d: pool('AveragePool'),
+  flatten: oneNode('Flatten', () => ({ axis: { i: 1 } })),
+  /** globalavgpool: [C,H,W] → [C] is GlobalAveragePool ([N,C,1,1]) then Flatten. */
+  globalavgpool: ({ m, x, g }) => {
+    const [p] = g.node('GlobalAveragePool', [need(x, m)]);
+    const [y] = g.node('Flatten', [p!], { axis: { i: 1 } });
+    return { name: y!, shape: m.cod ?? [x.shape[0]!] };
+  },
+  dropout: identity,
+};

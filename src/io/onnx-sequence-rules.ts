@@ -154,5 +154,5 @@ const tiedRule: OnnxRule = ({ m, theta, x, emit }) => {
   return emit(m.f, named, x);
 };
 
-/** The rules of this file by layer kind (registered by the exporter, src/io/onnx.ts). */
+/** The rules of this file by layer kind (listed in ONNX_RULES, src/io/onnx.ts). */
 export const sequenceRules: Readonly<Record<string, OnnxRule>> = { embedding, layernorm, rmsnorm, attention, transformer: definition, tied: tiedRule };

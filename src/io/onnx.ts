@@ -6,8 +6,10 @@ import { ExportError } from './errors.js';
 import { checkTheta } from './model-file.js';
 import { OnnxGraph } from './onnx-graph.js';
 import type { NamedParam, Value } from './onnx-graph.js';
-import { defineOnnxRule, onnxRule } from './onnx-rules.js';
+import { nnOnnxRules, structureOnnxRules } from './onnx-rules.js';
+import type { OnnxRule } from './onnx-rules.js';
 import { sequenceRules } from './onnx-sequence-rules.js';
+import { ruleTable } from '../rule-table.js';
 import { ONNX_FLOAT, onnxSchema } from './onnx-schema.js';
 
 /** ONNX opset and IR version of exported models (opset 20 has Gelu with the tanh approximation; IR 9 goes with it). */
@@ -27,7 +29,23 @@ function valueInfo(name: string, shape: Shape): object {
   return { name, type: { tensor_type: { elem_type: ONNX_FLOAT, shape: { dim } } } };
 }
 
-for (const [kind, rule] of Object.entries(sequenceRules)) defineOnnxRule(kind, rule);
+/** Every family's ONNX export rules, listed here (nothing registers itself by being imported). */
+export const ONNX_RULES = ruleTable<OnnxRule>('ONNX export', [structureOnnxRules, nnOnnxRules, sequenceRules]);
+
+/** Adds the ONNX rule of a layer defined outside paralens (call it before exporting). */
+export function defineOnnxRule(kind: string, rule: OnnxRule): void {
+  ONNX_RULES.define(kind, rule);
+}
+
+export function onnxKinds(): string[] {
+  return ONNX_RULES.kinds();
+}
+
+function onnxRule(m: Para): OnnxRule {
+  const r = ONNX_RULES.get(m.kind);
+  if (!r) throw new ExportError(`cannot export layer ${quote(m)} to ONNX: no ONNX rule for kind ${quote(m.kind)}; exportable: ${onnxKinds().join(', ')}`);
+  return r;
+}
 
 /** Exports one morphism by its rule, checking it was given its own parameters. */
 function emit(m: Para, theta: readonly NamedParam[], x: Value, g: OnnxGraph): Value {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { fisherIrisFeatures, blobCentres, blobs, iris, kMeans, kMeansPlusPlus, lloyd, Rng, Tensor, DataError, RangeArgError } from '../../src/index.js';
+import { blobCentres, blobs, iris, Rng, Tensor, DataError, RangeArgError } from '../../src/index.js';
+import { fisherIrisFeatures, kMeans, kMeansPlusPlus, lloyd } from '../../src/api/colimit.js';
 import { itWith, numpy, PYTHON } from '../peer/available.js';
 
 describe('k-means as a colimit construction', () => {

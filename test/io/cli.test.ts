@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeModel } from '../../src/index.js';
+import { decodeModel } from '../../src/io/index.js';
 import { cli } from '../cli/helpers.js';
 import { itWith, onnxRuntime } from '../peer/available.js';
 

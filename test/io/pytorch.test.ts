@@ -5,22 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPytorchProject } from '../../src/io/pytorch/project.js';
-import {
-  constantLr,
-  cosine,
-  decodeSafetensors,
-  defineLayer,
-  encodeSafetensors,
-  ExportError,
-  makeCtx,
-  parseSpec,
-  primitive,
-  Rng,
-  stepDecay,
-  Tensor,
-  warmup,
-  zerosLike,
-} from '../../src/index.js';
+import { constantLr, cosine, defineLayer, makeCtx, parseSpec, primitive, Rng, stepDecay, Tensor, warmup, zerosLike } from '../../src/index.js';
+import { decodeSafetensors, encodeSafetensors, ExportError } from '../../src/io/index.js';
 import type { Para } from '../../src/index.js';
 import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 

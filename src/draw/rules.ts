@@ -1,0 +1,66 @@
+import { Defined } from '../para/definition.js';
+import type { Para } from '../para/para.js';
+import { ruleTable } from '../rule-table.js';
+import type { RuleFamily } from '../rule-table.js';
+import { attentionLayout, dot, framed, layerBox, parallel, residualLayout, sequential, wire } from './layout.js';
+import type { Diagram } from './layout.js';
+
+/**
+ * How each layer kind appears in a string diagram (the drawing concern's rule table,
+ * src/rule-table.ts). A rule gets the morphism and `layout`, which draws a sub-morphism, so
+ * the rules for seq, par and residual are the functor from Para's composites to pictures:
+ * ∘ ↦ side by side, ⊗ ↦ stacked, the skip connection ↦ a wire around the body.
+ */
+export type DrawRule = (f: Para, layout: (child: Para) => Diagram) => Diagram;
+
+/** Para's structure: the composites as operations on pictures; id a bare wire; copy, add, discard dots. */
+const structure: RuleFamily<DrawRule> = {
+  seq: (f, layout) => sequential([...f.children], f.children.map(layout)),
+  par: (f, layout) => parallel(f.children.map(layout)),
+  residual: (f, layout) => residualLayout(f.children[0]!, layout(f.children[0]!)),
+  id: () => wire(),
+  copy: () => dot('copy'),
+  add: () => dot('add'),
+  discard: () => dot('discard'),
+};
+
+/** A named composite (Defined): its expansion inside a dashed frame that carries the name. */
+const expansion: DrawRule = (f, layout) => framed(String(f), layout(f.children[0]!));
+
+/** Layers whose inside the picture opens: the transformer block's expansion, attention's heads. */
+const opened: RuleFamily<DrawRule> = {
+  transformer: expansion,
+  attention: (f) => attentionLayout(f),
+};
+
+/**
+ * Layers drawn as one box labelled with their spec string, their parameters entering from
+ * above. For the layers that take a morphism argument (map, masked_map, reparam, tied) the
+ * label is the whole spec, argument included; the box is not opened.
+ */
+const BOXED: readonly string[] = [
+  // src/nn
+  ...['dense', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'leaky_relu', 'softmax'],
+  ...['conv1d', 'conv2d', 'maxpool2d', 'avgpool2d', 'flatten', 'globalavgpool'],
+  ...['embedding', 'layernorm', 'rmsnorm', 'tied', 'reparam'],
+  // src/nn/markov, src/nn/natural, src/nn/colimit
+  ...['dropout', 'bayes_dense', 'adapter', 'map', 'masked_map'],
+  ...['sum_pool', 'mean_pool', 'max_pool', 'masked_sum_pool', 'masked_mean_pool', 'masked_max_pool'],
+  // src/nn/equivariant
+  ...['equivariant', 'gated', 'bilinear', 'norm_gated', 'set_equivariant', 'message_passing', 'conv1d_periodic', 'conv2d_periodic'],
+  ...['rope_attention', 'e3_conv', 'irreps_linear', 'irreps_gate', 'irreps_norm', 'sh_embedding', 'tensor_product', 'displace'],
+];
+const boxes: RuleFamily<DrawRule> = BOXED.map((kind) => [kind, (f: Para) => layerBox(f)] as const);
+
+/** Every family's drawing rules, listed here (nothing registers itself by being imported). */
+export const DRAW_RULES = ruleTable<DrawRule>('drawing', [structure, opened, boxes]);
+
+/**
+ * Lays out a morphism as a string diagram by the rule of its kind. A kind without a rule (a
+ * layer defined outside paralens) is still drawn: a named composite as its framed expansion,
+ * anything else as a box — a picture never fails.
+ */
+export function layout(f: Para): Diagram {
+  const rule = DRAW_RULES.get(f.kind) ?? (f instanceof Defined ? expansion : layerBox);
+  return rule(f, layout);
+}
