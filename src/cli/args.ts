@@ -76,7 +76,7 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     else if (!a.startsWith('--')) throw new UsageError(`${command}: unexpected argument ${quote(a)} (flags are --name value)`);
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
-    const spec = all[name];
+    const spec = Object.hasOwn(all, name) ? all[name] : undefined; // never an inherited property (--constructor)
     if (!spec)
       throw new UsageError(
         `${command}: unknown flag --${name}; known: ${Object.keys(all)

@@ -1,5 +1,5 @@
 import type { Dataset } from '../data/dataset.js';
-import { ShapeError, UnknownNameError } from '../errors.js';
+import { byName, ShapeError } from '../errors.js';
 import { freshAlloc } from '../para/para.js';
 import type { Ctx } from '../para/para.js';
 import type { LossKind } from '../tensor/backend.js';
@@ -179,9 +179,7 @@ export function lossNames(): string[] {
 
 /** A loss by its CLI name; unknown names throw, listing the known ones. */
 export function lossByName(name: string): Loss {
-  const l = losses[name];
-  if (!l) throw new UnknownNameError('loss', name, lossNames());
-  return l;
+  return byName('loss', losses, name);
 }
 
 /**

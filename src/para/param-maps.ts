@@ -205,7 +205,7 @@ function intOf(v: MapValue, text: string): number {
 /** `reparam(f, MAP)` from the text of MAP (the spec parser's `reparam` layer). */
 export function reparamFromSpec(f: Para, text: string): Para {
   const { name, args } = readMap(text);
-  const make = PARAM_MAPS[name];
+  const make = Object.hasOwn(PARAM_MAPS, name) ? PARAM_MAPS[name] : undefined;
   if (!make) throw new Error(`unknown parameter map '${name}'; known: ${Object.keys(PARAM_MAPS).join(', ')}`);
   return make(f, args, text);
 }
