@@ -1,3 +1,4 @@
+import type { RecurrentKernels } from './recurrent-kernels.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
 
@@ -50,9 +51,10 @@ export type UnaryOp = 'identity' | 'sigmoid' | 'tanh' | 'relu' | 'gelu' | 'softp
  * (a backend may hand float64 to the reference backend).
  *
  * The reference implementation is `jsBackend`; a fast backend must agree with it within
- * float32 tolerance (the backend test suite runs against every registered backend).
+ * float32 tolerance (the backend test suite runs against every registered backend). The
+ * elementwise steps of the recurrent cells (RecurrentKernels) are part of it.
  */
-export interface Backend {
+export interface Backend extends RecurrentKernels {
   readonly name: string;
   /**
    * C (m×n) = op(A)·op(B), plus C's old value when `accumulate`.

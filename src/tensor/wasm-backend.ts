@@ -2,6 +2,7 @@ import { ShapeError } from '../errors.js';
 import type { AdamStep, Backend, MatrixBatch, SwapOp, UnaryOp } from './backend.js';
 import { registerBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
+import { recurrentKernels } from './recurrent-kernels.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
 import { KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
@@ -536,6 +537,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     argmaxRows: jsBackend.argmaxRows,
     avgPool: jsBackend.avgPool,
     avgPoolBackward: jsBackend.avgPoolBackward,
+    ...recurrentKernels,
     alloc: (n) => inst.alloc(n),
     dispose() {
       pool?.stop();
