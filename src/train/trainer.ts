@@ -123,7 +123,8 @@ export class Trainer {
     this.clip = opts.clip;
     if (opts.bptt !== undefined) {
       checkBptt(opts.bptt);
-      if (!hasRecurrentLayers(this.model)) throw new RangeArgError(`--bptt ${opts.bptt} truncates recurrent layers (rnn, lstm, gru, mgu, scan, …), but ${this.model} has none`);
+      if (!hasRecurrentLayers(this.model))
+        throw new RangeArgError(`--bptt ${opts.bptt} truncates recurrent layers (rnn, lstm, gru, mgu, scan, …), but ${this.model} has none`);
     }
     this.bptt = opts.bptt;
     this.order = Int32Array.from({ length: N }, (_, i) => i);

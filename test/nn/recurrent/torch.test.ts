@@ -59,7 +59,9 @@ describeWith(pytorch(), 'recurrent layers agree with PyTorch (float64)', () => {
       ds: flat(r.ds),
     }));
     const script = fileURLToPath(new URL('./recurrent_torch.py', import.meta.url));
-    const ref = JSON.parse(execFileSync(PY, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
+    const ref = JSON.parse(
+      execFileSync(PY, [script], { input: JSON.stringify(payload), maxBuffer: 1 << 26, env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString(),
+    );
     const near = (a: ArrayLike<number>, b: number[], what: string): void => {
       expect(a.length, what).toBe(b.length);
       for (let j = 0; j < b.length; j++) expect(Math.abs(a[j]! - b[j]!), `${what}[${j}]: ${a[j]} vs ${b[j]}`).toBeLessThan(1e-6 * (1 + Math.abs(b[j]!)));
