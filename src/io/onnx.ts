@@ -8,6 +8,7 @@ import { OnnxGraph } from './onnx-graph.js';
 import type { NamedParam, Value } from './onnx-graph.js';
 import { defineOnnxRule, onnxRule } from './onnx-rules.js';
 import { sequenceRules } from './onnx-sequence-rules.js';
+import { recurrentRules } from './onnx-recurrent-rules.js';
 import { ONNX_FLOAT, onnxSchema } from './onnx-schema.js';
 
 /** ONNX opset and IR version of exported models (opset 20 has Gelu with the tanh approximation; IR 9 goes with it). */
@@ -27,7 +28,7 @@ function valueInfo(name: string, shape: Shape): object {
   return { name, type: { tensor_type: { elem_type: ONNX_FLOAT, shape: { dim } } } };
 }
 
-for (const [kind, rule] of Object.entries(sequenceRules)) defineOnnxRule(kind, rule);
+for (const [kind, rule] of Object.entries({ ...sequenceRules, ...recurrentRules })) defineOnnxRule(kind, rule);
 
 /** Exports one morphism by its rule, checking it was given its own parameters. */
 function emit(m: Para, theta: readonly NamedParam[], x: Value, g: OnnxGraph): Value {

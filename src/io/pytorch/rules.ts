@@ -2,6 +2,7 @@ import type { Para } from '../../para/para.js';
 import { equivariantNonlinearRules } from './rules-equivariant-nonlinear.js';
 import { equivariantRules } from './rules-equivariant.js';
 import { nnRules } from './rules-nn.js';
+import { recurrentRules } from './rules-recurrent.js';
 import { sequenceRules } from './rules-sequence.js';
 import { setRules } from './rules-sets.js';
 import { stochasticRules } from './rules-stochastic.js';
@@ -10,7 +11,16 @@ import { notExportable } from './torch-module.js';
 import type { TorchModule, TorchRule, TorchRuleSet } from './torch-module.js';
 
 /** Every family's PyTorch rules, listed here (nothing registers itself by being imported). */
-const FAMILIES: readonly TorchRuleSet[] = [structureRules, nnRules, stochasticRules, setRules, equivariantRules, equivariantNonlinearRules, sequenceRules];
+const FAMILIES: readonly TorchRuleSet[] = [
+  structureRules,
+  nnRules,
+  stochasticRules,
+  setRules,
+  equivariantRules,
+  equivariantNonlinearRules,
+  sequenceRules,
+  recurrentRules,
+];
 
 const rules = new Map<string, TorchRule>(FAMILIES.flatMap((f) => Object.entries(f.rules)));
 const helpers = new Map<string, string>(FAMILIES.flatMap((f) => Object.entries(f.helpers ?? {})));
