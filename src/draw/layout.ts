@@ -2,6 +2,8 @@ import { Defined } from '../para/definition.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { textWidth } from './svg.js';
+import { recurrentInfo } from '../nn/recurrent/index.js';
+import { recurrentLayout } from './recurrent-layout.js';
 
 /** A box (a morphism), a dot (copy, add, discard), or the label of a parameter wire. */
 export interface Node {
@@ -268,12 +270,24 @@ function attentionLayout(f: Para): Diagram {
   );
 }
 
-/** Lays out a morphism as a string diagram (recursively over seq, par, residual and named composites; attention shows its heads). */
-export function layout(f: Para): Diagram {
-  if (f.kind === 'seq') return sequential([...f.children], f.children.map(layout));
-  if (f.kind === 'par') return parallel(f.children.map(layout));
-  if (f.kind === 'residual') return residualLayout(f.children[0]!, layout(f.children[0]!));
-  if (f instanceof Defined) return framed(String(f), layout(f.body));
+/** How to draw: `unroll` draws each recurrent layer as its unrolled composite over that many steps, instead of its algebra's loop. */
+export interface LayoutOptions {
+  readonly unroll?: number;
+}
+
+/**
+ * Lays out a morphism as a string diagram (recursively over seq, par, residual and named
+ * composites; attention shows its heads; a recurrent layer is its cell with the state wire
+ * looping back, or unrolled).
+ */
+export function layout(f: Para, opts: LayoutOptions = {}): Diagram {
+  const sub = (g: Para): Diagram => layout(g, opts);
+  if (f.kind === 'seq') return sequential([...f.children], f.children.map(sub));
+  if (f.kind === 'par') return parallel(f.children.map(sub));
+  if (f.kind === 'residual') return residualLayout(f.children[0]!, sub(f.children[0]!));
+  if (f instanceof Defined) return framed(String(f), sub(f.body));
   if (f.kind === 'attention') return attentionLayout(f);
+  const info = recurrentInfo(f);
+  if (info && info.role !== 'cell') return recurrentLayout(f, info, { box, framed, parallel, layout: sub }, opts.unroll);
   return leaf(f);
 }
