@@ -34,3 +34,5 @@ export {
   unfoldOf,
 } from './named.js';
 export type { RecurrentLayer } from './named.js';
+export { binaryTrees, foldTrees, initAlgebra, listAlgebra, lists, listTree, polynomial, treeAlgebra } from './polynomial.js';
+export type { Constructor, PolynomialFunctor, Tree, TreeAlgebra, TreeFoldLens } from './polynomial.js';
