@@ -3,7 +3,7 @@ import { primitive } from '../para/composite.js';
 import { sizeOf } from '../tensor/tensor.js';
 import type { RecurrentInfo } from '../nn/recurrent/index.js';
 import type { Para } from '../para/para.js';
-import type { Diagram, Node, Wire } from './layout.js';
+import type { Diagram, Node, Wire } from './diagram-types.js';
 import { textWidth } from './svg.js';
 
 /** The pieces of layout.ts a recurrent layer's picture is made of (passed in: layout.ts calls this file). */

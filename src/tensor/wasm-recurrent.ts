@@ -1,5 +1,5 @@
 import { jsBackend } from './js-backend.js';
-import type { RecurrentKernels } from './recurrent-kernels.js';
+import type { RecurrentKernels } from './backend.js';
 import type { Data } from './tensor.js';
 import type { KernelExports } from './wasm/instance.js';
 

@@ -38,8 +38,7 @@ function close(a: ArrayLike<number>, b: ArrayLike<number>, what: string, tol = 1
 }
 
 /** A named cell with input a and hidden size h. */
-const namedArb = (a: number): fc.Arbitrary<Cell> =>
-  fc.tuple(fc.constantFrom(...KINDS), fc.integer({ min: 1, max: 4 })).map(([k, h]) => CELLS[k](a, h));
+const namedArb = (a: number): fc.Arbitrary<Cell> => fc.tuple(fc.constantFrom(...KINDS), fc.integer({ min: 1, max: 4 })).map(([k, h]) => CELLS[k](a, h));
 
 /** A random cell with input a: named, a stack of two named cells, or a Para morphism read as a cell. */
 const cellArb = (a: number): fc.Arbitrary<Cell> =>
@@ -106,7 +105,11 @@ describe('recurrent networks as algebras: laws on random cells (fast-check)', ()
           const B = c.output;
           for (let b = 0; b < 2; b++) {
             close(whole.y.data.subarray(b * (T + T2) * B, (b * (T + T2) + T) * B), first.y.data.subarray(b * T * B, (b + 1) * T * B), `${c}: scan, first part`);
-            close(whole.y.data.subarray((b * (T + T2) + T) * B, (b + 1) * (T + T2) * B), second.y.data.subarray(b * T2 * B, (b + 1) * T2 * B), `${c}: scan, second part`);
+            close(
+              whole.y.data.subarray((b * (T + T2) + T) * B, (b + 1) * (T + T2) * B),
+              second.y.data.subarray(b * T2 * B, (b + 1) * T2 * B),
+              `${c}: scan, second part`,
+            );
           }
         },
       ),
@@ -116,29 +119,47 @@ describe('recurrent networks as algebras: laws on random cells (fast-check)', ()
 
   it('fusion: h ∘ fold(c) = fold(c′) for an invertible change of state coordinates h (c′ = (h⁻¹ ⊗ id) ; c ; (h ⊗ id)); a non-homomorphism fails', () => {
     fc.assert(
-      fc.property(problem.chain((p) => fc.tuple(fc.constant(p), namedArb(p.a))), ([{ a, T, seed }, c]) => {
-        const rng = new Rng(seed);
-        const S = c.state,
-          B = c.output;
-        const M = mat(S, S, Array.from({ length: S * S }, (_, i) => (i % (S + 1) === 0 ? 1 : 0) + (0.5 * rng.normal()) / Math.sqrt(S)));
-        const Minv = inverse(M);
-        // h: s ↦ s·Mᵀ (a dense layer without bias); c′ reads its state through h⁻¹ and writes it through h
-        const primed = seq(par(dense(S, S), ...(a > 0 ? [id(a)] : [])), cellMorphism(c), par(dense(S, S), id(B)));
-        const theta = c.params.map((p) => randn(p.shape, rng, 0.6));
-        const zeroBias = Tensor.zeros([S], 'float64');
-        const thetaPrimed = [Tensor.of(Minv.data, [S, S], 'float64'), zeroBias, ...theta, Tensor.of(M.data, [S, S], 'float64'), zeroBias];
-        const h = (s: Tensor): Tensor => dense(S, S).run([Tensor.of(M.data, [S, S], 'float64'), zeroBias], s);
-        const x = randn([2, T, a], rng),
-          s0 = randn([2, S], rng);
-        const fold = c.run(theta, x, s0, makeCtx()).s;
-        const foldPrimed = cellOf(primed, S).run(thetaPrimed, x, h(s0), makeCtx()).s;
-        close(h(fold).data, foldPrimed.data, `${c}: h ∘ fold(c) = fold(c′)`, 1e-8);
-        // negative control: k = 2h is not a homomorphism from c to c′ (the cell is not linear)
-        const k = (s: Tensor): Tensor => dense(S, S).run([Tensor.of(M.data.map((v) => 2 * v), [S, S], 'float64'), zeroBias], s);
-        const foldK = cellOf(primed, S).run(thetaPrimed, x, k(s0), makeCtx()).s;
-        const gap = Math.max(...Array.from(k(fold).data, (v, i) => Math.abs(v - foldK.data[i]!)));
-        expect(gap, `${c}: k = 2h must not commute with the folds`).toBeGreaterThan(1e-6);
-      }),
+      fc.property(
+        problem.chain((p) => fc.tuple(fc.constant(p), namedArb(p.a))),
+        ([{ a, T, seed }, c]) => {
+          const rng = new Rng(seed);
+          const S = c.state,
+            B = c.output;
+          const M = mat(
+            S,
+            S,
+            Array.from({ length: S * S }, (_, i) => (i % (S + 1) === 0 ? 1 : 0) + (0.5 * rng.normal()) / Math.sqrt(S)),
+          );
+          const Minv = inverse(M);
+          // h: s ↦ s·Mᵀ (a dense layer without bias); c′ reads its state through h⁻¹ and writes it through h
+          const primed = seq(par(dense(S, S), ...(a > 0 ? [id(a)] : [])), cellMorphism(c), par(dense(S, S), id(B)));
+          const theta = c.params.map((p) => randn(p.shape, rng, 0.6));
+          const zeroBias = Tensor.zeros([S], 'float64');
+          const thetaPrimed = [Tensor.of(Minv.data, [S, S], 'float64'), zeroBias, ...theta, Tensor.of(M.data, [S, S], 'float64'), zeroBias];
+          const h = (s: Tensor): Tensor => dense(S, S).run([Tensor.of(M.data, [S, S], 'float64'), zeroBias], s);
+          const x = randn([2, T, a], rng),
+            s0 = randn([2, S], rng);
+          const fold = c.run(theta, x, s0, makeCtx()).s;
+          const foldPrimed = cellOf(primed, S).run(thetaPrimed, x, h(s0), makeCtx()).s;
+          close(h(fold).data, foldPrimed.data, `${c}: h ∘ fold(c) = fold(c′)`, 1e-8);
+          // negative control: k = 2h is not a homomorphism from c to c′ (the cell is not linear)
+          const k = (s: Tensor): Tensor =>
+            dense(S, S).run(
+              [
+                Tensor.of(
+                  M.data.map((v) => 2 * v),
+                  [S, S],
+                  'float64',
+                ),
+                zeroBias,
+              ],
+              s,
+            );
+          const foldK = cellOf(primed, S).run(thetaPrimed, x, k(s0), makeCtx()).s;
+          const gap = Math.max(...Array.from(k(fold).data, (v, i) => Math.abs(v - foldK.data[i]!)));
+          expect(gap, `${c}: k = 2h must not commute with the folds`).toBeGreaterThan(1e-6);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -167,30 +188,41 @@ describe('recurrent networks as algebras: laws on random cells (fast-check)', ()
 
   it("scan's last output is the output of one more step after the fold (for the named cells: the readout of fold, its h)", () => {
     fc.assert(
-      fc.property(problem.chain((p) => fc.tuple(fc.constant(p), cellArb(p.a))), ([{ a, T, seed }, c]) => {
-        const rng = new Rng(seed);
-        const theta = c.params.map((p) => randn(p.shape, rng, 0.6));
-        const x = randn([2, T, a], rng),
-          s0 = randn([2, c.state], rng);
-        const r = c.run(theta, x, s0, makeCtx());
-        const B = c.output,
-          S = c.state;
-        const last = [0, 1].flatMap((b) => Array.from(r.y.data.subarray((b * T + T - 1) * B, (b * T + T) * B)));
-        // one step of the cell morphism from fold(xs without its last step), on the last input
-        const head = Tensor.zeros([2, T - 1, a], 'float64');
-        for (let b = 0; b < 2; b++) head.data.set(x.data.subarray(b * T * a, (b * T + T - 1) * a), b * (T - 1) * a);
-        const before = T > 1 ? c.run(theta, head, s0, makeCtx()).s : s0;
-        const input = Tensor.zeros([2, S + a], 'float64');
-        for (let b = 0; b < 2; b++) {
-          input.data.set(before.data.subarray(b * S, (b + 1) * S), b * (S + a));
-          input.data.set(x.data.subarray((b * T + T - 1) * a, (b * T + T) * a), b * (S + a) + S);
-        }
-        const out = cellMorphism(c).run(theta, input);
-        close(last, [0, 1].flatMap((b) => Array.from(out.data.subarray(b * (S + B) + S, (b + 1) * (S + B)))), `${c}: last of scan`);
-        if (KINDS.some((k) => c.kind === `${k}_cell`)) {
-          close(last, [0, 1].flatMap((b) => Array.from(r.s.data.subarray(b * S, b * S + B))), `${c}: last of scan = h of fold`);
-        }
-      }),
+      fc.property(
+        problem.chain((p) => fc.tuple(fc.constant(p), cellArb(p.a))),
+        ([{ a, T, seed }, c]) => {
+          const rng = new Rng(seed);
+          const theta = c.params.map((p) => randn(p.shape, rng, 0.6));
+          const x = randn([2, T, a], rng),
+            s0 = randn([2, c.state], rng);
+          const r = c.run(theta, x, s0, makeCtx());
+          const B = c.output,
+            S = c.state;
+          const last = [0, 1].flatMap((b) => Array.from(r.y.data.subarray((b * T + T - 1) * B, (b * T + T) * B)));
+          // one step of the cell morphism from fold(xs without its last step), on the last input
+          const head = Tensor.zeros([2, T - 1, a], 'float64');
+          for (let b = 0; b < 2; b++) head.data.set(x.data.subarray(b * T * a, (b * T + T - 1) * a), b * (T - 1) * a);
+          const before = T > 1 ? c.run(theta, head, s0, makeCtx()).s : s0;
+          const input = Tensor.zeros([2, S + a], 'float64');
+          for (let b = 0; b < 2; b++) {
+            input.data.set(before.data.subarray(b * S, (b + 1) * S), b * (S + a));
+            input.data.set(x.data.subarray((b * T + T - 1) * a, (b * T + T) * a), b * (S + a) + S);
+          }
+          const out = cellMorphism(c).run(theta, input);
+          close(
+            last,
+            [0, 1].flatMap((b) => Array.from(out.data.subarray(b * (S + B) + S, (b + 1) * (S + B)))),
+            `${c}: last of scan`,
+          );
+          if (KINDS.some((k) => c.kind === `${k}_cell`)) {
+            close(
+              last,
+              [0, 1].flatMap((b) => Array.from(r.s.data.subarray(b * S, b * S + B))),
+              `${c}: last of scan = h of fold`,
+            );
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -216,13 +248,16 @@ describe('recurrent networks as algebras: laws on random cells (fast-check)', ()
 
   it('the unrolled composite passes the float64 gradient check', () => {
     fc.assert(
-      fc.property(problem.chain((p) => fc.tuple(fc.constant(p), cellArb(p.a))), ([{ a, T, seed }, c]) => {
-        const u: Para = unrolled(cellMorphism(c), c.state, T);
-        expect(u.dom).toEqual([c.state + T * a]);
-        expect(u.cod).toEqual([T * c.output + c.state]);
-        const r = gradcheck(u, { seed, batch: 2 });
-        expect(r.relError, `${c} over ${T} steps: ${r.analytic} vs ${r.numeric}`).toBeLessThan(1e-6);
-      }),
+      fc.property(
+        problem.chain((p) => fc.tuple(fc.constant(p), cellArb(p.a))),
+        ([{ a, T, seed }, c]) => {
+          const u: Para = unrolled(cellMorphism(c), c.state, T);
+          expect(u.dom).toEqual([c.state + T * a]);
+          expect(u.cod).toEqual([T * c.output + c.state]);
+          const r = gradcheck(u, { seed, batch: 2 });
+          expect(r.relError, `${c} over ${T} steps: ${r.analytic} vs ${r.numeric}`).toBeLessThan(1e-6);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

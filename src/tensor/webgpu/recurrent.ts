@@ -1,5 +1,5 @@
 import { DeviceSupportError } from '../../errors.js';
-import type { RecurrentKernels } from '../recurrent-kernels.js';
+import type { RecurrentKernels } from '../backend.js';
 import type { Data } from '../tensor.js';
 
 /**
