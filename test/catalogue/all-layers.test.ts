@@ -62,6 +62,22 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   tied: { spec: 'tied(embedding(5,4) >> transformer(4,2,6,relative) >> dense(4,5))', dom: [3], ids: 5 },
   transformer: { spec: 'transformer(4,2,6,absolute(5))', dom: [5, 4] },
   tensor_product: { spec: 'tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)', dom: [7] },
+  rnn: { spec: 'rnn(3,4)', dom: [5, 3] },
+  lstm: { spec: 'lstm(3,4)', dom: [5, 3] },
+  gru: { spec: 'gru(3,4)', dom: [5, 3] },
+  mgu: { spec: 'mgu(3,4)', dom: [5, 3] },
+  rnn_cell: { spec: 'rnn_cell(3,4)', dom: [7] },
+  lstm_cell: { spec: 'lstm_cell(3,4)', dom: [11] },
+  gru_cell: { spec: 'gru_cell(3,4)', dom: [7] },
+  mgu_cell: { spec: 'mgu_cell(3,4)', dom: [7] },
+  scan: { spec: 'scan(dense(5,5) >> tanh,2)', dom: [4, 3] },
+  fold: { spec: 'fold(gru_cell(3,2))', dom: [4, 3] },
+  unfold: { spec: 'unfold(lstm_cell(3,3),4)', dom: [9] },
+  bidirectional: { spec: 'bidirectional(gru(3,2))', dom: [4, 3] },
+  stack: { spec: 'scan(stack(rnn_cell(3,4),mgu_cell(4,2)))', dom: [4, 3] },
+  swap: { spec: 'swap(2,3) >> dense(5,2)', dom: [5] },
+  // stop's pullback is zero by design (truncated BPTT), not its derivative: checked where its input is held fixed
+  stop: { spec: 'stop(3) >> dense(3,2)', dom: [3], ids: 4 },
 };
 
 describe('every layer that spec strings can name', () => {
