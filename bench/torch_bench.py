@@ -132,6 +132,42 @@ def time_char_transformer(cfg):
     return out
 
 
+def time_char_lstm(cfg):
+    """bench/paralens.ts timeCharLstm: the same model (bench/char_lstm_torch.py's CharLSTM: nn.Embedding, nn.LSTM, nn.Linear), Adam, one epoch of batch·steps pre-made windows of token ids (no state carried)."""
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from char_lstm_torch import CharLSTM
+    import torch.nn.functional as F
+    c = cfg["charLstm"]
+    T, V, B, steps = c["context"], c["vocab"], c["batch"], c["steps"]
+    n = B * steps
+    ids = ((rand((n, T + 1), 11) + 0.5) * V).long().clamp(0, V - 1)
+    x, y = ids[:, :T], ids[:, 1:]
+    torch.manual_seed(0)
+    model = CharLSTM(V, c["d"], c["h"])
+    opt = torch.optim.Adam(model.parameters(), lr=c["lr"])
+    zero = (torch.zeros(1, B, c["h"]), torch.zeros(1, B, c["h"]))
+
+    def epoch():
+        perm = torch.randperm(n)
+        for s in range(steps):
+            idx = perm[s * B:(s + 1) * B]
+            logits, _ = model(x[idx], zero)
+            loss = F.cross_entropy(logits.reshape(B * T, V), y[idx].reshape(B * T))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+    t0 = time.perf_counter()
+    epoch()
+    out = []
+    for _ in range(repeats_after(time.perf_counter() - t0, cfg)):
+        t = time.perf_counter()
+        epoch()
+        out.append(n * T / (time.perf_counter() - t))
+    return out
+
+
 def main():
     threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
     torch.set_num_threads(threads)
@@ -160,6 +196,8 @@ def main():
     add(f"XOR 2-4-4-1, {cfg['xor']['epochs']} epochs", "s", lambda: time_xor(cfg))
     c = cfg["charTransformer"]
     add(f"char transformer train ({c['blocks']}×d{c['d']}, T {c['context']}, batch {c['batch']})", "tokens/s", lambda: time_char_transformer(cfg))
+    c = cfg["charLstm"]
+    add(f"char LSTM train (h {c['h']}, T {c['context']}, batch {c['batch']})", "tokens/s", lambda: time_char_lstm(cfg))
     json.dump(out, sys.stdout)
 
 
