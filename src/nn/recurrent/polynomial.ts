@@ -163,7 +163,7 @@ export function foldTrees(alg: TreeAlgebra, theta: readonly Tensor[], trees: rea
     pullback: (dy, dTheta) => {
       const dStates = new Float64Array(nodes.length * S);
       roots.forEach((i, r) => {
-        for (let j = 0; j < S; j++) dStates[i * S + j] += dy.data[r * S + j]!;
+        for (let j = 0; j < S; j++) dStates[i * S + j] = dStates[i * S + j]! + dy.data[r * S + j]!;
       });
       const dLabels: number[][] = nodes.map((n) => new Array<number>(n.t.label.length).fill(0));
       for (let b = batches.length - 1; b >= 0; b--) {
@@ -180,7 +180,7 @@ export function foldTrees(alg: TreeAlgebra, theta: readonly Tensor[], trees: rea
             row = r * width;
           for (let j = 0; j < con.label; j++) dLabels[i]![j] = dx.data[row + j]!;
           n.children.forEach((k, a) => {
-            for (let j = 0; j < S; j++) dStates[k * S + j] += dx.data[row + con.label + a * S + j]!;
+            for (let j = 0; j < S; j++) dStates[k * S + j] = dStates[k * S + j]! + dx.data[row + con.label + a * S + j]!;
           });
         });
       }
