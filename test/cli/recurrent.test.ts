@@ -52,3 +52,14 @@ describe('recurrent layers refuse bad input before allocating', () => {
     expect(() => f.forward(f.init(0), x, makeCtx())).toThrow(/lstm_cell\(4,256\) on 4 sequences of 50000 steps would keep .* floats of activations/);
   });
 });
+
+describe('long sequences through cells that cost more per step are refused before they run', () => {
+  it('a cell written as a morphism (its unrolled composite copies T² wires) and an unfold of many steps', () => {
+    const f = parseSpec('scan(dense(5,5) >> tanh,2)');
+    expect(() => f.forward(f.init(0), Tensor.zeros([8, 20000, 3]), makeCtx())).toThrow(
+      /runs as its unrolled composite, whose 20000 steps copy about .* floats/,
+    );
+    const u = parseSpec('unfold(rnn_cell(0,4),100000000)');
+    expect(() => u.forward(u.init(0), Tensor.zeros([4, 4]), makeCtx())).toThrow(/on 4 sequences of 1.00e\+8 steps would keep/);
+  });
+});

@@ -1,4 +1,4 @@
-import { ShapeError } from '../../errors.js';
+import { formatCount, ShapeError, TooLargeError } from '../../errors.js';
 import { joinRows, primitive, splitRows } from '../../para/composite.js';
 import { checkInput } from '../../para/para.js';
 import type { Ctx, Para } from '../../para/para.js';
@@ -39,6 +39,9 @@ export function cellMorphism(cell: Cell): Para {
   return self;
 }
 
+/** The most floats a cell written as a morphism may copy in one run of its unrolled composite (2³⁰). */
+export const MAX_UNROLLED_WORK = 2 ** 30;
+
 /**
  * Any Para morphism f: [S + A] → [S + B] read as a cell with state size S. Its `run` is the lens
  * of the unrolled composite itself (src/nn/recurrent/unroll.ts: T copies of f threaded along the
@@ -69,6 +72,13 @@ export function cellOf(f: Para, S: number): Cell {
       const N = x.batch,
         T = x.shape[1]!;
       if (s0) checkState(where, s0, N, S);
+      // step t of the composite copies the t outputs before it and the inputs after it: ~T²/2 wires in all
+      const work = (N * T * T * (S + A + B)) / 2;
+      if (work > MAX_UNROLLED_WORK)
+        throw new TooLargeError(
+          `${where} runs as its unrolled composite, whose ${T} steps copy about ${formatCount(work)} floats (T² × batch × the wires); at most ${formatCount(MAX_UNROLLED_WORK)}: use a named cell (lstm_cell, gru_cell, …) for long sequences`,
+          { work },
+        );
       const key = `${T},${bptt ?? ''}`;
       let u = composites.get(key);
       if (!u) composites.set(key, (u = unrolled(f, S, T, bptt)));

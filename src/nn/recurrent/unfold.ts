@@ -5,6 +5,7 @@ import type { Para } from '../../para/para.js';
 import { backend } from '../../tensor/registry.js';
 import type { Tensor } from '../../tensor/tensor.js';
 import type { Cell, CellRun } from './cell.js';
+import { checkActivations } from './frame.js';
 import { describeRecurrent } from './known.js';
 
 /**
@@ -31,6 +32,8 @@ export function unfold(cell: Cell, T: number): Para {
     forward: (theta, x, ctx) => {
       checkInput(self, x);
       const N = x.batch;
+      // T one-step runs, each keeping its state, input and output and the cell's activations
+      checkActivations(where, N, T, 4 * (S + A + B));
       const [s0, a0] = splitRows(x, [S, A], [[S], [A]], ctx);
       const runs: CellRun[] = [];
       let s: Tensor = s0!,
