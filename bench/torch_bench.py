@@ -98,74 +98,55 @@ def time_xor(cfg):
     return [run() for _ in range(cfg["repeats"])]
 
 
+def time_token_lm(cfg, c, make_model, logits_of):
+    """Tokens/s of a next-token model: Adam on one epoch of batch·steps pre-made windows of token ids
+    (bench/paralens.ts epochRates), after a warm-up epoch. make_model() builds it; logits_of(model, x)
+    gives its logits [B, T, V]."""
+    import torch.nn.functional as F
+    T, V, B, steps = c["context"], c["vocab"], c["batch"], c["steps"]
+    n = B * steps
+    ids = ((rand((n, T + 1), 11) + 0.5) * V).long().clamp(0, V - 1)
+    x, y = ids[:, :T], ids[:, 1:]
+    torch.manual_seed(0)
+    model = make_model()
+    opt = torch.optim.Adam(model.parameters(), lr=c["lr"])
+
+    def epoch():
+        perm = torch.randperm(n)
+        for s in range(steps):
+            idx = perm[s * B:(s + 1) * B]
+            loss = F.cross_entropy(logits_of(model, x[idx]).reshape(B * T, V), y[idx].reshape(B * T))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+    t0 = time.perf_counter()
+    epoch()
+    out = []
+    for _ in range(repeats_after(time.perf_counter() - t0, cfg)):
+        t = time.perf_counter()
+        epoch()
+        out.append(n * T / (time.perf_counter() - t))
+    return out
+
+
 def time_char_transformer(cfg):
-    """bench/paralens.ts timeCharTransformer: the same model (bench/text_torch.py's LM), Adam, one epoch of batch·steps pre-made windows of token ids."""
+    """bench/paralens.ts timeCharTransformer: the same model (bench/text_torch.py's LM)."""
     import os
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from text_torch import LM
-    import torch.nn.functional as F
     c = cfg["charTransformer"]
-    T, V, B, steps = c["context"], c["vocab"], c["batch"], c["steps"]
-    n = B * steps
-    ids = ((rand((n, T + 1), 11) + 0.5) * V).long().clamp(0, V - 1)
-    x, y = ids[:, :T], ids[:, 1:]
-    torch.manual_seed(0)
-    model = LM(V, c)
-    opt = torch.optim.Adam(model.parameters(), lr=c["lr"])
-
-    def epoch():
-        perm = torch.randperm(n)
-        for s in range(steps):
-            idx = perm[s * B:(s + 1) * B]
-            loss = F.cross_entropy(model(x[idx]).view(B * T, V), y[idx].reshape(B * T))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-
-    t0 = time.perf_counter()
-    epoch()
-    out = []
-    for _ in range(repeats_after(time.perf_counter() - t0, cfg)):
-        t = time.perf_counter()
-        epoch()
-        out.append(n * T / (time.perf_counter() - t))
-    return out
+    return time_token_lm(cfg, c, lambda: LM(c["vocab"], c), lambda m, x: m(x))
 
 
 def time_char_lstm(cfg):
-    """bench/paralens.ts timeCharLstm: the same model (bench/char_lstm_torch.py's CharLSTM: nn.Embedding, nn.LSTM, nn.Linear), Adam, one epoch of batch·steps pre-made windows of token ids (no state carried)."""
+    """bench/paralens.ts timeCharLstm: the same model (bench/char_lstm_torch.py's CharLSTM: nn.Embedding, nn.LSTM, nn.Linear), from zero states (no state carried)."""
     import os
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from char_lstm_torch import CharLSTM
-    import torch.nn.functional as F
     c = cfg["charLstm"]
-    T, V, B, steps = c["context"], c["vocab"], c["batch"], c["steps"]
-    n = B * steps
-    ids = ((rand((n, T + 1), 11) + 0.5) * V).long().clamp(0, V - 1)
-    x, y = ids[:, :T], ids[:, 1:]
-    torch.manual_seed(0)
-    model = CharLSTM(V, c["d"], c["h"])
-    opt = torch.optim.Adam(model.parameters(), lr=c["lr"])
-    zero = (torch.zeros(1, B, c["h"]), torch.zeros(1, B, c["h"]))
-
-    def epoch():
-        perm = torch.randperm(n)
-        for s in range(steps):
-            idx = perm[s * B:(s + 1) * B]
-            logits, _ = model(x[idx], zero)
-            loss = F.cross_entropy(logits.reshape(B * T, V), y[idx].reshape(B * T))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-
-    t0 = time.perf_counter()
-    epoch()
-    out = []
-    for _ in range(repeats_after(time.perf_counter() - t0, cfg)):
-        t = time.perf_counter()
-        epoch()
-        out.append(n * T / (time.perf_counter() - t))
-    return out
+    zero = (torch.zeros(1, c["batch"], c["h"]), torch.zeros(1, c["batch"], c["h"]))
+    return time_token_lm(cfg, c, lambda: CharLSTM(c["vocab"], c["d"], c["h"]), lambda m, x: m(x, zero)[0])
 
 
 def main():

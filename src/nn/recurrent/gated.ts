@@ -2,12 +2,6 @@ import { RangeArgError } from '../../errors.js';
 import type { ParamSpec } from '../../para/para.js';
 import { torchDefaultUniform } from '../initializers.js';
 
-/** The sizes of a gated cell: input `in`, hidden `h`, and how many gate blocks its weights stack. */
-export interface GatedSizes {
-  readonly in: number;
-  readonly h: number;
-}
-
 /** Checks a gated cell's sizes: positive integers (the input may be 0: a cell that only unfolds). */
 export function checkSizes(kind: string, inDim: number, h: number): void {
   if (!(Number.isInteger(inDim) && inDim >= 0 && Number.isInteger(h) && h > 0)) {
