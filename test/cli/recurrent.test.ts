@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeCtx, parseSpec, Tensor } from '../../src/index.js';
+import { lstmCell } from '../../src/nn/recurrent/index.js';
 import { cli } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'paralens-recurrent-cli-'));
@@ -42,6 +43,19 @@ describe('recurrent models on the command line', () => {
 });
 
 describe('recurrent layers refuse bad input before allocating', () => {
+  it('initial states of the wrong size', () => {
+    const cell = lstmCell(3, 4);
+    const x = Tensor.zeros([2, 5, 3]);
+    expect(() =>
+      cell.run(
+        cell.params.map((p) => Tensor.zeros(p.shape)),
+        x,
+        Tensor.zeros([2, 5]),
+        makeCtx(),
+      ),
+    ).toThrow(/lstm_cell\(3,4\) expects initial states \[2,8\] \(state size 8\) but got \[2,5\]/);
+  });
+
   it('a sequence of length 0', () => {
     expect(() => parseSpec('lstm(3,4)').at([0, 3])).toThrow(/lstm\(3,4\) expects a sequence \[\*,T,3\] with T ≥ 1/);
     expect(() => parseSpec('gru(3,4)').run(parseSpec('gru(3,4)').init(0), Tensor.zeros([2, 0, 3]))).toThrow(/length 0 has no steps/);
