@@ -6,6 +6,7 @@ import { markovLayers } from './markov.js';
 import { naturalLayers } from './natural.js';
 import { nnLayers } from './nn.js';
 import { paraLayers } from './structure.js';
+import { recurrentLayers } from './recurrent.js';
 import type { LayerDef, LayerLookup } from './grammar.js';
 
 /**
@@ -13,7 +14,7 @@ import type { LayerDef, LayerLookup } from './grammar.js';
  * layers of src/nn, and the morphisms each perspective adds. A new layer family is added
  * here; nothing registers itself by being imported.
  */
-const FAMILIES: readonly (readonly LayerDef[])[] = [paraLayers, nnLayers, markovLayers, colimitLayers, naturalLayers, equivariantLayers];
+const FAMILIES: readonly (readonly LayerDef[])[] = [paraLayers, nnLayers, recurrentLayers, markovLayers, colimitLayers, naturalLayers, equivariantLayers];
 
 export const BUILT_IN_LAYERS: readonly LayerDef[] = FAMILIES.flat();
 

@@ -14,6 +14,19 @@ export type Concern = 'ONNX export' | 'PyTorch export' | 'drawing' | 'device';
  */
 export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, string>> } = {
   'ONNX export': {
+    fold: "the final state of a scan (ONNX LSTM/GRU/RNN's Y_h output): not written yet",
+    mgu: 'ONNX has no MGU operator; as MatMul/Sigmoid/Tanh inside a Loop: not written',
+    rnn_cell:
+      "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)",
+    lstm_cell:
+      "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)",
+    gru_cell:
+      "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)",
+    mgu_cell:
+      "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)",
+    stop: 'stop-gradient for truncated BPTT, the identity at inference; only inside the unrolled composite, never exported alone: not written',
+    swap: 'exchanges the states of stacked cells (two Slices and a Concat); only inside stack(…): not written',
+    unfold: "generation from a state (the anamorphism) needs ONNX Loop with the cell's step inside: not written",
     adapter: 'not written yet: one MatMul by Wᵀ (the round trips of issue 29 add it)',
     bayes_dense: 'stochastic in training; its evaluation map is Gemm with the means μ, which a re-import could not tell from dense — not written',
     map: "f on every element needs a Reshape to [B·n, …] around f's graph and back; not written yet",
@@ -44,6 +57,17 @@ export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, stri
     displace: 'positions moved along a predicted vector: not written yet',
   },
   'PyTorch export': {
+    fold: "the final state of a scan: nn.LSTM's h_n, not written yet as its own module",
+    rnn_cell:
+      'a single step of the cell, inside scan/fold/unfold: torch.nn has LSTMCell/GRUCell/RNNCell, but paralens exports the sequence layers (nn.LSTM …); not written',
+    lstm_cell:
+      'a single step of the cell, inside scan/fold/unfold: torch.nn has LSTMCell/GRUCell/RNNCell, but paralens exports the sequence layers (nn.LSTM …); not written',
+    gru_cell:
+      'a single step of the cell, inside scan/fold/unfold: torch.nn has LSTMCell/GRUCell/RNNCell, but paralens exports the sequence layers (nn.LSTM …); not written',
+    mgu_cell: 'no torch.nn MGU: mgu (the sequence layer) is exported as a module of its own; the cell alone is not',
+    stop: 'stop-gradient for truncated BPTT (detach); only inside the unrolled composite: not written',
+    swap: 'exchanges the states of stacked cells; only inside stack(…): not written',
+    unfold: 'generation from a state (a Python loop over the cell): not written',
     reparam: 'a parameter map (cubic, linear) has no torch.nn form; the tie of tied(f) is exported as one shared Parameter',
     e3_conv: 'the e3nn layers have no PyTorch rule yet (e3nn itself is not installed on these machines to check one against)',
     irreps_linear: 'the e3nn layers have no PyTorch rule yet (e3nn itself is not installed on these machines to check one against)',
@@ -55,6 +79,18 @@ export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, stri
   },
   drawing: {},
   device: {
+    bidirectional: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    fold: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    gru: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    gru_cell: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    lstm: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    lstm_cell: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    mgu: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    mgu_cell: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    rnn: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    rnn_cell: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    scan: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
+    unfold: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
     attention: 'with relative or absolute positions the bias or the position table is added on host arrays (rope and none run on a device)',
     adapter: 'computes with gemm only, but is not yet declared kernels-only (not checked on a device)',
     leaky_relu: 'an element loop on host arrays: the backends have no leaky unary kernel',

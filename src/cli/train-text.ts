@@ -10,6 +10,7 @@ import { backend } from '../tensor/registry.js';
 import { trainLanguageModelAsync } from '../train/language-model.js';
 import type { LanguageModelResult } from '../train/language-model.js';
 import { UsageError } from './args.js';
+import { recurrentOptions } from './training.js';
 import type { ParsedFlags } from './args.js';
 import type { CliIO } from './command.js';
 import { fmt, isSilent, Progress } from './progress.js';
@@ -71,6 +72,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
       steps,
       seed: flags.seed,
       ...schedule,
+      ...recurrentOptions(flags),
     },
   });
   const progress = new Progress(io, 'train', silent);
@@ -88,6 +90,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
         ? { optimizerOptions: { schedule: scheduleByName(flags.schedule as string, steps) } }
         : {}),
       seed: flags.seed as number,
+      ...recurrentOptions(flags),
       ...(device ? {} : { onStart: checkpoints.hooks.onStart, resumed: checkpoints.resumedRunState, afterStep: checkpoints.hooks.afterEpoch }),
       onStep: (s, n, bits) => progress.update(s, n, `bits/char ${fmt(bits)}`),
     });
@@ -103,6 +106,7 @@ export async function trainOnText(flags: ParsedFlags, io: CliIO): Promise<number
     vocab_size: V,
     context,
     batch,
+    ...recurrentOptions(flags),
     steps: r.steps,
     bits_per_char: r.bitsPerChar,
     val_bits_per_char: r.valBitsPerChar,

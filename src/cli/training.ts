@@ -27,6 +27,11 @@ const TRAINING_FLAGS = {
     default: 'constant',
     help: 'learning-rate schedule over the run: constant; cosine (to 0); step (×0.1 after each third); warmup (linear over the first 5 %, then cosine)',
   },
+  clip: {
+    type: 'number',
+    range: 'positive',
+    help: "clip the gradient to this global L2 norm before each update (PyTorch's clip_grad_norm_)",
+  },
   'val-fraction': {
     type: 'number',
     range: 'unit-open',
@@ -63,5 +68,11 @@ export function trainRunOptions(flags: ParsedFlags, data: Dataset): TrainRunOpti
     optimizer: (flags.optimizer as string | undefined) ?? 'sgd',
     ...(schedule ? { optimizerOptions: { schedule } } : {}),
     seed: flags.seed as number,
+    ...recurrentOptions(flags),
   };
+}
+
+/** --clip X (every trainer) and --bptt K (a command that takes it), as TrainOptions. */
+export function recurrentOptions(flags: ParsedFlags): { clip?: number; bptt?: number } {
+  return { ...(flags.clip !== undefined ? { clip: flags.clip as number } : {}), ...(flags.bptt !== undefined ? { bptt: flags.bptt as number } : {}) };
 }

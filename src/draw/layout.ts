@@ -1,47 +1,9 @@
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { textWidth } from './svg.js';
+import type { Diagram, Frame, Node, Wire } from './diagram-types.js';
 
-/** A box (a morphism), a dot (copy, add, discard), or the label of a parameter wire. */
-export interface Node {
-  kind: 'box' | 'copy' | 'add' | 'discard';
-  label: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  /** Parameter shapes entering from above (the Para picture). */
-  params: string[];
-}
-
-/** A wire from (x1,y1) to (x2,y2) through optional bends, labelled with the shape it carries. */
-export interface Wire {
-  points: [number, number][];
-  label: string;
-  /** A parameter wire (drawn dashed, entering a box from above). */
-  param?: boolean;
-}
-
-/** A dashed frame around the expansion of a named composite (transformer(…)), labelled with its name. */
-export interface Frame {
-  label: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/** A laid-out string diagram: data flows left to right, parameters enter from above. */
-export interface Diagram {
-  width: number;
-  height: number;
-  nodes: Node[];
-  wires: Wire[];
-  frames: Frame[];
-  /** y of the input and output wire, relative to the diagram's top. */
-  inY: number;
-  outY: number;
-}
+export type { Diagram, Frame, Node, Wire } from './diagram-types.js';
 
 const GAP = 46; // horizontal room for a labelled wire between boxes
 const PAD = 14; // vertical gap between factors of a product
@@ -97,7 +59,7 @@ export function layerBox(f: Para): Diagram {
 }
 
 /** A box labelled `label` with its parameter wire (when it has parameters). */
-function box(label: string, params: string[]): Diagram {
+export function box(label: string, params: string[]): Diagram {
   const w = Math.max(48, textWidth(label) + 20, textWidth(params.join(', '), 10) + 8);
   const h = 34;
   const top = params.length ? PARAM : 8;
@@ -271,4 +233,9 @@ export function attentionLayout(f: Para): Diagram {
     ['', perHead, T === undefined ? '' : `[${T},${d}]`],
     [box('q = x·W_qᵀ, k = x·W_kᵀ, v = x·W_vᵀ', params(['wq', 'wk', 'wv', 'position', 'distance_bias'])), parallel(shown), box('·W_oᵀ', params(['wo']))],
   );
+}
+
+/** How to draw: `unroll` draws each recurrent layer as its unrolled composite over that many steps, instead of its algebra's loop. */
+export interface LayoutOptions {
+  readonly unroll?: number;
 }

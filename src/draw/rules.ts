@@ -2,8 +2,10 @@ import { Defined } from '../para/definition.js';
 import type { Para } from '../para/para.js';
 import { ruleTable } from '../rule-table.js';
 import type { RuleFamily } from '../rule-table.js';
-import { attentionLayout, dot, framed, layerBox, parallel, residualLayout, sequential, wire } from './layout.js';
-import type { Diagram } from './layout.js';
+import { recurrentInfo } from '../nn/recurrent/index.js';
+import { attentionLayout, box, dot, framed, layerBox, parallel, residualLayout, sequential, wire } from './layout.js';
+import type { Diagram, LayoutOptions } from './layout.js';
+import { recurrentLayout } from './recurrent-layout.js';
 
 /**
  * How each layer kind appears in a string diagram (the drawing concern's rule table,
@@ -11,7 +13,7 @@ import type { Diagram } from './layout.js';
  * the rules for seq, par and residual are the functor from Para's composites to pictures:
  * ∘ ↦ side by side, ⊗ ↦ stacked, the skip connection ↦ a wire around the body.
  */
-export type DrawRule = (f: Para, layout: (child: Para) => Diagram) => Diagram;
+export type DrawRule = (f: Para, layout: (child: Para) => Diagram, opts: LayoutOptions) => Diagram;
 
 /** Para's structure: the composites as operations on pictures; id a bare wire; copy, add, discard dots. */
 const structure: RuleFamily<DrawRule> = {
@@ -49,18 +51,30 @@ const BOXED: readonly string[] = [
   // src/nn/equivariant
   ...['equivariant', 'gated', 'bilinear', 'norm_gated', 'set_equivariant', 'message_passing', 'conv1d_periodic', 'conv2d_periodic'],
   ...['rope_attention', 'e3_conv', 'irreps_linear', 'irreps_gate', 'irreps_norm', 'sh_embedding', 'tensor_product', 'displace'],
+  // src/nn/recurrent: the cells and the plumbing of their state
+  ...['rnn_cell', 'lstm_cell', 'gru_cell', 'mgu_cell', 'swap', 'stop'],
 ];
+/**
+ * A recurrent layer: its cell with the state wire looping back (the algebra's diagram), or with
+ * `unroll` its unrolled composite; the cells themselves (and stack, swap, stop) are boxes.
+ */
+const recurrentRule: DrawRule = (f, layout, opts) => {
+  const info = recurrentInfo(f);
+  return info && info.role !== 'cell' ? recurrentLayout(f, info, { box, framed, parallel, layout }, opts.unroll) : layerBox(f);
+};
+const recurrent: RuleFamily<DrawRule> = ['rnn', 'lstm', 'gru', 'mgu', 'scan', 'fold', 'unfold', 'bidirectional'].map((kind) => [kind, recurrentRule] as const);
+
 const boxes: RuleFamily<DrawRule> = BOXED.map((kind) => [kind, (f: Para) => layerBox(f)] as const);
 
 /** Every family's drawing rules, listed here (nothing registers itself by being imported). */
-export const DRAW_RULES = ruleTable<DrawRule>('drawing', [structure, opened, boxes]);
+export const DRAW_RULES = ruleTable<DrawRule>('drawing', [structure, opened, recurrent, boxes]);
 
 /**
  * Lays out a morphism as a string diagram by the rule of its kind. A kind without a rule (a
  * layer defined outside paralens) is still drawn: a named composite as its framed expansion,
  * anything else as a box — a picture never fails.
  */
-export function layout(f: Para): Diagram {
+export function layout(f: Para, opts: LayoutOptions = {}): Diagram {
   const rule = DRAW_RULES.get(f.kind) ?? (f instanceof Defined ? expansion : layerBox);
-  return rule(f, layout);
+  return rule(f, (g) => layout(g, opts), opts);
 }

@@ -10,6 +10,7 @@ import { nnOnnxRules, structureOnnxRules } from './onnx-rules.js';
 import type { OnnxRule } from './onnx-rules.js';
 import { sequenceRules } from './onnx-sequence-rules.js';
 import { ruleTable } from '../rule-table.js';
+import { recurrentRules } from './onnx-recurrent-rules.js';
 import { ONNX_FLOAT, onnxSchema } from './onnx-schema.js';
 
 /** ONNX opset and IR version of exported models (opset 20 has Gelu with the tanh approximation; IR 9 goes with it). */
@@ -30,7 +31,7 @@ function valueInfo(name: string, shape: Shape): object {
 }
 
 /** Every family's ONNX export rules, listed here (nothing registers itself by being imported). */
-export const ONNX_RULES = ruleTable<OnnxRule>('ONNX export', [structureOnnxRules, nnOnnxRules, sequenceRules]);
+export const ONNX_RULES = ruleTable<OnnxRule>('ONNX export', [structureOnnxRules, nnOnnxRules, sequenceRules, recurrentRules]);
 
 /** Adds the ONNX rule of a layer defined outside paralens (call it before exporting). */
 export function defineOnnxRule(kind: string, rule: OnnxRule): void {

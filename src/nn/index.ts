@@ -30,3 +30,6 @@ export * from './colimit/map.js';
 export * from './colimit/deepsets.js';
 export * from './natural/adapter.js';
 export * from './equivariant/index.js';
+// recurrent cells, their folds, scans and unfolds (src/nn/recurrent)
+export * as recurrent from './recurrent/index.js';
+export { lstm, gru, rnn, mgu } from './recurrent/index.js';

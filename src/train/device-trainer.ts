@@ -55,6 +55,7 @@ export class DeviceTrainer {
       throw new DeviceSupportError(
         `${name} has no device path for the loss ${host.loss.name}; use mse, bce, softmax-cross-entropy or token-cross-entropy, or --backend wasm`,
       );
+    if (host.clip !== undefined) throw new DeviceSupportError(`${name} has no device path for gradient clipping (--clip); train with --backend wasm`);
     if (!host.optimizer.kernelsOnly)
       throw new DeviceSupportError(`${name} has no device path for the optimiser ${host.optimizer.name}; use sgd, adam or adamw, or --backend wasm`);
     this.host = host;

@@ -9,7 +9,7 @@ import { runtimeFlags } from '../runtime.js';
 import { dataFlags, dataForms, loadData } from '../data.js';
 import { fmt, isSilent, trainingProgress } from '../progress.js';
 import { trainingSplits } from '../splits.js';
-import { trainingFlags, trainRunOptions } from '../training.js';
+import { recurrentOptions, trainingFlags, trainRunOptions } from '../training.js';
 import type { Para } from '../../para/para.js';
 import { loadModel, saveModel } from '../../io/node.js';
 import { checkWritableSync } from '../../io/node-fs.js';
@@ -29,7 +29,7 @@ export const command: Command = {
   name: 'train',
   summary: 'train a model given by a spec string on a data set or your own CSV, NumPy or IDX files',
   usage:
-    'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
+    'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--clip X] [--bptt K] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
   description: `Trains the morphism that SPEC denotes (e.g. 'dense(2,4) >> sigmoid >> dense(4,1)') by iterating the
 optimiser's update endomorphism over minibatches. Data sets with 20 rows or more and no test split of
 their own are split 80/20 (stratified, seeded) and test metrics are reported; --val-fraction holds out
@@ -48,7 +48,10 @@ unknown id; 90 % train, 10 % validate) trains a next-character model on --batch 
 characters per step; vocab in the spec stands for the vocabulary size, e.g. 'embedding(vocab,64) >>
 transformer(64,4,256,rope) >> layernorm(64) >> dense(64,vocab)'. For text an epoch is
 ⌈training characters / (batch·context)⌉ steps; --json reports bits_per_char, val_bits_per_char and
-tokens_per_second (docs/attention.md).`,
+tokens_per_second (docs/attention.md). A model with recurrent layers ('embedding(vocab,64) >> lstm(64,256)
+>> dense(256,vocab)') reads --batch streams of consecutive windows, its state carried from each window to
+the next, and is evaluated the same way; --bptt K truncates its gradient every K steps (docs/recurrent.md).
+--clip X clips the gradient's global norm for any model.`,
   flags: {
     model: { type: 'string', help: 'model spec string' },
     ...dataFlags(),
@@ -56,6 +59,11 @@ tokens_per_second (docs/attention.md).`,
     ...trainingFlags(),
     steps: { type: 'int', help: 'train for this many optimiser steps instead of --epochs (the last epoch may be partial)', range: 'positive' },
     context: { type: 'int', help: 'text data: characters per training window (T)', default: 64, range: 'positive' },
+    bptt: {
+      type: 'int',
+      range: 'positive',
+      help: "recurrent layers: truncate backpropagation through time every K steps (default: the whole window; text windows carry the state across, the gradient stops at each window's start)",
+    },
     save: { type: 'string', help: 'write the trained model to this .safetensors file', output: true },
     checkpoint: { type: 'string', help: 'write atomic checkpoints (weights, optimiser and RNG state) into this directory' },
     every: {
@@ -103,7 +111,11 @@ tokens_per_second (docs/attention.md).`,
     const loss = options.loss!;
     const name = loaded.data.name;
     const progress = trainingProgress(io, isSilent(flags));
-    const optional = { ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}), ...(validation ? { val_fraction: flags['val-fraction'] } : {}) };
+    const optional = {
+      ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}),
+      ...(validation ? { val_fraction: flags['val-fraction'] } : {}),
+      ...recurrentOptions(flags),
+    };
     const checkpoints = checkpointHooks({
       dir: flags.checkpoint as string | undefined,
       every: (flags.every as number | undefined) ?? 1,

@@ -3,6 +3,7 @@ import { ruleTable } from '../../rule-table.js';
 import { equivariantNonlinearRules } from './rules-equivariant-nonlinear.js';
 import { equivariantRules } from './rules-equivariant.js';
 import { nnRules } from './rules-nn.js';
+import { recurrentRules } from './rules-recurrent.js';
 import { sequenceRules } from './rules-sequence.js';
 import { setRules } from './rules-sets.js';
 import { stochasticRules } from './rules-stochastic.js';
@@ -11,7 +12,16 @@ import { notExportable } from './torch-module.js';
 import type { TorchModule, TorchRule, TorchRuleSet } from './torch-module.js';
 
 /** Every family's PyTorch rules, listed here (nothing registers itself by being imported). */
-const FAMILIES: readonly TorchRuleSet[] = [structureRules, nnRules, stochasticRules, setRules, equivariantRules, equivariantNonlinearRules, sequenceRules];
+const FAMILIES: readonly TorchRuleSet[] = [
+  structureRules,
+  nnRules,
+  stochasticRules,
+  setRules,
+  equivariantRules,
+  equivariantNonlinearRules,
+  sequenceRules,
+  recurrentRules,
+];
 
 /** The PyTorch export concern's rule table: layer kind → rule. */
 export const TORCH_RULES = ruleTable<TorchRule>(
