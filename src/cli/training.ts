@@ -1,8 +1,7 @@
-import { lossByName, lossForData, lossNames } from '../nn/loss.js';
+import { lossNames } from '../nn/loss.js';
 import { optimizerNames } from '../optim/by-name.js';
-import { scheduleByName, scheduleNames } from '../optim/schedule.js';
-import type { Dataset } from '../data/dataset.js';
-import type { TrainRunOptions } from '../train/train.js';
+import { scheduleNames } from '../optim/schedule.js';
+import type { RunSettings } from '../train/run.js';
 import type { FlagSpec, Flags, ParsedFlags } from './args.js';
 
 /**
@@ -45,23 +44,20 @@ export function trainingFlags(
 }
 
 /**
- * What `train` needs from the parsed training flags: the loss (named, or the one that fits the
- * data), the optimiser, its rate and schedule (over all the steps of the run), the minibatch
- * size (0: the whole set) and the seed.
+ * The settings of a run from the parsed training flags, read once: what the run
+ * (train/run.ts), its checkpoints and its model file are made of.
  */
-export function trainRunOptions(flags: ParsedFlags, data: Dataset): TrainRunOptions {
-  const epochs = flags.epochs as number;
-  const batch = (flags.batch as number) || undefined;
-  // a command with --steps (train) runs that many; the others run whole epochs
-  const steps = (flags.steps as number | undefined) ?? epochs * Math.ceil(data.x.batch / Math.min(batch ?? data.x.batch, data.x.batch));
-  const schedule = flags.schedule !== undefined && flags.schedule !== 'constant' ? scheduleByName(flags.schedule as string, steps) : undefined;
+export function runSettings(flags: ParsedFlags): RunSettings {
   return {
-    loss: flags.loss !== undefined ? lossByName(flags.loss as string) : lossForData(data),
-    epochs,
-    batch,
+    epochs: flags.epochs as number,
+    steps: flags.steps as number | undefined,
+    batch: flags.batch as number,
     lr: flags.lr as number,
     optimizer: (flags.optimizer as string | undefined) ?? 'sgd',
-    ...(schedule ? { optimizerOptions: { schedule } } : {}),
+    loss: flags.loss as string | undefined,
+    schedule: flags.schedule as string | undefined,
     seed: flags.seed as number,
+    valFraction: flags['val-fraction'] as number | undefined,
+    context: flags.context as number | undefined,
   };
 }

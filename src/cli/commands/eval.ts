@@ -3,7 +3,7 @@ import { UsageError } from '../args.js';
 import { runtimeFlags } from '../runtime.js';
 import type { Command } from '../command.js';
 import { fmt } from '../progress.js';
-import { isTextData, loadTextData, TEXT_DATA } from '../text-data.js';
+import { isTextData, loadTextData, TEXT_DATA } from '../data.js';
 import { loadTextModel } from '../text-model.js';
 
 export const command: Command = {

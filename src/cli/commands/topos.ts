@@ -14,7 +14,8 @@ import { runtimeFlags } from '../runtime.js';
 import { dataFlags, dataForms, inputsOf, loadData } from '../data.js';
 import type { Task } from '../../data/task.js';
 import { fmt, isSilent, table, trainingProgress } from '../progress.js';
-import { trainingFlags, trainRunOptions } from '../training.js';
+import { runSettings, trainingFlags } from '../training.js';
+import { trainOptions } from '../../train/run.js';
 
 const site: Command = {
   name: 'site',
@@ -158,7 +159,7 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
     let finalLoss: number | undefined;
     if (epochs > 0) {
       const progress = trainingProgress(io, isSilent(flags));
-      const r = train(model, data, { ...trainRunOptions(flags, data), onEvent: progress.onEvent });
+      const r = train(model, data, { ...trainOptions(runSettings(flags), data), onEvent: progress.onEvent });
       progress.done();
       theta = r.theta;
       accuracy = r.accuracy;

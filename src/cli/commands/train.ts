@@ -1,29 +1,15 @@
 import { lossNames } from '../../nn/loss.js';
 import { optimizerNames } from '../../optim/by-name.js';
-import { parseSpec } from '../../catalogue/index.js';
-import { trainAsync } from '../../train/train.js';
-import type { Task } from '../../data/task.js';
-import { UsageError } from '../args.js';
+import { saveModel } from '../../io/node.js';
+import { checkpointHooks } from '../../train/node-checkpoint.js';
+import type { RunOutcome } from '../../train/run.js';
 import type { Command } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { dataFlags, dataForms, loadData } from '../data.js';
-import { fmt, isSilent, trainingProgress } from '../progress.js';
-import { trainingSplits } from '../splits.js';
-import { trainingFlags, trainRunOptions } from '../training.js';
-import type { Para } from '../../para/para.js';
-import { loadModel, saveModel } from '../../io/node.js';
-import { checkWritableSync } from '../../io/node-fs.js';
-import { sizeOf } from '../../tensor/tensor.js';
-import { checkpointHooks } from '../../train/node-checkpoint.js';
-import { backendInfo } from '../../tensor/init.js';
-import { backend } from '../../tensor/registry.js';
-import { isTextData, TEXT_DATA } from '../text-data.js';
-import { trainOnText } from '../train-text.js';
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN;
-};
+import { dataFlags, TEXT_DATA } from '../data.js';
+import { isSilent, trainingProgress } from '../progress.js';
+import { runSettings, trainingFlags } from '../training.js';
+import { openRun } from '../train-run.js';
+import { printRun } from '../train-report.js';
 
 export const command: Command = {
   name: 'train',
@@ -70,159 +56,36 @@ tokens_per_second (docs/attention.md).`,
     },
   },
   async run(flags, io) {
-    if (!flags.model && !flags.init)
-      throw new UsageError('train: --model SPEC is required (or --init FILE), e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
-    if (flags.init && flags.resume) throw new UsageError('train: --init and --resume both set the starting weights; give one');
-    if (!flags.data) throw new UsageError(`train: --data NAME is required (${dataForms()}; ${TEXT_DATA.join('; ')})`);
-    if (backend().device && (flags.checkpoint || flags.resume))
-      throw new UsageError(
-        `train: --checkpoint and --resume need host parameters every epoch; --backend ${backend().name} keeps them on the device (use --backend wasm)`,
-      );
-    if (isTextData(flags.data as string)) return trainOnText(flags, io);
-    const json = Boolean(flags.json);
-    const seed = flags.seed as number;
-    const init = flags.init ? await loadModel(flags.init as string) : undefined;
-    const model: Para = init ? init.model : parseSpec(flags.model as string);
-    if (init && flags.model && String(parseSpec(flags.model as string)) !== String(parseSpec(String(init.model)))) {
-      throw new UsageError(`train: --model ${flags.model} is not the model of --init ${flags.init} (${init.model}); drop --model or give that spec`);
-    }
-    // room for θ and the header, before any data is read or any epoch run
-    if (flags.save)
-      checkWritableSync(flags.save as string, { force: Boolean(flags.force), bytes: 4 * model.params.reduce((n, p) => n + sizeOf(p.shape), 0) + 65536 });
-    const loaded = await loadData(flags.data as string, {
-      seed,
-      dataDir: flags['data-dir'] as string | undefined,
-      model,
-      target: flags.target as string | undefined,
-      task: flags.task as Task | undefined,
-    });
-    if (loaded.data.y === loaded.data.x)
-      throw new UsageError(`train: ${loaded.data.name} has no target to learn; give --target Y.npy, or an .npz with arrays x and y`);
-    const { train: trainSet, validation, test, preprocessing } = trainingSplits(loaded, { seed, valFraction: flags['val-fraction'] as number | undefined });
-    const options = trainRunOptions(flags, trainSet);
-    const loss = options.loss!;
-    const name = loaded.data.name;
-    const progress = trainingProgress(io, isSilent(flags));
-    const optional = { ...(flags.schedule !== 'constant' ? { schedule: flags.schedule } : {}), ...(validation ? { val_fraction: flags['val-fraction'] } : {}) };
+    const settings = runSettings(flags);
+    const run = await openRun(flags, settings);
     const checkpoints = checkpointHooks({
+      ...run.length,
       dir: flags.checkpoint as string | undefined,
-      every: (flags.every as number | undefined) ?? 1,
+      every: (flags.every as number | undefined) ?? run.length.every,
       resume: flags.resume as string | undefined,
-      epochs: flags.epochs as number,
-      steps: flags.steps as number | undefined,
-      settings: {
-        spec: String(model),
-        data: name,
-        rows: trainSet.x.batch,
-        loss: loss.name,
-        optimizer: flags.optimizer,
-        lr: flags.lr,
-        batch: flags.batch,
-        seed,
-        ...optional,
-      },
+      settings: run.identity,
     });
-    // on a device backend the run stays on the device (DeviceTrainer); elsewhere it is `train`
-    let result: Awaited<ReturnType<typeof trainAsync>>;
+    const progress = trainingProgress(io, isSilent(flags));
+    let outcome: RunOutcome;
     try {
-      result = await trainAsync(model, trainSet, {
-        ...options,
-        theta: init?.theta,
-        steps: flags.steps as number | undefined,
-        ...checkpoints.hooks,
-        test,
-        validation,
-        evalEvery: Math.max(1, Math.floor((flags.epochs as number) / 20)),
-        onEvent: progress.onEvent,
-      });
+      outcome = await run.train({ ...checkpoints.hooks, resumedRunState: checkpoints.resumedRunState, onEvent: progress.onEvent, onStep: progress.onStep });
     } finally {
       checkpoints.release(); // the directory's lock, for the next run (in this process too)
     }
     progress.done();
-    const target = preprocessing?.target;
-    const extra: Record<string, unknown> = checkpoints.summary();
-    if (flags.save) {
-      const settings = {
-        data: name,
-        ...(target ? { target: target.name, task: target.task } : {}),
-        loss: loss.name,
-        optimizer: flags.optimizer,
-        epochs: result.epochs,
-        batch: flags.batch,
-        lr: flags.lr,
-        seed,
-        ...optional,
-        final_loss: result.finalLoss,
-        accuracy: result.accuracy,
-        validation_accuracy: result.validationAccuracy,
-        test_accuracy: result.testAccuracy,
-        classes: trainSet.classes,
-        feature_names: trainSet.featureNames,
-        data_dir: flags['data-dir'],
-        init: flags.init,
-      };
-      const bytes = await saveModel(flags.save as string, result.model, result.theta, settings, { preprocessing }, { force: Boolean(flags.force) });
-      extra.saved = flags.save;
-      extra.file_bytes = bytes;
-    }
-    const history = validation
-      ? result.history
-          .filter((h) => h.validationLoss !== undefined)
-          .map((h) => ({ epoch: h.epoch, loss: h.loss, accuracy: h.accuracy, val_loss: h.validationLoss, val_accuracy: h.validationAccuracy }))
-      : undefined;
-    const out = {
-      model: String(result.model),
-      data: name,
-      ...(target ? { target: target.name, task: target.task } : {}),
-      rows: { train: trainSet.x.batch, ...(validation ? { validation: validation.x.batch } : {}), ...(test ? { test: test.x.batch } : {}) },
-      loss: loss.name,
-      optimizer: flags.optimizer,
-      ...optional,
-      final_loss: result.finalLoss,
-      accuracy: result.accuracy,
-      val_loss: result.validationLoss,
-      val_accuracy: result.validationAccuracy,
-      test_loss: result.testLoss,
-      test_accuracy: result.testAccuracy,
-      epochs: result.epochs,
-      seconds: result.seconds,
-      // training alone, without the evaluations: the figure to set beside a benchmark's epoch
-      seconds_per_epoch: median(result.history.map((h) => h.seconds)),
-      parameters: result.parameters,
-      backend: backendInfo(backend()),
-      ...(history ? { history } : {}),
-      ...extra,
+    const path = flags.save as string | undefined;
+    const saved = path && {
+      path,
+      bytes: await saveModel(
+        path,
+        outcome.model,
+        outcome.theta,
+        outcome.fileSettings,
+        { preprocessing: outcome.preprocessing },
+        { force: Boolean(flags.force) },
+      ),
     };
-    if (json) {
-      io.out(JSON.stringify(out) + '\n');
-      return 0;
-    }
-    const rows = [
-      `${trainSet.x.batch} training rows`,
-      ...(validation ? [`${validation.x.batch} validation rows`] : []),
-      ...(test ? [`${test.x.batch} test rows`] : []),
-    ].join(', ');
-    const what =
-      target?.task === 'classify'
-        ? `; classify ${target.name ?? 'y'}: ${target.classes.length} classes`
-        : target?.task === 'regress'
-          ? `; regress ${target.name ?? 'y'} (standardised)`
-          : '';
-    io.out(`model       ${out.model}\n`);
-    io.out(`data        ${name} (${rows}${what})\n`);
-    io.out(`parameters  ${out.parameters}\n`);
-    io.out(`epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)\n`);
-    io.out(
-      `final loss  ${fmt(out.final_loss)}${out.val_loss !== undefined ? `  (validation ${fmt(out.val_loss)})` : ''}${out.test_loss !== undefined && out.accuracy === undefined ? `  (test ${fmt(out.test_loss)})` : ''}\n`,
-    );
-    if (out.accuracy !== undefined) {
-      const also = [
-        ...(out.val_accuracy !== undefined ? [`validation ${fmt(out.val_accuracy)}`] : []),
-        ...(out.test_accuracy !== undefined ? [`test ${fmt(out.test_accuracy)}`] : []),
-      ];
-      io.out(`accuracy    ${fmt(out.accuracy)}${also.length ? `  (${also.join(', ')})` : ''}\n`);
-    }
-    for (const [k, v] of Object.entries(extra)) io.out(`${k.padEnd(11)} ${String(v)}\n`);
+    printRun(io, outcome, { checkpoints: checkpoints.summary(), ...(saved ? { saved } : {}) }, Boolean(flags.json));
     return 0;
   },
 };
