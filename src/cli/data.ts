@@ -186,10 +186,10 @@ export function inputsOf(l: LoadedData): Dataset & { test?: Dataset } {
   return { ...ready(l.data), ...(l.test ? { test: ready(l.test) } : {}) };
 }
 
-/** The data flags of every command that takes --data. */
-export function dataFlags(opts: { help?: string; default?: string } = {}): Flags {
+/** The data flags of every command that takes --data (`help` names what the data is for). */
+export function dataFlags(opts: { help?: string } = {}) {
   return {
-    data: { type: 'string', help: `${opts.help ?? 'data set'}: ${dataForms()}`, ...(opts.default !== undefined ? { default: opts.default } : {}) },
+    data: { type: 'string', help: `${opts.help ?? 'data set'}: ${dataForms()}` },
     target: { type: 'string', help: 'the target column of a table (default: the last), or the .npy file of targets' },
     task: {
       type: 'string',
@@ -197,5 +197,5 @@ export function dataFlags(opts: { help?: string; default?: string } = {}): Flags
       help: 'classification or regression (default: from the target: text or few integers are classes)',
     },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
-  };
+  } as const satisfies Flags;
 }

@@ -1,9 +1,8 @@
 import type { TrainEvent } from '../train/train.js';
-import type { ParsedFlags } from './args.js';
 import type { CliIO } from './command.js';
 
 /** Whether a command must keep stderr free of progress and logs: --json (stdout is one object, stderr may be read by a machine too) or --quiet. */
-export function isSilent(flags: ParsedFlags): boolean {
+export function isSilent(flags: { readonly json?: boolean; readonly quiet?: boolean }): boolean {
   return Boolean(flags.json) || Boolean(flags.quiet);
 }
 

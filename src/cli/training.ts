@@ -2,7 +2,7 @@ import { lossNames } from '../nn/loss.js';
 import { optimizerNames } from '../optim/by-name.js';
 import { scheduleNames } from '../optim/schedule.js';
 import type { RunSettings } from '../train/run.js';
-import type { FlagSpec, Flags, ParsedFlags } from './args.js';
+import type { FlagSpec, Flags } from './args.js';
 
 /**
  * The flags of every command that trains, defined once: one name, type, range, help text and
@@ -35,29 +35,47 @@ const TRAINING_FLAGS = {
 
 export type TrainingFlag = keyof typeof TRAINING_FLAGS;
 
+/** A shared definition S with a command's recipe R laid over it. */
+type WithRecipe<S, R> = Omit<S, keyof R> & R;
+
 /** The training flags named in `names` (all of them by default), with a command's own recipe laid over the shared definitions. */
-export function trainingFlags(
-  names: readonly TrainingFlag[] = Object.keys(TRAINING_FLAGS) as TrainingFlag[],
-  recipe: Partial<Record<TrainingFlag, Partial<FlagSpec>>> = {},
-): Flags {
-  return Object.fromEntries(names.map((n) => [n, { ...TRAINING_FLAGS[n], ...recipe[n] } as FlagSpec]));
+export function trainingFlags(): typeof TRAINING_FLAGS;
+export function trainingFlags<const N extends TrainingFlag, const R extends { readonly [K in N]?: Partial<FlagSpec> } = {}>(
+  names: readonly N[],
+  recipe?: R,
+): { readonly [K in N]: K extends keyof R ? WithRecipe<(typeof TRAINING_FLAGS)[K], R[K]> : (typeof TRAINING_FLAGS)[K] };
+export function trainingFlags(names?: readonly TrainingFlag[], recipe: { readonly [K in TrainingFlag]?: Partial<FlagSpec> } = {}): Flags {
+  if (names === undefined) return TRAINING_FLAGS;
+  return Object.fromEntries(names.map((n) => [n, { ...TRAINING_FLAGS[n], ...recipe[n] }]));
 }
 
 /**
  * The settings of a run from the parsed training flags, read once: what the run
- * (train/run.ts), its checkpoints and its model file are made of.
+ * (train/run.ts), its checkpoints and its model file are made of. A command without --steps,
+ * --val-fraction or --context (topos info) runs whole epochs of rows.
  */
-export function runSettings(flags: ParsedFlags): RunSettings {
+export function runSettings(flags: {
+  readonly epochs: number;
+  readonly batch: number;
+  readonly lr: number;
+  readonly optimizer: string;
+  readonly seed: number;
+  readonly loss?: string;
+  readonly schedule?: string;
+  readonly steps?: number;
+  readonly 'val-fraction'?: number;
+  readonly context?: number;
+}): RunSettings {
   return {
-    epochs: flags.epochs as number,
-    steps: flags.steps as number | undefined,
-    batch: flags.batch as number,
-    lr: flags.lr as number,
-    optimizer: (flags.optimizer as string | undefined) ?? 'sgd',
-    loss: flags.loss as string | undefined,
-    schedule: flags.schedule as string | undefined,
-    seed: flags.seed as number,
-    valFraction: flags['val-fraction'] as number | undefined,
-    context: flags.context as number | undefined,
+    epochs: flags.epochs,
+    steps: flags.steps,
+    batch: flags.batch,
+    lr: flags.lr,
+    optimizer: flags.optimizer,
+    loss: flags.loss,
+    schedule: flags.schedule,
+    seed: flags.seed,
+    valFraction: flags['val-fraction'],
+    context: flags.context,
   };
 }

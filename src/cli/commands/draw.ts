@@ -2,10 +2,10 @@ import { quote } from '../../errors.js';
 import { stringDiagram } from '../../draw/diagram.js';
 import { parseSpec } from '../../catalogue/index.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { writeFileAtomic } from '../../io/node-fs.js';
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'draw',
   summary: 'draw a model as an SVG string diagram',
   usage: 'paralens draw --model SPEC [-o FILE.svg | --out FILE.svg]',
@@ -20,7 +20,7 @@ copy/add as dots, residuals as a wire around the box. Without --out the SVG goes
     if (!flags.model) throw new UsageError('draw: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     const f = parseSpec(String(flags.model));
     const svg = stringDiagram(f);
-    const out = flags.out as string | undefined;
+    const out = flags.out;
     if (out) {
       if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got ${quote(out)}`);
       await writeFileAtomic(out, svg, { force: Boolean(flags.force) });
@@ -30,4 +30,4 @@ copy/add as dots, residuals as a wire around the box. Without --out the SVG goes
     else io.out(`wrote ${out} (${svg.length} bytes)\n`);
     return 0;
   },
-};
+});

@@ -48,7 +48,7 @@ async function ensureDir(dir: string): Promise<void> {
 }
 
 /** Writes the PyTorch project of a model file into `dir`; returns what the command reports. */
-export async function exportPytorch(file: ModelFile, dir: string, inputShape: Shape | undefined, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
+export async function exportPytorch(file: ModelFile, dir: string, inputShape: Shape | undefined, opts: WriteOptions = {}) {
   const data = await runData(file);
   const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data });
   await ensureDir(dir);
