@@ -164,7 +164,7 @@ export const tokenCrossEntropy: Loss = {
         const g = ctx.alloc(z.shape, z.dtype, true);
         const c = scale / rows;
         for (let i = 0; i < z.size; i++) g.data[i] = p.data[i]! * c;
-        for (let r = 0; r < rows; r++) g.data[r * V + target.data[r]!] -= c;
+        for (let r = 0; r < rows; r++) g.data[r * V + target.data[r]!]! -= c;
         return g;
       },
     };

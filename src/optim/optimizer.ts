@@ -164,7 +164,7 @@ export class Momentum extends BaseOptimizer {
       nesterov = this.nesterov;
     for (let j = 0; j < p.length; j++) {
       v[j] = mu * v[j]! + g[j]!;
-      p[j] -= lr * (nesterov ? g[j]! + mu * v[j]! : v[j]!);
+      p[j]! -= lr * (nesterov ? g[j]! + mu * v[j]! : v[j]!);
     }
   }
 }

@@ -67,10 +67,10 @@ export function gradcheck(f: Para, opts: GradcheckOptions = {}): GradcheckResult
   const eps = opts.eps ?? 1e-6;
   const at = (h: number): number => {
     const xs = x.clone();
-    for (let i = 0; i < xs.size; i++) xs.data[i] += h * vx.data[i]!;
+    for (let i = 0; i < xs.size; i++) xs.data[i]! += h * vx.data[i]!;
     const ts = theta.map((t, k) => {
       const u = t.clone();
-      for (let i = 0; i < u.size; i++) u.data[i] += h * vt[k]!.data[i]!;
+      for (let i = 0; i < u.size; i++) u.data[i]! += h * vt[k]!.data[i]!;
       return u;
     });
     return dot(r, g.forward(ts, xs, ctx()).y);

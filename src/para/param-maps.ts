@@ -103,7 +103,7 @@ function flatMap(f: Para, name: string, h: (phi: Float64Array) => Float64Array, 
             k += d.size;
           }
           const g = hT(Float64Array.from(q[0]!.data), flat);
-          for (let i = 0; i < P; i++) dq[0]!.data[i] += g[i]!;
+          for (let i = 0; i < P; i++) dq[0]!.data[i]! += g[i]!;
         },
       };
     },

@@ -24,7 +24,7 @@ describe('k-means as a colimit construction', () => {
       r.assignments.forEach((a, i) => {
         if (a !== c) return;
         n++;
-        for (let t = 0; t < 4; t++) mean[t] += x.data[i * 4 + t]!;
+        for (let t = 0; t < 4; t++) mean[t]! += x.data[i * 4 + t]!;
       });
       expect(n).toBe(r.sizes[c]);
       mean.forEach((m, t) => expect(r.centroids[c]![t]).toBeCloseTo(m / n, 6));

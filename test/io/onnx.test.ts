@@ -12,7 +12,7 @@ const { peer: runtime, value: ort } = await onnxRuntime();
 function randomTheta(m: Para, seed: number): Tensor[] {
   const rng = new Rng(seed);
   return m.init(seed).map((t) => {
-    for (let i = 0; i < t.size; i++) t.data[i] += rng.normal() * 0.3;
+    for (let i = 0; i < t.size; i++) t.data[i]! += rng.normal() * 0.3;
     return t;
   });
 }

@@ -127,7 +127,7 @@ function prepare(c: Case, i: number): Prepared {
   const rng = new Rng(7 + i);
   // ρ away from its small initial value, so that training noise matters in the gradients
   theta.forEach((t, k) => {
-    if (m.params[k]!.name.endsWith('rho') || m.params[k]!.name.endsWith('bias')) for (let j = 0; j < t.size; j++) t.data[j] += 0.3 * rng.normal();
+    if (m.params[k]!.name.endsWith('rho') || m.params[k]!.name.endsWith('bias')) for (let j = 0; j < t.size; j++) t.data[j]! += 0.3 * rng.normal();
   });
   const x = randn([3, ...c.shape], rng);
   if (c.ids) for (let j = 0; j < x.size; j++) x.data[j] = rng.int(c.ids);

@@ -111,9 +111,9 @@ describeWith(peer, 'layers on the webgpu backend', () => {
       const at = (h: number): number => {
         const xs = x.clone(),
           ts = theta.map((t) => t.clone());
-        for (let i = 0; i < xs.size; i++) xs.data[i] += h * vx.data[i]!;
+        for (let i = 0; i < xs.size; i++) xs.data[i]! += h * vx.data[i]!;
         ts.forEach((t, k) => {
-          for (let i = 0; i < t.size; i++) t.data[i] += h * vt[k]!.data[i]!;
+          for (let i = 0; i < t.size; i++) t.data[i]! += h * vt[k]!.data[i]!;
         });
         return dot(r.data, f.forward(ts, xs, makeCtx()).y.data);
       };

@@ -2,11 +2,11 @@ import { quote } from '../../errors.js';
 import { stringDiagram } from '../../draw/diagram.js';
 import { parseSpec } from '../../catalogue/index.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { writeFileAtomic } from '../../io/node-fs.js';
 import { MAX_UNROLL } from '../../draw/recurrent-layout.js';
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'draw',
   summary: 'draw a model as an SVG string diagram',
   usage: 'paralens draw --model SPEC [--unroll T] [-o FILE.svg | --out FILE.svg]',
@@ -24,10 +24,10 @@ Without --out the SVG goes to stdout.`,
   async run(flags, io) {
     if (!flags.model) throw new UsageError('draw: --model SPEC is required, e.g. --model "dense(2,4) >> sigmoid >> dense(4,1)"');
     const f = parseSpec(String(flags.model));
-    const unroll = flags.unroll as number | undefined;
+    const unroll = flags.unroll;
     if (unroll !== undefined && unroll > MAX_UNROLL) throw new UsageError(`draw: --unroll draws at most ${MAX_UNROLL} steps, got ${unroll}`);
     const svg = stringDiagram(f, String(f), { unroll });
-    const out = flags.out as string | undefined;
+    const out = flags.out;
     if (out) {
       if (!out.endsWith('.svg')) throw new UsageError(`draw: the output file should end in .svg, got ${quote(out)}`);
       await writeFileAtomic(out, svg, { force: Boolean(flags.force) });
@@ -37,4 +37,4 @@ Without --out the SVG goes to stdout.`,
     else io.out(`wrote ${out} (${svg.length} bytes)\n`);
     return 0;
   },
-};
+});

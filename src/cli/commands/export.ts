@@ -5,8 +5,9 @@ import { buildOnnx, ONNX_OPSET } from '../../io/onnx.js';
 import { loadModel } from '../../io/node.js';
 import { checkWithOnnxRuntime } from '../../io/node-onnx-check.js';
 import { parseDecimal, UsageError } from '../args.js';
-import type { CliIO, Command } from '../command.js';
-import type { ParsedFlags } from '../args.js';
+import { defineCommand } from '../command.js';
+import type { CliIO } from '../command.js';
+import type { Flags, ParsedFlags } from '../args.js';
 import { fmt } from '../progress.js';
 import { exportPytorch } from './export-pytorch.js';
 
@@ -19,7 +20,16 @@ function parseShape(text: string, flag: string): number[] {
   return dims;
 }
 
-export const command: Command = {
+const exportFlags = {
+  load: { type: 'string', help: 'model file written by paralens train --save' },
+  format: { type: 'string', help: 'onnx or pytorch', default: 'onnx', choices: ['onnx', 'pytorch'] },
+  onnx: { type: 'string', help: 'where to write the ONNX model', output: true },
+  out: { type: 'string', help: 'with --format pytorch: the directory to write the project into (created if missing)' },
+  'input-shape': { type: 'string', help: 'per-sample input shape, for a model file that does not record one (e.g. 1,28,28)' },
+  check: { type: 'boolean', help: 'run the exported model in ONNX Runtime and compare with paralens on 64 random inputs' },
+} as const satisfies Flags;
+
+export const command = defineCommand({
   name: 'export',
   summary: 'export a saved model to ONNX (checked in ONNX Runtime with --check) or as a PyTorch project',
   usage:
@@ -39,24 +49,17 @@ as in the model file. Dense, activations, softmax, convolution, pooling, flatten
 residual (Add) and parallel structure (Split + Concat) are exported; any other layer is refused
 with exit 2, naming it. --check runs the written model in onnxruntime-node on random inputs and
 reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
-  flags: {
-    load: { type: 'string', help: 'model file written by paralens train --save' },
-    format: { type: 'string', help: 'onnx or pytorch', default: 'onnx', choices: ['onnx', 'pytorch'] },
-    onnx: { type: 'string', help: 'where to write the ONNX model', output: true },
-    out: { type: 'string', help: 'with --format pytorch: the directory to write the project into (created if missing)' },
-    'input-shape': { type: 'string', help: 'per-sample input shape, for a model file that does not record one (e.g. 1,28,28)' },
-    check: { type: 'boolean', help: 'run the exported model in ONNX Runtime and compare with paralens on 64 random inputs' },
-  },
+  flags: exportFlags,
   async run(flags, io) {
     if (!flags.load) throw new UsageError('export: --load FILE is required (a model saved with paralens train --save FILE)');
-    if (flags.format === 'pytorch') return runPytorch(flags, io);
+    if (flags.format === 'pytorch') return runPytorch(flags.load, flags, io);
     if (!flags.onnx) throw new UsageError('export: --onnx OUT.onnx is required');
-    if (resolve(flags.onnx as string) === resolve(flags.load as string)) throw new UsageError('export: --onnx must not be the model file given to --load');
+    if (resolve(flags.onnx) === resolve(flags.load)) throw new UsageError('export: --onnx must not be the model file given to --load');
     const json = Boolean(flags.json);
-    const file = await loadModel(flags.load as string);
-    const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'] as string, 'input-shape') : undefined;
+    const file = await loadModel(flags.load);
+    const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'], 'input-shape') : undefined;
     const out = buildOnnx(file.model, file.theta, { inputShape });
-    await writeFileAtomic(flags.onnx as string, out.bytes, { force: Boolean(flags.force) });
+    await writeFileAtomic(flags.onnx, out.bytes, { force: Boolean(flags.force) });
     const check = flags.check ? await checkWithOnnxRuntime(out.bytes, out.model, file.theta) : undefined;
     const result = {
       onnx: flags.onnx,
@@ -80,25 +83,24 @@ reports the largest difference from paralens (exit 1 if it exceeds 1e-4).`,
     }
     return check && !(check.maxAbsDiff <= 1e-4) ? 1 : 0;
   },
-};
+});
 
 /** export --format pytorch. */
-async function runPytorch(flags: ParsedFlags, io: CliIO): Promise<number> {
+async function runPytorch(load: string, flags: ParsedFlags<typeof exportFlags>, io: CliIO): Promise<number> {
   if (!flags.out) throw new UsageError('export: --format pytorch needs --out DIR (the directory for model.py, weights.safetensors and train.py)');
   if (flags.onnx || flags.check) throw new UsageError('export: --onnx and --check belong to --format onnx, not --format pytorch');
-  const file = await loadModel(flags.load as string);
-  const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'] as string, 'input-shape') : undefined;
-  const result = await exportPytorch(file, flags.out as string, inputShape, { force: Boolean(flags.force) });
+  const file = await loadModel(load);
+  const inputShape = flags['input-shape'] ? parseShape(flags['input-shape'], 'input-shape') : undefined;
+  const result = await exportPytorch(file, flags.out, inputShape, { force: Boolean(flags.force) });
   if (flags.json) io.out(JSON.stringify(result) + '\n');
   else {
-    const files = result.files as Record<string, number>;
     io.out(
-      `wrote       ${Object.entries(files)
+      `wrote       ${Object.entries(result.files)
         .map(([n, b]) => `${n} (${b} bytes)`)
         .join(', ')} into ${result.out}\n`,
     );
     io.out(`model       ${result.model}\n`);
-    const data = result.data as { kind: string; path?: string; dir?: string };
+    const { data } = result;
     io.out(
       `data        ${data.kind === 'file' ? `${data.path} (the rows of the paralens run)` : data.kind === 'idx' ? `IDX files in ${data.dir}` : 'none recorded: give train.py --data FILE.safetensors'}\n`,
     );

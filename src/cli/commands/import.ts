@@ -7,9 +7,9 @@ import { MAX_ONNX_BYTES } from '../../io/onnx-decode.js';
 import { importOnnx } from '../../io/onnx-import.js';
 import { ParalensError } from '../../errors.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'import',
   summary: 'read an ONNX model as a Para composite (printed as its spec) and save it with its weights',
   usage: 'paralens import FILE.onnx [--save FILE.safetensors] [--json]',
@@ -27,7 +27,7 @@ docs/scale.md.`,
     save: { type: 'string', help: 'write the imported model and its weights to this .safetensors file', output: true },
   },
   async run(flags, io) {
-    const path = flags.onnx as string | undefined;
+    const path = flags.onnx;
     if (!path) throw new UsageError('import: give the ONNX file, e.g. paralens import model.onnx --save model.safetensors');
     const st = await stat(path).catch(() => undefined);
     if (!st?.isFile()) throw new DataError(`cannot read ${path}: ${st ? 'not a file' : 'no such file'}`);
@@ -41,7 +41,7 @@ docs/scale.md.`,
       throw e;
     }
     const { model, theta } = imported;
-    const result: Record<string, unknown> = {
+    const result = {
       model: String(model),
       input_shape: ['batch', ...model.dom!],
       output_shape: ['batch', ...model.cod!],
@@ -51,26 +51,28 @@ docs/scale.md.`,
       opset: imported.opset,
       producer: imported.producer,
     };
-    if (flags.save) {
-      result.saved = flags.save;
-      result.file_bytes = await saveModel(
-        flags.save as string,
-        model,
-        theta,
-        { imported_from: basename(path), onnx_opset: imported.opset, onnx_producer: imported.producer },
-        {},
-        { force: Boolean(flags.force) },
-      );
-    }
-    if (flags.json) io.out(JSON.stringify(result) + '\n');
+    const saved = flags.save
+      ? {
+          saved: flags.save,
+          file_bytes: await saveModel(
+            flags.save,
+            model,
+            theta,
+            { imported_from: basename(path), onnx_opset: imported.opset, onnx_producer: imported.producer },
+            {},
+            { force: Boolean(flags.force) },
+          ),
+        }
+      : undefined;
+    if (flags.json) io.out(JSON.stringify({ ...result, ...saved }) + '\n');
     else {
       io.out(`model       ${result.model}\n`);
       io.out(
-        `graph       ${imported.ops.length} nodes (${imported.producer || 'unknown producer'}, opset ${imported.opset}): input [${(result.input_shape as unknown[]).join(',')}] → output [${(result.output_shape as unknown[]).join(',')}]\n`,
+        `graph       ${imported.ops.length} nodes (${imported.producer || 'unknown producer'}, opset ${imported.opset}): input [${result.input_shape.join(',')}] → output [${result.output_shape.join(',')}]\n`,
       );
       io.out(`parameters  ${result.parameters}\n`);
-      if (flags.save) io.out(`saved       ${result.saved} (${result.file_bytes} bytes)\n`);
+      if (saved) io.out(`saved       ${saved.saved} (${saved.file_bytes} bytes)\n`);
     }
     return 0;
   },
-};
+});

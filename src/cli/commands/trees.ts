@@ -1,6 +1,6 @@
 import { runTreeTask, TEST_SETS } from '../../experiments/recurrent/tree-task.js';
 import type { TreeTaskResult } from '../../experiments/recurrent/tree-task.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { fmt, isSilent, table } from '../progress.js';
 
@@ -11,7 +11,7 @@ const spread = (xs: readonly number[]): { mean: number; min: number; max: number
   max: Math.max(...xs),
 });
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'trees',
   summary: 'a recursive network (a fold over expression trees) vs a sequence LSTM, trained on depth ≤ 4, tested on depth 5–7',
   usage: 'paralens trees [--seeds N] [--epochs N] [--train N] [--test N] [--json]',
@@ -30,16 +30,16 @@ and 7, which neither model saw; with --seeds N, each seed's run and the mean and
     test: { type: 'int', help: 'formulas in each test set', default: 500, range: 'positive' },
   },
   async run(flags, io) {
-    const seeds = flags.seeds as number;
+    const seeds = flags.seeds;
     const silent = isSilent(flags);
     const runs: TreeTaskResult[][] = [];
     for (let seed = 0; seed < seeds; seed++) {
       runs.push(
         runTreeTask({
           seed,
-          epochs: flags.epochs as number,
-          train: flags.train as number,
-          test: flags.test as number,
+          epochs: flags.epochs,
+          train: flags.train,
+          test: flags.test,
           onEpoch: (m, e, n, loss) => {
             if (!silent) io.err(`seed ${seed}: ${m} epoch ${e}/${n}, loss ${fmt(loss)}\n`);
           },
@@ -72,4 +72,4 @@ and 7, which neither model saw; with --seeds N, each seed's run and the mean and
     for (const m of models) io.out(`${m.model.padEnd(14)} ${m.spec}\n`);
     return 0;
   },
-};
+});

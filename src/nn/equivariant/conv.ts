@@ -60,7 +60,8 @@ function neighbourUnfolding(src: Int32Array, K: number, cin: number, N: number):
     },
     fold(_be, col, ld, count, dx, xOff) {
       for (let s = 0; s < count; s++)
-        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++) for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) dx[xo + at[io + q]!] += col[co + q]!;
+        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++)
+          for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) dx[xo + at[io + q]!]! += col[co + q]!;
     },
   };
 }

@@ -137,7 +137,7 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
       const H = mem(N * dIn, f64);
       for (let v = 0; v < N; v++) H.set(X.subarray(v * sIn + 3, (v + 1) * sIn), v * dIn);
       const nodeAttr = mem(N * A, f64);
-      for (let e = 0; e < E; e++) for (let c = 0; c < A; c++) nodeAttr[geo.target[e]! * A + c] += geo.sh[e * A + c]! / (n - 1);
+      for (let e = 0; e < E; e++) for (let c = 0; c < A; c++) nodeAttr[geo.target[e]! * A + c]! += geo.sh[e * A + c]! / (n - 1);
       // messages
       const m0 = mem(E * msgIn.dim, f64);
       for (let e = 0; e < E; e++) {
@@ -161,7 +161,7 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
         for (let e = 0; e < E; e++) {
           const t = geo.target[e]! * dH,
             o = e * dH;
-          for (let c = 0; c < dH; c++) agg[t + c] += msg[o + c]!;
+          for (let c = 0; c < dH; c++) agg[t + c]! += msg[o + c]!;
         }
       } else {
         const w = theta[attIndex]!.data;
@@ -181,7 +181,7 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
           for (let q = 0; q < per; q++) {
             const e = v * per + q;
             alpha[e]! /= z;
-            for (let c = 0; c < dH; c++) agg[v * dH + c] += alpha[e]! * msg[e * dH + c]!;
+            for (let c = 0; c < dH; c++) agg[v * dH + c]! += alpha[e]! * msg[e * dH + c]!;
           }
         }
       }
@@ -214,7 +214,7 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
             for (let c = 0; c < dOut; c++) {
               const g = D[v * sOut + 3 + c]!;
               dO[v * dOut + c] = g;
-              if (residual) dH_[v * dIn + c] += g;
+              if (residual) dH_[v * dIn + c]! += g;
             }
           const dNodeAttr = mem(N * A, f64);
           const dG3 = mem(N * dH, f64),
@@ -225,7 +225,7 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
           tp3.backward(s3, W(2), dT3, dWt(2), dBt(2), dU0, dNodeAttr, mem);
           const dAgg = mem(N * dH, f64);
           for (let v = 0; v < N; v++) {
-            for (let c = 0; c < dIn; c++) dH_[v * dIn + c] += dU0[v * updIn.dim + c]!;
+            for (let c = 0; c < dIn; c++) dH_[v * dIn + c]! += dU0[v * updIn.dim + c]!;
             for (let c = 0; c < dH; c++) dAgg[v * dH + c] = dU0[v * updIn.dim + dIn + c]!;
           }
           const dMsg = mem(E * dH, f64);
@@ -252,8 +252,8 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
                   dl = a * (dots[q]! - mean);
                 for (let c = 0; c < dH; c++) dMsg[e * dH + c] = a * dAgg[v * dH + c]!;
                 for (let c = 0; c < nsc; c++) {
-                  dMsg[e * dH + c] += dl * w[c]!;
-                  if (dw) dw[c] += dl * msg[e * dH + c]!;
+                  dMsg[e * dH + c]! += dl * w[c]!;
+                  if (dw) dw[c]! += dl * msg[e * dH + c]!;
                 }
               }
             }
@@ -275,11 +275,11 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
               ti = geo.target[e]! * dIn,
               sj = geo.source[e]! * dIn;
             for (let c = 0; c < dIn; c++) {
-              dH_[ti + c] += dM0[o + c]!;
-              dH_[sj + c] += dM0[o + dIn + c]!;
+              dH_[ti + c]! += dM0[o + c]!;
+              dH_[sj + c]! += dM0[o + dIn + c]!;
             }
             dDist[e] = dM0[o + 2 * dIn]!;
-            for (let c = 0; c < A; c++) dSh[e * A + c] += dNodeAttr[geo.target[e]! * A + c]! / (n - 1);
+            for (let c = 0; c < A; c++) dSh[e * A + c]! += dNodeAttr[geo.target[e]! * A + c]! / (n - 1);
           }
           for (let v = 0; v < N; v++) {
             for (let c = 0; c < 3; c++) dx.data[v * sIn + c] = D[v * sOut + c]!;

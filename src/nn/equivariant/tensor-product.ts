@@ -39,7 +39,7 @@ export function addScalarBias(out: Irreps, rows: number, Y: Data, bias: Data | u
   if (!bias) return;
   const pos = scalarPositions(out),
     n = out.dim;
-  for (let r = 0; r < rows; r++) for (let k = 0; k < pos.length; k++) Y[r * n + pos[k]!] += bias[k]!;
+  for (let r = 0; r < rows; r++) for (let k = 0; k < pos.length; k++) Y[r * n + pos[k]!]! += bias[k]!;
 }
 
 /** The bias gradient: db_k += Σ_rows dY[r, pos_k]. */
@@ -47,7 +47,7 @@ export function scalarBiasGrad(out: Irreps, rows: number, dY: Data, dbias: Data 
   if (!dbias) return;
   const pos = scalarPositions(out),
     n = out.dim;
-  for (let r = 0; r < rows; r++) for (let k = 0; k < pos.length; k++) dbias[k] += dY[r * n + pos[k]!]!;
+  for (let r = 0; r < rows; r++) for (let k = 0; k < pos.length; k++) dbias[k]! += dY[r * n + pos[k]!]!;
 }
 
 /**

@@ -132,7 +132,7 @@ export class TensorProductPlan {
         for (let c = 0; c < d3; c++) {
           const yo = (r * d3 + c) * mo,
             oo = r * no + offO + c;
-          for (let w = 0; w < mo; w++) out[oo + w * d3] += y[yo + w]!;
+          for (let w = 0; w < mo; w++) out[oo + w * d3]! += y[yo + w]!;
         }
     });
     return { rows, x1, x2, Z };

@@ -1,9 +1,20 @@
-import { stratifiedSplit } from '../data/dataset.js';
-import type { Dataset } from '../data/dataset.js';
-import { applyPreprocessing, fitStatistics } from '../data/preprocessing.js';
-import type { Preprocessing } from '../data/preprocessing.js';
 import { DataError } from '../errors.js';
-import type { LoadedData } from './data.js';
+import { stratifiedSplit } from './dataset.js';
+import type { Dataset } from './dataset.js';
+import { applyPreprocessing, fitStatistics } from './preprocessing.js';
+import type { Preprocessing } from './preprocessing.js';
+
+/**
+ * A data set as a source gives it. For a file, `data` holds raw inputs (numbers as written,
+ * categories one-hot, pixels 0…255) and `preprocessing` says how they become model inputs
+ * (fitted on the training rows by trainingSplits); built-in sets are model inputs already.
+ * `test` is a fixed test split where the source has one (Fashion-MNIST's 10 000 images).
+ */
+export interface LoadedData {
+  data: Dataset;
+  test?: Dataset;
+  preprocessing?: Preprocessing;
+}
 
 /** A data set with this many rows or more and no test split of its own gets a stratified 20 % one. */
 const TEST_SPLIT_MIN_ROWS = 20;
