@@ -1,6 +1,7 @@
 import { NonFiniteError, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
-import { Arena, makeCtx, residentCopies, residentData } from '../para/para.js';
+import { makeCtx } from '../para/para.js';
+import { Arena, residentCopies, residentData } from '../tensor/memory.js';
 import type { Para } from '../para/para.js';
 import { optimizer as makeOptimizer } from '../optim/by-name.js';
 import { checkFiniteValues } from '../optim/optimizer.js';
