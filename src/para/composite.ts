@@ -5,7 +5,7 @@ import { backend } from '../tensor/registry.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';
 import { checkDom, describeShape, makeCtx, perPosition } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec } from './para.js';
 
 /** Shared behaviour of every morphism: composition methods, initialisation, printing. */
 export abstract class Morphism implements Para {
@@ -34,9 +34,6 @@ export abstract class Morphism implements Para {
   }
   run(theta: readonly Tensor[], x: Tensor, ctx: Partial<Ctx> = {}): Tensor {
     return this.forward(theta, x, makeCtx(ctx)).y;
-  }
-  stepper(_theta: readonly Tensor[], _ctx: Ctx): Stepper | undefined {
-    return undefined;
   }
   toString(): string {
     return this.args.length ? `${this.kind}(${this.args.join(',')})` : this.kind;
@@ -69,12 +66,11 @@ export interface PrimitiveDef {
   kernelsOnly?: boolean;
   /**
    * It acts on each position of a sequence separately (dense, norms, activations, embedding, id):
-   * fixed to a vector domain, `at` also takes [..., dom] (through def.at), and decoding runs it
-   * on each new stretch of positions as it is.
+   * fixed to a vector domain, `at` also takes [..., dom] (through def.at) — the layer on vectors
+   * lifted to sequences of them. (Decoding, src/train/decode.ts, also reads it: such a layer
+   * runs on each new stretch of positions as it is.)
    */
   positionwise?: boolean;
-  /** For a morphism that looks back along a sequence (attention): its Stepper (Para.stepper). */
-  stepper?(theta: readonly Tensor[], ctx: Ctx): Stepper;
 }
 
 /**
@@ -99,7 +95,8 @@ export class Primitive extends Morphism {
   readonly dom: Shape | undefined;
   readonly cod: Shape | undefined;
   override readonly params: readonly ParamSpec[];
-  private readonly def: PrimitiveDef;
+  /** What it is made of (read by the rules that look at a primitive from outside, e.g. decoding). */
+  readonly def: PrimitiveDef;
   /** PrimitiveDef.kernelsOnly. */
   get kernelsOnly(): boolean {
     return this.def.kernelsOnly === true;
@@ -125,13 +122,6 @@ export class Primitive extends Morphism {
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     return this.def.forward(theta, x, ctx);
-  }
-  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    if (this.def.stepper) return this.def.stepper(theta, ctx);
-    if (!this.def.positionwise) return undefined;
-    // the same layer on this stretch's shape (a different length than the one it was fixed to)
-    const on = (s: Shape): Para => (this.def.at && !(this.dom && shapesMatch(this.dom, s)) ? this.def.at(s) : this);
-    return { step: (x) => on(x.shape.slice(1)).forward(theta, x, ctx).y };
   }
   /** The fused forward of this >> g, where g is an activation this layer can apply itself; undefined otherwise. */
   forwardThen(g: Para, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens | undefined {
@@ -178,11 +168,6 @@ export class Seq extends Morphism {
     if (this.dom && !perPosition(this.dom, dom)) return checkDom(this, dom);
     const [first, ...rest] = this.children;
     return seq(first!.at(dom), ...rest);
-  }
-  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    const steppers = this.children.map((c, i) => c.stepper(theta.slice(this.offsets[i], this.offsets[i + 1]), ctx));
-    if (steppers.some((s) => !s)) return undefined;
-    return { step: (x) => steppers.reduce((y, s) => s!.step(y), x) };
   }
   /**
    * Backprop: the forward runs the children in order, the pullback composes their pullbacks

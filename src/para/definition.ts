@@ -1,6 +1,6 @@
 import { Morphism } from './composite.js';
 import { checkDom, perPosition } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec } from './para.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 
 /**
@@ -34,9 +34,6 @@ export class Defined extends Morphism {
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     return (this.dom ? this.body : this.body.at(x.shape.slice(1))).forward(theta, x, ctx);
-  }
-  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    return this.body.stepper(theta, ctx);
   }
 }
 

@@ -37,17 +37,6 @@ export interface Lens {
   pullback(dy: Tensor, dTheta: readonly Tensor[] | null, needDx?: boolean): Tensor;
 }
 
-/**
- * A morphism on sequences run a stretch of positions at a time (autoregressive decoding):
- * `step(x)` takes the next L ≥ 1 positions [B, L, …] and returns the outputs at them — the
- * same rows a forward over every position stepped so far would give, for a causal morphism.
- * Layers that look back along the sequence (attention) keep what they need (a key/value
- * cache) inside, so each step costs what the new positions cost, not a full pass.
- */
-export interface Stepper {
-  step(x: Tensor): Tensor;
-}
-
 /** Fills a freshly allocated parameter tensor; fan-in and fan-out are known to the layer. */
 export type Initializer = (rng: Rng, out: Data) => void;
 
@@ -85,11 +74,6 @@ export interface Para {
   tensor(g: Para): Para;
   /** Fresh parameters drawn from the initialisers with a seeded generator. */
   init(seed?: number | Rng, dtype?: DType): Tensor[];
-  /**
-   * A fresh Stepper of this morphism at θ (evaluation mode), or undefined when it cannot be
-   * run position by position (it is not causal, or not made of layers that know how).
-   */
-  stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined;
   /** Forward only, in evaluation mode. */
   run(theta: readonly Tensor[], x: Tensor, ctx?: Partial<Ctx>): Tensor;
   toString(): string;

@@ -4,7 +4,7 @@ import type { Tensor, Shape } from '../tensor/tensor.js';
 import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './composite.js';
 import { Defined } from './definition.js';
 import { checkDom, describeShape, perPosition } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec } from './para.js';
 
 const sized = (dom: Shape | undefined): readonly number[] => (dom && dom.length === 1 ? [dom[0]!] : []);
 
@@ -122,20 +122,10 @@ export class Residual extends Morphism {
     const f = this.f.dom ? this.f : this.f.at(x.shape.slice(1));
     const lens = f.forward(theta, x, ctx);
     return {
-      y: sum(x, lens.y, ctx),
+      y: addTensors(x, lens.y, ctx),
       pullback: (dy, dTheta, needDx = true) => {
         const df = lens.pullback(dy, dTheta, needDx);
-        return needDx ? sum(dy, df, ctx) : df;
-      },
-    };
-  }
-  /** Decoding x ↦ x + f(x): f's stepper, plus its input. */
-  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    const inner = this.f.stepper(theta, ctx);
-    if (!inner) return undefined;
-    return {
-      step: (x) => {
-        return sum(x, inner.step(x), ctx);
+        return needDx ? addTensors(dy, df, ctx) : df;
       },
     };
   }
@@ -145,7 +135,7 @@ export class Residual extends Morphism {
 }
 
 /** a + b in a fresh tensor, by kernels only (so it runs where the backend's arrays live, a device included). */
-function sum(a: Tensor, b: Tensor, ctx: Ctx): Tensor {
+export function addTensors(a: Tensor, b: Tensor, ctx: Ctx): Tensor {
   const out = ctx.alloc(a.shape, a.dtype, true),
     be = backend();
   be.copyRows(1, a.size, a.data, a.size, out.data, a.size);
@@ -196,9 +186,6 @@ export class Reparam extends Morphism {
   }
   at(dom: Shape): Para {
     return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : new Reparam(this.f.at(dom), this.r);
-  }
-  override stepper(q: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    return this.f.stepper(this.r.map(q, ctx).p, ctx);
   }
   forward(q: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const { p, pullback: rBack } = this.r.map(q, ctx);
