@@ -43,7 +43,7 @@ describe('generate', () => {
     const model = parseSpec('embedding(7,4) >> transformer(4,1,8,rope) >> dense(4,7)');
     let positions = 0;
     // an identity on each position that counts the positions it is stepped on
-    const counter = (dom?: number[]): Para =>
+    const counter = (dom?: readonly number[]): Para =>
       primitive({
         kind: 'id',
         dom,
