@@ -15,7 +15,6 @@ export const sizeArgs = (dom: Shape | undefined, inferred: boolean): number[] =>
 export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape, inferred = false): Para {
   return primitive({
     kind: op,
-    kernelsOnly: true,
     args: sizeArgs(dom, inferred),
     dom,
     cod: dom,

@@ -47,8 +47,6 @@ export function attention(d: number, heads: number, pos: Position | string, mask
     dom: T === undefined ? undefined : [T, d],
     cod: T === undefined ? undefined : [T, d],
     params,
-    // rope and none are kernels throughout; absolute and relative positions are added by host loops
-    kernelsOnly: position.kind === 'rope' || position.kind === 'none',
     at: (s) => {
       if (s.length !== 2 || s[1] !== d) throw new ShapeError(`${where} expects a sequence [*,T,${d}] per sample but got ${describeShape(s)}`);
       return attention(d, heads, position, mask, s[0]);

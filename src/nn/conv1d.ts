@@ -26,7 +26,6 @@ export function conv1d(inC: number, outC: number, k: number, stride = 1, pad = 0
   const fixed = dom && geometryOf(dom);
   const self: Para = primitive({
     kind: 'conv1d',
-    kernelsOnly: true,
     args: [inC, outC, k, stride, pad],
     dom,
     cod: fixed?.cod,

@@ -60,7 +60,6 @@ export function conv2d(inC: number, outC: number, k: number, stride = 1, pad = 0
   const fixed = dom && geometryOf(dom);
   const self: Para = primitive({
     kind: 'conv2d',
-    kernelsOnly: true,
     args: [inC, outC, k, stride, pad],
     dom,
     cod: fixed?.cod,

@@ -20,7 +20,6 @@ export function dense(inDim: number, outDim: number, lead: Shape = []): Para {
   }
   const self: Para = primitive({
     kind: 'dense',
-    kernelsOnly: true,
     args: [inDim, outDim],
     dom: [...lead, inDim],
     cod: [...lead, outDim],

@@ -59,12 +59,6 @@ export interface PrimitiveDef {
   /** Set when this morphism IS the elementwise map `activation` (so a preceding layer's forwardThen may stand for both). */
   activation?: FusableOp;
   /**
-   * Set when forward and pullback touch tensor data only through Backend kernels and ctx.alloc
-   * (no loop over `.data` on the host): then the layer runs wherever the backend's arrays are,
-   * a device included (hostOnlyParts in ./structure.ts).
-   */
-  kernelsOnly?: boolean;
-  /**
    * It acts on each position of a sequence separately (dense, norms, activations, embedding, id):
    * fixed to a vector domain, `at` also takes [..., dom] (through def.at) — the layer on vectors
    * lifted to sequences of them. (Decoding, src/train/decode.ts, also reads it: such a layer
@@ -97,10 +91,6 @@ export class Primitive extends Morphism {
   override readonly params: readonly ParamSpec[];
   /** What it is made of (read by the rules that look at a primitive from outside, e.g. decoding). */
   readonly def: PrimitiveDef;
-  /** PrimitiveDef.kernelsOnly. */
-  get kernelsOnly(): boolean {
-    return this.def.kernelsOnly === true;
-  }
   constructor(def: PrimitiveDef) {
     super();
     this.def = def;

@@ -1,8 +1,7 @@
 import { ShapeError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
-import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './composite.js';
-import { Defined } from './definition.js';
+import { Morphism, par, primitive, seq, splitRows, joinRows } from './composite.js';
 import { checkDom, describeShape, perPosition } from './para.js';
 import type { Ctx, Lens, Para, ParamSpec } from './para.js';
 
@@ -13,7 +12,6 @@ export function id(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'id',
-    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom,
@@ -28,7 +26,6 @@ export function copy(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'copy',
-    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom && [2 * dom[0]!, ...dom.slice(1)],
@@ -53,7 +50,6 @@ export function discard(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'discard',
-    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom && [0, ...dom.slice(1)],
@@ -72,7 +68,6 @@ export function add(n?: number | Shape): Para {
   const cod = dom && [dom[0]! / 2, ...dom.slice(1)];
   return primitive({
     kind: 'add',
-    kernelsOnly: true,
     args: cod && cod.length === 1 ? [cod[0]!] : [],
     dom,
     cod,
@@ -208,16 +203,4 @@ export class Reparam extends Morphism {
 
 export function reparam(f: Para, r: ParamMap): Para {
   return new Reparam(f, r);
-}
-
-/**
- * The parts of f that compute on host arrays, by their spec strings: primitives without
- * PrimitiveDef.kernelsOnly, and every morphism other than the composites >>, @ and residual
- * (whose own work is kernels) and the abbreviations of composites (Defined: transformer).
- * Empty when all of f can run on a device.
- */
-export function hostOnlyParts(f: Para): string[] {
-  if (f instanceof Seq || f instanceof Par || f instanceof Residual || f instanceof Defined) return f.children.flatMap(hostOnlyParts);
-  if (f instanceof Primitive && f.kernelsOnly) return [];
-  return [String(f)];
 }

@@ -3,9 +3,9 @@ import type { Dataset } from '../data/dataset.js';
 import { readsLogits } from '../nn/link.js';
 import type { LossKind, DeviceMemory } from '../tensor/backend.js';
 import { makeCtx } from '../para/para.js';
+import { hostOnlyParts } from '../tensor/device-layers.js';
 import { Arena, zerosBeside } from '../tensor/memory.js';
 import type { Ctx, Para } from '../para/para.js';
-import { hostOnlyParts } from '../para/structure.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Data } from '../tensor/tensor.js';
@@ -25,7 +25,7 @@ const EVAL_ROWS = 1024;
  * finiteness flag per step, and the predicted class of each row. The host-side state (model,
  * row order, generator, optimiser settings, checks of the setup) is an ordinary Trainer's.
  *
- * A model with a layer that computes on host arrays (hostOnlyParts), a loss without a kernel
+ * A model with a layer that computes on host arrays (hostOnlyParts, tensor/device-layers.ts), a loss without a kernel
  * or an optimiser whose step loops on the host is refused with a DeviceSupportError naming it,
  * before anything is allocated on the device.
  */
