@@ -1,6 +1,5 @@
 import { clip, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
-import type { SwapOp } from '../tensor/backend.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';
@@ -51,33 +50,12 @@ export interface PrimitiveDef {
   at?: (dom: Shape) => Para;
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens;
   /**
-   * This morphism followed by the elementwise map `act`, in one pass (a kernel applies the
-   * activation as it writes the output). Must be the lens of `this >> act` — the same y and
-   * the same pullback — which `seq` relies on when it fuses the pair.
-   */
-  forwardThen?(theta: readonly Tensor[], x: Tensor, ctx: Ctx, act: FusableOp): Lens;
-  /** Set when this morphism IS the elementwise map `activation` (so a preceding layer's forwardThen may stand for both). */
-  activation?: FusableOp;
-  /**
    * It acts on each position of a sequence separately (dense, norms, activations, embedding, id):
    * fixed to a vector domain, `at` also takes [..., dom] (through def.at) — the layer on vectors
    * lifted to sequences of them. (Decoding, src/train/decode.ts, also reads it: such a layer
    * runs on each new stretch of positions as it is.)
    */
   positionwise?: boolean;
-}
-
-/**
- * Activations a preceding layer may apply in its own pass (PrimitiveDef.forwardThen): those
- * whose derivative can be read off the output (relu′ = [y > 0], σ′ = y(1−y), tanh′ = 1−y²,
- * exp′ = y), so the fused lens needs no pre-activation buffer.
- */
-export type FusableOp = Exclude<SwapOp, 'identity'>;
-const FUSABLE = new Set<string>(['relu', 'sigmoid', 'tanh', 'exp']);
-
-/** `op` as a FusableOp, or undefined when a layer cannot apply it in its own pass. */
-export function fusable(op: string): FusableOp | undefined {
-  return FUSABLE.has(op) ? (op as FusableOp) : undefined;
 }
 
 /** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
@@ -112,11 +90,6 @@ export class Primitive extends Morphism {
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     return this.def.forward(theta, x, ctx);
-  }
-  /** The fused forward of this >> g, where g is an activation this layer can apply itself; undefined otherwise. */
-  forwardThen(g: Para, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens | undefined {
-    const act = g instanceof Primitive ? g.def.activation : undefined;
-    return act && this.def.forwardThen ? this.def.forwardThen(theta, x, ctx, act) : undefined;
   }
 }
 
@@ -159,26 +132,13 @@ export class Seq extends Morphism {
     const [first, ...rest] = this.children;
     return seq(first!.at(dom), ...rest);
   }
-  /**
-   * Backprop: the forward runs the children in order, the pullback composes their pullbacks
-   * in reverse. A layer followed by an activation it can apply itself (dense >> relu …) runs
-   * as one fused lens — equal to the composite, one pass over the output fewer — and the
-   * activation's place holds a lens that passes the gradient through.
-   */
+  /** Backprop: the forward runs the children in order, the pullback composes their pullbacks in reverse. */
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const { children, offsets } = this;
     const lenses: Lens[] = new Array(children.length);
     let y = x;
     for (let i = 0; i < children.length; i++) {
-      const f = children[i]!,
-        th = theta.slice(offsets[i], offsets[i + 1]);
-      const fused = i + 1 < children.length && f instanceof Primitive ? f.forwardThen(children[i + 1]!, th, y, ctx) : undefined;
-      if (fused) {
-        lenses[i] = fused;
-        lenses[++i] = { y: fused.y, pullback: (d) => d };
-      } else {
-        lenses[i] = f.forward(th, y, ctx);
-      }
+      lenses[i] = children[i]!.forward(theta.slice(offsets[i], offsets[i + 1]), y, ctx);
       y = lenses[i]!.y;
     }
     return {

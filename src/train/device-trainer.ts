@@ -119,7 +119,7 @@ export class DeviceTrainer {
   private queueStep(xb: Tensor, yb: Tensor, ctx: Ctx, lossOut: Float32Array, finiteOut: Float32Array, classesOut?: Float32Array): void {
     const be = backend(),
       t = this.host;
-    const lens = t.model.forward(this.theta, xb, ctx);
+    const lens = t.fused.forward(this.theta, xb, ctx);
     const dy = this.lossOf(lens.y, yb, ctx, lossOut, classesOut);
     for (const g of this.grads) be.fill(g.data, 0);
     lens.pullback(dy, this.grads, false);
@@ -226,7 +226,7 @@ export class DeviceTrainer {
       arena.reset();
       const x = this.rowsOf(ds.x, undefined, s, B, ctx),
         y = this.rowsOf(ds.y, undefined, s, B, ctx);
-      this.lossOf(this.host.model.forward(this.theta, x, ctx).y, y, ctx, losses.subarray(c, c + 1), classes?.subarray(s, s + B));
+      this.lossOf(this.host.fused.forward(this.theta, x, ctx).y, y, ctx, losses.subarray(c, c + 1), classes?.subarray(s, s + B));
     }
     const [l, predicted] = await Promise.all([dev.read(losses), classes && dev.read(classes)]);
     let lossSum = 0,
