@@ -63,6 +63,12 @@ export function tensorProduct(in1: IrrepsLike, in2: IrrepsLike, out: IrrepsLike,
     o = toIrreps(out, a.group);
   const plan = new TensorProductPlan(a, b, o);
   if (!plan.paths.length) throw new RangeArgError(`tensor_product: no path couples ${a} ⊗ ${b} to any irrep of ${o}`);
+  return tensorProductOf(plan, n);
+}
+
+/** The tensor_product layer of a plan (any plan: one without paths maps everything to its bias). */
+export function tensorProductOf(plan: TensorProductPlan, n?: number): Para {
+  const { in1: a, in2: b, out: o } = plan;
   const d1 = a.dim,
     d2 = b.dim,
     dIn = d1 + d2;
