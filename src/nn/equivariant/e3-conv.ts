@@ -12,7 +12,7 @@ import { aggregate, cloudEdges, nodeAttributes } from './cloud-graph.js';
 import type { Aggregation } from './cloud-graph.js';
 import { GatePlan, irrepsGate } from './irreps-gate.js';
 import { checkPoints, shIrreps } from './point-cloud.js';
-import { tensorProductOf } from './tensor-product.js';
+import { steerable, tensorProductOf } from './tensor-product.js';
 import { ONE_SCALAR, TensorProductPlan } from './tp-kernel.js';
 
 export type { Aggregation } from './cloud-graph.js';
@@ -48,9 +48,13 @@ const concat = (...xs: Irreps[]): Irreps =>
  *        >> node_attributes >> map(update, n)                    ↦ [x_i | h_i′]
  *   messages = cloud_edges >> map(message, n(n−1)) >> aggregate
  *
- * where `message` and `update` run TP and Gate on each edge's and each point's row, the
- * attributes passed along beside them (steer). Its parameters keep their names: tpK.weight,
- * tpK.bias and, with attention, `attention` (after tp2's, where the composite reads it).
+ *   message  = steerable(TP₁) >> (Gate @ id) >> steerable(TP₂) >> (Gate @ discard)
+ *   update   = (id @ copy @ id) >> (id @ steerable(TP₃)) >> (id @ Gate @ id) >> (id @ TP₄) >> (id @ add)
+ *
+ * run on each edge's and each point's row; steerable(TP) = (id @ copy) >> (TP @ id) is the
+ * tensor product beside the attributes, which it passes on for the next one. Its parameters
+ * keep their names: tpK.weight, tpK.bias and, with attention, `attention` (after tp2's, where
+ * the composite reads it).
  */
 export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike, outIrreps: IrrepsLike, lmax: number, aggregation: Aggregation = 'sum'): Para {
   checkPoints('e3_conv', n);
@@ -76,31 +80,27 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
   const attr = shIrreps(G, lmax);
   const msgIn = concat(hIn, hIn, ONE_SCALAR(G)),
     updIn = concat(hIn, hidden);
-  const [tp1, tp2, tp3, tp4] = [
-    [msgIn, gIn],
-    [hidden, gIn],
-    [updIn, gIn],
-    [hidden, hOut],
-  ].map(([x, y]) => tensorProductOf(new TensorProductPlan(x!, attr, y!)));
+  // TP₁…TP₃ pass the attributes on, for the next tensor product; TP₄ is the last to read them
+  const tp1 = steerable(new TensorProductPlan(msgIn, attr, gIn)),
+    tp2 = steerable(new TensorProductPlan(hidden, attr, gIn)),
+    tp3 = steerable(new TensorProductPlan(updIn, attr, gIn)),
+    tp4 = tensorProductOf(new TensorProductPlan(hidden, attr, hOut));
   const A = shDim(lmax),
     dIn = hIn.dim,
     dH = hidden.dim,
     dOut = hOut.dim,
     s = 3 + dIn;
-  // [x | a] ↦ [TP(x, a) | a]: the attributes a copied past the tensor product, for the next one
-  const steer = (tp: Para, dx: number): Para => seq(par(id(dx), copy(A)), par(tp, id(A)));
-  const gated = par(gate, id(A));
   // an edge's row [h_i | h_j | ‖r_ij‖ | Y(r_ij)] ↦ m_ij
-  const message = seq(steer(tp1!, msgIn.dim), gated, steer(tp2!, dH), gated, par(id(dH), discard(A)));
+  const message = seq(tp1, par(gate, id(A)), tp2, par(gate, discard(A)));
   const agg = aggregate(n, dH, aggregation, scalars.dim);
   const messages = seq(cloudEdges(n, lmax, dIn), mapSet(message, n * (n - 1)), agg);
   // a point's row [x_i | h_i | m_i | b_i] ↦ [x_i | h_i′], h_i′ = TP₄(Gate(TP₃([h_i | m_i], b_i)), b_i) (+ h_i)
   const residual = String(hIn) === String(hOut);
   const update = seq(
     par(id(3), copy(dIn), id(dH + A)),
-    par(id(s), steer(tp3!, updIn.dim)),
+    par(id(s), tp3),
     par(id(s), gate, id(A)),
-    par(id(s), tp4!),
+    par(id(s), tp4),
     residual ? par(id(3), add(dOut)) : par(id(3), discard(dIn), id(dOut)),
   );
   const body = seq(
@@ -111,6 +111,6 @@ export function e3Conv(n: number, inIrreps: IrrepsLike, hiddenIrreps: IrrepsLike
     mapSet(update, n),
   );
   const tpNames = (tp: Para, k: number): string[] => tp.params.map((p) => `tp${k}.${p.name}`);
-  const names = [...tpNames(tp1!, 1), ...tpNames(tp2!, 2), ...agg.params.map((p) => p.name), ...tpNames(tp3!, 3), ...tpNames(tp4!, 4)];
+  const names = [...tpNames(tp1, 1), ...tpNames(tp2, 2), ...agg.params.map((p) => p.name), ...tpNames(tp3, 3), ...tpNames(tp4, 4)];
   return defined('e3_conv', [n, String(hIn), String(hid), String(hOut), lmax, ...(aggregation === 'attention' ? ['attention'] : [])], body, undefined, names);
 }

@@ -9,10 +9,17 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import { aggregate, cloudEdges, nodeAttributes } from '../../../src/nn/equivariant/cloud-graph.js';
 import { e3Conv } from '../../../src/nn/equivariant/e3-conv.js';
 import { shIrreps } from '../../../src/nn/equivariant/point-cloud.js';
-import { tensorProductOf } from '../../../src/nn/equivariant/tensor-product.js';
+import { steerable, tensorProductOf } from '../../../src/nn/equivariant/tensor-product.js';
+import { par, seq } from '../../../src/para/composite.js';
+import { copy, id } from '../../../src/para/structure.js';
 import { TensorProductPlan } from '../../../src/nn/equivariant/tp-kernel.js';
 import { Defined } from '../../../src/para/definition.js';
+import type { Para } from '../../../src/para/para.js';
+import { mapSet } from '../../../src/nn/colimit/map.js';
 import { randn } from '../../symmetry/helpers.js';
+
+/** f on each of 3 rows [3, a] → [3, b] (map). */
+const mapRows = (f: Para): Para => mapSet(f, 3);
 
 // The pieces e3_conv is composed of (src/nn/equivariant/e3-conv.ts): each a lens of its own,
 // gradient-checked in float64; e3_conv's own checks (gradient, equivariance) are in irreps-layers.test.ts.
@@ -88,6 +95,26 @@ describe("the lenses of a point cloud's complete graph", () => {
     const same = Tensor.of([1, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6], [1, 6, 2], 'float64');
     const f = aggregate(3, 2, 'attention', 1);
     expect(Array.from(f.run(f.init(1, 'float64'), same).data)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('steerable is the tensor product beside its attributes, (id @ copy) >> (tensor_product @ id), bit for bit, and gradient-checked', () => {
+    const plan = new TensorProductPlan(parseIrreps('2x0e+1x1o'), shIrreps('O(3)', 1), parseIrreps('1x0e+2x1o+1x1e'));
+    const f = steerable(plan, 3),
+      composite = mapRows(seq(par(id(5), copy(4)), par(tensorProductOf(plan), id(4))));
+    expect([f.dom, f.cod]).toEqual([composite.dom, composite.cod]);
+    for (const dtype of ['float64', 'float32'] as const) {
+      const theta = f.init(3, dtype),
+        x = randn([2, 3, 9], 4, dtype),
+        dy = randn([2, 3, 14], 5, dtype);
+      const run = (g: typeof f) => {
+        const lens = g.forward(theta, x, makeCtx());
+        const dTheta = theta.map((t) => Tensor.zeros(t.shape, dtype));
+        const dx = lens.pullback(dy, dTheta);
+        return [lens.y, dx, ...dTheta].map((t) => Array.from(t.data));
+      };
+      expect(run(f)).toEqual(run(composite));
+    }
+    for (const seed of [1, 2]) expect(gradcheck(f, { seed, batch: 2 }).ok).toBe(true);
   });
 
   it("a tensor product without paths is a layer too (e3_conv's update may have none to an output): it maps to its bias", () => {
