@@ -2,15 +2,11 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   conv1d,
-  conv1dPeriodic,
   conv2d,
-  conv2dPeriodic,
   dense,
   elementwise,
   gradcheck,
-  kfacModel,
   makeCtx,
-  mapSet,
   moons,
   mse,
   par,
@@ -24,6 +20,9 @@ import {
 } from '../../src/index.js';
 import type { Ctx, Para } from '../../src/index.js';
 import { Fused, fuseActivations } from '../../src/nn/fuse.js';
+import { mapSet } from '../../src/nn/colimit/map.js';
+import { conv1dPeriodic, conv2dPeriodic } from '../../src/nn/equivariant/conv.js';
+import { kfacModel } from '../../src/optim/kfac.js';
 import { setBackend } from '../../src/tensor/registry.js';
 import type { Backend } from '../../src/tensor/backend.js';
 import { jsBackend } from '../../src/tensor/js-backend.js';

@@ -9,12 +9,12 @@ import {
   parseSpec,
   Rng,
   SpecError,
-  stepper,
   Tensor,
   tokenCrossEntropy,
   transformer,
 } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
+import { stepper } from '../../src/train/decode.js';
 
 const randn = (shape: number[], rng: Rng): Tensor =>
   Tensor.of(
