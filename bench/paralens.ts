@@ -7,6 +7,7 @@ import { parseSpec } from '../src/catalogue/index.js';
 import { allocFloat32, backend, setBackend } from '../src/tensor/registry.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';
+import { nbodySpec } from '../src/experiments/equivariant/nbody.js';
 import type { Loss } from '../src/nn/loss.js';
 import { charLstmSpec, charTransformerSpec, fill, names, ratesAfterWarmUp, recorder, tokenWindows } from './workloads.js';
 import type { BenchConfig, CharTransformerConfig, Measurement } from './workloads.js';
@@ -119,6 +120,18 @@ export function timeCharLstm(cfg: BenchConfig): number[] {
   );
 }
 
+/**
+ * Clouds/s of SEGNN on N-body-sized point clouds (e3_conv, a composite of lenses: its speed is
+ * that of its tensor products and of the copies its composition makes), Adam, one epoch of
+ * synthetic clouds after one warm-up epoch.
+ */
+export function timeSegnn(cfg: BenchConfig): number[] {
+  const { clouds, batch, lr } = cfg.segnn;
+  const model = parseSpec(nbodySpec('segnn'));
+  const data = { name: 'clouds', x: new Tensor(fill(clouds * 5 * 11, 5), [clouds, 5, 11]), y: new Tensor(fill(clouds * 5 * 3, 6), [clouds, 5, 3]) };
+  return epochRates(new Trainer(model, data, { loss: mse, batch, lr, optimizer: 'adam', seed: 0 }), clouds, cfg);
+}
+
 /** Every workload on the backend registered as `name`; `system` labels the rows. */
 export function benchParalens(name: string, system: string, cfg: BenchConfig, skipped: string[], log: (s: string) => void): Measurement[] {
   const previous = backend();
@@ -135,6 +148,7 @@ export function benchParalens(name: string, system: string, cfg: BenchConfig, sk
     add(names.xor(cfg.xor.epochs), 's', () => timeXor(cfg));
     add(names.charTransformer(cfg.charTransformer), 'tokens/s', () => timeCharTransformer(cfg));
     add(names.charLstm(cfg.charLstm), 'tokens/s', () => timeCharLstm(cfg));
+    add(names.segnn(cfg.segnn.batch), 'samples/s', () => timeSegnn(cfg));
   } finally {
     setBackend(previous);
   }

@@ -29,6 +29,8 @@ export interface BenchConfig {
    * windows of `context` token ids per step (synthetic ids), token cross-entropy — issue 30's row.
    */
   charLstm: CharLstmConfig;
+  /** SEGNN on N-body-sized clouds (nbodySpec('segnn'): 4 × e3_conv, 32x0e+32x1o, lmax 1, on 5 points), Adam, MSE: `clouds` synthetic clouds per epoch, `batch` per step. */
+  segnn: { clouds: number; batch: number; lr: number };
   /** Run only the workloads whose names contain this (`npm run bench -- --only transformer`); all when absent. */
   only?: string;
 }
@@ -95,6 +97,7 @@ export function benchConfig(quick: boolean): BenchConfig {
         fashion: { epochs: 1, batch: 128, lr: 0.05 },
         charTransformer: { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: 3, lr: 0.003 },
         charLstm: { vocab: 96, d: 64, h: 256, context: 64, batch: 32, steps: 3, lr: 0.003 },
+        segnn: { clouds: 50, batch: 25, lr: 0.0005 },
       }
     : {
         repeats: 5,
@@ -113,6 +116,7 @@ export function benchConfig(quick: boolean): BenchConfig {
         fashion: { epochs: 3, batch: 128, lr: 0.05 },
         charTransformer: { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: 10, lr: 0.003 },
         charLstm: { vocab: 96, d: 64, h: 256, context: 64, batch: 32, steps: 10, lr: 0.003 },
+        segnn: { clouds: 500, batch: 25, lr: 0.0005 },
       };
 }
 
@@ -157,6 +161,7 @@ export const names = {
   xor: (epochs: number) => `XOR 2-4-4-1, ${epochs} epochs`,
   fashionEpoch: (batch: number) => `Fashion-MNIST MLP 784-256-256-10 epoch, batch ${batch}`,
   cliProcess: (epochs: number, what: 'wall' | 'CPU') => `paralens train process, ${epochs} Fashion-MNIST epoch${epochs === 1 ? '' : 's'}: ${what} time`,
+  segnn: (batch: number) => `SEGNN 4×e3_conv (N-body) train, batch ${batch}`,
   charTransformer: (c: CharTransformerConfig) => `char transformer train (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
   charLstm: (c: CharLstmConfig) => `char LSTM train (h ${c.h}, T ${c.context}, batch ${c.batch})`,
 };

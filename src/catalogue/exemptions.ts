@@ -79,6 +79,8 @@ export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, stri
   },
   drawing: {},
   device: {
+    stop: 'exchanges or stops the states of stacked cells, only inside recurrent layers, which have no device kernels yet (no device test of its own)',
+    swap: 'exchanges or stops the states of stacked cells, only inside recurrent layers, which have no device kernels yet (no device test of its own)',
     bidirectional: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
     fold: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
     gru: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',

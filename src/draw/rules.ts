@@ -51,6 +51,8 @@ const BOXED: readonly string[] = [
   // src/nn/equivariant
   ...['equivariant', 'gated', 'bilinear', 'norm_gated', 'set_equivariant', 'message_passing', 'conv1d_periodic', 'conv2d_periodic'],
   ...['rope_attention', 'e3_conv', 'irreps_linear', 'irreps_gate', 'irreps_norm', 'sh_embedding', 'tensor_product', 'displace'],
+  // the lenses e3_conv is composed of (its expansion, drawn when the box is opened)
+  ...['cloud_edges', 'node_attributes', 'steerable', 'aggregate', 'transpose'],
   // src/nn/recurrent: the cells and the plumbing of their state
   ...['rnn_cell', 'lstm_cell', 'gru_cell', 'mgu_cell', 'swap', 'stop'],
 ];

@@ -22,6 +22,7 @@ export { parsePosition, positionText } from './attention-position.js';
 export type { Position } from './attention-position.js';
 export { transformer } from './transformer.js';
 export { tied } from './tied.js';
+export { fuseActivations } from './fuse.js';
 // the layers each perspective adds: stochastic (Markov), on sets (colimits), adapters (natural transformations), equivariant
 export * from './markov/dropout.js';
 export * from './markov/bayes-dense.js';

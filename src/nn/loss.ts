@@ -1,6 +1,6 @@
 import type { Dataset } from '../data/dataset.js';
 import { byName, ShapeError } from '../errors.js';
-import { freshAlloc } from '../para/para.js';
+import { freshAlloc } from '../tensor/memory.js';
 import type { Ctx } from '../para/para.js';
 import type { LossKind } from '../tensor/backend.js';
 import { bceTerm, sigmoidOf } from '../tensor/rows.js';

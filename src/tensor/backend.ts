@@ -38,7 +38,7 @@ export interface Rotation {
   readonly sin: Data;
 }
 
-/** The activations Backend.swapAxes applies (those a layer can fuse: FusableOp in src/para/composite.ts). */
+/** The activations Backend.swapAxes applies (those a layer can fuse: FusableOp in src/nn/fuse.ts). */
 export type SwapOp = 'identity' | 'relu' | 'sigmoid' | 'tanh' | 'exp';
 
 /** Elementwise functions that kernels know by name (so a backend can fuse them). */

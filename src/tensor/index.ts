@@ -1,6 +1,9 @@
 export * from './tensor.js';
 export * from './backend.js';
 export * from './registry.js';
+export * from './memory.js';
+export { hostOnlyParts, deviceKinds } from './device-layers.js';
+export type { LayerTree } from './device-layers.js';
 export { jsBackend, applyUnary, unaryDerivative } from './js-backend.js';
 export { createWasmBackend, loadWasmBackend } from './wasm-backend.js';
 export { init, backendKinds } from './init.js';

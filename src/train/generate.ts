@@ -1,8 +1,10 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import { makeCtx } from '../para/para.js';
-import type { Para, Stepper } from '../para/para.js';
+import type { Para } from '../para/para.js';
 import type { Rng } from '../random/rng.js';
 import { Tensor } from '../tensor/tensor.js';
+import { stepper as stepperOf } from './decode.js';
+import type { Stepper } from './decode.js';
 import { argmax } from './metrics.js';
 
 export interface SampleOptions {
@@ -46,7 +48,7 @@ function windowed(m: Para): boolean {
 
 /**
  * Continues `prompt` (ids) by n ids, each sampled from the model's prediction after the ids
- * before it. The model runs incrementally (Para.stepper: attention keeps a key/value cache)
+ * before it. The model runs incrementally (./decode.ts: attention keeps a key/value cache)
  * on a window of at most `window` ids: when the window is full it is refilled with its last
  * ⌊window/2⌋ ids, so every id is predicted from between ⌊window/2⌋ and `window` ids of
  * context — exactly as a full forward over those ids would predict it — and n ids cost
@@ -60,7 +62,7 @@ export function generate(model: Para, theta: readonly Tensor[], prompt: readonly
   if (prompt.length === 0) throw new RangeArgError('generation needs a prompt of at least one character');
   if (!(Number.isInteger(n) && n >= 0)) throw new RangeArgError(`the number of tokens must be a non-negative integer, got ${n}`);
   const fresh = (): Stepper => {
-    const s = model.stepper(theta, makeCtx());
+    const s = stepperOf(model, theta, makeCtx());
     if (!s) throw new ShapeError(`${model} cannot be decoded one position at a time (it needs causal attention and positionwise layers)`);
     return s;
   };

@@ -2,7 +2,8 @@ import { ShapeError } from '../errors.js';
 import { checkWindow, evaluationWindows } from '../data/text.js';
 import { logSumExpRows, softmaxRows } from '../nn/softmax.js';
 import { hasRecurrentLayers, StateCarry, withRegime } from '../nn/recurrent/index.js';
-import { Arena, makeCtx } from '../para/para.js';
+import { makeCtx } from '../para/para.js';
+import { Arena } from '../tensor/memory.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
 

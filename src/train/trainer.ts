@@ -1,12 +1,14 @@
 import { NonFiniteError, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
-import { Arena, makeCtx, residentCopies, residentData } from '../para/para.js';
+import { makeCtx } from '../para/para.js';
+import { Arena, residentCopies, residentData } from '../tensor/memory.js';
 import type { Para } from '../para/para.js';
 import { optimizer as makeOptimizer } from '../optim/by-name.js';
 import { checkFiniteValues } from '../optim/optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optimizer.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';
+import { fuseActivations } from '../nn/fuse.js';
 import { lossForData } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
 import { readsLogits } from '../nn/link.js';
@@ -70,6 +72,8 @@ export interface EpochStats {
  */
 export class Trainer {
   model: Para;
+  /** `model` as each step runs it: its `layer >> activation` pairs fused (nn/fuse.ts), the same lens in fewer passes. */
+  readonly fused: Para;
   readonly theta: Tensor[];
   readonly grads: Tensor[];
   readonly optimizer: Optimizer;
@@ -132,6 +136,7 @@ export class Trainer {
       typeof opts.optimizer === 'object' ? opts.optimizer : makeOptimizer(opts.optimizer ?? 'sgd', { lr: opts.lr ?? 0.1, ...opts.optimizerOptions });
     // optimisers that need to see the model (natural gradient, K-FAC) attach to it here
     if (this.optimizer.prepare) this.model = this.optimizer.prepare(this.model, data.x, this.theta, this.loss);
+    this.fused = fuseActivations(this.model);
   }
 
   /** Optimiser steps in one full epoch. */
@@ -200,7 +205,7 @@ export class Trainer {
     const yb = ctx.alloc([B, ...data.y.shape.slice(1)], data.y.dtype, true);
     fill(xb, yb);
     const rngState = this.rng.state();
-    const lens = this.model.forward(this.theta, xb, ctx);
+    const lens = this.fused.forward(this.theta, xb, ctx);
     const L = this.loss.apply(lens.y, yb, ctx);
     for (const g of this.grads) g.data.fill(0);
     if (Number.isFinite(L.value)) lens.pullback(L.pullback(), this.grads, false);
@@ -265,7 +270,7 @@ export class Trainer {
 
   /** Loss and accuracy of the current parameters on a data set (evaluation mode). */
   evaluate(ds: Dataset): { loss: number; accuracy?: number } {
-    return evaluate(this.model, this.theta, ds, this.loss);
+    return evaluate(this.fused, this.theta, ds, this.loss);
   }
 }
 

@@ -6,7 +6,7 @@ import { DRAW_RULES } from '../../src/draw/rules.js';
 import { ONNX_RULES } from '../../src/io/onnx.js';
 import { TORCH_RULES } from '../../src/io/pytorch/rules.js';
 import type { Para } from '../../src/para/para.js';
-import { hostOnlyParts } from '../../src/para/structure.js';
+import { hostOnlyParts } from '../../src/tensor/device-layers.js';
 import type { RuleTable } from '../../src/rule-table.js';
 import { EXAMPLES } from './examples.js';
 

@@ -8,7 +8,6 @@ import { checkSequence } from './frame.js';
 import { describeRecurrent } from './known.js';
 import type { RecurrentInfo } from './known.js';
 import { regimeOf } from './regime.js';
-import { scanStepper } from './stepper.js';
 
 /** How a layer over a sequence prints and what it is: its spec name and arguments, and its description for known.ts. */
 export interface Naming {
@@ -51,7 +50,6 @@ export function sequenceLayer(cell: Cell, role: 'scan' | 'fold', naming: Naming,
       if (role === 'scan') return { y: r.y, pullback: (dy, dTheta, needDx) => r.pullback(dy, null, dTheta, needDx).dx };
       return { y: r.s, pullback: (ds, dTheta, needDx) => r.pullback(null, ds, dTheta, needDx).dx };
     },
-    stepper: role === 'scan' ? (theta, ctx) => scanStepper(cell, theta, ctx) : undefined,
   });
   return describeRecurrent(self, { role, cell, layer: naming.layer });
 }

@@ -1,4 +1,4 @@
-import type { Ctx, Stepper } from '../../para/para.js';
+import type { Ctx } from '../../para/para.js';
 import type { Tensor } from '../../tensor/tensor.js';
 import type { Cell } from './cell.js';
 
@@ -7,7 +7,7 @@ import type { Cell } from './cell.js';
  * the next, so the k-th position costs one cell step whatever came before it (no window, no
  * recomputation) — the stepper of a recurrent layer is the cell's Mealy machine itself.
  */
-export function scanStepper(cell: Cell, theta: readonly Tensor[], ctx: Ctx): Stepper {
+export function scanStepper(cell: Cell, theta: readonly Tensor[], ctx: Ctx): { step(x: Tensor): Tensor } {
   let s: Tensor | undefined;
   return {
     step: (x) => {

@@ -12,7 +12,6 @@ export function swap(a: number, b: number): Para {
   if (!(Number.isInteger(a) && a >= 0 && Number.isInteger(b) && b >= 0)) throw new RangeArgError(`swap(a,b) needs sizes ≥ 0, got swap(${a},${b})`);
   return primitive({
     kind: 'swap',
-    kernelsOnly: true,
     args: [a, b],
     dom: [a + b],
     cod: [b + a],
@@ -38,7 +37,6 @@ export function stop(n: number): Para {
   if (!(Number.isInteger(n) && n >= 0)) throw new RangeArgError(`stop(n) needs a size ≥ 0, got stop(${n})`);
   return primitive({
     kind: 'stop',
-    kernelsOnly: true,
     args: [n],
     dom: [n],
     cod: [n],

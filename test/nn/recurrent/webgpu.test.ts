@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseSpec } from '../../../src/index.js';
-import { hostOnlyParts } from '../../../src/para/structure.js';
+import { hostOnlyParts } from '../../../src/tensor/device-layers.js';
 import { cli } from '../../cli/helpers.js';
 import { describeWith, webgpuBackend } from '../../peer/available.js';
 
