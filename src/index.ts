@@ -9,6 +9,8 @@ export * from './random/index.js';
 export * from './linalg/index.js';
 export * from './category/index.js';
 export * from './para/index.js';
+export { ops, OpGraph, GraphBuilder, TracedLayer, trace, Sym, OPERATORS, PENDING_OPERATORS, operator, opLayer, BATCH } from './ops/index.js';
+export type { Op, OpDef, OpLens, OpCtx, Attrs, AttrValue, Dim, SymShape, OpValue, GraphNode } from './ops/index.js';
 export * from './catalogue/index.js';
 export * from './nn/index.js';
 export * from './optim/index.js';

@@ -1,12 +1,12 @@
 import { ShapeError } from '../errors.js';
 import type { Initializer, Para } from '../para/para.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
-import { defaultInit, Graph, inputsOf, MAX_LITERAL, outputsOf, WIRE } from './graph.js';
+import { defaultInit, OpGraph, inputsOf, MAX_LITERAL, outputsOf, WIRE } from './graph.js';
 import type { GraphNode } from './graph.js';
 import type { Op } from './op.js';
 
 /**
- * Builds a Graph box by box (import, tracing and the spec reader all do): each call adds a node
+ * Builds an operator graph box by box (import, tracing and the spec reader all do): each call adds a node
  * and returns its wires; `build` drops what the output does not need and fixes the domain.
  * Wire names are kept readable: a hint is made a spec identifier and numbered when taken.
  */
@@ -14,19 +14,35 @@ export class GraphBuilder {
   private readonly nodes: GraphNode[] = [];
   private readonly names: string[] = ['x'];
   private readonly taken = new Set<string>(['x']);
+  /** Names kept for wires made later by exactly that name (a spec's statements bind them). */
+  private readonly reserved = new Set<string>();
 
   /** The graph's input x. */
   readonly input = 0;
 
-  /** A fresh wire named after the hint (made a spec identifier, numbered if taken). */
+  /** Keeps these names for wires made later under exactly them; other wires avoid them. */
+  reserve(names: Iterable<string>): void {
+    for (const n of names) {
+      if (!WIRE.test(n) || this.taken.has(n) || this.reserved.has(n))
+        throw new ShapeError(`graph: the wire name '${n}' is not an identifier or is bound twice`);
+      this.reserved.add(n);
+    }
+  }
+
+  /** A fresh wire named after the hint (made a spec identifier, numbered if taken); a reserved name is used as it is. */
   wire(hint = 'v'): number {
+    if (this.reserved.delete(hint)) {
+      this.taken.add(hint);
+      this.names.push(hint);
+      return this.names.length - 1;
+    }
     let base = hint
       .replace(/[^A-Za-z0-9_.]+/g, '_')
       .replace(/^[^A-Za-z_]+/, '')
       .replace(/[._]+$/, '');
     if (!base || !WIRE.test(base)) base = 'v';
     let name = base;
-    for (let i = 1; this.taken.has(name); i++) name = `${base}_${i}`;
+    for (let i = 1; this.taken.has(name) || this.reserved.has(name); i++) name = `${base}_${i}`;
     this.taken.add(name);
     this.names.push(name);
     return this.names.length - 1;
@@ -68,7 +84,7 @@ export class GraphBuilder {
   }
 
   /** The graph computing `output` from x (boxes the output does not need left out), on per-sample inputs `dom` when given. */
-  build(output: number, dom?: Shape): Graph {
+  build(output: number, dom?: Shape): OpGraph {
     const live = new Set<number>([output]);
     const kept: GraphNode[] = [];
     for (let i = this.nodes.length - 1; i >= 0; i--) {
@@ -78,6 +94,6 @@ export class GraphBuilder {
       for (const v of inputsOf(n)) live.add(v);
     }
     kept.reverse();
-    return new Graph(kept, [...this.names], output, dom);
+    return new OpGraph(kept, [...this.names], output, dom);
   }
 }

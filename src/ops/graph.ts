@@ -47,7 +47,7 @@ interface ParamSlot {
   readonly count: number;
 }
 
-export class Graph extends Morphism {
+export class OpGraph extends Morphism {
   readonly kind = 'graph';
   override readonly params: readonly ParamSpec[];
   override readonly children: readonly Para[];
@@ -142,7 +142,7 @@ export class Graph extends Morphism {
   /** The graph on per-sample inputs of shape `dom` (its layers fixed to the shapes they get). */
   at(dom: Shape): Para {
     if (this.dom && this.dom.join(',') === dom.join(',')) return this;
-    return new Graph(this.nodes, this.names, this.output, dom);
+    return new OpGraph(this.nodes, this.names, this.output, dom);
   }
 
   /** The operators and layers that compute on host arrays (nothing here runs on a device otherwise). */
@@ -263,7 +263,7 @@ export class Graph extends Morphism {
 }
 
 /** A value's concrete shape at batch B = x's (for the pullback's size check). */
-function values(g: Graph, v: number, x: Tensor): number[] {
+function values(g: OpGraph, v: number, x: Tensor): number[] {
   const s = g.shapes![v]!;
   return s.map((d) => (isBatch(d) ? d.k * x.batch : d));
 }
@@ -357,7 +357,7 @@ function box(n: GraphNode): string {
  * The statements of a graph: a box whose only reader is the next box of one input continues
  * its statement (`x >> dense(6,16) >> Relu >> h`), so chains print as chains.
  */
-function statements(g: Graph): string[] {
+function statements(g: OpGraph): string[] {
   const readers = new Array<number>(g.names.length).fill(0);
   for (const n of g.nodes) for (const v of inputsOf(n)) readers[v]!++;
   const out: string[] = [];

@@ -7,7 +7,7 @@ import type { Shape } from '../tensor/tensor.js';
 import { GraphBuilder } from './builder.js';
 import { BATCH } from './dim.js';
 import type { SymShape } from './dim.js';
-import { defaultInit, Graph } from './graph.js';
+import { defaultInit, OpGraph } from './graph.js';
 import type { Attrs } from './op.js';
 import { operator } from './vocabulary.js';
 
@@ -81,7 +81,7 @@ export function param(shape: Shape, init: Initializer = defaultInit(shape), name
 }
 
 /** The graph that `forward` computes on per-sample inputs of shape `dom`. */
-export function trace(forward: (x: Sym) => Sym, dom: Shape): Graph {
+export function trace(forward: (x: Sym) => Sym, dom: Shape): OpGraph {
   const b = new GraphBuilder();
   tracing.push(b);
   try {
@@ -101,7 +101,7 @@ export function trace(forward: (x: Sym) => Sym, dom: Shape): Graph {
 export class TracedLayer extends Morphism {
   override readonly children: readonly Para[];
   override readonly params: readonly ParamSpec[];
-  readonly body: Graph | undefined;
+  readonly body: OpGraph | undefined;
   constructor(
     readonly kind: string,
     override readonly args: readonly number[],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gradcheck, layerNames, parseSpec, Rng, Tensor } from '../../src/index.js';
 import { structure } from '../laws/arbitrary.js';
+import { OPERATOR_LAYER_EXAMPLES } from '../ops/layer-examples.js';
 
 /**
  * One example per layer that spec strings can name: every registered layer must be
@@ -62,6 +63,8 @@ const EXAMPLES: Record<string, { spec: string; dom: number[]; training?: boolean
   tied: { spec: 'tied(embedding(5,4) >> transformer(4,2,6,relative) >> dense(4,5))', dom: [3], ids: 5 },
   transformer: { spec: 'transformer(4,2,6,absolute(5))', dom: [5, 4] },
   tensor_product: { spec: 'tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)', dom: [7] },
+  // the operator lenses that are layers, and graph(…)
+  ...OPERATOR_LAYER_EXAMPLES,
 };
 
 describe('every layer that spec strings can name', () => {
