@@ -72,9 +72,11 @@ function constantOf(args: readonly string[], where: string): { value: Tensor; st
 
 /** An operator graph from its statements; `layerOf` reads a box that is a layer (the spec grammar). */
 export function parseGraph(stmts: readonly string[], layerOf: (text: string) => Para): OpGraph {
-  if (stmts.length === 0) throw new SpecError('graph(…) needs at least one statement');
+  const fixed = stmts[0] !== undefined ? /^batch\s*\(\s*(\d+)\s*\)$/.exec(stmts[0].trim()) : null;
+  const body = fixed ? stmts.slice(1) : stmts;
+  if (body.length === 0) throw new SpecError('graph(…) needs at least one statement');
   const b = new GraphBuilder();
-  const parsed = stmts.map((s) => {
+  const parsed = body.map((s) => {
     const segs = segments(s);
     const out = segs.length >= 2 ? wireNames(segs.pop()!) : undefined;
     if (!out) throw new SpecError(`graph: the statement '${s}' must end in the wire it binds (… >> name)`);
@@ -100,7 +102,7 @@ export function parseGraph(stmts: readonly string[], layerOf: (text: string) => 
     out.forEach((n, i) => wires.set(n, current[i]!));
     last = current[current.length - 1]!;
   }
-  return b.build(last);
+  return b.build(last, undefined, fixed ? Number(fixed[1]) : undefined);
 }
 
 /** Adds one box reading the wires `ins`; its output wires. */

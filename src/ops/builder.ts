@@ -84,7 +84,7 @@ export class GraphBuilder {
   }
 
   /** The graph computing `output` from x (boxes the output does not need left out), on per-sample inputs `dom` when given. */
-  build(output: number, dom?: Shape): OpGraph {
+  build(output: number, dom?: Shape, fixedBatch?: number): OpGraph {
     const live = new Set<number>([output]);
     const kept: GraphNode[] = [];
     for (let i = this.nodes.length - 1; i >= 0; i--) {
@@ -94,6 +94,6 @@ export class GraphBuilder {
       for (const v of inputsOf(n)) live.add(v);
     }
     kept.reverse();
-    return new OpGraph(kept, [...this.names], output, dom);
+    return new OpGraph(kept, [...this.names], output, dom, fixedBatch);
   }
 }

@@ -63,14 +63,21 @@ export class OpGraph extends Morphism {
 
   readonly nodes: readonly GraphNode[];
 
+  /**
+   * `fixedBatch`: the graph computes on batches of exactly this many rows (an ONNX file exported
+   * with a fixed batch whose shape arithmetic cannot be read for any batch); it runs on a batch
+   * of any multiple of it, that many rows at a time. It prints as the statement `batch(N)`.
+   */
   constructor(
     given: readonly GraphNode[],
     readonly names: readonly string[],
     readonly output: number,
     dom?: Shape,
+    readonly fixedBatch?: number,
   ) {
     super();
-    const fixed = dom ? fixLayers(given, names, [BATCH, ...dom]) : undefined;
+    const lead = fixedBatch ?? BATCH;
+    const fixed = dom ? fixLayers(given, names, [lead, ...dom]) : undefined;
     const nodes = fixed ? fixed.nodes : given;
     this.nodes = nodes;
     if (nodes.length > MAX_GRAPH_NODES) throw new ShapeError(`a graph of ${nodes.length} boxes is larger than ${MAX_GRAPH_NODES}`);
@@ -128,7 +135,7 @@ export class OpGraph extends Morphism {
     if (fixed && dom) {
       this.shapes = fixed.shapes;
       const out = this.shapes[output]!;
-      if (!(out.length >= 1 && dimEquals(out[0]!, BATCH) && out.slice(1).every((d) => !isBatch(d))))
+      if (!(out.length >= 1 && dimEquals(out[0]!, lead) && out.slice(1).every((d) => !isBatch(d))))
         throw new ShapeError(`graph: its output ${printShape(out)} does not have the batch first and only there`);
       this.dom = dom;
       this.cod = out.slice(1) as number[];
@@ -142,7 +149,7 @@ export class OpGraph extends Morphism {
   /** The graph on per-sample inputs of shape `dom` (its layers fixed to the shapes they get). */
   at(dom: Shape): Para {
     if (this.dom && this.dom.join(',') === dom.join(',')) return this;
-    return new OpGraph(this.nodes, this.names, this.output, dom);
+    return new OpGraph(this.nodes, this.names, this.output, dom, this.fixedBatch);
   }
 
   /** The operators and layers that compute on host arrays (nothing here runs on a device otherwise). */
@@ -157,6 +164,8 @@ export class OpGraph extends Morphism {
 
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     if (!this.dom) return this.at(x.shape.slice(1)).forward(theta, x, ctx);
+    const N = this.fixedBatch;
+    if (N !== undefined && x.batch !== N) return this.inChunks(N, theta, x, ctx);
     const values: (Tensor | undefined)[] = new Array(this.names.length);
     values[0] = x;
     const opCtx: OpCtx = Object.assign(Object.create(ctx) as Ctx, { batch: x.batch });
@@ -191,6 +200,25 @@ export class OpGraph extends Morphism {
     return {
       y,
       pullback: (dy, dTheta, needDx = true) => this.pullback(lenses, dy, dTheta, needDx, x, ctx),
+    };
+  }
+
+  /** A graph of a fixed batch N on a batch of a multiple of N: N rows at a time, the outputs side by side, the gradients of each chunk added. */
+  private inChunks(N: number, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
+    if (x.batch % N !== 0) throw new ShapeError(`graph(batch(${N}), …) was exported for batches of ${N} rows; it runs on a multiple of ${N}, not ${x.batch}`);
+    const lenses: Lens[] = [];
+    for (let r = 0; r < x.batch; r += N) lenses.push(this.forward(theta, x.rows(r, r + N), ctx));
+    const per = lenses[0]!.y.size;
+    const y = ctx.alloc([x.batch, ...lenses[0]!.y.shape.slice(1)], lenses[0]!.y.dtype, true);
+    lenses.forEach((l, i) => y.data.set(l.y.data, i * per));
+    return {
+      y,
+      pullback: (dy, dTheta, needDx = true) => {
+        const dx = ctx.alloc(x.shape, x.dtype, true);
+        const rows = x.size / x.batch;
+        lenses.forEach((l, i) => dx.data.set(l.pullback(dy.rows(i * N, (i + 1) * N), dTheta, needDx).data, i * N * rows));
+        return dx;
+      },
     };
   }
 
@@ -258,7 +286,7 @@ export class OpGraph extends Morphism {
   }
 
   override toString(): string {
-    return `graph(${statements(this).join(', ')})`;
+    return `graph(${[...(this.fixedBatch !== undefined ? [`batch(${this.fixedBatch})`] : []), ...statements(this)].join(', ')})`;
   }
 }
 

@@ -133,6 +133,7 @@ const layerNorm = defineOp(
 const dropout = defineOp(
   {
     name: 'Dropout',
+    pointwise: true,
     doc: 'y = x in evaluation; in training each entry kept with probability 1 − ratio and scaled by 1/(1 − ratio)',
     inputs: 1,
     attrs: { ratio: { kind: 'float', default: 0.5 }, seed: { kind: 'int', default: 0 } },

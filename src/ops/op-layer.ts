@@ -28,6 +28,8 @@ export function opLayer(op: Op, dom?: Shape): Para {
     dom,
     cod,
     kernelsOnly: op.kernelsOnly,
+    // a pointwise operator on vectors acts on each position of a sequence alike
+    positionwise: op.def.pointwise === true,
     at: (d) => opLayer(op, d),
     forward: (_theta, x, ctx) => {
       const opCtx: OpCtx = Object.assign(Object.create(ctx) as typeof ctx, { batch: x.batch });

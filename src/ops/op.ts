@@ -53,6 +53,8 @@ export interface OpDef {
   readonly attrs: Readonly<Record<string, AttrSpec>>;
   /** Its outputs (Split's depend on its attributes). */
   outputs?(a: Attrs): number;
+  /** It acts on each entry alone (so, as a layer, on each position of a sequence as on a vector). */
+  readonly pointwise?: boolean;
   make(a: Attrs): Op;
 }
 
@@ -84,7 +86,14 @@ export interface OpImpl {
 
 /** An operator definition from its name, signature and implementation. */
 export function defineOp(
-  sig: { name: string; doc: string; inputs: number | readonly [number, number]; attrs?: Record<string, AttrSpec>; outputs?: (a: Attrs) => number },
+  sig: {
+    name: string;
+    doc: string;
+    inputs: number | readonly [number, number];
+    attrs?: Record<string, AttrSpec>;
+    outputs?: (a: Attrs) => number;
+    pointwise?: boolean;
+  },
   impl: OpImpl,
 ): OpDef {
   const inputs: readonly [number, number] = typeof sig.inputs === 'number' ? [sig.inputs, sig.inputs] : sig.inputs;
@@ -95,6 +104,7 @@ export function defineOp(
     inputs,
     attrs: schema,
     ...(sig.outputs ? { outputs: sig.outputs } : {}),
+    ...(sig.pointwise ? { pointwise: true } : {}),
     make(given: Attrs): Op {
       const a = withDefaults(def, given);
       const text = printOp(def, a);

@@ -151,7 +151,7 @@ const isFloatType = (t: string): boolean => t === 'float' || t === 'double' || t
 /** One pointwise operator's definition. */
 function pointwiseOp(name: string, p: Pointwise): OpDef {
   return defineOp(
-    { name, doc: p.doc, inputs: 1, ...(p.attrs ? { attrs: p.attrs } : {}) },
+    { name, doc: p.doc, inputs: 1, pointwise: true, ...(p.attrs ? { attrs: p.attrs } : {}) },
     {
       kernelsOnly: name === 'Identity',
       ...(p.step ? { constantInputs: [0] } : {}),
