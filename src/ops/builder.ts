@@ -16,6 +16,8 @@ export class GraphBuilder {
   private readonly taken = new Set<string>(['x']);
   /** Names kept for wires made later by exactly that name (a spec's statements bind them). */
   private readonly reserved = new Set<string>();
+  /** The next number to try after each base name (numbering stays linear in the wires made). */
+  private readonly numbered = new Map<string, number>();
 
   /** The graph's input x. */
   readonly input = 0;
@@ -42,7 +44,9 @@ export class GraphBuilder {
       .replace(/[._]+$/, '');
     if (!base || !WIRE.test(base)) base = 'v';
     let name = base;
-    for (let i = 1; this.taken.has(name) || this.reserved.has(name); i++) name = `${base}_${i}`;
+    let i = this.numbered.get(base) ?? 1;
+    while (this.taken.has(name) || this.reserved.has(name)) name = `${base}_${i++}`;
+    this.numbered.set(base, i);
     this.taken.add(name);
     this.names.push(name);
     return this.names.length - 1;

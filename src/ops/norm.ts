@@ -21,6 +21,8 @@ const batchNorm = defineOp(
     attrs: { epsilon: { kind: 'float', default: 1e-5 }, momentum: { kind: 'float', default: 0.9 }, training_mode: { kind: 'int', default: 0 } },
   },
   {
+    // the running statistics are the model's state, not weights: no gradient reaches them (as in PyTorch)
+    constantInputs: [3, 4],
     check: (a, where) => {
       if (num(a, 'training_mode') !== 0)
         throw new RangeArgError(`${where}: training_mode 1 (batch statistics) is not read; export the model in evaluation mode`);

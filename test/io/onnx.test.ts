@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { onnxSchema } from '../../src/io/onnx-schema.js';
+import { onnxSchema } from '../../src/io/onnx/schema.js';
 import { exportOnnx, ExportError, parseSpec, Rng, Tensor, tie, dense, seq, sigmoid, ParalensError } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 import { describeWith, onnxRuntime } from '../peer/available.js';

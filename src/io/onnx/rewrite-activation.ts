@@ -38,6 +38,12 @@ const ELEMENTWISE = new Set([
   'Identity',
 ]);
 
+/** Every activation of the candidates has one of these (a region of Relu and Add alone is none of them). */
+const CURVED = new Set(['Erf', 'Tanh', 'HardSigmoid', 'Clip', 'Exp', 'Softplus', 'Log', 'Sigmoid', 'Reciprocal', 'Div', 'Min', 'Max']);
+
+/** The most boxes a region may have (GELU's tanh form, the longest written-out activation, has 9). */
+const MAX_REGION = 16;
+
 const PROBES = Float64Array.from({ length: 49 }, (_, i) => -6 + i * 0.25 + 0.0137);
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
@@ -83,7 +89,7 @@ function region(x: number, v: RewriteView): IrBox[] {
   const inside = new Set<number>([x]);
   const boxes = new Set<IrBox>();
   let frontier = [...v.readers(x)];
-  while (frontier.length && boxes.size < 64) {
+  while (frontier.length && boxes.size < MAX_REGION) {
     const next: IrBox[] = [];
     let grew = false;
     for (const c of frontier) {
@@ -99,7 +105,7 @@ function region(x: number, v: RewriteView): IrBox[] {
     frontier = grew ? [...next, ...frontier.filter((c) => !boxes.has(c))] : [];
   }
   // a topological order: the graph's
-  return v.ir.boxes.filter((c): c is IrBox => !!c && boxes.has(c));
+  return [...boxes].sort((a, c) => v.position(a) - v.position(c));
 }
 
 /** The values of every wire of the region on the probe points. */
@@ -121,13 +127,19 @@ function evaluateRegion(x: number, boxes: readonly IrBox[], v: RewriteView): Map
 
 const close = (got: Tensor, f: (x: number) => number): boolean => PROBES.every((p, i) => Math.abs(got.data[i]! - f(p)) <= 1e-5 * (1 + Math.abs(f(p))));
 
+/** The regions found in one pass, by their input wire (each is looked at from its first box only). */
+const regions = new WeakMap<RewriteView, Map<number, IrBox[]>>();
+
 export const matchActivation: RewriteRule = (b, v) => {
   if (b.kind !== 'op' || !ELEMENTWISE.has(b.op.def.name)) return undefined;
   const dynamic = b.inputs.filter((w) => v.scalar(w) === undefined);
   if (dynamic.length !== 1) return undefined;
   const x = dynamic[0]!;
-  const boxes = region(x, v);
-  if (boxes.length < 2 || boxes[0] !== b) return undefined;
+  let seen = regions.get(v);
+  if (!seen) regions.set(v, (seen = new Map()));
+  let boxes = seen.get(x);
+  if (!boxes) seen.set(x, (boxes = region(x, v)));
+  if (boxes.length < 2 || boxes[0] !== b || !boxes.some((c) => c.kind === 'op' && CURVED.has(c.op.def.name))) return undefined;
   const values = evaluateRegion(x, boxes, v);
   if (!values) return undefined;
   const producer = new Map<number, IrBox>(boxes.flatMap((c) => c.outputs.map((o) => [o, c] as const)));

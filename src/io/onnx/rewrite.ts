@@ -38,6 +38,8 @@ export interface RewriteView {
   batchFirst(w: number): boolean;
   /** Whether the only reader of w is `b` (and w is not the output). */
   onlyReader(w: number, b: IrBox): boolean;
+  /** Where b stands in the boxes' order. */
+  position(b: IrBox): number;
 }
 
 export interface Rewritten {
@@ -248,6 +250,8 @@ export const REWRITES: readonly (readonly [string, RewriteRule])[] = [
 
 function view(ir: Ir): RewriteView {
   const { producer, readers } = ir.index();
+  const positions = new Map<IrBox, number>();
+  ir.boxes.forEach((b, i) => b && positions.set(b, i));
   const batchFirst = (w: number): boolean => {
     const s = ir.wires[w]!.shape;
     return s.length >= 1 && isBatch(s[0]!) && s[0].k === 1 && s.slice(1).every((d) => !isBatch(d));
@@ -255,6 +259,7 @@ function view(ir: Ir): RewriteView {
   const onlyReader = (w: number, b: IrBox): boolean => w !== ir.output && (readers.get(w) ?? []).length === 1 && readers.get(w)![0] === b;
   return {
     ir,
+    position: (b) => positions.get(b) ?? -1,
     producer: (w) => producer.get(w),
     readers: (w) => readers.get(w) ?? [],
     batchFirst,

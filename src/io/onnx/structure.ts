@@ -1,6 +1,6 @@
 import { dimEquals, isBatch } from '../../ops/dim.js';
 import { GraphBuilder } from '../../ops/builder.js';
-import type { OpGraph } from '../../ops/graph.js';
+import { OpGraph } from '../../ops/graph.js';
 import { isLayerOp, opLayer } from '../../ops/op-layer.js';
 import { seqOf } from '../../para/composite.js';
 import { residual } from '../../para/structure.js';
@@ -68,44 +68,42 @@ export function toPara(ir: Ir, boxes: readonly IrBox[], input: number, output: n
   });
   if (start < order.length || from !== output) pieces.push({ boxes: order.slice(start), from, to: output });
   // each piece fixed to the shape its input has (a layer on vectors may act on every position of a sequence)
-  const dom = ir.wires[input]!.shape.slice(1) as number[];
-  const build = (ps: readonly { boxes: IrBox[]; from: number; to: number }[]): Built[] =>
-    ps
-      .filter((p) => p.boxes.length)
-      .map((p) => {
-        const b = piece(ir, p.boxes, p.from, p.to, depth);
-        return { m: b.m.at(ir.wires[p.from]!.shape.slice(1) as number[]), theta: b.theta };
-      });
-  const compose = (built: readonly Built[]): Built => ({
-    m: built.length === 1 ? built[0]!.m : seqOf(built.map((b) => b.m)),
-    theta: built.flatMap((b) => b.theta),
-  });
-  let built = compose(build(pieces));
-  if (rebuilds(built.m, dom)) return built;
-  // a spec reads a composite inside out: a graph after layers on vectors (layernorm(16) >> graph(…) on [T,16]) is
-  // given the vectors; the layers before the first graph go into it, which then sees the whole input
-  const first = pieces.findIndex((p) => {
-    const b = piece(ir, p.boxes, p.from, p.to, depth);
-    return b.m.kind === 'graph';
-  });
-  if (first > 0) {
-    const merged = { boxes: pieces.slice(0, first + 1).flatMap((p) => p.boxes), from: input, to: pieces[first]!.to };
-    built = compose(
-      [graphOf(ir, merged.boxes, merged.from, merged.to), ...build(pieces.slice(first + 1))].map((b, i) => (i === 0 ? { m: b.m.at(dom), theta: b.theta } : b)),
-    );
-    if (rebuilds(built.m, dom)) return built;
+  const fixedAt = (b: Built, from: number): Built => ({ m: b.m.at(ir.wires[from]!.shape.slice(1) as number[]), theta: b.theta });
+  const groups = pieces.filter((q) => q.boxes.length).map((p) => ({ ...p, built: fixedAt(piece(ir, p.boxes, p.from, p.to, depth), p.from) }));
+  // A spec is read from its first piece on, each piece fixed to what the one before gives when read alone: a piece that
+  // reads its input's axes as they are (a graph, an operator on axes) after layers on vectors (dense(16,48) on [T,16])
+  // would be given the vectors. Such a piece and the one before it become one graph, until every piece reads back.
+  for (let i = misread(groups); i > 0; i = misread(groups)) {
+    const [a, b] = [groups[i - 1]!, groups[i]!];
+    const boxes = [...a.boxes, ...b.boxes];
+    groups.splice(i - 1, 2, { boxes, from: a.from, to: b.to, built: fixedAt(graphOf(ir, boxes, a.from, b.to), a.from) });
   }
-  return graphOf(ir, order, input, output);
+  const built = groups.map((g) => g.built);
+  return { m: built.length === 1 ? built[0]!.m : seqOf(built.map((b) => b.m)), theta: built.flatMap((b) => b.theta) };
 }
 
-/** Whether the morphism's spec parses back to it at this domain (what a model file needs). */
-function rebuilds(m: Para, dom: readonly number[]): boolean {
-  try {
-    return String(parseSpec(String(m)).at(dom)) === String(m.at(dom));
-  } catch (e) {
-    if (e instanceof ParalensError) return false;
-    throw e;
+/** The first piece that the spec's reading would fix to another shape than its own (−1: none). */
+function misread(groups: readonly { built: Built }[]): number {
+  let acc: Para | undefined;
+  for (let i = 0; i < groups.length; i++) {
+    const m = groups[i]!.built.m;
+    try {
+      acc = acc ? seqOf([acc, alone(m)]) : alone(m);
+    } catch (e) {
+      if (e instanceof ParalensError) return i;
+      throw e;
+    }
+    if (acc.cod && acc.cod.join(',') !== m.cod!.join(',')) return i;
   }
+  return -1;
+}
+
+/** m as its spec reads it alone (its domain not fixed), without printing a graph's statements and reading them back. */
+function alone(m: Para): Para {
+  if (m instanceof OpGraph) return new OpGraph(m.nodes, m.names, m.output, undefined, m.fixedBatch);
+  if (m.kind === 'seq') return seqOf(m.children.map(alone));
+  if (m.kind === 'residual') return residual(alone(m.children[0]!));
+  return parseSpec(String(m));
 }
 
 /** One piece: a layer, an operator of one wire, residual(f), or graph(…). */
@@ -127,8 +125,8 @@ function piece(ir: Ir, boxes: readonly IrBox[], from: number, to: number, depth:
       !body.some((b) => (b.inputs as readonly number[]).includes(last.outputs[0]!))
     ) {
       const f = toPara(ir, body, from, z, depth + 1);
-      const m = residual(f.m);
-      if (rebuilds(m, ir.wires[from]!.shape.slice(1) as number[])) return { m, theta: f.theta };
+      // residual(f) reads back as f does (Residual.at fixes f at the same domain)
+      return { m: residual(f.m), theta: f.theta };
     }
   }
   return graphOf(ir, boxes, from, to);
