@@ -101,6 +101,7 @@ export class OpGraph extends Morphism {
           name: names[n.output]!,
           shape: n.kind === 'param' ? n.shape : n.value.shape,
           init: value ? (_rng, out) => out.set(value.data) : (n as { init: Initializer }).init,
+          ...(value ? { frozen: true } : {}),
         });
         slots.push({ node: i, count: 1 });
       } else if (n.kind === 'layer') {

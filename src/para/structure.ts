@@ -226,10 +226,15 @@ export function reparam(f: Para, r: ParamMap): Para {
 /**
  * The parts of f that compute on host arrays, by their spec strings: primitives without
  * PrimitiveDef.kernelsOnly, and every morphism other than the composites >>, @ and residual
- * (whose own work is kernels) and the abbreviations of composites (Defined: transformer).
+ * (whose own work is kernels) and the abbreviations of composites (Defined: transformer); a
+ * morphism with its own `hostOnlyParts()` (an operator graph: the operators without a kernel)
+ * says them itself.
  * Empty when all of f can run on a device.
  */
 export function hostOnlyParts(f: Para): string[] {
+  // a morphism that knows its own parts (an operator graph names its operators)
+  const own = (f as { hostOnlyParts?: () => string[] }).hostOnlyParts;
+  if (typeof own === 'function') return own.call(f);
   if (f instanceof Seq || f instanceof Par || f instanceof Residual || f instanceof Defined) return f.children.flatMap(hostOnlyParts);
   if (f instanceof Primitive && f.kernelsOnly) return [];
   return [String(f)];

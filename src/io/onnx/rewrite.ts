@@ -45,7 +45,10 @@ export interface RewriteView {
 export interface Rewritten {
   /** The boxes the new one replaces (parameters it took in included). */
   readonly remove: readonly IrBox[];
-  readonly add: IrBox;
+  /** The box that replaces them; none for a box that computes the identity, whose output is then its input (`alias`). */
+  readonly add?: IrBox;
+  /** [input, output]: every reader of the output reads the input instead. */
+  readonly alias?: readonly [number, number];
   /** What was folded, for the import's notes. */
   readonly what: string;
 }
@@ -87,10 +90,12 @@ const gemmToDense: RewriteRule = (b, v) => {
   const W = attr(b, 'transB') === 1 ? w : transposed(w);
   const [out, inn] = W.shape as [number, number];
   const c = cWire === undefined ? undefined : v.ownParam(cWire, b);
-  if (cWire !== undefined && (!c || c.size !== out || c.shape[c.rank - 1] !== out)) return undefined;
+  // a bias of one value per output, or one value for all (broadcast)
+  if (cWire !== undefined && (!c || !(c.size === 1 || (c.size === out && c.shape[c.rank - 1] === out)))) return undefined;
+  const bias = !c ? Tensor.zeros([out]) : c.size === out ? c.reshape([out]) : Tensor.full([out], c.data[0]!);
   return {
     remove: [b, ...paramBox(v, wWire), ...(cWire !== undefined ? paramBox(v, cWire) : [])],
-    add: layerBox(dense(inn, out), [W, c ? c.reshape([out]) : Tensor.zeros([out])], x, b.outputs[0]!, b.from),
+    add: layerBox(dense(inn, out), [W, bias], x, b.outputs[0]!, b.from),
     what: 'dense',
   };
 };
@@ -233,8 +238,27 @@ const activationToLayer: RewriteRule = (b, v) => {
   return { remove: [b], add: layerBox(layer, [], x, b.outputs[0]!, b.from), what: layer.kind };
 };
 
+/** A box that computes the identity (a Pad of zeros, an Identity, a Dropout read in evaluation and export alike, a Cast to float, a Reshape to the same shape): left out. */
+const identityRule: RewriteRule = (b, v) => {
+  if (b.kind !== 'op' || b.inputs.length !== 1 || b.outputs.length !== 1) return undefined;
+  const a = b.op.attrs,
+    name = b.op.def.name;
+  const same = (p: readonly number[]): boolean => p.every((d, i) => d === i);
+  const none =
+    name === 'Identity' ||
+    (name === 'Pad' && (a.pads as readonly number[]).every((p) => p === 0)) ||
+    (name === 'Cast' && a.to === 'float') ||
+    (name === 'Transpose' && (a.perm as readonly number[]).length > 0 && same(a.perm as readonly number[])) ||
+    (name === 'Reshape' && sameShape(v.ir.wires[b.inputs[0]!]!.shape, v.ir.wires[b.outputs[0]!]!.shape));
+  return none ? { remove: [b], alias: [b.inputs[0]!, b.outputs[0]!], what: 'nothing (the identity)' } : undefined;
+};
+
+const sameShape = (s: readonly (number | { k: number })[], t: readonly (number | { k: number })[]): boolean =>
+  s.length === t.length && s.every((d, i) => (typeof d === 'number' ? d === t[i] : typeof t[i] === 'object' && d.k === (t[i] as { k: number }).k));
+
 /** The rules, in the order they run: sub-diagrams into operators first (GELU, layer norm written out), then operators into layers. */
 export const REWRITES: readonly (readonly [string, RewriteRule])[] = [
+  ['identity', identityRule],
   ['activation written out', matchActivation],
   ['layer norm written out', matchLayerNormParts],
   ['gemm', gemmToDense],
@@ -285,20 +309,37 @@ export function rewrite(ir: Ir): string[] {
       ir.boxes.forEach((x, i) => x && position.set(x, i));
       const claimed = new Set<IrBox>();
       const replaced = new Map<IrBox, IrBox>();
+      const alias = new Map<number, number>();
       for (const b of ir.live()) {
         if (claimed.has(b)) continue;
         const r = rule(b, v);
         if (!r || r.remove.some((x) => claimed.has(x))) continue;
         for (const x of r.remove) claimed.add(x);
+        if (r.alias) alias.set(r.alias[1], r.alias[0]);
         // the new box takes the place of the last box it replaces (its inputs are written before, its outputs read after)
-        const last = r.remove.reduce((at, x) => Math.max(at, position.get(x) ?? -1), -1);
-        replaced.set(ir.boxes[last]!, r.add);
+        if (r.add) {
+          const last = r.remove.reduce((at, x) => Math.max(at, position.get(x) ?? -1), -1);
+          replaced.set(ir.boxes[last]!, r.add);
+        }
         counts.set(r.what, (counts.get(r.what) ?? 0) + 1);
       }
       if (claimed.size === 0) break;
       ir.boxes = ir.boxes.map((x) => (x && replaced.has(x) ? replaced.get(x)! : x && claimed.has(x) ? undefined : x));
       ir.boxes = ir.boxes.filter((x) => x !== undefined);
+      if (alias.size) {
+        const to = (w: number): number => {
+          let u = w;
+          while (alias.has(u)) u = alias.get(u)!;
+          return u;
+        };
+        ir.boxes = ir.boxes.map((x) => (x && x.inputs.some((w) => alias.has(w)) ? ({ ...x, inputs: x.inputs.map(to) } as IrBox) : x));
+        ir.output = to(ir.output);
+      }
     }
   }
-  return [...counts].map(([what, n]) => `read ${n} operator sub-diagram${n > 1 ? 's' : ''} as ${what}`);
+  return [...counts].map(([what, n]) =>
+    what.startsWith('nothing')
+      ? `left out ${n} operator${n > 1 ? 's' : ''} that compute the identity`
+      : `read ${n} operator sub-diagram${n > 1 ? 's' : ''} as ${what}`,
+  );
 }

@@ -69,11 +69,12 @@ export function toPara(ir: Ir, boxes: readonly IrBox[], input: number, output: n
   if (start < order.length || from !== output) pieces.push({ boxes: order.slice(start), from, to: output });
   // each piece fixed to the shape its input has (a layer on vectors may act on every position of a sequence)
   const fixedAt = (b: Built, from: number): Built => ({ m: b.m.at(ir.wires[from]!.shape.slice(1) as number[]), theta: b.theta });
+  const dom = ir.wires[input]!.shape.slice(1) as number[];
   const groups = pieces.filter((q) => q.boxes.length).map((p) => ({ ...p, built: fixedAt(piece(ir, p.boxes, p.from, p.to, depth), p.from) }));
   // A spec is read from its first piece on, each piece fixed to what the one before gives when read alone: a piece that
   // reads its input's axes as they are (a graph, an operator on axes) after layers on vectors (dense(16,48) on [T,16])
-  // would be given the vectors. Such a piece and the one before it become one graph, until every piece reads back.
-  for (let i = misread(groups); i > 0; i = misread(groups)) {
+  // can be given the vectors and refuse them. Such a piece and the one before it become one graph, until the spec reads.
+  for (let i = misread(groups, dom); i > 0; i = misread(groups, dom)) {
     const [a, b] = [groups[i - 1]!, groups[i]!];
     const boxes = [...a.boxes, ...b.boxes];
     groups.splice(i - 1, 2, { boxes, from: a.from, to: b.to, built: fixedAt(graphOf(ir, boxes, a.from, b.to), a.from) });
@@ -82,20 +83,29 @@ export function toPara(ir: Ir, boxes: readonly IrBox[], input: number, output: n
   return { m: built.length === 1 ? built[0]!.m : seqOf(built.map((b) => b.m)), theta: built.flatMap((b) => b.theta) };
 }
 
-/** The first piece that the spec's reading would fix to another shape than its own (−1: none). */
-function misread(groups: readonly { built: Built }[]): number {
+/**
+ * The first piece at which the spec's reading fails (−1: none): reading composes each piece,
+ * read alone, with what the pieces before give when read alone, which is refused where a piece
+ * would be given a shape it cannot take; once all are composed the whole is fixed to the input's
+ * shape, which fixes each piece again to what it is given then.
+ */
+function misread(groups: readonly { built: Built }[], dom: readonly number[]): number {
   let acc: Para | undefined;
   for (let i = 0; i < groups.length; i++) {
-    const m = groups[i]!.built.m;
     try {
-      acc = acc ? seqOf([acc, alone(m)]) : alone(m);
+      acc = acc ? seqOf([acc, alone(groups[i]!.built.m)]) : alone(groups[i]!.built.m);
     } catch (e) {
       if (e instanceof ParalensError) return i;
       throw e;
     }
-    if (acc.cod && acc.cod.join(',') !== m.cod!.join(',')) return i;
   }
-  return -1;
+  const last = groups[groups.length - 1]!.built.m;
+  try {
+    if (acc!.at(dom).cod!.join(',') === last.cod!.join(',')) return -1;
+  } catch (e) {
+    if (!(e instanceof ParalensError)) throw e;
+  }
+  return groups.length - 1;
 }
 
 /** m as its spec reads it alone (its domain not fixed), without printing a graph's statements and reading them back. */

@@ -17,6 +17,8 @@ export interface HandNode {
 export interface HandGraph {
   readonly nodes: readonly HandNode[];
   readonly inits?: Readonly<Record<string, { dims: readonly number[]; values: readonly number[] }>>;
+  /** int64 initializers (sizes, axes, indices). */
+  readonly ints?: Readonly<Record<string, { dims: readonly number[]; values: readonly number[] }>>;
   /** Input dims ('N' a symbolic batch); default ['N', 4]. */
   readonly input?: readonly (number | string)[];
   readonly inputName?: string;
@@ -49,12 +51,15 @@ export function onnxBytes(g: HandGraph): Uint8Array {
           output: [...n.outputs],
           attribute: Object.entries(n.attrs ?? {}).map(([k, v]) => attr(k, v)),
         })),
-        initializer: Object.entries(g.inits ?? {}).map(([name, t]) => {
-          const raw = new Uint8Array(4 * t.values.length);
-          const view = new DataView(raw.buffer);
-          t.values.forEach((v, i) => view.setFloat32(4 * i, v, true));
-          return { name, dims: [...t.dims], data_type: 1, raw_data: raw };
-        }),
+        initializer: [
+          ...Object.entries(g.inits ?? {}).map(([name, t]) => {
+            const raw = new Uint8Array(4 * t.values.length);
+            const view = new DataView(raw.buffer);
+            t.values.forEach((v, i) => view.setFloat32(4 * i, v, true));
+            return { name, dims: [...t.dims], data_type: 1, raw_data: raw };
+          }),
+          ...Object.entries(g.ints ?? {}).map(([name, t]) => ({ name, dims: [...t.dims], data_type: 7, int64_data: [...t.values] })),
+        ],
         input: [{ name: input, type: { tensor_type: { elem_type: 1, shape: { dim: (g.input ?? ['N', 4]).map(dimOf) } } } }],
         output: [{ name: g.output ?? 'y', type: { tensor_type: { elem_type: 1 } } }],
       },
