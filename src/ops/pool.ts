@@ -13,7 +13,7 @@ import type { Geometry } from './window.js';
  * pools are ReduceMean and ReduceMax over the spatial axes.
  */
 
-const POOL_ATTRS = { ...WINDOW_ATTRS, ceil_mode: { kind: 'int', default: 0 }, storage_order: { kind: 'int', default: 0 } } as const;
+const POOL_ATTRS = { ...WINDOW_ATTRS, ceil_mode: { kind: 'int', default: 0 } } as const;
 
 const poolGeometry = (x: readonly (number | { k: number })[], a: Parameters<OpDef['make']>[0], where: string): Geometry =>
   geometry(a, 1, spatialOf(x, where), undefined, where, num(a, 'ceil_mode') !== 0);
@@ -32,7 +32,12 @@ function onKernel(g: Geometry, max: boolean): boolean {
 }
 
 const maxPool = defineOp(
-  { name: 'MaxPool', doc: 'y = the maximum over each window (the gradient to the first largest)', inputs: 1, attrs: POOL_ATTRS },
+  {
+    name: 'MaxPool',
+    doc: 'y = the maximum over each window (the gradient to the first largest)',
+    inputs: 1,
+    attrs: { ...POOL_ATTRS, storage_order: { kind: 'int', default: 0 } },
+  },
   {
     shapes: ([x], a, where) => [[x![0]!, x![1]!, ...outSpatial(poolGeometry(x!, a, where), x!.length - 2)]],
     forward: ([x], ctx, a, where) => {

@@ -193,18 +193,25 @@ function walk(shape: Shape, f: (o: number, idx: readonly number[]) => void): voi
   }
 }
 
-/** The source index of output coordinate i along an axis of size d padded by `before`, or −1 (constant padding). */
-function padSource(i: number, d: number, before: number, mode: string): number {
-  const j = i - before;
-  if (j >= 0 && j < d) return j;
-  if (mode === 'edge') return Math.min(Math.max(j, 0), d - 1);
+/**
+ * The source index of output coordinate i along an axis of size d with pads `before` and
+ * `after`, or −1 (constant padding). Negative pads crop first (as onnxruntime does); the modes
+ * then read the cropped axis: reflect mirrors without repeating the edge, edge repeats it, wrap
+ * continues from the other end.
+ */
+function padSource(i: number, d: number, before: number, after: number, mode: string): number {
+  const start = Math.max(0, -before),
+    size = d - start - Math.max(0, -after);
+  const j = i - Math.max(0, before);
+  if (j >= 0 && j < size) return start + j;
+  if (mode === 'edge') return start + Math.min(Math.max(j, 0), size - 1);
   if (mode === 'reflect') {
-    if (d === 1) return 0;
-    const period = 2 * (d - 1);
+    if (size === 1) return start;
+    const period = 2 * (size - 1);
     const m = ((j % period) + period) % period;
-    return m < d ? m : period - m;
+    return start + (m < size ? m : period - m);
   }
-  if (mode === 'wrap') return ((j % d) + d) % d;
+  if (mode === 'wrap') return start + (((j % size) + size) % size);
   return -1;
 }
 
@@ -246,7 +253,7 @@ const pad = defineOp(
           walk(shape, (o, idx) => {
             let s = 0;
             for (let d = 0; d < r; d++) {
-              const j = padSource(idx[d]!, x!.shape[d]!, p[d]!, mode);
+              const j = padSource(idx[d]!, x!.shape[d]!, p[d]!, p[d + r]!, mode);
               if (j < 0) return visit(o, -1);
               s += j * st[d]!;
             }

@@ -160,7 +160,7 @@ const poolToLayer: RewriteRule = (b, v) => {
     !allEqual(ints(b, 'dilations'), 1)
   )
     return undefined;
-  if (attr(b, 'ceil_mode') !== 0 || attr(b, 'auto_pad') !== 'NOTSET' || attr(b, 'storage_order') !== 0) return undefined;
+  if (attr(b, 'ceil_mode') !== 0 || attr(b, 'auto_pad') !== 'NOTSET' || (attr(b, 'storage_order') ?? 0) !== 0) return undefined;
   const layer = b.op.def.name === 'MaxPool' ? maxpool2d(k[0]!, s[0]!) : avgpool2d(k[0]!, s[0]!);
   return { remove: [b], add: layerBox(layer, [], x, b.outputs[0]!, b.from), what: layer.kind };
 };
