@@ -14,6 +14,7 @@ export type { OnnxRule, OnnxRuleInput } from './onnx/rule.js';
 export type { Attr, NamedParam, Value as OnnxValue } from './onnx/graph-proto.js';
 export { OnnxGraph } from './onnx/graph-proto.js';
 export { importOnnx } from './onnx/import.js';
+export { ONNX_ROUND_TRIP_EXEMPT } from './onnx/exempt.js';
 export type { OnnxImport } from './onnx/import.js';
 export { ONNX_LIMITS, scanOnnx } from './onnx/scan.js';
 export type { ByteSource } from './onnx/scan.js';

@@ -222,7 +222,7 @@ const einsum: fc.Arbitrary<OpCase> = fc
   .map(([[ins, out, shapes], s]) => ({
     name: 'Einsum',
     attrs: { inputs: ins, output: out },
-    inputs: (shapes as number[][]).map((sh, i) => tensorOf(sh, s + i)),
+    inputs: (shapes as unknown as number[][]).map((sh, i) => tensorOf(sh, s + i)),
   }));
 
 const positiveUnit = fc.double({ min: 0.1, max: 0.9, noNaN: true });
@@ -264,7 +264,7 @@ export const OP_CASES: Readonly<Record<string, fc.Arbitrary<OpCase>>> = {
   Softplus: unary('Softplus'),
   Softsign: unary('Softsign', 'nonzero'),
   Mish: unary('Mish'),
-  Clip: unary('Clip', 'normal', fc.constantFrom({ min: -0.5, max: 0.7 }, { min: 0 }, { max: 6 })),
+  Clip: unary('Clip', 'normal', fc.constantFrom<Attrs>({ min: -0.5, max: 0.7 }, { min: 0 }, { max: 6 })),
   Floor: unary('Floor'),
   Ceil: unary('Ceil'),
   Round: unary('Round'),

@@ -52,7 +52,7 @@ describe('layers written from ops.*', () => {
     expect(f.params.map((p) => p.shape)).toEqual([[d, d]]);
     expect(gradcheck(f, { batch: 2 }).ok).toBe(true);
     const rows = f.run(f.init(0), randn([2, 3, d], 2).to('float32'));
-    for (let r = 0; r < 6; r++) expect(rows.data.slice(3 * r, 3 * r + 3).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+    for (let r = 0; r < 6; r++) expect(Array.from(rows.data.slice(3 * r, 3 * r + 3)).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
   });
 
   it('on tensors the same functions compute at once', () => {

@@ -55,6 +55,17 @@ function split(g: OnnxGraph, m: Para, x: Value, sizes: readonly number[]): strin
   return g.node('Split', [need(x, m), g.int64('split', sizes)], { axis: { i: 1 } }, sizes.length);
 }
 
+/** A pool over the set axis (ONNX axis 1): [B, n, d] → [B, d]. */
+function setPool(op: string): OnnxRule {
+  return ({ m, x, g }) => ({
+    name:
+      g.opset >= 18 || op === 'ReduceSum'
+        ? g.one(op, [need(x, m), g.int64('axes', [1])], { keepdims: { i: 0 } })
+        : g.one(op, [need(x, m)], { axes: { ints: [1] }, keepdims: { i: 0 } }),
+    shape: m.cod!,
+  });
+}
+
 /** Identities: id, and dropout (the identity in evaluation mode). */
 const identity: OnnxRule = ({ x }) => x;
 
@@ -172,6 +183,25 @@ export const ONNX_RULES: Readonly<Record<string, OnnxRule>> = {
   /** globalavgpool: [C,H,W] → [C] is GlobalAveragePool ([N,C,1,1]) then Flatten. */
   globalavgpool: ({ m, x, g }) => ({ name: g.one('Flatten', [g.one('GlobalAveragePool', [need(x, m)])], { axis: { i: 1 } }), shape: m.cod ?? [x.shape[0]!] }),
   ...sequenceRules,
+  /** adapter(p,q): x·Wᵀ, no bias. */
+  adapter: ({ m, theta, x, g }) => ({
+    name: g.one('MatMul', [need(x, m), g.one('Transpose', [g.weight(theta[0]!)], { perm: { ints: [1, 0] } })]),
+    shape: m.cod!,
+  }),
+  /** bayes_dense in evaluation: the dense layer of the means (the sampling is training's). */
+  bayes_dense: ({ m, theta, x, g }) => ({ name: g.one('Gemm', [need(x, m), g.weight(theta[0]!), g.weight(theta[2]!)], { transB: { i: 1 } }), shape: m.cod! }),
+  /** The pools over a set's axis (axis 1): ReduceSum, ReduceMean, ReduceMax. */
+  sum_pool: setPool('ReduceSum'),
+  mean_pool: setPool('ReduceMean'),
+  max_pool: setPool('ReduceMax'),
+  /** map(f,n): f on every element, the set's axis folded into the batch ([B, n, …] → [B·n, …] and back). */
+  map: ({ m, theta, x, g, emit }) => {
+    const f = m.children[0]!;
+    const n = m.dom![0]!;
+    const flat = g.one('Reshape', [need(x, m), g.int64('shape', [-1, ...m.dom!.slice(1)])]);
+    const y = emit(f, theta, { name: flat, shape: m.dom!.slice(1) });
+    return { name: g.one('Reshape', [need(y, f), g.int64('shape', [-1, n, ...m.cod!.slice(1)])]), shape: m.cod! };
+  },
   // operator graphs and the operators that are layers (src/ops)
   graph: graphRule,
   ...Object.fromEntries(OPERATORS.map((d) => [d.name, operatorLayer])),

@@ -31,7 +31,7 @@ function name(v: Value, m: Para): string {
 
 /** A float32 constant initializer. */
 function constant(g: OnnxGraph, hint: string, data: ArrayLike<number>, shape: number[]): string {
-  return g.weight({ name: g.fresh(hint), tensor: Tensor.of(data, shape) });
+  return g.constant(hint, data, shape);
 }
 
 /** x·Wᵀ for a weight W [out, in] stored as PyTorch lays it out. */
@@ -149,16 +149,25 @@ const definition: OnnxRule = ({ m, theta, x, emit }) => {
   return emit(m.body, theta, x);
 };
 
-/** tied(f): f with each of its parameters named as the tensor it reads (the shared one twice: one initializer). */
-const tiedRule: OnnxRule = ({ m, theta, x, emit }) => {
+/** tied(f) and reparam(f, r): f with the parameters r computes (the shared one of tied(f), read twice, one initializer). */
+const tiedRule: OnnxRule = ({ m, theta, x, g, emit }) => {
   if (!(m instanceof Reparam)) throw new ExportError(`cannot export '${m}' to ONNX: it is not a reparametrisation`);
   const { p } = m.r.map(
     theta.map((t) => t.tensor),
     makeCtx(),
   );
-  const named = p.map((t) => theta.find((q) => q.tensor === t) ?? { name: `${m.f.params[p.indexOf(t)]!.name}`, tensor: t });
+  // a tensor of θ passed through keeps its name (a tied weight, read twice, is one initializer); a computed one gets a fresh name
+  const named = p.map((t, i) => theta.find((q) => q.tensor === t) ?? { name: g.fresh(`${m.f.params[i]!.name}`), tensor: t });
   return emit(m.f, named, x);
 };
 
-/** The rules of this file by layer kind (registered by the exporter, src/io/onnx.ts). */
-export const sequenceRules: Readonly<Record<string, OnnxRule>> = { embedding, layernorm, rmsnorm, attention, transformer: definition, tied: tiedRule };
+/** The rules of this file by layer kind (part of ONNX_RULES, src/io/onnx/export-rules.ts). */
+export const sequenceRules: Readonly<Record<string, OnnxRule>> = {
+  embedding,
+  layernorm,
+  rmsnorm,
+  attention,
+  transformer: definition,
+  tied: tiedRule,
+  reparam: tiedRule,
+};

@@ -101,6 +101,11 @@ export class OnnxGraph {
     return name;
   }
 
+  /** A float32 constant written as a Constant node: a value of the model that is not a weight (a mask, a table of angles), which import keeps constant. */
+  constant(hint: string, values: ArrayLike<number>, shape: readonly number[]): string {
+    return this.node('Constant', [], { value: { t: { dims: shape, type: 'float', values: Array.from(values) } } }, [this.fresh(hint)])[0]!;
+  }
+
   /** x cast to an element type (float for paralens's values, bool or int64 where an operator wants them). */
   cast(x: string, to: keyof typeof DATA_TYPES): string {
     return this.one('Cast', [x], { to: { i: DATA_TYPES[to] } });

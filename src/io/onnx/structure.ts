@@ -3,7 +3,7 @@ import { GraphBuilder } from '../../ops/builder.js';
 import { OpGraph } from '../../ops/graph.js';
 import { isLayerOp, opLayer } from '../../ops/op-layer.js';
 import { seqOf } from '../../para/composite.js';
-import { residual } from '../../para/structure.js';
+import { id, residual } from '../../para/structure.js';
 import type { Para } from '../../para/para.js';
 import { ParalensError } from '../../errors.js';
 import { parseSpec } from '../../catalogue/index.js';
@@ -48,7 +48,8 @@ function sourcesLate(boxes: readonly IrBox[]): IrBox[] {
 /** The Para of the boxes from wire `input` to wire `output` (boxes in a topological order, all of them needed). */
 export function toPara(ir: Ir, boxes: readonly IrBox[], input: number, output: number, depth = 0): Built {
   const order = sourcesLate(boxes);
-  if (order.length === 0) throw new Error('import: an empty piece');
+  // a graph that computes the identity (an Identity, a Pad of zeros …, left out)
+  if (order.length === 0) return { m: id(ir.wires[input]!.shape.slice(1) as number[]), theta: [] };
   // the last box reading each wire
   const lastRead = new Map<number, number>();
   order.forEach((b, i) => b.inputs.forEach((w) => lastRead.set(w, i)));
