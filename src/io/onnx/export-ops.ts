@@ -67,7 +67,10 @@ const LOGICAL = new Set(['Not', 'And', 'Or', 'Xor']);
 /** Axes as an input (at the opsets where ONNX takes them so) or an attribute. */
 function axesNode(g: OnnxGraph, op: Op, x: string, axesAsInput: boolean, extra: Record<string, Attr> = {}): string {
   const axes = ints(op, 'axes');
-  const attrs = { ...onnxAttrs(op, ['axes']), ...extra };
+  // noop_with_empty_axes came with the axes input (ReduceSum 13, the others 18); its default needs no saying
+  const noop = op.attrs.noop_with_empty_axes;
+  if (noop === 1 && !axesAsInput) throw new ExportError(`cannot export ${op} at opset ${g.opset}: noop_with_empty_axes needs opset 18`);
+  const attrs = { ...onnxAttrs(op, ['axes', ...(noop === 1 ? [] : ['noop_with_empty_axes'])]), ...extra };
   if (!axes.length) return g.one(op.def.name, [x], attrs);
   return axesAsInput ? g.one(op.def.name, [x, g.int64('axes', axes)], attrs) : g.one(op.def.name, [x], { ...attrs, axes: { ints: axes } });
 }
