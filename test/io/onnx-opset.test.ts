@@ -61,7 +61,8 @@ itWith(torchOnnx(), "onnx 1.12's checker reads every file at opsets 13–17, wit
     '    print(m.ir_version, m.opset_import[0].version)',
   ].join('\n');
   for (const [k, [spec, dom]] of MODELS.entries())
-    for (const o of ONNX_OPSETS.filter((v) => v <= 17)) writeFileSync(join(dir, `${k}.opset${o}.onnx`), buildOnnx(parseSpec(spec).at(dom), parseSpec(spec).at(dom).init(2), { opset: o }).bytes);
+    for (const o of ONNX_OPSETS.filter((v) => v <= 17))
+      writeFileSync(join(dir, `${k}.opset${o}.onnx`), buildOnnx(parseSpec(spec).at(dom), parseSpec(spec).at(dom).init(2), { opset: o }).bytes);
   const r = spawnSync(PYTHON, ['-c', script, ...files], { encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   const lines = r.stdout.trim().split('\n');

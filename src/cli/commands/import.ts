@@ -34,9 +34,10 @@ Not yet: ${Object.keys(PENDING_OPERATORS).join(', ')}.`,
   async run(flags, io) {
     const path = flags.onnx as string | undefined;
     if (!path) throw new UsageError('import: give the ONNX file, e.g. paralens import model.onnx --save model.safetensors');
+    const bytes = readOnnxFile(path);
     let imported;
     try {
-      imported = importOnnx(readOnnxFile(path));
+      imported = importOnnx(bytes);
     } catch (e) {
       if (e instanceof ParalensError) throw Object.assign(e, { message: `${path}: ${e.message}` });
       throw e;

@@ -7,6 +7,7 @@ import { ExportError } from '../errors.js';
 import { emitOp, tanhGelu } from './export-ops.js';
 import { sequenceRules } from './export-sequence.js';
 import type { NamedParam, OnnxGraph, Value } from './graph-proto.js';
+import { ONNX_ROUND_TRIP_EXEMPT } from './exempt.js';
 import { need } from './rule.js';
 import type { OnnxRule } from './rule.js';
 
@@ -223,5 +224,8 @@ export function onnxRule(m: Para): OnnxRule {
   if (r) return r;
   // an abbreviation or a traced layer of a user: its body
   if ((m as { body?: unknown }).body) return bodyRule;
-  throw new ExportError(`cannot export layer ${quote(m)} to ONNX: no ONNX rule for kind ${quote(m.kind)}; exportable: ${onnxKinds().join(', ')}`);
+  const why = Object.hasOwn(ONNX_ROUND_TRIP_EXEMPT, m.kind) ? ONNX_ROUND_TRIP_EXEMPT[m.kind] : undefined;
+  throw new ExportError(
+    `cannot export layer ${quote(m)} to ONNX: ${why ?? `no ONNX rule for kind ${quote(m.kind)}`}; docs/onnx.md lists the layers that export (onnxKinds() in code)`,
+  );
 }

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { DataError } from '../../errors.js';
+import { DataError, ParalensError } from '../../errors.js';
 import { FileFormatError } from '../errors.js';
 import { scanOnnx } from './scan.js';
 import type { ByteSource } from './scan.js';
@@ -29,7 +29,12 @@ export function readOnnxFile(path: string): Uint8Array {
         return buf.subarray(0, n);
       },
     };
-    scanOnnx(src);
+    try {
+      scanOnnx(src);
+    } catch (e) {
+      if (e instanceof ParalensError) throw Object.assign(e, { message: `${path}: ${e.message}` });
+      throw e;
+    }
     const bytes = new Uint8Array(size);
     for (let at = 0; at < size;) {
       const n = readSync(fd, bytes, at, size - at, at);

@@ -337,9 +337,10 @@ export function rewrite(ir: Ir): string[] {
       }
     }
   }
-  return [...counts].map(([what, n]) =>
-    what.startsWith('nothing')
-      ? `left out ${n} operator${n > 1 ? 's' : ''} that compute the identity`
-      : `read ${n} operator sub-diagram${n > 1 ? 's' : ''} as ${what}`,
-  );
+  const folds = [...counts].filter(([what]) => !what.startsWith('nothing')).map(([what, n]) => (n > 1 ? `${what} ×${n}` : what));
+  const none = counts.get('nothing (the identity)');
+  return [
+    ...(folds.length ? [`operators read as layers: ${folds.join(', ')}`] : []),
+    ...(none ? [`operators that compute the identity left out: ${none}`] : []),
+  ];
 }

@@ -62,7 +62,7 @@ export function importableOperators(): string[] {
 /** The operator table of docs/onnx.md (markdown), generated from the rules. */
 export function operatorTableMarkdown(): string {
   const rows = operatorRows().map(
-    (r) => `| \`${r.name}\` | ${r.doc} | ${r.attrs.length ? r.attrs.map((a) => `\`${a}\``).join(', ') : '—'} | ${r.known ?? '—'} |`,
+    (r) => `| \`${r.name}\` | ${r.doc.replace(/\|/g, '\\|')} | ${r.attrs.length ? r.attrs.map((a) => `\`${a}\``).join(', ') : '—'} | ${r.known ?? '—'} |`,
   );
   const read = READ_WHILE_IMPORTING.filter((n) => !OPERATORS.some((d) => d.name === n)).map((n) => `\`${n}\``);
   const pending = Object.entries(PENDING_OPERATORS).map(([n, why]) => `| \`${n}\` | ${why} |`);
