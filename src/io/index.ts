@@ -15,7 +15,7 @@ export type { Attr, NamedParam, Value as OnnxValue } from './onnx/graph-proto.js
 export { OnnxGraph } from './onnx/graph-proto.js';
 export { importOnnx } from './onnx/import.js';
 export { ONNX_ROUND_TRIP_EXEMPT } from './onnx/exempt.js';
-export type { OnnxImport } from './onnx/import.js';
+export type { ImportOptions, OnnxImport } from './onnx/import.js';
 export { ONNX_LIMITS, scanOnnx } from './onnx/scan.js';
 export type { ByteSource } from './onnx/scan.js';
 export { buildPytorchProject } from './pytorch/project.js';

@@ -39,9 +39,14 @@ export interface OnnxImport {
 }
 
 /** Reads an ONNX model (ModelProto bytes) as a Para morphism with its weights. */
-export function importOnnx(bytes: Uint8Array): OnnxImport {
+export interface ImportOptions {
+  /** Read operator sub-diagrams as the named layers they are (default true); false keeps every operator a box of its own. */
+  readonly layers?: boolean;
+}
+
+export function importOnnx(bytes: Uint8Array, opts: ImportOptions = {}): OnnxImport {
   const model = decodeOnnx(bytes);
-  let read = readAnyBatch(model);
+  let read = readAnyBatch(model, opts.layers ?? true);
   if (read.fixedBatch !== undefined && !('m' in read && samplesIndependent(read.m, read.theta, read.fixedBatch))) {
     // a fixed batch whose shape arithmetic did not read for any batch: the graph as it is, N rows at a time
     read = readFixedBatch(model, read.fixedBatch);
@@ -84,12 +89,12 @@ type Read =
   | { error: ParalensError; fixedBatch: number | undefined };
 
 /** The file read for any batch (the batch a symbol B), or why it does not read so. */
-function readAnyBatch(model: OnnxModel): Read {
+function readAnyBatch(model: OnnxModel, layers: boolean): Read {
   const first = model.graph.inputs[0]?.dims?.[0];
   const fixedBatch = typeof first === 'number' ? first : undefined;
   try {
     const { ir, input, notes } = evaluate(model);
-    notes.push(...rewrite(ir));
+    if (layers) notes.push(...rewrite(ir));
     const built = toPara(ir, ir.live(), ir.input, ir.output);
     return { m: built.m.at(input.dims.slice(1) as number[]), theta: built.theta, input, fixedBatch, notes, outputLink: outputLinkOf(ir) };
   } catch (e) {
