@@ -79,7 +79,7 @@ export interface OpImpl {
   forward(xs: readonly Tensor[], ctx: OpCtx, a: Attrs, where: string): OpLens;
   /** Inputs that never carry a gradient (with these attributes: Cast to an integer type has none). */
   readonly constantInputs?: readonly number[] | ((a: Attrs) => readonly number[]);
-  readonly kernelsOnly?: boolean;
+  readonly kernelsOnly?: boolean | ((a: Attrs) => boolean);
   /** Checks the attributes once, when the operator is made (a RangeArgError or SpecError naming what is wrong). */
   check?(a: Attrs, where: string): void;
 }
@@ -113,7 +113,7 @@ export function defineOp(
       return {
         def,
         attrs: a,
-        kernelsOnly: impl.kernelsOnly ?? false,
+        kernelsOnly: typeof impl.kernelsOnly === 'function' ? impl.kernelsOnly(a) : (impl.kernelsOnly ?? false),
         shapes: (ins) => {
           if (ins.length < inputs[0] || ins.length > inputs[1]) {
             throw new SpecError(`${text} takes ${inputs[0] === inputs[1] ? inputs[0] : `${inputs[0]} to ${inputs[1]}`} inputs but got ${ins.length}`);

@@ -153,7 +153,8 @@ function pointwiseOp(name: string, p: Pointwise): OpDef {
   return defineOp(
     { name, doc: p.doc, inputs: 1, pointwise: true, ...(p.attrs ? { attrs: p.attrs } : {}) },
     {
-      kernelsOnly: name === 'Identity',
+      // the identity, and an operator the backend has a kernel for both ways
+      kernelsOnly: (a) => name === 'Identity' || p.kernel?.(a) !== undefined,
       ...(p.step ? { constantInputs: [0] } : {}),
       shapes: ([x]) => [x!],
       forward: ([x], ctx, a) => {

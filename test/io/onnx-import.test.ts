@@ -28,7 +28,7 @@ const SPECS: Record<string, RegExp> = {
   mlp: /^dense\(4,16\) >> relu >> dense\(16,8\) >> tanh >> dense\(8,3\)$/,
   cnn: /^conv2d\(1,3,3,1,1\) >> relu >> maxpool2d\(2,2\) >> conv2d\(3,4,3,1,0\) >> sigmoid >> avgpool2d\(2,2\) >> flatten >> dense\(4,10\)$/,
   transformer:
-    /^embedding\(11,8\) >> residual\(layernorm\(8\) >> graph\(.*\) >> residual\(layernorm\(8\) >> dense\(8,16\) >> relu >> dense\(16,8\)\) >> layernorm\(8\) >> dense\(8,11\)$/,
+    /^embedding\(11,8\) >> residual\(layernorm\(8\) >> attention\(8,2,none\)\) >> residual\(layernorm\(8\) >> dense\(8,16\) >> relu >> dense\(16,8\)\) >> layernorm\(8\) >> dense\(8,11\)$/,
   resnet:
     /^conv2d\(1,4,3,1,1\) >> relu >> residual\(conv2d\(4,4,3,1,1\) >> relu >> conv2d\(4,4,3,1,1\)\) >> relu >> conv2d\(4,6,3,2,1\) >> relu >> globalavgpool >> graph\(x >> dense\(6,10\) >> dense, x >> dense\(6,10\) >> tanh >> tanh, \(dense @ tanh\) >> Add >> add\) >> leaky_relu\(0.1\) >> residual\(dense\(10,10\) >> softplus\)$/,
   projection:

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dense, gradcheck, layer, ops, parseSpec, Rng, seq, SpecError, Tensor, trace } from '../../src/index.js';
+import { dense, gradcheck, hostOnlyParts, layer, ops, parseSpec, Rng, seq, SpecError, Tensor, trace } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 import { elementwise } from '../../src/nn/activation.js';
 
@@ -147,6 +147,11 @@ describe('operator graphs', () => {
     lens.pullback(randn([2, 20], 2), dTheta);
     expect(Array.from(dTheta[0]!.data).every((v) => v === 0)).toBe(true);
     roundTrips(g, [20]);
+  });
+
+  it('on a device (webgpu), the operators without kernels are named: E_DEVICE lists them', () => {
+    const f = parseSpec('dense(2,3) >> Erf >> graph(x >> Relu >> r, (x @ r) >> Mul >> y) >> Sigmoid').at([2]);
+    expect(hostOnlyParts(f).sort()).toEqual(['Erf', 'Mul']);
   });
 
   it('refuses a wire read before it is bound, a name bound twice, and a wrong number of inputs, naming them', () => {

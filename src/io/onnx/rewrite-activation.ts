@@ -4,7 +4,7 @@ import { erf } from '../../ops/erf.js';
 import { operator } from '../../ops/vocabulary.js';
 import { Tensor } from '../../tensor/tensor.js';
 import type { IrBox } from './ir.js';
-import type { RewriteRule, RewriteView } from './rewrite.js';
+import type { RewriteRule, RewriteView } from './rewrite-rule.js';
 
 /**
  * Activations written out as arithmetic (PyTorch 1.13 writes GELU as x·(1 + erf(x/√2))/2, its

@@ -1,6 +1,6 @@
 import { operator } from '../../ops/vocabulary.js';
 import type { IrBox } from './ir.js';
-import type { RewriteRule, RewriteView } from './rewrite.js';
+import type { RewriteRule, RewriteView } from './rewrite-rule.js';
 
 /**
  * Layer normalisation written out (PyTorch at opset 13, before LayerNormalization existed):

@@ -15,8 +15,10 @@ import { isBatch } from '../../ops/dim.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { matchActivation } from './rewrite-activation.js';
+import { matchAttention } from './rewrite-attention.js';
 import { matchLayerNormParts } from './rewrite-norm.js';
 import type { Ir, IrBox } from './ir.js';
+import type { RewriteRule, RewriteView } from './rewrite-rule.js';
 
 /**
  * The readable rewrites: operator sub-diagrams that are named layers, folded into them — for a
@@ -25,35 +27,7 @@ import type { Ir, IrBox } from './ir.js';
  * function of the same parameters (a weight read by nothing else, the attributes the layer
  * has). What no rule matches stays operators, which run and train as they are.
  */
-export interface RewriteView {
-  readonly ir: Ir;
-  producer(w: number): IrBox | undefined;
-  /** The live boxes reading w. */
-  readers(w: number): readonly IrBox[];
-  /** w's value when a parameter box writes it and `reader` is its only reader. */
-  ownParam(w: number, reader: IrBox): Tensor | undefined;
-  /** w's value when it is a constant of one entry. */
-  scalar(w: number): number | undefined;
-  /** Whether the wire is [B, …] with the batch only first. */
-  batchFirst(w: number): boolean;
-  /** Whether the only reader of w is `b` (and w is not the output). */
-  onlyReader(w: number, b: IrBox): boolean;
-  /** Where b stands in the boxes' order. */
-  position(b: IrBox): number;
-}
-
-export interface Rewritten {
-  /** The boxes the new one replaces (parameters it took in included). */
-  readonly remove: readonly IrBox[];
-  /** The box that replaces them; none for a box that computes the identity, whose output is then its input (`alias`). */
-  readonly add?: IrBox;
-  /** [input, output]: every reader of the output reads the input instead. */
-  readonly alias?: readonly [number, number];
-  /** What was folded, for the import's notes. */
-  readonly what: string;
-}
-
-export type RewriteRule = (b: IrBox, v: RewriteView) => Rewritten | undefined;
+export type { RewriteRule, RewriteView, Rewritten } from './rewrite-rule.js';
 
 const layerBox = (layer: Para, theta: readonly Tensor[], input: number, output: number, from: string): IrBox => ({
   kind: 'layer',
@@ -270,6 +244,7 @@ export const REWRITES: readonly (readonly [string, RewriteRule])[] = [
   ['layernorm', layerNormToLayer],
   ['embedding', embeddingRule],
   ['activation', activationToLayer],
+  ['attention', matchAttention],
 ];
 
 function view(ir: Ir): RewriteView {
