@@ -12,6 +12,8 @@ import { writeIdx } from './idx-files.js';
 import { describeWith, PYTHON, torchOnnx } from '../peer/available.js';
 import { onnxBytes } from './onnx/files.js';
 
+const gemmNode = { op: 'Gemm', inputs: ['x', 'W', 'b'], outputs: ['z'], attrs: { transB: 1 } };
+
 /**
  * paralens import on models PyTorch's own exporter wrote (torch.onnx.export from Debian's
  * python3-torch, opset 17): the graph becomes a Para composite — named layers where the
@@ -222,6 +224,31 @@ describe('paralens import: bad files, refused before allocating', () => {
     expect(String(m.model)).toBe('flatten >> dense(6,2)');
     const x = Tensor.of([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [2, 2, 3]);
     expect(Array.from(m.model.run(m.theta, x).data)).toEqual([1, 7, 6, 2]);
+  });
+
+  it('tells fine-tuning what it needs: token ids in (and the vocabulary), a softmax or log-softmax out', () => {
+    const logits = importOnnx(
+      onnxBytes({
+        nodes: [gemmNode, { op: 'LogSoftmax', inputs: ['z'], outputs: ['y'], attrs: { axis: -1 } }],
+        inits: { W: { dims: [2, 4], values: [1, 2, 3, 4, 5, 6, 7, 8] }, b: { dims: [2], values: [0, 0] } },
+      }),
+    );
+    expect(logits.outputLink).toBe('log-softmax');
+    expect(logits.input.kind).toBe('numbers');
+    const ids = importOnnx(
+      onnxBytes({
+        input: ['N', 3],
+        inputType: 7,
+        nodes: [
+          { op: 'Gather', inputs: ['E', 'x'], outputs: ['e'], attrs: { axis: 0 } },
+          { op: 'Softmax', inputs: ['e'], outputs: ['y'], attrs: { axis: 2 } },
+        ],
+        inits: { E: { dims: [5, 2], values: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] } },
+      }),
+    );
+    expect(String(ids.model)).toBe('embedding(5,2) >> softmax');
+    expect(ids.input).toEqual({ name: 'x', kind: 'ids', type: 'int64', vocabulary: 5 });
+    expect(ids.outputLink).toBe('softmax');
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportOnnx, importOnnx, layerNames, ONNX_ROUND_TRIP_EXEMPT, parseSpec, Rng, Tensor } from '../../src/index.js';
+import { exportOnnx, importOnnx, layer, layerNames, ONNX_ROUND_TRIP_EXEMPT, ops, parseSpec, Rng, Tensor } from '../../src/index.js';
 import { EXAMPLES } from '../catalogue/layer-examples.js';
 
 /**
@@ -39,6 +39,18 @@ describe('every layer of the catalogue: export to ONNX and import back', () => {
     let scale = 1e-6;
     for (const v of want) scale = Math.max(scale, Math.abs(v));
     for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!), `${back.model} at ${i}`).toBeLessThanOrEqual(1e-5 * scale);
+  });
+
+  it('a layer traced from ops.* exports as its operators and reads back as the same function', () => {
+    const swish = layer('swish_rt', (x, beta) => ops.mul(x, ops.sigmoid(ops.mul(x, beta!))), { args: ['number'] });
+    const m = parseSpec('dense(3,4) >> swish_rt(1.5) >> dense(4,2)').at([3]);
+    expect(String(m.children[1])).toBe('swish_rt(1.5)');
+    const theta = m.init(1);
+    const back = importOnnx(exportOnnx(m, theta));
+    const x = inputFor([3], undefined, 2);
+    const want = m.run(theta, x).data,
+      got = back.model.run(back.theta, x).data;
+    want.forEach((v, i) => expect(got[i]).toBeCloseTo(v, 5));
   });
 
   it('the exempt layers are refused by export with a message naming them, not written wrong', () => {

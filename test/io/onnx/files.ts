@@ -22,6 +22,8 @@ export interface HandGraph {
   /** Input dims ('N' a symbolic batch); default ['N', 4]. */
   readonly input?: readonly (number | string)[];
   readonly inputName?: string;
+  /** The input's element type (TensorProto.DataType; default 1, float). */
+  readonly inputType?: number;
   readonly output?: string;
   readonly opset?: number;
 }
@@ -60,7 +62,7 @@ export function onnxBytes(g: HandGraph): Uint8Array {
           }),
           ...Object.entries(g.ints ?? {}).map(([name, t]) => ({ name, dims: [...t.dims], data_type: 7, int64_data: [...t.values] })),
         ],
-        input: [{ name: input, type: { tensor_type: { elem_type: 1, shape: { dim: (g.input ?? ['N', 4]).map(dimOf) } } } }],
+        input: [{ name: input, type: { tensor_type: { elem_type: g.inputType ?? 1, shape: { dim: (g.input ?? ['N', 4]).map(dimOf) } } } }],
         output: [{ name: g.output ?? 'y', type: { tensor_type: { elem_type: 1 } } }],
       },
     }),
