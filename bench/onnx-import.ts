@@ -40,7 +40,9 @@ function rate(model: Para, theta: Tensor[], shape: number[]): number {
 }
 
 async function main(): Promise<void> {
-  await loadWasmBackend().then((b) => setBackend(b)).catch(() => undefined);
+  await loadWasmBackend()
+    .then((b) => setBackend(b))
+    .catch(() => undefined);
   const rows: Row[] = [];
   for (const [name, spec, shape] of [
     ['MLP 784-256-256-10', MLP_SPEC, [784]],
