@@ -126,7 +126,7 @@ const einsum = defineOp(
       return {
         ys: [y],
         pullback: ([dy], need) =>
-          xs.map((x, i) => {
+          xs.map((_x, i) => {
             if (!dy || !need[i]) return undefined;
             const others = operands.filter((_, j) => j !== i);
             return contract([{ t: dy, l: out }, ...others], letters[i]!, size, ctx);

@@ -41,12 +41,6 @@ export const MAX_LITERAL = 16;
 /** A wire name as spec strings write it. */
 export const WIRE = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
-/** Where each parameter of the graph comes from: a node's own tensor, or a slice of a layer's. */
-interface ParamSlot {
-  readonly node: number;
-  readonly count: number;
-}
-
 export class OpGraph extends Morphism {
   readonly kind = 'graph';
   override readonly params: readonly ParamSpec[];
@@ -55,7 +49,6 @@ export class OpGraph extends Morphism {
   readonly cod: Shape | undefined;
   /** The symbolic shape of every value (when the domain is fixed). */
   readonly shapes: readonly SymShape[] | undefined;
-  private readonly slots: readonly ParamSlot[];
   private readonly offsets: readonly number[];
   /** Per value: does it depend (through differentiable inputs) on the input x, on a parameter? */
   private readonly onInput: readonly boolean[];
@@ -91,9 +84,8 @@ export class OpGraph extends Morphism {
     }
     if (!defined.has(output)) throw new ShapeError('graph: its output is never written');
     const params: ParamSpec[] = [];
-    const slots: ParamSlot[] = [];
     const offsets: number[] = [];
-    nodes.forEach((n, i) => {
+    nodes.forEach((n) => {
       offsets.push(params.length);
       if (n.kind === 'param' || (n.kind === 'constant' && n.stored)) {
         const value = n.kind === 'constant' ? n.value : undefined;
@@ -103,15 +95,12 @@ export class OpGraph extends Morphism {
           init: value ? (_rng, out) => out.set(value.data) : (n as { init: Initializer }).init,
           ...(value ? { frozen: true } : {}),
         });
-        slots.push({ node: i, count: 1 });
       } else if (n.kind === 'layer') {
         for (const p of n.layer.params) params.push({ ...p, name: `${names[n.output]}.${p.name}` });
-        slots.push({ node: i, count: n.layer.params.length });
       }
     });
     offsets.push(params.length);
     this.params = params;
-    this.slots = slots;
     this.offsets = offsets;
     this.children = nodes.flatMap((n) => (n.kind === 'layer' ? [n.layer] : []));
     const values = names.length;

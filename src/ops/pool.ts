@@ -1,5 +1,4 @@
 import { backend } from '../tensor/registry.js';
-import type { Tensor } from '../tensor/tensor.js';
 import { defineOp, num } from './op.js';
 import type { OpDef } from './op.js';
 import { REDUCE_OPS } from './reduce.js';

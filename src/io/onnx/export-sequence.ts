@@ -5,7 +5,6 @@ import { makeCtx } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
 import { Defined } from '../../para/definition.js';
 import { Reparam } from '../../para/structure.js';
-import { Tensor } from '../../tensor/tensor.js';
 import { ExportError } from '../errors.js';
 import { layerNormParts } from './export-ops.js';
 import type { NamedParam, OnnxGraph, Value } from './graph-proto.js';
