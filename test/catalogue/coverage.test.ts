@@ -3,7 +3,7 @@ import { layerNames, parseSpec } from '../../src/catalogue/index.js';
 import { EXEMPTIONS } from '../../src/catalogue/exemptions.js';
 import type { Concern } from '../../src/catalogue/exemptions.js';
 import { DRAW_RULES } from '../../src/draw/rules.js';
-import { ONNX_RULES } from '../../src/io/onnx.js';
+import { ONNX_RULES } from '../../src/io/onnx/export-rules.js';
 import { TORCH_RULES } from '../../src/io/pytorch/rules.js';
 import type { Para } from '../../src/para/para.js';
 import { hostOnlyParts } from '../../src/tensor/device-layers.js';

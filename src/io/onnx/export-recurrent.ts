@@ -1,10 +1,10 @@
-import { quote } from '../errors.js';
-import { recurrentInfo } from '../nn/recurrent/index.js';
-import type { RecurrentLayer } from '../nn/recurrent/index.js';
-import { ExportError } from './errors.js';
-import type { OnnxRule } from './onnx-rules.js';
-import { ONNX_RECURRENT_OPS, onnxRecurrentWeights } from './onnx-recurrent-weights.js';
-import type { TorchDirection } from './onnx-recurrent-weights.js';
+import { quote } from '../../errors.js';
+import { recurrentInfo } from '../../nn/recurrent/index.js';
+import type { RecurrentLayer } from '../../nn/recurrent/index.js';
+import { ExportError } from '../errors.js';
+import type { OnnxRule } from './rule.js';
+import { ONNX_RECURRENT_OPS, onnxRecurrentWeights } from './recurrent-weights.js';
+import type { TorchDirection } from './recurrent-weights.js';
 
 /**
  * ONNX rules for the recurrent layers: a scan of an LSTM, GRU or RNN cell (lstm(in,h), gru,
