@@ -8,7 +8,7 @@ import { isLayerOp, opLayer } from '../ops/op-layer.js';
 import { parseAttrs, parseNumber, splitTopLevel } from '../ops/op.js';
 import { TracedLayer } from '../ops/trace.js';
 import type { Sym } from '../ops/trace.js';
-import { OPERATORS, operator } from '../ops/vocabulary.js';
+import { LAYER_OPERATORS, operator } from '../ops/vocabulary.js';
 import type { ArgKind, LayerDef } from './grammar.js';
 
 /**
@@ -135,9 +135,7 @@ export function opsLayers(layerOf: (text: string) => Para): LayerDef[] {
       make: (...stmts) => parseGraph(stmts as string[], layerOf),
     },
   ];
-  for (const def of OPERATORS) {
-    // one input, and an output that keeps the batch first (Shape's does not)
-    if (!(def.inputs[0] <= 1 && def.inputs[1] >= 1) || def.name === 'Shape') continue;
+  for (const def of LAYER_OPERATORS) {
     defs.push({
       name: def.name,
       args: ['string*'],

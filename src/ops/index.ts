@@ -1,6 +1,6 @@
 export * from './dim.js';
 export * from './op.js';
-export { OPERATORS, operator, PENDING_OPERATORS } from './vocabulary.js';
+export { OPERATORS, LAYER_OPERATORS, operator, PENDING_OPERATORS } from './vocabulary.js';
 export { OpGraph, MAX_GRAPH_NODES, printConstant } from './graph.js';
 export type { GraphNode } from './graph.js';
 export { GraphBuilder } from './builder.js';

@@ -22,7 +22,7 @@ export function opLayer(op: Op, dom?: Shape): Para {
   }
   const text = String(op);
   // its arguments are the attributes as written (`Clip(max(6))`), which the catalogue reads back
-  return primitive({
+  const layer = primitive({
     kind: op.def.name,
     args: text === op.def.name ? [] : splitTopLevel(text.slice(op.def.name.length + 1, -1)),
     dom,
@@ -39,6 +39,8 @@ export function opLayer(op: Op, dom?: Shape): Para {
       };
     },
   });
+  // on a device when the operator computes with kernels only (src/tensor/device-layers.ts reads this hook)
+  return Object.assign(layer, { hostOnlyParts: (): string[] => (op.kernelsOnly ? [] : [String(layer)]) });
 }
 
 /** Whether an operator can be a layer: one input, one output. */

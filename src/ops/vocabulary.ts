@@ -34,6 +34,13 @@ export const OPERATORS: readonly OpDef[] = [
   ...GENERATE_OPS,
 ];
 
+/**
+ * The operators that are layers in a spec string (Erf, Clip(max(6)), …): one input, and an
+ * output that keeps the batch axis first (Shape's does not). The catalogue, the ONNX export
+ * rules and the drawing rules all read this list.
+ */
+export const LAYER_OPERATORS: readonly OpDef[] = OPERATORS.filter((def) => def.inputs[0] <= 1 && def.inputs[1] >= 1 && def.name !== 'Shape');
+
 const byName = new Map(OPERATORS.map((d) => [d.name, d]));
 
 /** The operator of this ONNX name, if the vocabulary has it. */
@@ -42,15 +49,10 @@ export function operator(name: string): OpDef | undefined {
 }
 
 /**
- * Operators ordinary models use that are not yet operator lenses, with why: the recurrent
- * layers are being built in src/nn (rnn, lstm, gru with PyTorch's layout); ONNX's RNN, LSTM and
- * GRU map onto them (gate order iofc → ifgo, W and R per direction, the two biases summed) once
- * they land, in src/io/onnx/rewrite-recurrent.ts.
+ * Operators ordinary models use that import does not read, with why. (ONNX's LSTM, GRU and RNN
+ * are read as paralens's recurrent layers: src/io/onnx/evaluate.ts.)
  */
 export const PENDING_OPERATORS: Readonly<Record<string, string>> = {
-  LSTM: 'not yet: the recurrent layers (lstm, gru, rnn in src/nn) are being built; ONNX LSTM maps onto lstm(in,h)',
-  GRU: 'not yet: ONNX GRU maps onto gru(in,h) once the recurrent layers land',
-  RNN: 'not yet: ONNX RNN maps onto rnn(in,h) once the recurrent layers land',
   Loop: 'a loop whose trip count the data decides is not a fixed composite',
   Scan: 'a loop whose trip count the data decides is not a fixed composite',
 };

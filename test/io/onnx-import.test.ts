@@ -71,7 +71,7 @@ describeWith(torchOnnx(), 'paralens import: ONNX files from torch.onnx.export', 
     const r = await cli('import', join(dir, 'unsupported.onnx'));
     expect(r.code).toBe(2);
     expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(/unsupported ONNX operators: LSTM \(node '[^']+', opset 17: not yet/);
+    expect(r.err).toMatch(/unsupported ONNX operators: CumSum \(node '[^']+', opset 17\)/);
   });
 
   it('fine-tunes from the imported weights: train --init (MLP on Iris, CNN on IDX files)', async () => {

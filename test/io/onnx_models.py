@@ -51,6 +51,16 @@ class LastStep(nn.Module):
         return self.rnn(x)[0][:, -1]
 
 
+class Cumulative(nn.Module):
+    """A running sum over the features (ONNX CumSum, which import does not read)."""
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return torch.cumsum(self.fc(x), 1)
+
+
 class TwoBranch(nn.Module):
     def __init__(self, f, g):
         super().__init__()
@@ -75,7 +85,8 @@ NETS = {
                                   Residual(nn.Sequential(nn.LayerNorm(8), nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 8))),
                                   nn.LayerNorm(8), nn.Linear(8, 11)), (6, 5)),
     'activations': (nn.Sequential(nn.Linear(4, 4), nn.GELU(), nn.Linear(4, 4), nn.Hardswish()), (6, 4)),
-    'unsupported': (LastStep(), (6, 5, 4)),
+    'lstm': (LastStep(), (6, 5, 4)),
+    'unsupported': (Cumulative(), (6, 4)),
 }
 
 

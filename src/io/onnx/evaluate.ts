@@ -12,6 +12,7 @@ import { elems, hasBatch, knownOf, tensorOfKnown } from './known.js';
 import type { Known } from './known.js';
 import { float32Decimal, READ_WHILE_IMPORTING, ruleFor } from './rules.js';
 import type { RuleInput, RuleResult } from './rules.js';
+import { recurrentFromOnnx } from './recurrent-weights.js';
 import { isFloatType } from './schema.js';
 import type { ElemType } from './schema.js';
 import { foldSymbolic } from './symbolic.js';
@@ -40,6 +41,10 @@ export interface Evaluated {
   readonly notes: string[];
 }
 
+/** The ONNX recurrent operators import reads as paralens's layers (lstm, gru, rnn; recurrent-weights.ts). */
+export const RECURRENT_OPERATORS = ['GRU', 'LSTM', 'RNN'] as const;
+const isRecurrentOp = (op: string): boolean => (RECURRENT_OPERATORS as readonly string[]).includes(op);
+
 const refuse = (n: OnnxNode, why: string): ImportError => new ImportError(`ONNX node '${n.name}' (${n.op}): ${why}`);
 
 /** The operators of nodes import cannot read, each named with its node (all of them, subgraphs included). */
@@ -47,7 +52,7 @@ function unsupported(g: OnnxGraphProto, opset: number, out: string[]): void {
   const readable = new Set<string>(READ_WHILE_IMPORTING);
   for (const n of g.nodes) {
     const foreign = n.domain !== '' && n.domain !== 'ai.onnx';
-    if (foreign || !(readable.has(n.op) || ruleFor(n.op))) {
+    if (foreign || !(readable.has(n.op) || ruleFor(n.op) || isRecurrentOp(n.op))) {
       const pending = !foreign ? PENDING_OPERATORS[n.op] : undefined;
       out.push(`${foreign ? `${n.domain}.` : ''}${n.op} (node '${n.name}', opset ${opset}${pending ? `: ${pending}` : ''})`);
     }
@@ -229,6 +234,7 @@ export function evaluate(model: OnnxModel, fixed = false): Evaluated {
         return;
       }
     }
+    if (isRecurrentOp(n.op)) return recurrentNode(n, get, setOut);
     const rule = ruleFor(n.op)!;
     const r: RuleInput = {
       node: n,
@@ -271,6 +277,88 @@ export function evaluate(model: OnnxModel, fixed = false): Evaluated {
     const outs = shapes.map((s, i) => ir.wire({ shape: s, type: types[i] ?? 'float', name: outNames[i] || `${n.name}_${i}` }));
     ir.add({ kind: 'op', op, inputs: wires, outputs: outs, from: n.name });
     outs.forEach((w, i) => setOut(i, { wire: w }));
+  };
+
+  /**
+   * ONNX LSTM, GRU and RNN (layout 0: X [T, B, in]) as paralens's recurrent layer on [B, T, in]:
+   * Transpose, the layer (W, R, B read when the model is read, in PyTorch's gate order: see
+   * recurrent-weights.ts), and back to ONNX's Y [T, dirs, B, h] (Transpose and Unsqueeze, or Reshape and Transpose) — the
+   * Transposes an exporter wrapped around the node then meet their inverses. Initial states and
+   * sequence lengths must be absent (zero states, every sequence whole), and only Y is given.
+   */
+  const recurrentNode = (n: OnnxNode, get: (i: number) => Val | undefined, setOut: (i: number, v: Val) => void): void => {
+    const op = n.op as 'LSTM' | 'GRU' | 'RNN';
+    // zeros: known ones, or a ConstantOfShape of 0 sized by the batch (PyTorch writes its zero states so)
+    const zeros = (v: Val | undefined): boolean => {
+      if (!v) return true;
+      if ('known' in v) return !hasBatch(v.known) && v.known.data.every((e) => e === 0);
+      const p = ir.boxes.find((b) => b?.outputs.includes(v.wire));
+      return p?.kind === 'op' && p.op.def.name === 'ConstantOfShape' && p.op.attrs.value === 0;
+    };
+    for (const [i, what] of [
+      [4, 'sequence_lens'],
+      [5, 'initial_h'],
+      [6, 'initial_c'],
+      [7, 'P (peepholes)'],
+    ] as const)
+      if (n.inputs[i] && (i === 4 || i === 7 || !zeros(get(i))))
+        throw refuse(n, `reads ${what}; import reads recurrent nodes from zero initial states over whole sequences, without peepholes`);
+    for (let i = 1; i < n.outputs.length; i++)
+      if (n.outputs[i] && usedLater(n.outputs[i]!)) throw refuse(n, `its output ${i + 1} ('${n.outputs[i]}', the final state) is read; import gives Y only`);
+    const x = get(0);
+    if (!x || !('wire' in x)) throw refuse(n, 'its input X is not computed from the model input');
+    const weight = (i: number, what: string): Tensor | undefined => {
+      const v = get(i);
+      if (!v) return undefined;
+      if (!('known' in v) || hasBatch(v.known)) throw refuse(n, `its ${what} must be known when the model is read (an initializer)`);
+      return new Tensor(Float32Array.from(v.known.data), v.known.dims);
+    };
+    const W = weight(1, 'W'),
+      R = weight(2, 'R');
+    if (!W || !R) throw refuse(n, 'has no W or R');
+    const attr = <T>(k: string): T | undefined => n.attrs.get(k) as T | undefined;
+    const { model, theta } = recurrentFromOnnx(
+      op,
+      { W, R, ...(n.inputs[3] ? { B: weight(3, 'B')! } : {}) },
+      {
+        hidden_size: attr<number>('hidden_size'),
+        direction: attr<string>('direction'),
+        linear_before_reset: attr<number>('linear_before_reset'),
+        activations: attr<readonly string[]>('activations'),
+        clip: attr<number>('clip'),
+        input_forget: attr<number>('input_forget'),
+        layout: attr<number>('layout'),
+      },
+    );
+    const xShape = ir.wires[x.wire]!.shape;
+    const [T, batch, A] = xShape;
+    if (typeof batch === 'number' && xShape.length === 3)
+      throw refuse(
+        n,
+        `reads X with the batch fixed at ${batch}: a recurrent layer is read only for any batch (export with a dynamic batch axis: dynamic_axes={'input': {0: 'batch'}})`,
+      );
+    if (xShape.length !== 3 || typeof T !== 'number' || typeof A !== 'number' || batch === undefined)
+      throw refuse(n, `reads X of shape ${printShape(xShape)}; expected [T, batch, in] with T and in fixed (layout 0)`);
+    const D = W.shape[0]!,
+      h = R.shape[2]!;
+    const box = (o: Op, input: number, name: string): number => {
+      const [shape] = o.shapes([ir.wires[input]!.shape]);
+      const w = ir.wire({ shape: shape!, type: 'float', name });
+      ir.add({ kind: 'op', op: o, inputs: [input], outputs: [w], from: n.name });
+      return w;
+    };
+    const seqFirst = box(operator('Transpose')!.make({ perm: [1, 0, 2] }), x.wire, `${n.name}_X`);
+    const y = ir.wire({ shape: [batch, T, D * h], type: 'float', name: `${n.name}_y` });
+    ir.add({ kind: 'layer', layer: model.at([T, A]), theta, inputs: [seqFirst], outputs: [y], from: n.name });
+    const Y = n.outputs[0] || `${n.name}_Y`;
+    if (D === 1) {
+      // one direction: [T, B, h], its axis of directions put back (the Squeeze a PyTorch export follows it with meets it)
+      const seq = box(operator('Transpose')!.make({ perm: [1, 0, 2] }), y, `${n.name}_seq`);
+      setOut(0, { wire: box(operator('Unsqueeze')!.make({ axes: [1] }), seq, Y) });
+    } else {
+      const split = box(operator('Reshape')!.make({ shape: [0, T, D, h] }), y, `${n.name}_dirs`);
+      setOut(0, { wire: box(operator('Transpose')!.make({ perm: [1, 2, 0, 3] }), split, Y) });
+    }
   };
 
   // which values are read at all (an output nobody reads may be left out)

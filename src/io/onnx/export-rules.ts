@@ -1,7 +1,7 @@
 import { ruleTable } from '../../rule-table.js';
 import { recurrentRules } from './export-recurrent.js';
 import { quote } from '../../errors.js';
-import { OPERATORS, operator } from '../../ops/vocabulary.js';
+import { LAYER_OPERATORS, operator } from '../../ops/vocabulary.js';
 import { parseAttrs } from '../../ops/op.js';
 import type { OpGraph } from '../../ops/graph.js';
 import type { Para } from '../../para/para.js';
@@ -207,7 +207,7 @@ const builtInRules: Readonly<Record<string, OnnxRule>> = {
   },
   // operator graphs and the operators that are layers (src/ops)
   graph: graphRule,
-  ...Object.fromEntries(OPERATORS.map((d) => [d.name, operatorLayer])),
+  ...Object.fromEntries(LAYER_OPERATORS.map((d) => [d.name, operatorLayer])),
 };
 
 /** Every family's ONNX export rules, listed here (the rule table of this concern: src/rule-table.ts; nothing registers itself by being imported). */

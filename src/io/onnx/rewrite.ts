@@ -227,12 +227,45 @@ const identityRule: RewriteRule = (b, v) => {
   return none ? { remove: [b], alias: [b.inputs[0]!, b.outputs[0]!], what: 'nothing (the identity)' } : undefined;
 };
 
+/**
+ * An Unsqueeze undone by a Squeeze: nothing. Two Transposes in a row (the first read by the second alone): one, by the composed
+ * permutation; two Reshapes in a row, whose shapes copy (0) only the batch axis: the second of
+ * the first's input. What is left may be the identity, left out in the next pass (the
+ * Transposes an exporter wraps around a recurrent node meet those import wraps around the layer).
+ */
+const movementPairRule: RewriteRule = (b, v) => {
+  if (b.kind !== 'op' || b.inputs.length !== 1) return undefined;
+  const name = b.op.def.name;
+  const p = v.producer(b.inputs[0]!);
+  // Unsqueeze then Squeeze of the same axes: nothing
+  if (name === 'Squeeze' && p?.kind === 'op' && p.op.def.name === 'Unsqueeze' && v.onlyReader(b.inputs[0]!, b)) {
+    const a = p.op.attrs.axes as readonly number[],
+      c = b.op.attrs.axes as readonly number[] | undefined;
+    if (c && a.length === c.length && a.every((x, i) => x === c[i] && x >= 0))
+      return { remove: [p, b], alias: [p.inputs[0]!, b.outputs[0]!], what: 'nothing (the identity)' };
+  }
+  if (name !== 'Transpose' && name !== 'Reshape') return undefined;
+  if (!p || p.kind !== 'op' || p.op.def.name !== name || p.inputs.length !== 1 || !v.onlyReader(b.inputs[0]!, b)) return undefined;
+  let op = b.op;
+  if (name === 'Transpose') {
+    const p1 = p.op.attrs.perm as readonly number[],
+      p2 = b.op.attrs.perm as readonly number[];
+    if (!p1.length || p1.length !== p2.length) return undefined;
+    op = b.op.def.make({ ...b.op.attrs, perm: p2.map((j) => p1[j]!) });
+  } else {
+    const batchOnly = (r: IrBox & { kind: 'op' }): boolean =>
+      v.batchFirst(r.inputs[0]!) && (r.op.attrs.shape as readonly unknown[]).every((d, i) => d !== 0 || i === 0) && r.op.attrs.allowzero !== 1;
+    if (!batchOnly(p) || !batchOnly(b)) return undefined;
+  }
+  return { remove: [p, b], add: { kind: 'op', op, inputs: p.inputs, outputs: b.outputs, from: `${p.from}+${b.from}` }, what: 'nothing (two movements made one)' };
+};
+
 const sameShape = (s: readonly (number | { k: number })[], t: readonly (number | { k: number })[]): boolean =>
   s.length === t.length && s.every((d, i) => (typeof d === 'number' ? d === t[i] : typeof t[i] === 'object' && d.k === (t[i] as { k: number }).k));
 
 /** The rules, in the order they run: sub-diagrams into operators first (GELU, layer norm written out), then operators into layers. */
 export const REWRITES: readonly (readonly [string, RewriteRule])[] = [
-  ['identity', identityRule],
+  ['identity', (b, v) => identityRule(b, v) ?? movementPairRule(b, v)],
   ['activation written out', matchActivation],
   ['layer norm written out', matchLayerNormParts],
   ['gemm', gemmToDense],

@@ -1,4 +1,5 @@
 import { OPERATORS, PENDING_OPERATORS } from '../../ops/vocabulary.js';
+import { RECURRENT_OPERATORS } from './evaluate.js';
 import { IMPORT_RULES, READ_WHILE_IMPORTING } from './rules.js';
 
 /**
@@ -56,7 +57,7 @@ export function operatorRows(): OperatorRow[] {
 
 /** Every ONNX operator import reads, sorted. */
 export function importableOperators(): string[] {
-  return [...new Set([...OPERATORS.map((d) => d.name), ...READ_WHILE_IMPORTING])].sort();
+  return [...new Set([...OPERATORS.map((d) => d.name), ...READ_WHILE_IMPORTING, ...RECURRENT_OPERATORS])].sort();
 }
 
 /** The operator table of docs/onnx.md (markdown), generated from the rules. */
@@ -72,6 +73,8 @@ export function operatorTableMarkdown(): string {
     ...rows,
     '',
     `Evaluated while reading (they never become boxes): ${read.join(', ')}.`,
+    '',
+    `Read as paralens's recurrent layers (layout 0, zero initial states, whole sequences; Y only): ${RECURRENT_OPERATORS.map((n) => `\`${n}\` → \`${n.toLowerCase()}\``).join(', ')} — a bidirectional node as \`bidirectional(…)\`; GRU with \`linear_before_reset = 1\` (PyTorch's).`,
     '',
     '| not read | why |',
     '|---|---|',
