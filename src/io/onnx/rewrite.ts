@@ -257,7 +257,11 @@ const movementPairRule: RewriteRule = (b, v) => {
       v.batchFirst(r.inputs[0]!) && (r.op.attrs.shape as readonly unknown[]).every((d, i) => d !== 0 || i === 0) && r.op.attrs.allowzero !== 1;
     if (!batchOnly(p) || !batchOnly(b)) return undefined;
   }
-  return { remove: [p, b], add: { kind: 'op', op, inputs: p.inputs, outputs: b.outputs, from: `${p.from}+${b.from}` }, what: 'nothing (two movements made one)' };
+  return {
+    remove: [p, b],
+    add: { kind: 'op', op, inputs: p.inputs, outputs: b.outputs, from: `${p.from}+${b.from}` },
+    what: 'nothing (two movements made one)',
+  };
 };
 
 const sameShape = (s: readonly (number | { k: number })[], t: readonly (number | { k: number })[]): boolean =>
