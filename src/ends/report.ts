@@ -69,13 +69,13 @@ export function endOverGroup(G: Group, rin: Rep, rout: Rep, opts: { maxOrder?: n
         const i = S.row[e]!,
           t = S.col[e]!,
           v = S.value[e]!;
-        for (let j = 0; j < nIn; j++) A[i * nIn + j] += v * W[t * nIn + j]!;
+        for (let j = 0; j < nIn; j++) A[i * nIn + j] = A[i * nIn + j]! + v * W[t * nIn + j]!;
       }
       for (let e = 0; e < R.value.length; e++) {
         const t = R.row[e]!,
           j = R.col[e]!,
           v = R.value[e]!;
-        for (let i = 0; i < nOut; i++) A[i * nIn + j] -= W[i * nIn + t]! * v;
+        for (let i = 0; i < nOut; i++) A[i * nIn + j] = A[i * nIn + j]! - W[i * nIn + t]! * v;
       }
       let s2 = 0;
       for (let x = 0; x < A.length; x++) s2 += A[x]! * A[x]!;
@@ -203,7 +203,8 @@ function shapeOf(M: Mat): { nonzeros: number; permutation: boolean } {
       if (v === 0) continue;
       nz++;
       inRow++;
-      if (v !== 1 || cols[j]++) ones = false;
+      if (v !== 1 || cols[j] !== 0) ones = false;
+      else cols[j] = 1;
     }
     if (inRow !== 1) ones = false;
   }

@@ -8,8 +8,9 @@ import { irrepDim, irrepGroupOf, irrepName } from '../../symmetry/irreps/irrep.j
 import { repToString } from '../../symmetry/group/rep.js';
 import type { Rep } from '../../symmetry/group/rep.js';
 import { UsageError } from '../args.js';
-import type { CliIO, Command } from '../command.js';
-import type { ParsedFlags } from '../args.js';
+import { defineCommand } from '../command.js';
+import type { CliIO } from '../command.js';
+import type { Flags, ParsedFlags } from '../args.js';
 import { fmt, table } from '../progress.js';
 
 /** A matrix as aligned text rows (for small bases). */
@@ -24,7 +25,19 @@ export function matrixLines(m: { rows: number; cols: number; data: Float64Array 
   return cells.map((r) => `  [ ${r.map((c) => c.padStart(w)).join(' ')} ]`);
 }
 
-export const command: Command = {
+const deriveFlags = {
+  group: { type: 'string', help: "symmetry group, e.g. 'S(4)', 'Trans(8)', 'SO(3)', 'O(1,3)'" },
+  in: { type: 'string', help: "input representation, e.g. 'V', 'T(2)', 'V+T(0)'" },
+  out: { type: 'string', help: 'output representation' },
+  basis: { type: 'boolean', help: 'include the basis matrices (JSON) / print every basis element' },
+  'dense-limit': { type: 'int', help: 'unknowns per block up to which the dense solver is used', default: 1200, range: 'positive' },
+  'max-memory': { type: 'number', help: 'refuse solves estimated to need more than this many MiB', default: 1024, range: 'positive' },
+  seed: { type: 'int', help: 'seed for random group elements and the iterative solver', default: 0 },
+  decompose: { type: 'string', help: "decompose this representation into irreducibles (SO(2), SO(3), O(3)), e.g. 'T(2)'" },
+  symmetry: { type: 'string', help: "with --decompose T(k): only the tensors with these index symmetries, e.g. 'ij=-ji', 'ijkl=jikl=klij'" },
+} as const satisfies Flags;
+
+export const command = defineCommand({
   name: 'derive',
   summary: 'derive the equivariant basis Hom_G(in, out) — the end over a symmetry group',
   usage:
@@ -40,29 +53,19 @@ multiplicities, in e3nn's notation (O(3): parity e/o, V is 1o; SO(2): ψ_k writt
 --group 'SO(3)' --decompose 'T(2)' gives 0 ⊕ 1 ⊕ 2 (1x0+1x1+1x2). --symmetry restricts T(k) to the
 tensors with the given index symmetries first (e3nn's formula: 'ij=ji', 'ij=-ji',
 'ijkl=jikl=klij' for an elasticity tensor) and reports the dimension of that subspace.`,
-  flags: {
-    group: { type: 'string', help: "symmetry group, e.g. 'S(4)', 'Trans(8)', 'SO(3)', 'O(1,3)'" },
-    in: { type: 'string', help: "input representation, e.g. 'V', 'T(2)', 'V+T(0)'" },
-    out: { type: 'string', help: 'output representation' },
-    basis: { type: 'boolean', help: 'include the basis matrices (JSON) / print every basis element' },
-    'dense-limit': { type: 'int', help: 'unknowns per block up to which the dense solver is used', default: 1200, range: 'positive' },
-    'max-memory': { type: 'number', help: 'refuse solves estimated to need more than this many MiB', default: 1024, range: 'positive' },
-    seed: { type: 'int', help: 'seed for random group elements and the iterative solver', default: 0 },
-    decompose: { type: 'string', help: "decompose this representation into irreducibles (SO(2), SO(3), O(3)), e.g. 'T(2)'" },
-    symmetry: { type: 'string', help: "with --decompose T(k): only the tensors with these index symmetries, e.g. 'ij=-ji', 'ijkl=jikl=klij'" },
-  },
+  flags: deriveFlags,
   async run(flags, io) {
     if (flags.decompose !== undefined || flags.symmetry !== undefined) return runDecompose(flags, io);
-    for (const k of ['group', 'in', 'out'] as const) {
-      if (!flags[k]) throw new UsageError(`derive: --${k} is required, e.g. paralens derive --group 'S(4)' --in V --out V`);
-    }
-    const G = parseGroup(flags.group as string);
-    const rin = parseRep(flags.in as string),
-      rout = parseRep(flags.out as string);
+    const { group, in: repIn, out: repOut } = flags;
+    if (!group || !repIn || !repOut)
+      throw new UsageError(`derive: --${!group ? 'group' : !repIn ? 'in' : 'out'} is required, e.g. paralens derive --group 'S(4)' --in V --out V`);
+    const G = parseGroup(group);
+    const rin = parseRep(repIn),
+      rout = parseRep(repOut);
     const b = equivariantBasis(G, rin, rout, {
-      denseLimit: flags['dense-limit'] as number,
-      maxBytes: (flags['max-memory'] as number) * 2 ** 20,
-      seed: flags.seed as number,
+      denseLimit: flags['dense-limit'],
+      maxBytes: flags['max-memory'] * 2 ** 20,
+      seed: flags.seed,
     });
     const err = equivarianceError(b);
     const showBasis = Boolean(flags.basis);
@@ -108,7 +111,7 @@ tensors with the given index symmetries first (e3nn's formula: 'ij=ji', 'ij=-ji'
     if (show < b.dim && show > 0) io.out(`… ${b.dim - show} more (--basis shows all)\n`);
     return 0;
   },
-};
+});
 
 /** k when r is T(k) = V^⊗k exactly. */
 function tensorPower(r: Rep): number | undefined {
@@ -125,20 +128,20 @@ function sumNotation(d: Decomposition): string {
   return d.terms.length ? d.terms.map((t) => `${t.mul === 1n ? '' : `${t.mul}·`}${irrepName(t.ir)}`).join(' ⊕ ') : '0';
 }
 
-async function runDecompose(flags: ParsedFlags, io: CliIO): Promise<number> {
+async function runDecompose(flags: ParsedFlags<typeof deriveFlags>, io: CliIO): Promise<number> {
   if (!flags.group) throw new UsageError("derive --decompose: --group is required, e.g. --group 'SO(3)' --decompose 'T(2)'");
   if (flags.in !== undefined || flags.out !== undefined)
     throw new UsageError('derive: give either --in and --out (a basis of Hom_G) or --decompose (irreducibles), not both');
-  const G = parseGroup(flags.group as string);
+  const G = parseGroup(flags.group);
   const group = irrepGroupOf(G.name);
   if (!group) throw new UsageError(`derive --decompose: irreducible decompositions are known for SO(2), SO(3) and O(3); got ${G.name}`);
-  const sym = flags.symmetry !== undefined ? parseIndexSymmetry(flags.symmetry as string) : undefined;
-  const rep = parseRep((flags.decompose as string | undefined) ?? `T(${sym!.order})`);
+  const sym = flags.symmetry !== undefined ? parseIndexSymmetry(flags.symmetry) : undefined;
+  const rep = parseRep(flags.decompose ?? `T(${sym!.order})`);
   if (sym) {
     const k = tensorPower(rep);
     if (k !== sym.order)
       throw new UsageError(
-        `derive --symmetry '${sym.formula}' has ${sym.order} indices, so it restricts T(${sym.order}); got --decompose '${flags.decompose as string}'`,
+        `derive --symmetry '${sym.formula}' has ${sym.order} indices, so it restricts T(${sym.order}); got --decompose '${flags.decompose}'`,
       );
   }
   const t0 = performance.now();

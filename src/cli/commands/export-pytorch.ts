@@ -9,9 +9,8 @@ import type { WriteOptions } from '../../io/node-fs.js';
 import { buildPytorchProject } from '../../io/pytorch/project.js';
 import type { TorchData } from '../../io/pytorch/project.js';
 import type { Shape } from '../../tensor/tensor.js';
-import { layoutFor, loadData } from '../data.js';
-import { trainingSplits } from '../splits.js';
-import { isTextData, loadTextData } from '../text-data.js';
+import { trainingSplits } from '../../data/splits.js';
+import { isTextData, layoutFor, loadData, loadTextData } from '../data.js';
 
 /**
  * The data train.py trains on. Export reads only what its own command line names: `--data`
@@ -75,7 +74,7 @@ export async function exportPytorch(
   dir: string,
   inputShape: Shape | undefined,
   opts: WriteOptions & { data?: string; dataDir?: string } = {},
-): Promise<Record<string, unknown>> {
+) {
   const { data, recorded } = await runData(file, opts);
   const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data });
   await ensureDir(dir);

@@ -21,12 +21,6 @@ const pool =
   };
 
 export const nnRules: TorchRuleSet = {
-  helpers: {
-    GlobalAvgPool: `class GlobalAvgPool(nn.Module):
-    """globalavgpool: [C, …] → [C], the mean of each channel."""
-    def forward(self, x):
-        return x.flatten(2).mean(2)`,
-  },
   rules: {
     dense: ({ m }) => named(m, `nn.Linear(${args(m)[0]}, ${args(m)[1]})`),
     sigmoid: () => plain('nn.Sigmoid()'),
