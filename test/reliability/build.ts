@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * Compiles the package into a private directory for tests that run the real CLI as a child
  * process (`node OUT/src/cli/main.js`), so they never race with a `dist/` being rebuilt.
  * It lives under node_modules/.cache so that the compiled code resolves its dependencies;
- * its own package.json makes Node read it as ES modules.
+ * its own package.json makes Node read it as ES modules. The Python files of the PyTorch export
+ * are copied beside the compiled modules, as `npm run build` does (scripts/copy-python.mjs).
  */
 export function buildCli(tag: string): { main: string; dir: string; cleanup: () => void } {
   const root = join(__dirname, '..', '..');
@@ -32,5 +33,7 @@ export function buildCli(tag: string): { main: string; dir: string; cleanup: () 
   const main = join(dir, 'src', 'cli', 'main.js');
   if (!existsSync(main)) throw new Error(`tsc did not build ${main}: ${r.stdout}${r.stderr}`);
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+  const python = join('src', 'io', 'pytorch', 'python');
+  cpSync(join(root, python), join(dir, python), { recursive: true });
   return { main, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
