@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -64,20 +64,25 @@ function compiled(): ReturnType<typeof buildCli> {
 export async function runCases(cases: readonly Case[], opts: { restartMiB?: number } = {}): Promise<Outcome[]> {
   const cli = compiled();
   const work = mkdtempSync(join(tmpdir(), 'paralens-budget-'));
-  const casesJson = join(work, 'cases.json');
+  // one file per case, read by the child as it reaches it: a child restarted after a heavy case
+  // parses one case, not all of them (2000 cases of bombs are 300 MB of JSON)
+  const casesDir = join(work, 'cases');
+  mkdirSync(casesDir);
   const b64 = (v: string | Uint8Array): string => Buffer.from(typeof v === 'string' ? Buffer.from(v, 'utf8') : v).toString('base64');
   // bytes as base64; a special file as itself, its head (bytes) as base64 too
   const encode = (v: string | Uint8Array | SpecialFile): string | Record<string, unknown> =>
     typeof v === 'string' || v instanceof Uint8Array ? b64(v) : 'head' in v && v.head !== undefined ? { ...v, head: b64(v.head) } : { ...v };
-  writeFileSync(
-    casesJson,
-    JSON.stringify(cases.map((c) => ({ argv: c.argv, files: Object.fromEntries(Object.entries(c.files ?? {}).map(([k, v]) => [k, encode(v)])) }))),
+  cases.forEach((c, i) =>
+    writeFileSync(
+      join(casesDir, `${i}.json`),
+      JSON.stringify({ argv: c.argv, files: Object.fromEntries(Object.entries(c.files ?? {}).map(([k, v]) => [k, encode(v)])) }),
+    ),
   );
   const outcomes: Outcome[] = [];
   try {
     while (outcomes.length < cases.length) {
       const from = outcomes.length;
-      const lost = await runChild(cli.main.replace(/main\.js$/, 'run.js'), casesJson, from, work, opts.restartMiB ?? 512, (o) => outcomes.push(o));
+      const lost = await runChild(cli.main.replace(/main\.js$/, 'run.js'), casesDir, cases.length, from, work, opts.restartMiB ?? 512, (o) => outcomes.push(o));
       if (lost) outcomes.push(lost);
     }
   } finally {
@@ -89,7 +94,8 @@ export async function runCases(cases: readonly Case[], opts: { restartMiB?: numb
 /** One child from case `from` on; resolves with the outcome of a case that never reported (hang or crash), if any. */
 function runChild(
   runJs: string,
-  casesJson: string,
+  casesDir: string,
+  count: number,
   from: number,
   work: string,
   restartMiB: number,
@@ -98,7 +104,7 @@ function runChild(
   return new Promise((resolve) => {
     const runner = join(__dirname, 'cli-runner.mjs');
     const script = `ulimit -v ${VIRTUAL_KIB} && exec "${process.execPath}" "${runner}" "$@"`;
-    const p = spawn('/bin/sh', ['-c', script, 'sh', runJs, casesJson, String(from), work, String(restartMiB)], {
+    const p = spawn('/bin/sh', ['-c', script, 'sh', runJs, casesDir, String(count), String(from), work, String(restartMiB)], {
       cwd: work, // a relative path in a case lands in the scratch directory
       // PARALENS_DEBUG: an untyped error prints its stack, so it fails the one-line check
       env: { ...process.env, PARALENS_BACKEND: 'js', PARALENS_DEBUG: '1' },

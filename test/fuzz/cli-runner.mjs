@@ -1,9 +1,11 @@
 // The child process of test/fuzz/budget.ts: runs CLI cases in-process, one after another, and
 // reports on file descriptor 3 (one JSON line each) what every case did and what it cost.
 //
-//   node cli-runner.mjs RUN_JS CASES_JSON FIRST WORK_DIR RESTART_MIB
+//   node cli-runner.mjs RUN_JS CASES_DIR COUNT FIRST WORK_DIR RESTART_MIB
 //
-// RUN_JS is the compiled src/cli/run.js; CASES_JSON a list of {argv, files}; each case's files
+// RUN_JS is the compiled src/cli/run.js; CASES_DIR holds COUNT cases, CASES_DIR/<i>.json each
+// {argv, files}, read as the runner reaches it (a restarted runner parses no case it does not
+// run); each case's files
 // are written into a fresh directory WORK_DIR/c<i> (bytes in base64, or a special file: a FIFO, a
 // symbolic link, a sparse file, repeated text), whose path replaces '{dir}' in argv. Before a
 // case: {"start": i}; after it: {"i", "code", "out", "err", "cpuMs", "wallMs", "rssMiB"} where
@@ -15,15 +17,14 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [runJs, casesJson, first, work, restartMiB] = process.argv.slice(2);
+const [runJs, casesDir, count, first, work, restartMiB] = process.argv.slice(2);
 const { run } = await import(pathToFileURL(runJs).href);
-const cases = JSON.parse(readFileSync(casesJson, 'utf8'));
 const report = (o) => writeSync(3, JSON.stringify(o) + '\n');
 // long output is cut in the middle, keeping its last line's end (the one-line check reads it)
 const clip = (s) => (s.length > 4000 ? `${s.slice(0, 3000)}…${s.slice(-1000)}` : s);
 
-for (let i = Number(first); i < cases.length; i++) {
-  const c = cases[i];
+for (let i = Number(first); i < Number(count); i++) {
+  const c = JSON.parse(readFileSync(join(casesDir, `${i}.json`), 'utf8'));
   const dir = join(work, `c${i}`);
   mkdirSync(dir, { recursive: true });
   for (const [name, f] of Object.entries(c.files ?? {})) {

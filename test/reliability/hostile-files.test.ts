@@ -15,6 +15,8 @@ import { bce } from '../../src/nn/loss.js';
 import { idxBytes } from '../data/idx-files.js';
 import { f32, npyBytes, zipBytes } from '../data/npy-files.js';
 import { expectWithinBudget, runCases } from '../fuzz/budget.js';
+import { onnxBytes } from '../io/onnx/files.js';
+import { onnxSchema } from '../../src/io/onnx/schema.js';
 import type { Case, Outcome } from '../fuzz/budget.js';
 
 /** A model file paralens would write, with the given training settings and preprocessing. */
@@ -102,6 +104,13 @@ function manyCharacters(count: number): string {
     n++;
   }
   return s + s.slice(0, 400);
+}
+
+/** A one-Relu ONNX model whose producer_name is `producer` (a received file controls it). */
+function onnxProducedBy(producer: string): Uint8Array {
+  const ModelProto = onnxSchema().lookupType('onnx.ModelProto');
+  const m = ModelProto.toObject(ModelProto.decode(onnxBytes({ nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['y'] }] })));
+  return ModelProto.encode(ModelProto.fromObject({ ...m, producer_name: producer })).finish();
 }
 
 const X1 = npy('<f4', [4, 2], f32([0, 0, 0, 1, 1, 0, 1, 1]));
@@ -332,6 +341,7 @@ const REPRODUCTIONS: [number, string, Case, number[], Check?][] = [
       ['predict --csv', ['predict', '--load', '{dir}/m.safetensors', '--csv', '{dir}/f']],
       ['train --data f.csv', ['train', '--model', 'dense(1,1)', '--data', '{dir}/f.csv']],
       ['train --data text:', ['train', '--model', 'dense(1,1)', '--data', 'text:{dir}/f']],
+      ['import', ['import', '{dir}/f']],
     ] as const
   ).flatMap(([what, argv]) =>
     (['fifo', '/dev/zero'] as const).map((kind): [number, string, Case, number[]] => [
@@ -433,6 +443,18 @@ const REPRODUCTIONS: [number, string, Case, number[], Check?][] = [
     // eslint-disable-next-line no-control-regex
     (o) => expect(o.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u2028]/),
   ],
+  [
+    10,
+    'an ONNX producer name with escape sequences is printed escaped',
+    { argv: ['import', '{dir}/m.onnx'], files: { 'm.onnx': onnxProducedBy('\u001b[2J\u001b[Hpytorch\nparalens: forged line\u0007') } },
+    [0],
+    (o) => {
+      expect(o.out).toMatch(/\\u001b\[2J/);
+      // eslint-disable-next-line no-control-regex
+      expect(o.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+      expect(o.out).not.toMatch(/^paralens: forged/m);
+    },
+  ],
   // 11. smaller ones
   [
     11,
@@ -444,8 +466,18 @@ const REPRODUCTIONS: [number, string, Case, number[], Check?][] = [
   [
     11,
     'a safetensors header with a byte-order mark',
-    { argv: ['predict', '--load', '{dir}/m.safetensors', '--input', '1,2'], files: { 'm.safetensors': rawSafetensors('\uFEFF{}') } },
+    {
+      argv: ['predict', '--load', '{dir}/m.safetensors', '--input', '1,2'],
+      // a valid model file but for the mark (a decoder that drops it would load the model)
+      files: {
+        'm.safetensors': rawSafetensors(
+          '\uFEFF{"__metadata__":{"format":"paralens","spec":"dense(2,1)"},"0.weight":{"dtype":"F32","shape":[2,1],"data_offsets":[0,8]},"0.bias":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}}',
+          f32([1, 2, 3]),
+        ),
+      },
+    },
     [2],
+    (o) => expect(o.err).toMatch(/starts with a byte-order mark/),
   ],
   [
     11,
@@ -460,6 +492,7 @@ const REPRODUCTIONS: [number, string, Case, number[], Check?][] = [
       },
     },
     [2],
+    (o) => expect(o.err).toMatch(/2\.0/),
   ],
   [
     11,
