@@ -69,7 +69,9 @@ describeWith(runtime, 'recurrent layers exported to ONNX run the same in ONNX Ru
   }
 
   it('refuses mgu, folds and cells by name (no ONNX operator)', () => {
-    expect(() => exportOnnx(parseSpec('mgu(3,4)').at([5, 3]), parseSpec('mgu(3,4)').init(0))).toThrow(/cannot export layer 'mgu\(3,4\)' to ONNX: ONNX has no MGU operator/);
+    expect(() => exportOnnx(parseSpec('mgu(3,4)').at([5, 3]), parseSpec('mgu(3,4)').init(0))).toThrow(
+      /cannot export layer 'mgu\(3,4\)' to ONNX: ONNX has no MGU operator/,
+    );
     const f = parseSpec('fold(lstm_cell(3,4))').at([5, 3]);
     expect(() => exportOnnx(f, f.init(0))).toThrow(ExportError);
   });
