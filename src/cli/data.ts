@@ -6,6 +6,8 @@ import type { NdArray } from '../data/npy.js';
 import { modelInputs } from '../data/preprocessing.js';
 import type { Preprocessing } from '../data/preprocessing.js';
 import { builtInData, builtInDataNames } from '../data/registry.js';
+import { nbodyData } from '../data/nbody.js';
+import { isPointCloud, pointCloudDataset } from '../data/point-cloud.js';
 import { encodeTable, tablePreprocessing } from '../data/tabular.js';
 import type { Task } from '../data/task.js';
 import { DataError, ShapeError, UnknownNameError } from '../errors.js';
@@ -37,6 +39,8 @@ export interface CliDataOptions {
  */
 export interface LoadedData {
   data: Dataset;
+  /** A fixed validation split, where the source has one (nbody's 2 000 trajectories). */
+  validation?: Dataset;
   test?: Dataset;
   preprocessing?: Preprocessing;
 }
@@ -75,6 +79,7 @@ function laidOut(ds: Dataset, model: Para | undefined): Dataset {
 }
 
 function fromArrays(x: NdArray, y: NdArray | undefined, name: string, opts: CliDataOptions): LoadedData {
+  if (isPointCloud(x, opts.model?.dom, name)) return { data: pointCloudDataset(x, y, name) };
   const saved = opts.preprocessing;
   const classes = saved?.target?.task === 'classify' ? saved.target.classes : undefined;
   const { data, preprocessing } = arraysDataset(x, y, { name, task: opts.task ?? saved?.target?.task, classes, binaryAsOneColumn: oneOutput(opts.model) });
@@ -109,6 +114,14 @@ const SOURCES: readonly DataSource[] = [
     load: async (_, { dataDir, model }) => {
       const { train, test } = readFashionMnist({ dataDir });
       return { data: laidOut(train.data, model), test: laidOut(test.data, model), preprocessing: train.preprocessing };
+    },
+  },
+  {
+    form: "nbody (EGNN's charged particles: 3000/2000/2000 point clouds [5,11] → positions [5,3])",
+    matches: (s) => s === 'nbody',
+    load: async () => {
+      const { train, valid, test } = nbodyData();
+      return { data: train, validation: valid, test };
     },
   },
   { form: 'PATH.csv (also .tsv, .txt, .gz)', matches: (s) => TABLE.test(s), load: async (path, opts) => loadTable(path, opts) },
@@ -154,7 +167,7 @@ export function dataForms(): string {
 /** Loads a --data value: a built-in set, fashion-mnist, a CSV, NumPy or IDX file. */
 export async function loadData(spec: string, opts: CliDataOptions): Promise<LoadedData> {
   const source = SOURCES.find((s) => s.matches(spec));
-  if (!source) throw new UnknownNameError('data set', spec, [...builtInDataNames(), 'fashion-mnist', 'PATH.csv', 'PATH.npy', 'PATH.npz', 'idx:DIR']);
+  if (!source) throw new UnknownNameError('data set', spec, [...builtInDataNames(), 'fashion-mnist', 'nbody', 'PATH.csv', 'PATH.npy', 'PATH.npz', 'idx:DIR']);
   return source.load(spec, opts);
 }
 

@@ -27,7 +27,7 @@ export function trainingSplits(l: LoadedData, opts: { seed: number; valFraction?
   let train = l.data;
   let test = l.test;
   if (!test && train.x.batch >= TEST_SPLIT_MIN_ROWS) ({ train, test } = stratifiedSplit(train, 0.2, opts.seed));
-  let validation: Dataset | undefined;
+  let validation = opts.valFraction ? undefined : l.validation;
   if (opts.valFraction) {
     const held = Math.round(train.x.batch * opts.valFraction);
     if (held < 1 || held >= train.x.batch)

@@ -5,7 +5,7 @@ import type { CliIO } from '../command.js';
 import type { ParsedFlags } from '../args.js';
 import { fmt, isSilent, table } from '../progress.js';
 
-export const NBODY_MODELS: readonly NBodyModel[] = ['segnn', 'segnn-attention', 'gnn', 'mlp', 'linear'];
+export const NBODY_MODELS: readonly NBodyModel[] = ['attention', 'segnn', 'segnn-attention', 'gnn', 'mlp', 'linear'];
 
 /** Mean, smallest and largest of a list. */
 export function spread(xs: readonly number[]): { mean: number; min: number; max: number } {

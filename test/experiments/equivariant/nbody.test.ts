@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/random/rng.js';
-import { simulateCharged } from '../../../src/experiments/equivariant/nbody-sim.js';
+import { simulateCharged } from '../../../src/data/nbody-sim.js';
 import {
   NBODY,
   formatOf,
