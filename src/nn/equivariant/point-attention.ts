@@ -64,6 +64,10 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
     throw new RangeArgError(
       `${where}: lmax = ${geometry.lmax}; the layer carries scalars and vectors, lmax ≤ ${POINT_ATTENTION_LMAX} (derive --attention lists the maps of higher degree)`,
     );
+  if (typeof irreps === 'string' && /^\s*\d+\s*$/.test(irreps))
+    throw new RangeArgError(
+      `${where}: points(n) attention takes the features' irreps, scalars then vectors, S x0e + C x1o (e.g. attention(16x0e+4x1o,4,${geometryText(geometry)})); got the width ${irreps.trim()}`,
+    );
   const ir = toIrreps(irreps, 'O(3)');
   const scalar = naturalIrrep(0),
     vector = naturalIrrep(1);
