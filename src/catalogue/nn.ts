@@ -11,6 +11,7 @@ import { avgpool2d } from '../nn/avgpool2d.js';
 import { conv1d } from '../nn/conv1d.js';
 import { conv2d } from '../nn/conv2d.js';
 import { flatten } from '../nn/flatten.js';
+import { tokens } from '../nn/tokens.js';
 import { globalavgpool } from '../nn/globalavgpool.js';
 import { maxpool2d } from '../nn/maxpool2d.js';
 import { attention } from '../nn/attention.js';
@@ -79,6 +80,7 @@ defs.push({
   make: (k, s) => avgpool2d(k as number, opt(s, k as number)),
 });
 defs.push({ name: 'flatten', args: [], doc: 'flatten: [C,H,W] → [C·H·W] (row-major)', make: () => flatten() });
+defs.push({ name: 'tokens', args: [], doc: 'tokens: [C,H,W] → [H·W,C], one token per pixel in row-major order (what attention on grid(H,W) takes)', make: () => tokens() });
 defs.push({ name: 'globalavgpool', args: [], doc: 'globalavgpool: [C,H,W] → [C], the mean of each channel', make: () => globalavgpool() });
 
 const n = (v: unknown): number => v as number;
