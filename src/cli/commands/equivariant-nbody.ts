@@ -21,7 +21,7 @@ export function spread(xs: readonly number[]): { mean: number; min: number; max:
 export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
   const json = Boolean(flags.json),
     quiet = isSilent(flags);
-  const models = String(flags.model)
+  const models = String(flags.model ?? 'segnn')
     .split(',')
     .map((m) => m.trim()) as NBodyModel[];
   for (const m of models)
