@@ -164,6 +164,13 @@ defineOnnxRule(
   'flatten',
   oneNode('Flatten', () => ({ axis: { i: 1 } })),
 );
+/** tokens: [C,H,W] → [H·W,C] is Flatten over the pixels (Reshape to [N,C,H·W]) then Transpose. */
+defineOnnxRule('tokens', ({ m, x, g }) => {
+  const [C, H, W] = m.dom!;
+  const [flat] = g.node('Reshape', [need(x, m), g.int64('shape', [0, C!, H! * W!])]);
+  const [y] = g.node('Transpose', [flat!], { perm: { ints: [0, 2, 1] } });
+  return { name: y!, shape: [H! * W!, C!] };
+});
 /** globalavgpool: [C,H,W] → [C] is GlobalAveragePool ([N,C,1,1]) then Flatten. */
 defineOnnxRule('globalavgpool', ({ m, x, g }) => {
   const [p] = g.node('GlobalAveragePool', [need(x, m)]);

@@ -110,6 +110,10 @@ export function derivedBiasBackward(g: Data, H: number, Tq: number, Tk: number, 
     }
 }
 
+/** Whether attention with this position is causal: a declared geometry says so itself (seq(T,causal)), the named mechanisms by their mask argument. */
+export const attentionCausal = (p: Position, mask: unknown): boolean =>
+  p.kind === 'derived' ? p.geometry.kind === 'seq' && p.geometry.causal : mask !== 'none';
+
 /** Whether a position mechanism rotates queries and keys (rope, and the derived rotary representation). */
 export const rotates = (p: Position): boolean => p.kind === 'rope' || (p.kind === 'derived' && p.geometry.kind === 'seq' && p.geometry.rotary);
 

@@ -22,6 +22,10 @@ const pool =
 
 export const nnRules: TorchRuleSet = {
   helpers: {
+    Tokens: `class Tokens(nn.Module):
+    """tokens: [C, H, W] → [H·W, C], one token per pixel in row-major order."""
+    def forward(self, x):
+        return x.flatten(2).transpose(1, 2)`,
     GlobalAvgPool: `class GlobalAvgPool(nn.Module):
     """globalavgpool: [C, …] → [C], the mean of each channel."""
     def forward(self, x):
@@ -43,5 +47,6 @@ export const nnRules: TorchRuleSet = {
     avgpool2d: pool('AvgPool2d'),
     flatten: () => plain('nn.Flatten()'),
     globalavgpool: () => plain('GlobalAvgPool()', ['GlobalAvgPool']),
+    tokens: () => plain('Tokens()', ['Tokens']),
   },
 };

@@ -1,4 +1,4 @@
-import { relativeBias, relativeBuckets, parsePosition } from '../../nn/attention-position.js';
+import { attentionCausal, relativeBias, relativeBuckets, parsePosition, rotates } from '../../nn/attention-position.js';
 import { ropeFrequencies, rotaryTable } from '../../symmetry/group/rotary.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
@@ -34,17 +34,20 @@ const HELPERS: Record<string, string> = {
         return self.gain * x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-5)`,
   Attention: `class Attention(nn.Module):
     """attention(d,heads,pos[,mask]): multi-head self-attention on [T, d]; softmax(Q_h·K_hᵀ/√dh + bias_h) with queries seeing keys j ≤ i when causal."""
-    def __init__(self, d, heads, t, causal, kind, extra=None):
+    def __init__(self, d, heads, t, causal, kind, extra=None, rotary=False):
         super().__init__()
-        self.heads, self.causal, self.kind = heads, causal, kind
+        self.heads, self.causal, self.kind, self.rotary = heads, causal, kind, rotary or kind == 'rope'
         for name in ('wq', 'wk', 'wv', 'wo'):
             setattr(self, name, nn.Parameter(torch.zeros(d, d)))
         if kind == 'relative':
             self.distance_bias = nn.Parameter(torch.zeros(*extra))
             self.register_buffer('buckets', torch.zeros(t, t))
+        elif kind == 'derived':  # a declared geometry: one coefficient per head and orbit of pairs
+            self.kernel = nn.Parameter(torch.zeros(*extra))
+            self.register_buffer('buckets', torch.zeros(t, t))
         elif kind == 'absolute':
             self.position = nn.Parameter(torch.zeros(*extra))
-        elif kind == 'rope':
+        if self.rotary:
             self.register_buffer('cos', torch.zeros(t, d // heads // 2))
             self.register_buffer('sin', torch.zeros(t, d // heads // 2))
 
@@ -58,11 +61,13 @@ const HELPERS: Record<string, string> = {
         xq = x + self.position[:t] if self.kind == 'absolute' else x
         split = lambda z: z.reshape(b, t, h, dh).transpose(1, 2)  # noqa: E731
         q, k, v = split(xq @ self.wq.T), split(xq @ self.wk.T), split(x @ self.wv.T)
-        if self.kind == 'rope':
+        if self.rotary:
             q, k = self.rope(q), self.rope(k)
         s = q @ k.transpose(-1, -2) / math.sqrt(dh)
         if self.kind == 'relative':
             s = s + self.distance_bias[:, self.buckets.long()]
+        if self.kind == 'derived':
+            s = s + self.kernel[:, self.buckets.long()]
         if self.causal:
             s = s.masked_fill(torch.ones(t, t, dtype=torch.bool, device=x.device).triu(1), float('-inf'))
         return (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b, t, d) @ self.wo.T`,
@@ -81,9 +86,10 @@ const HELPERS: Record<string, string> = {
 /** The buffers and the extra parameter's shape of attention at its context T. */
 function attentionParts(m: Para): { code: string; buffers: TorchBuffer[] } {
   const [d, heads, pos, mask] = m.args as [number, number, string, string | undefined];
-  const T = m.dom![0]!,
-    causal = mask !== 'none';
+  if (typeof d !== 'number') throw new ExportError(`cannot export '${m}' to PyTorch: attention on a point cloud has no rule`);
+  const T = m.dom![0]!;
   const p = parsePosition(pos, String(m));
+  const causal = attentionCausal(p, mask);
   const buffers: TorchBuffer[] = [];
   let extra = 'None';
   if (p.kind === 'relative') {
@@ -102,16 +108,24 @@ function attentionParts(m: Para): { code: string; buffers: TorchBuffer[] } {
     );
     buffers.push({ name: 'buckets', tensor: new Tensor(buckets, [T, T]) });
     extra = `(${heads}, ${nb})`;
+  } else if (p.kind === 'derived') {
+    // each pair's orbit (hidden pairs read orbit 0; the mask drops them)
+    const N = p.kernels.points;
+    const orbits = Float32Array.from({ length: T * T }, (_, x) => Math.max(0, p.kernels.label[Math.floor(x / T) * N + (x % T)]!));
+    buffers.push({ name: 'buckets', tensor: new Tensor(orbits, [T, T]) });
+    extra = `(${heads}, ${p.kernels.dimension})`;
   } else if (p.kind === 'absolute') {
     extra = `(${p.tmax}, ${d})`;
-  } else if (p.kind === 'rope') {
+  }
+  if (rotates(p)) {
     const table = rotaryTable(T, ropeFrequencies(d / heads));
     buffers.push(
       { name: 'cos', tensor: new Tensor(Float32Array.from(table.cos), [T, table.half]) },
       { name: 'sin', tensor: new Tensor(Float32Array.from(table.sin), [T, table.half]) },
     );
   }
-  return { code: `Attention(${d}, ${heads}, ${T}, ${causal ? 'True' : 'False'}, '${p.kind}', ${extra})`, buffers };
+  const rotary = p.kind === 'derived' && rotates(p) ? ', rotary=True' : '';
+  return { code: `Attention(${d}, ${heads}, ${T}, ${causal ? 'True' : 'False'}, '${p.kind}', ${extra}${rotary})`, buffers };
 }
 
 export const sequenceRules: TorchRuleSet = {
