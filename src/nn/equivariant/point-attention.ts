@@ -9,7 +9,7 @@ import type { Geometry } from '../../symmetry/geometry/geometry.js';
 import { naturalIrrep } from '../../symmetry/geometry/points.js';
 import { irrepName, toIrreps } from '../../symmetry/irreps/irrep.js';
 import type { IrrepsLike } from '../../symmetry/irreps/irrep.js';
-import { glorotUniform, zeros } from '../initializers.js';
+import { torchDefaultUniform } from '../initializers.js';
 import { checkPoints } from './point-cloud.js';
 
 /** The largest lmax the layer builds (its features are scalars and vectors); `derive --attention` lists the maps up to GEOMETRY_LIMITS.lmax. */
@@ -94,17 +94,18 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
     Wn = 2 * S + C,
     Y = S + C;
   const stride = 3 + S + 3 * C;
+  // PyTorch's Linear initialisation, U(±1/√fan-in) for weights and biases (Glorot's is about twice as wide here)
   const params: ParamSpec[] = [
-    { name: 'w1', shape: [H, U], init: glorotUniform(U, H) },
-    { name: 'b1', shape: [H], init: zeros },
-    { name: 'w2', shape: [H, H], init: glorotUniform(H, H) },
-    { name: 'b2', shape: [H], init: zeros },
-    { name: 'wo', shape: [O, H], init: glorotUniform(H, O) },
-    { name: 'bo', shape: [O], init: zeros },
-    { name: 'n1', shape: [H, Wn], init: glorotUniform(Wn, H) },
-    { name: 'c1', shape: [H], init: zeros },
-    { name: 'n2', shape: [Y, H], init: glorotUniform(H, Y) },
-    { name: 'c2', shape: [Y], init: zeros },
+    { name: 'w1', shape: [H, U], init: torchDefaultUniform(U) },
+    { name: 'b1', shape: [H], init: torchDefaultUniform(U) },
+    { name: 'w2', shape: [H, H], init: torchDefaultUniform(H) },
+    { name: 'b2', shape: [H], init: torchDefaultUniform(H) },
+    { name: 'wo', shape: [O, H], init: torchDefaultUniform(H) },
+    { name: 'bo', shape: [O], init: torchDefaultUniform(H) },
+    { name: 'n1', shape: [H, Wn], init: torchDefaultUniform(Wn) },
+    { name: 'c1', shape: [H], init: torchDefaultUniform(Wn) },
+    { name: 'n2', shape: [Y, H], init: torchDefaultUniform(H) },
+    { name: 'c2', shape: [Y], init: torchDefaultUniform(H) },
   ];
   const P = n - 1;
   const self: Para = primitive({
