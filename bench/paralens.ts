@@ -8,7 +8,7 @@ import { allocFloat32, backend, setBackend } from '../src/tensor/registry.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';
 import type { Loss } from '../src/nn/loss.js';
-import { charTransformerSpec, fill, names, ratesAfterWarmUp, recorder, tokenWindows } from './workloads.js';
+import { charTransformerSpec, derivedAttentionPositions, fill, names, ratesAfterWarmUp, recorder, tokenWindows } from './workloads.js';
 import type { BenchConfig, CharTransformerConfig, Measurement } from './workloads.js';
 
 export const MLP_SPEC = 'dense(784,256) >> relu >> dense(256,256) >> relu >> dense(256,10)';
@@ -120,6 +120,10 @@ export function benchParalens(name: string, system: string, cfg: BenchConfig, sk
     );
     add(names.xor(cfg.xor.epochs), 's', () => timeXor(cfg));
     add(names.charTransformer(cfg.charTransformer), 'tokens/s', () => timeCharTransformer(cfg));
+    for (const pos of derivedAttentionPositions(cfg.charTransformer))
+      add(names.derivedAttention(cfg.charTransformer, pos), 'tokens/s', () =>
+        timeCharTransformer({ ...cfg, charTransformer: { ...cfg.charTransformer, pos } }),
+      );
   } finally {
     setBackend(previous);
   }

@@ -136,7 +136,13 @@ export const names = {
   fashionEpoch: (batch: number) => `Fashion-MNIST MLP 784-256-256-10 epoch, batch ${batch}`,
   cliProcess: (epochs: number, what: 'wall' | 'CPU') => `paralens train process, ${epochs} Fashion-MNIST epoch${epochs === 1 ? '' : 's'}: ${what} time`,
   charTransformer: (c: CharTransformerConfig) => `char transformer train (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
+  /** The derived seq attention against the hand-written relative one at the same parameters (issue 31: within 1.2× of relative's tokens/s). */
+  derivedAttention: (c: CharTransformerConfig, pos: string) =>
+    `derived seq attention vs relative: char transformer train, ${pos} (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
 };
+
+/** The two position parts the derived-attention rows compare: the kernels the solver derives for seq(T,causal), and relative(T − 1) (the same space, written by hand). */
+export const derivedAttentionPositions = (c: CharTransformerConfig): string[] => [`seq(${c.context},causal)`, `relative(${c.context - 1})`];
 
 /**
  * Runs one measurement for `system` and records its median in `out`; a workload the system

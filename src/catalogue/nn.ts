@@ -80,7 +80,12 @@ defs.push({
   make: (k, s) => avgpool2d(k as number, opt(s, k as number)),
 });
 defs.push({ name: 'flatten', args: [], doc: 'flatten: [C,H,W] → [C·H·W] (row-major)', make: () => flatten() });
-defs.push({ name: 'tokens', args: [], doc: 'tokens: [C,H,W] → [H·W,C], one token per pixel in row-major order (what attention on grid(H,W) takes)', make: () => tokens() });
+defs.push({
+  name: 'tokens',
+  args: [],
+  doc: 'tokens: [C,H,W] → [H·W,C], one token per pixel in row-major order (what attention on grid(H,W) takes)',
+  make: () => tokens(),
+});
 defs.push({ name: 'globalavgpool', args: [], doc: 'globalavgpool: [C,H,W] → [C], the mean of each channel', make: () => globalavgpool() });
 
 const n = (v: unknown): number => v as number;

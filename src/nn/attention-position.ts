@@ -79,33 +79,38 @@ export function positionText(p: Position): string {
  * coefficient of head h on the basis element (orbit indicator) that holds the pair. Hidden pairs
  * (label −1) get 0; the causal mask of the softmax drops them.
  */
-export function derivedBias(kappa: Data, H: number, Tq: number, Tk: number, qOffset: number, k: FiniteKernels, out: Data): void {
+export function derivedBias(kappa: Data, H: number, Tq: number, Tk: number, qOffset: number, k: FiniteKernels, causal: boolean, out: Data): void {
   const N = k.points,
     nb = k.dimension,
     label = k.label;
   for (let h = 0; h < H; h++)
     for (let i = 0; i < Tq; i++) {
       const o = (h * Tq + i) * Tk,
-        row = (i + qOffset) * N;
-      for (let j = 0; j < Tk; j++) {
+        row = (i + qOffset) * N,
+        seen = causal ? Math.max(0, Math.min(Tk, i + qOffset + 1)) : Tk,
+        kh = h * nb;
+      for (let j = 0; j < seen; j++) {
         const b = label[row + j]!;
-        out[o + j] = b < 0 ? 0 : kappa[h * nb + b]!;
+        out[o + j] = b < 0 ? 0 : kappa[kh + b]!;
       }
+      if (seen < Tk) out.fill(0, o + seen, o + Tk);
     }
 }
 
 /** The pullback of derivedBias: dκ[h, orbit(i,j)] += g[h,i,j]·factor over the visible pairs. */
-export function derivedBiasBackward(g: Data, H: number, Tq: number, Tk: number, k: FiniteKernels, factor: number, dKappa: Data): void {
+export function derivedBiasBackward(g: Data, H: number, Tq: number, Tk: number, k: FiniteKernels, causal: boolean, factor: number, dKappa: Data): void {
   const N = k.points,
     nb = k.dimension,
     label = k.label;
   for (let h = 0; h < H; h++)
     for (let i = 0; i < Tq; i++) {
       const o = (h * Tq + i) * Tk,
-        row = i * N;
-      for (let j = 0; j < Tk; j++) {
+        row = i * N,
+        seen = causal ? Math.min(Tk, i + 1) : Tk,
+        kh = h * nb;
+      for (let j = 0; j < seen; j++) {
         const b = label[row + j]!;
-        if (b >= 0) dKappa[h * nb + b] += g[o + j]! * factor;
+        if (b >= 0) dKappa[kh + b] += g[o + j]! * factor;
       }
     }
 }

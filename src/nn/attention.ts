@@ -162,7 +162,7 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
   }
   if (position.kind === 'derived') {
     bias = ctx.alloc([heads, T, T], dt, true).data;
-    derivedBias(extra!.data, heads, T, T, 0, position.kernels, bias);
+    derivedBias(extra!.data, heads, T, T, 0, position.kernels, causal, bias);
   }
   const A = ctx.alloc([B, heads, T, T], dt, true).data;
   be.gemmBatched(false, true, T, T, g.dh, headsOf(Q, T, g), headsOf(K, T, g), blocksOf(A, T, T, g), [B, heads], false);
@@ -191,7 +191,7 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
       if (dTheta && position.kind === 'derived') {
         const dBias = ctx.alloc([heads, T, T], dt, true).data;
         be.sumRows(dA, B, heads * T * T, dBias, false);
-        derivedBiasBackward(dBias, heads, T, T, position.kernels, 1 / scale, dTheta[4]!.data);
+        derivedBiasBackward(dBias, heads, T, T, position.kernels, causal, 1 / scale, dTheta[4]!.data);
       }
       const dQ = ctx.alloc([BT, d], dt, true).data,
         dK = ctx.alloc([BT, d], dt, true).data;
@@ -282,7 +282,7 @@ function attentionStepper(g: Geometry, theta: readonly Tensor[], ctx: Ctx, where
       }
       if (position.kind === 'derived') {
         bias = ctx.alloc([heads, L, Tk], dt, true).data;
-        derivedBias(extra!.data, heads, L, Tk, seen, position.kernels, bias);
+        derivedBias(extra!.data, heads, L, Tk, seen, position.kernels, true, bias);
       }
       const cache = (data: Data): MatrixBatch => ({ data, ld: d, outer: cap * d, inner: g.dh });
       const A = ctx.alloc([B, heads, L, Tk], dt, true).data;

@@ -81,6 +81,7 @@ export const attentionGroup = (d: DerivedAttention): string => geometryGroup(d.g
 
 /** The value maps of a derivation, one line each (points: the Clebsch–Gordan paths; finite: the trivial representation). */
 export function valueMapLines(d: DerivedAttention): string[] {
-  if (d.kind === 'points') return d.points.valueMaps.map((p) => `${pathText(p)}: c(u)·C·Y_${p.edge.l}(r̂), c a function of the pair's invariants u (φ_k(|r|), …)`);
+  if (d.kind === 'points')
+    return d.points.valueMaps.map((p) => `${pathText(p)}: c(u)·C·Y_${p.edge.l}(r̂), c a function of the pair's invariants u (φ_k(|r|), …)`);
   return ['the features carry the trivial representation: every linear map of the values commutes with G (Hom_G = End(R^dh))'];
 }
