@@ -1,24 +1,37 @@
 import { primitive } from '../../para/composite.js';
 import { checkInput } from '../../para/para.js';
-import type { Para } from '../../para/para.js';
-import { Tensor } from '../../tensor/tensor.js';
-import { toIrreps } from '../../symmetry/irreps/irrep.js';
+import type { Para, ParamSpec } from '../../para/para.js';
+import type { Data } from '../../tensor/tensor.js';
+import { irrepDim, irrepName, toIrreps } from '../../symmetry/irreps/irrep.js';
 import type { IrrepsLike } from '../../symmetry/irreps/irrep.js';
+import { torchDefaultUniform } from '../initializers.js';
 import { checkPoints } from './point-cloud.js';
-import { irrepsLinear } from './tensor-product.js';
 
 /**
- * points_linear(n, in, out): irreps_linear(in, out) on the features of each of n points whose
- * positions travel with them — [n, 3 + in] → [n, 3 + out], positions passed on. The embedding
- * and the read-out of a model of point attention layers (which keep the positions in the first
- * three columns of every point): equivariant per point (Schur's lemma leaves per-ℓ weights and a
- * bias on the scalars), blind to the positions.
+ * points_linear(n, in, out): the equivariant linear map between irreps on the features of each
+ * of n points whose positions travel with them — [n, 3 + in] → [n, 3 + out], positions passed
+ * on. By Schur's lemma the map is a matrix W_k per output term k mixing the copies of the same
+ * irrep in `in` (every component alike), plus a bias on the even scalars: e3nn's `o3.Linear`,
+ * parametrised as PyTorch's nn.Linear (W and the bias ~ U(±1/√fan-in), used as they are) so that
+ * an embedding and a read-out learn at the rate of the layers between them. The embedding and
+ * the read-out of a model of point attention layers.
  */
 export function pointsLinear(n: number, inIrreps: IrrepsLike, outIrreps: IrrepsLike): Para {
   checkPoints('points_linear', n);
   const a = toIrreps(inIrreps),
     o = toIrreps(outIrreps, a.group);
-  const inner = irrepsLinear(a, o, n);
+  // for each output term: its offset, dimension, copies, and the input terms of the same irrep
+  const plan = o.terms.map((t, k) => {
+    const sources = a.terms.flatMap((s, i) => (irrepName(s.ir) === irrepName(t.ir) ? [{ offset: a.offsets[i]!, mul: s.mul }] : []));
+    const fanIn = sources.reduce((f, s) => f + s.mul, 0);
+    return { k, offset: o.offsets[k]!, mul: t.mul, dim: irrepDim(o.group, t.ir), sources, fanIn, scalar: t.ir.l === 0 && t.ir.p !== -1 };
+  });
+  const params: ParamSpec[] = [];
+  const slots = plan.map((p) => {
+    const w = p.fanIn ? params.push({ name: `w${p.k}`, shape: [p.mul, p.fanIn], init: torchDefaultUniform(p.fanIn) }) - 1 : -1;
+    const b = p.fanIn && p.scalar ? params.push({ name: `b${p.k}`, shape: [p.mul], init: torchDefaultUniform(p.fanIn) }) - 1 : -1;
+    return { w, b };
+  });
   const sIn = 3 + a.dim,
     sOut = 3 + o.dim;
   const self: Para = primitive({
@@ -26,29 +39,57 @@ export function pointsLinear(n: number, inIrreps: IrrepsLike, outIrreps: IrrepsL
     args: [n, String(a), String(o)],
     dom: [n, sIn],
     cod: [n, sOut],
-    params: inner.params,
+    params,
     forward: (theta, x, ctx) => {
       checkInput(self, x);
       const N = x.batch * n,
         X = x.data;
-      const feats = ctx.alloc([x.batch, n, a.dim], x.dtype, true);
-      for (let v = 0; v < N; v++) feats.data.set(X.subarray(v * sIn + 3, (v + 1) * sIn), v * a.dim);
-      const lens = inner.forward(theta, feats, ctx);
-      const y = ctx.alloc([x.batch, n, sOut], x.dtype, true);
+      const y = ctx.alloc([x.batch, n, sOut], x.dtype);
+      const Y = y.data;
       for (let v = 0; v < N; v++) {
-        y.data.set(X.subarray(v * sIn, v * sIn + 3), v * sOut);
-        y.data.set(lens.y.data.subarray(v * o.dim, (v + 1) * o.dim), v * sOut + 3);
+        for (let c = 0; c < 3; c++) Y[v * sOut + c] = X[v * sIn + c]!;
+        plan.forEach((p, k) => {
+          const { w, b } = slots[k]!;
+          if (w < 0) return;
+          const W = theta[w]!.data,
+            bias = b >= 0 ? theta[b]!.data : undefined;
+          for (let u = 0; u < p.mul; u++)
+            for (let m = 0; m < p.dim; m++) {
+              let s = bias ? bias[u]! : 0,
+                col = 0;
+              for (const src of p.sources) for (let i = 0; i < src.mul; i++) s += W[u * p.fanIn + col++]! * X[v * sIn + 3 + src.offset + i * p.dim + m]!;
+              Y[v * sOut + 3 + p.offset + u * p.dim + m] = s;
+            }
+        });
       }
       return {
         y,
         pullback: (dy, dTheta, needDx = true) => {
-          const dyf = ctx.alloc([x.batch, n, o.dim], x.dtype, true);
-          for (let v = 0; v < N; v++) dyf.data.set(dy.data.subarray(v * sOut + 3, (v + 1) * sOut), v * o.dim);
-          const df = lens.pullback(new Tensor(dyf.data, dyf.shape), dTheta, needDx);
-          const dx = ctx.alloc(x.shape, x.dtype, true);
+          const D = dy.data;
+          const dx = ctx.alloc(x.shape, x.dtype);
+          const dX = dx.data;
           for (let v = 0; v < N; v++) {
-            dx.data.set(dy.data.subarray(v * sOut, v * sOut + 3), v * sIn);
-            dx.data.set(df.data.subarray(v * a.dim, (v + 1) * a.dim), v * sIn + 3);
+            for (let c = 0; c < 3; c++) dX[v * sIn + c] = D[v * sOut + c]!;
+            plan.forEach((p, k) => {
+              const { w, b } = slots[k]!;
+              if (w < 0) return;
+              const W = theta[w]!.data;
+              const dW: Data | undefined = dTheta?.[w]?.data,
+                dB: Data | undefined = b >= 0 ? dTheta?.[b]?.data : undefined;
+              for (let u = 0; u < p.mul; u++)
+                for (let m = 0; m < p.dim; m++) {
+                  const g = D[v * sOut + 3 + p.offset + u * p.dim + m]!;
+                  if (dB) dB[u] += g;
+                  let col = 0;
+                  for (const src of p.sources)
+                    for (let i = 0; i < src.mul; i++) {
+                      const at = v * sIn + 3 + src.offset + i * p.dim + m;
+                      if (dW) dW[u * p.fanIn + col] += g * X[at]!;
+                      if (needDx) dX[at] += g * W[u * p.fanIn + col]!;
+                      col++;
+                    }
+                }
+            });
           }
           return dx;
         },
