@@ -7,8 +7,9 @@ import { parseSpec } from '../src/catalogue/index.js';
 import { allocFloat32, backend, setBackend } from '../src/tensor/registry.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';
+import { nbodySpec } from '../src/experiments/equivariant/nbody.js';
 import type { Loss } from '../src/nn/loss.js';
-import { charTransformerSpec, derivedAttentionPositions, fill, names, ratesAfterWarmUp, recorder, tokenWindows } from './workloads.js';
+import { charLstmSpec, charTransformerSpec, derivedAttentionPositions, fill, names, ratesAfterWarmUp, recorder, tokenWindows } from './workloads.js';
 import type { BenchConfig, CharTransformerConfig, Measurement } from './workloads.js';
 
 export const MLP_SPEC = 'dense(784,256) >> relu >> dense(256,256) >> relu >> dense(256,10)';
@@ -76,8 +77,8 @@ export function timeXor(cfg: BenchConfig): number[] {
   return Array.from({ length: cfg.repeats }, run);
 }
 
-/** The char transformer's data: batch·steps windows of synthetic ids (x [N, T]) and their next ids (y [N, T]). */
-export function charWindows(c: CharTransformerConfig): Dataset {
+/** The char transformer's (and the char LSTM's) data: batch·steps windows of synthetic ids (x [N, T]) and their next ids (y [N, T]). */
+export function charWindows(c: Pick<CharTransformerConfig, 'vocab' | 'context' | 'batch' | 'steps'>): Dataset {
   const T = c.context,
     N = c.batch * c.steps;
   const ids = tokenWindows(N, c, 11);
@@ -105,6 +106,32 @@ export function timeCharTransformer(cfg: BenchConfig): number[] {
   );
 }
 
+/**
+ * Tokens/s of the char LSTM (issue 30's row): `steps` Adam steps over batches of pre-made
+ * windows (the state is not carried across them: the speed is the same), after a warm-up epoch.
+ */
+export function timeCharLstm(cfg: BenchConfig): number[] {
+  const c = cfg.charLstm,
+    T = c.context;
+  return epochRates(
+    new Trainer(parseSpec(charLstmSpec(c)).at([T]), charWindows(c), { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 }),
+    c.batch * c.steps * T,
+    cfg,
+  );
+}
+
+/**
+ * Clouds/s of SEGNN on N-body-sized point clouds (e3_conv, a composite of lenses: its speed is
+ * that of its tensor products and of the copies its composition makes), Adam, one epoch of
+ * synthetic clouds after one warm-up epoch.
+ */
+export function timeSegnn(cfg: BenchConfig): number[] {
+  const { clouds, batch, lr } = cfg.segnn;
+  const model = parseSpec(nbodySpec('segnn'));
+  const data = { name: 'clouds', x: new Tensor(fill(clouds * 5 * 11, 5), [clouds, 5, 11]), y: new Tensor(fill(clouds * 5 * 3, 6), [clouds, 5, 3]) };
+  return epochRates(new Trainer(model, data, { loss: mse, batch, lr, optimizer: 'adam', seed: 0 }), clouds, cfg);
+}
+
 /** Every workload on the backend registered as `name`; `system` labels the rows. */
 export function benchParalens(name: string, system: string, cfg: BenchConfig, skipped: string[], log: (s: string) => void): Measurement[] {
   const previous = backend();
@@ -120,6 +147,8 @@ export function benchParalens(name: string, system: string, cfg: BenchConfig, sk
     );
     add(names.xor(cfg.xor.epochs), 's', () => timeXor(cfg));
     add(names.charTransformer(cfg.charTransformer), 'tokens/s', () => timeCharTransformer(cfg));
+    add(names.charLstm(cfg.charLstm), 'tokens/s', () => timeCharLstm(cfg));
+    add(names.segnn(cfg.segnn.batch), 'samples/s', () => timeSegnn(cfg));
     for (const pos of derivedAttentionPositions(cfg.charTransformer))
       add(names.derivedAttention(cfg.charTransformer, pos), 'tokens/s', () =>
         timeCharTransformer({ ...cfg, charTransformer: { ...cfg.charTransformer, pos } }),

@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { vocabSize } from '../src/data/text.js';
-import { loadTextData } from '../src/cli/text-data.js';
+import { loadTextData } from '../src/cli/data.js';
 import { parseSpec } from '../src/catalogue/index.js';
 import { init } from '../src/tensor/init.js';
 import { trainLanguageModel } from '../src/train/language-model.js';

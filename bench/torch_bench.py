@@ -98,26 +98,24 @@ def time_xor(cfg):
     return [run() for _ in range(cfg["repeats"])]
 
 
-def time_char_transformer(cfg):
-    """bench/paralens.ts timeCharTransformer: the same model (bench/text_torch.py's LM), Adam, one epoch of batch·steps pre-made windows of token ids."""
-    import os
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from text_torch import LM
+def time_token_lm(cfg, c, make_model, logits_of):
+    """Tokens/s of a next-token model: Adam on one epoch of batch·steps pre-made windows of token ids
+    (bench/paralens.ts epochRates), after a warm-up epoch. make_model() builds it; logits_of(model, x)
+    gives its logits [B, T, V]."""
     import torch.nn.functional as F
-    c = cfg["charTransformer"]
     T, V, B, steps = c["context"], c["vocab"], c["batch"], c["steps"]
     n = B * steps
     ids = ((rand((n, T + 1), 11) + 0.5) * V).long().clamp(0, V - 1)
     x, y = ids[:, :T], ids[:, 1:]
     torch.manual_seed(0)
-    model = LM(V, c)
+    model = make_model()
     opt = torch.optim.Adam(model.parameters(), lr=c["lr"])
 
     def epoch():
         perm = torch.randperm(n)
         for s in range(steps):
             idx = perm[s * B:(s + 1) * B]
-            loss = F.cross_entropy(model(x[idx]).view(B * T, V), y[idx].reshape(B * T))
+            loss = F.cross_entropy(logits_of(model, x[idx]).reshape(B * T, V), y[idx].reshape(B * T))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -130,6 +128,25 @@ def time_char_transformer(cfg):
         epoch()
         out.append(n * T / (time.perf_counter() - t))
     return out
+
+
+def time_char_transformer(cfg):
+    """bench/paralens.ts timeCharTransformer: the same model (bench/text_torch.py's LM)."""
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from text_torch import LM
+    c = cfg["charTransformer"]
+    return time_token_lm(cfg, c, lambda: LM(c["vocab"], c), lambda m, x: m(x))
+
+
+def time_char_lstm(cfg):
+    """bench/paralens.ts timeCharLstm: the same model (bench/char_lstm_torch.py's CharLSTM: nn.Embedding, nn.LSTM, nn.Linear), from zero states (no state carried)."""
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from char_lstm_torch import CharLSTM
+    c = cfg["charLstm"]
+    zero = (torch.zeros(1, c["batch"], c["h"]), torch.zeros(1, c["batch"], c["h"]))
+    return time_token_lm(cfg, c, lambda: CharLSTM(c["vocab"], c["d"], c["h"]), lambda m, x: m(x, zero)[0])
 
 
 def main():
@@ -160,6 +177,8 @@ def main():
     add(f"XOR 2-4-4-1, {cfg['xor']['epochs']} epochs", "s", lambda: time_xor(cfg))
     c = cfg["charTransformer"]
     add(f"char transformer train ({c['blocks']}×d{c['d']}, T {c['context']}, batch {c['batch']})", "tokens/s", lambda: time_char_transformer(cfg))
+    c = cfg["charLstm"]
+    add(f"char LSTM train (h {c['h']}, T {c['context']}, batch {c['batch']})", "tokens/s", lambda: time_char_lstm(cfg))
     json.dump(out, sys.stdout)
 
 

@@ -24,6 +24,13 @@ export interface BenchConfig {
    * (synthetic ids: the speed does not depend on the text), token cross-entropy.
    */
   charTransformer: CharTransformerConfig;
+  /**
+   * A character-level LSTM: embedding(vocab,d) >> lstm(d,h) >> dense(h,vocab), Adam, `batch`
+   * windows of `context` token ids per step (synthetic ids), token cross-entropy — issue 30's row.
+   */
+  charLstm: CharLstmConfig;
+  /** SEGNN on N-body-sized clouds (nbodySpec('segnn'): 4 × e3_conv, 32x0e+32x1o, lmax 1, on 5 points), Adam, MSE: `clouds` synthetic clouds per epoch, `batch` per step. */
+  segnn: { clouds: number; batch: number; lr: number };
   /** Run only the workloads whose names contain this (`npm run bench -- --only transformer`); all when absent. */
   only?: string;
 }
@@ -41,6 +48,21 @@ export interface CharTransformerConfig {
   lr: number;
 }
 
+export interface CharLstmConfig {
+  vocab: number;
+  d: number;
+  h: number;
+  context: number;
+  batch: number;
+  steps: number;
+  lr: number;
+}
+
+/** The char LSTM as a paralens spec. */
+export function charLstmSpec(c: CharLstmConfig): string {
+  return `embedding(${c.vocab},${c.d}) >> lstm(${c.d},${c.h}) >> dense(${c.h},${c.vocab})`;
+}
+
 /** The char transformer as a paralens spec. */
 export function charTransformerSpec(c: CharTransformerConfig): string {
   return [
@@ -52,7 +74,7 @@ export function charTransformerSpec(c: CharTransformerConfig): string {
 }
 
 /** Token ids in 0 … vocab−1 for `windows` windows of context + 1 (inputs and next-token targets), from `fill`. */
-export function tokenWindows(windows: number, c: CharTransformerConfig, seed: number): Float32Array {
+export function tokenWindows(windows: number, c: Pick<CharTransformerConfig, 'vocab' | 'context'>, seed: number): Float32Array {
   return fill(windows * (c.context + 1), seed).map((v) => Math.min(c.vocab - 1, Math.floor((v + 0.5) * c.vocab)));
 }
 
@@ -74,6 +96,8 @@ export function benchConfig(quick: boolean): BenchConfig {
         xor: { epochs: 1000, lr: 0.5 },
         fashion: { epochs: 1, batch: 128, lr: 0.05 },
         charTransformer: { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: 3, lr: 0.003 },
+        charLstm: { vocab: 96, d: 64, h: 256, context: 64, batch: 32, steps: 3, lr: 0.003 },
+        segnn: { clouds: 50, batch: 25, lr: 0.0005 },
       }
     : {
         repeats: 5,
@@ -91,6 +115,8 @@ export function benchConfig(quick: boolean): BenchConfig {
         xor: { epochs: 6000, lr: 0.5 },
         fashion: { epochs: 3, batch: 128, lr: 0.05 },
         charTransformer: { vocab: 96, d: 64, heads: 4, ff: 256, blocks: 2, pos: 'rope', context: 64, batch: 32, steps: 10, lr: 0.003 },
+        charLstm: { vocab: 96, d: 64, h: 256, context: 64, batch: 32, steps: 10, lr: 0.003 },
+        segnn: { clouds: 500, batch: 25, lr: 0.0005 },
       };
 }
 
@@ -135,10 +161,12 @@ export const names = {
   xor: (epochs: number) => `XOR 2-4-4-1, ${epochs} epochs`,
   fashionEpoch: (batch: number) => `Fashion-MNIST MLP 784-256-256-10 epoch, batch ${batch}`,
   cliProcess: (epochs: number, what: 'wall' | 'CPU') => `paralens train process, ${epochs} Fashion-MNIST epoch${epochs === 1 ? '' : 's'}: ${what} time`,
+  segnn: (batch: number) => `SEGNN 4×e3_conv (N-body) train, batch ${batch}`,
   charTransformer: (c: CharTransformerConfig) => `char transformer train (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
   /** The derived seq attention against the hand-written relative one at the same parameters (issue 31: within 1.2× of relative's tokens/s). */
   derivedAttention: (c: CharTransformerConfig, pos: string) =>
     `derived seq attention vs relative: char transformer train, ${pos} (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
+  charLstm: (c: CharLstmConfig) => `char LSTM train (h ${c.h}, T ${c.context}, batch ${c.batch})`,
 };
 
 /** The two position parts the derived-attention rows compare: the kernels the solver derives for seq(T,causal), and relative(T − 1) (the same space, written by hand). */

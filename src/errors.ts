@@ -82,6 +82,16 @@ export class UnknownNameError extends ParalensError {
   }
 }
 
+/**
+ * `table[name]` when `name` is one of the table's own keys — never an inherited property such
+ * as `valueOf` or `__proto__`, which plain indexing would return for a name typed on the command
+ * line — and otherwise an UnknownNameError listing the known names.
+ */
+export function byName<T>(kind: string, table: Readonly<Record<string, T>>, name: string, known: readonly string[] = Object.keys(table)): T {
+  if (!Object.hasOwn(table, name)) throw new UnknownNameError(kind, name, known);
+  return table[name]!;
+}
+
 /** Throw a RangeArgError unless `ok`. */
 export function requireArg(ok: boolean, message: string): asserts ok {
   if (!ok) throw new RangeArgError(message);

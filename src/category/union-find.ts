@@ -26,7 +26,7 @@ export class UnionFind {
     if (a === b) return false;
     if (this.size[a]! < this.size[b]!) [a, b] = [b, a];
     this.parent[b] = a;
-    this.size[a] += this.size[b]!;
+    this.size[a]! += this.size[b]!;
     return true;
   }
 

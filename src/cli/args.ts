@@ -29,15 +29,41 @@ export interface FlagSpec {
   readonly output?: boolean;
 }
 
-export type Flags = Record<string, FlagSpec>;
-export type ParsedFlags = Record<string, string | number | boolean | undefined>;
+export type Flags = { readonly [name: string]: FlagSpec };
+
+/** What a flag of definition S holds once parsed: its text (one of its choices when they are literals), a number ('number', 'int'), or true/false. */
+export type FlagValue<S extends FlagSpec> = S extends { readonly type: 'boolean' }
+  ? boolean
+  : S extends { readonly type: 'string' }
+    ? S extends { readonly choices: readonly (infer C extends string)[] }
+      ? C
+      : string
+    : number;
 
 /** Flags every command takes. */
-export const commonFlags: Flags = {
+export const commonFlags = {
   json: { type: 'boolean', help: 'print exactly one JSON object on stdout; progress and logs go to stderr' },
   quiet: { type: 'boolean', help: 'no progress line and no logs on stderr (errors still go there)' },
   help: { type: 'boolean', help: 'show this help' },
+} as const satisfies Flags;
+
+/** The names of F's output flags (never when it has none). */
+type OutputFlag<F extends Flags> = { [K in keyof F]: F[K] extends { readonly output: true } ? K : never }[keyof F];
+
+/** A command's flags as parsed: its own, the common ones, and --force when it writes a file. */
+export type AllFlags<F extends Flags> = F & typeof commonFlags & ([OutputFlag<F>] extends [never] ? unknown : { readonly force: typeof forceFlag });
+
+/**
+ * The parsed flags of a command whose flag definitions are F: each flag holds the value its
+ * definition's type gives (FlagValue), and is undefined when it was not given, unless it has
+ * a default.
+ */
+export type ParsedFlags<F extends Flags> = {
+  readonly [K in keyof AllFlags<F>]: FlagValue<AllFlags<F>[K]> | (AllFlags<F>[K] extends { readonly default: {} } ? never : undefined);
 };
+
+/** Parsed flags whatever their definitions: what run.ts reads before a command runs (output files, the backend). */
+export type FlagValues = { readonly [name: string]: string | number | boolean | undefined };
 
 const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
@@ -50,10 +76,10 @@ export function parseDecimal(text: string): number | undefined {
 }
 
 /** `--force`, which every command that writes a file takes. */
-export const forceFlag: FlagSpec = {
+export const forceFlag = {
   type: 'boolean',
   help: 'replace an output that is a symbolic link (the link, never what it points to), a device or a read-only file',
-};
+} as const satisfies FlagSpec;
 
 /** A command's flags with `--force` when one of them is an output file. */
 export function withOutputFlags(flags: Flags): Flags {
@@ -64,9 +90,9 @@ export function withOutputFlags(flags: Flags): Flags {
  * Parses `--name value`, `--name=value` and boolean `--name`. Unknown flags, missing
  * values and values of the wrong type throw UsageError naming the flag and what it expects.
  */
-export function parseFlags(argv: readonly string[], flags: Flags, command: string): ParsedFlags {
-  const all: Flags = { ...commonFlags, ...flags };
-  const out: ParsedFlags = {};
+export function parseFlags<F extends Flags>(argv: readonly string[], flags: F, command: string): ParsedFlags<F> {
+  const all: Flags = { ...commonFlags, ...withOutputFlags(flags) };
+  const out: Record<string, string | number | boolean> = {};
   for (const [k, s] of Object.entries(all)) if (s.default !== undefined) out[k] = s.default;
   const shortNames = new Map<string, string>(Object.entries(all).flatMap(([k, s]): [string, string][] => (s.short ? [[`-${s.short}`, k]] : [])));
   for (let i = 0; i < argv.length; i++) {
@@ -76,7 +102,7 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     else if (!a.startsWith('--')) throw new UsageError(`${command}: unexpected argument ${quote(a)} (flags are --name value)`);
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
-    const spec = all[name];
+    const spec = Object.hasOwn(all, name) ? all[name] : undefined; // never an inherited property (--constructor)
     if (!spec)
       throw new UsageError(
         `${command}: unknown flag --${name}; known: ${Object.keys(all)
@@ -100,7 +126,9 @@ export function parseFlags(argv: readonly string[], flags: Flags, command: strin
     }
     out[name] = convert(command, name, spec, raw);
   }
-  return out;
+  // every value is its definition's type (convert checked it) and every default is in place:
+  // what ParsedFlags<F> describes
+  return out as ParsedFlags<F>;
 }
 
 function convert(command: string, name: string, spec: FlagSpec, raw: string): string | number {

@@ -2,16 +2,21 @@ import { arraysDataset, withImageLayout } from '../data/arrays.js';
 import type { ImageLayout } from '../data/arrays.js';
 import type { Dataset } from '../data/dataset.js';
 import { readFashionMnist, readIdxDirectory, readNpyFile, readNpzFile, readTableFile } from '../data/node.js';
+import { readFortunes, readTextFile } from '../data/node-text.js';
 import type { NdArray } from '../data/npy.js';
 import { modelInputs } from '../data/preprocessing.js';
 import type { Preprocessing } from '../data/preprocessing.js';
+import type { LoadedData } from '../data/splits.js';
 import { builtInData, builtInDataNames } from '../data/registry.js';
 import { nbodyData } from '../data/nbody.js';
 import { isPointCloud, pointCloudDataset } from '../data/point-cloud.js';
 import { encodeTable, tablePreprocessing } from '../data/tabular.js';
 import type { Task } from '../data/task.js';
+import { textCorpus } from '../data/text.js';
+import type { TextCorpus } from '../data/text.js';
 import { DataError, ShapeError, UnknownNameError } from '../errors.js';
 import type { Para } from '../para/para.js';
+import { UsageError } from './args.js';
 import type { Flags } from './args.js';
 
 /** What a command asks of its data. */
@@ -28,20 +33,6 @@ export interface CliDataOptions {
   /** For k-means: no target unless named, or the last column of a table holds class names. */
   optionalTarget?: boolean;
   /** For predict: read the file as the model was trained — its columns, categories and classes. */
-  preprocessing?: Preprocessing;
-}
-
-/**
- * A data set as a source gives it. For a file, `data` holds raw inputs (numbers as written,
- * categories one-hot, pixels 0…255) and `preprocessing` says how they become model inputs
- * (fitted on the training rows by the command); built-in sets are model inputs already.
- * `test` is a fixed test split where the source has one (Fashion-MNIST's 10 000 images).
- */
-export interface LoadedData {
-  data: Dataset;
-  /** A fixed validation split, where the source has one (nbody's 2 000 trajectories). */
-  validation?: Dataset;
-  test?: Dataset;
   preprocessing?: Preprocessing;
 }
 
@@ -171,6 +162,26 @@ export async function loadData(spec: string, opts: CliDataOptions): Promise<Load
   return source.load(spec, opts);
 }
 
+/** The character-level data sets: `text:PATH` (any UTF-8 file) and `fortunes` (Debian's package). */
+export const TEXT_DATA = ['text:PATH', 'fortunes'] as const;
+
+export function isTextData(name: string): boolean {
+  return name === 'fortunes' || name.startsWith('text:');
+}
+
+/** The raw text of a text data set (`dataDir` overrides where fortunes looks). */
+function readTextData(name: string, dataDir?: string): string {
+  if (name === 'fortunes') return readFortunes(dataDir);
+  const path = name.slice('text:'.length);
+  if (!path) throw new UsageError('--data text:PATH needs a path, e.g. --data text:book.txt');
+  return readTextFile(path);
+}
+
+/** A text data set split 90/10 into training and validation characters, with the training part's vocabulary (or the one given). */
+export function loadTextData(name: string, opts: { dataDir?: string; context: number; vocabulary?: readonly string[] }): TextCorpus {
+  return textCorpus(name, readTextData(name, opts.dataDir), { minWindow: opts.context, vocabulary: opts.vocabulary });
+}
+
 /**
  * The data as a command that splits and standardises for itself takes it (uncertainty,
  * sheaf, distill, k-means, topos info): arrays scaled (pixels to [0,1]), tables encoded
@@ -186,10 +197,10 @@ export function inputsOf(l: LoadedData): Dataset & { test?: Dataset } {
   return { ...ready(l.data), ...(l.test ? { test: ready(l.test) } : {}) };
 }
 
-/** The data flags of every command that takes --data. */
-export function dataFlags(opts: { help?: string; default?: string } = {}): Flags {
+/** The data flags of every command that takes --data (`help` names what the data is for). */
+export function dataFlags(opts: { help?: string } = {}) {
   return {
-    data: { type: 'string', help: `${opts.help ?? 'data set'}: ${dataForms()}`, ...(opts.default !== undefined ? { default: opts.default } : {}) },
+    data: { type: 'string', help: `${opts.help ?? 'data set'}: ${dataForms()}` },
     target: { type: 'string', help: 'the target column of a table (default: the last), or the .npy file of targets' },
     task: {
       type: 'string',
@@ -197,5 +208,5 @@ export function dataFlags(opts: { help?: string; default?: string } = {}): Flags
       help: 'classification or regression (default: from the target: text or few integers are classes)',
     },
     'data-dir': { type: 'string', help: 'directory of IDX files for fashion-mnist (default /usr/share/datasets/fashion-mnist)' },
-  };
+  } as const satisfies Flags;
 }

@@ -1,9 +1,8 @@
 import type { TrainEvent } from '../train/train.js';
-import type { ParsedFlags } from './args.js';
 import type { CliIO } from './command.js';
 
 /** Whether a command must keep stderr free of progress and logs: --json (stdout is one object, stderr may be read by a machine too) or --quiet. */
-export function isSilent(flags: ParsedFlags): boolean {
+export function isSilent(flags: { readonly json?: boolean; readonly quiet?: boolean }): boolean {
   return Boolean(flags.json) || Boolean(flags.quiet);
 }
 
@@ -57,12 +56,20 @@ export class Progress {
   }
 }
 
+/** What a training run reports its progress to: train()'s events (rows), or each step's bits per character (text). */
+export interface TrainingProgress {
+  onEvent(e: TrainEvent): void;
+  onStep(step: number, steps: number, bits: number): void;
+  done(): void;
+}
+
 /**
  * The progress of a training run, from train()'s events: a line with the epoch, samples per
  * second, the time left and the last losses, redrawn after optimiser steps on a terminal;
- * and, unless silent, one log line per evaluated epoch when there is a validation set.
+ * and, unless silent, one log line per evaluated epoch when there is a validation set. A run
+ * on text reports its steps instead: the step and its bits per character.
  */
-export function trainingProgress(io: CliIO, silent: boolean, label = 'train'): { onEvent(e: TrainEvent): void; done(): void } {
+export function trainingProgress(io: CliIO, silent: boolean, label = 'train'): TrainingProgress {
   const bar = new Progress(io, label, silent);
   let rows = 0,
     startEpoch = 0,
@@ -93,6 +100,7 @@ export function trainingProgress(io: CliIO, silent: boolean, label = 'train'): {
         bar.update(done, (e.epochs - startEpoch) * rows, `epochs · ${rate(done)}${lastLoss}`, `${e.epoch}/${e.epochs}`);
       }
     },
+    onStep: (step, steps, bits) => bar.update(step, steps, `bits/char ${fmt(bits)}`),
     done: () => bar.done(),
   };
 }

@@ -1,7 +1,7 @@
 import { clip, ParalensError, quote } from '../errors.js';
 import { VERSION } from '../version.js';
 import { checkWritableSync } from '../io/node-fs.js';
-import { helpText, parseFlags, UsageError, withOutputFlags } from './args.js';
+import { helpText, UsageError, withOutputFlags } from './args.js';
 import type { CliIO, Command } from './command.js';
 import { commands } from './commands/index.js';
 import { runtimeFlags, startRuntime } from './runtime.js';
@@ -67,17 +67,17 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
     return 0;
   }
   const args = cmd.positional && argv[0] !== undefined && !argv[0].startsWith('-') ? [`--${cmd.positional}`, ...argv] : argv;
-  const flags = parseFlags(args, flagSpecs, path);
+  const call = cmd.parse(args, path);
   // every file the command will write is probed before any work (src/io/node-fs.ts)
   for (const [name, spec] of Object.entries(flagSpecs)) {
-    const value = flags[name];
+    const value = call.flags[name];
     if (!spec.output || value === undefined) continue;
     if (value === '') throw new UsageError(`${path}: --${name} needs a file name`);
-    checkWritableSync(String(value), { force: Boolean(flags.force) });
+    checkWritableSync(String(value), { force: Boolean(call.flags.force) });
   }
   // a command that computes starts its kernels (and their threads) before its first step
-  if (Object.keys(runtimeFlags).every((k) => k in cmd.flags)) await startRuntime(flags, opts.env ?? {}, opts.startBackend ?? false);
-  return cmd.run(flags, io);
+  if (Object.keys(runtimeFlags).every((k) => k in cmd.flags)) await startRuntime(call.flags, opts.env ?? {}, opts.startBackend ?? false);
+  return call.run(io);
 }
 
 /** The longest error message printed (a message can quote a spec or a path of any length). */

@@ -1,9 +1,8 @@
-import { lossByName, lossForData, lossNames } from '../nn/loss.js';
+import { lossNames } from '../nn/loss.js';
 import { optimizerNames } from '../optim/by-name.js';
-import { scheduleByName, scheduleNames } from '../optim/schedule.js';
-import type { Dataset } from '../data/dataset.js';
-import type { TrainRunOptions } from '../train/train.js';
-import type { FlagSpec, Flags, ParsedFlags } from './args.js';
+import { scheduleNames } from '../optim/schedule.js';
+import type { RunSettings } from '../train/run.js';
+import type { FlagSpec, Flags } from './args.js';
 
 /**
  * The flags of every command that trains, defined once: one name, type, range, help text and
@@ -27,6 +26,11 @@ const TRAINING_FLAGS = {
     default: 'constant',
     help: 'learning-rate schedule over the run: constant; cosine (to 0); step (×0.1 after each third); warmup (linear over the first 5 %, then cosine)',
   },
+  clip: {
+    type: 'number',
+    range: 'positive',
+    help: "clip the gradient to this global L2 norm before each update (PyTorch's clip_grad_norm_)",
+  },
   'val-fraction': {
     type: 'number',
     range: 'unit-open',
@@ -36,32 +40,51 @@ const TRAINING_FLAGS = {
 
 export type TrainingFlag = keyof typeof TRAINING_FLAGS;
 
+/** A shared definition S with a command's recipe R laid over it. */
+type WithRecipe<S, R> = Omit<S, keyof R> & R;
+
 /** The training flags named in `names` (all of them by default), with a command's own recipe laid over the shared definitions. */
-export function trainingFlags(
-  names: readonly TrainingFlag[] = Object.keys(TRAINING_FLAGS) as TrainingFlag[],
-  recipe: Partial<Record<TrainingFlag, Partial<FlagSpec>>> = {},
-): Flags {
-  return Object.fromEntries(names.map((n) => [n, { ...TRAINING_FLAGS[n], ...recipe[n] } as FlagSpec]));
+export function trainingFlags(): typeof TRAINING_FLAGS;
+export function trainingFlags<const N extends TrainingFlag, const R extends { readonly [K in N]?: Partial<FlagSpec> } = {}>(
+  names: readonly N[],
+  recipe?: R,
+): { readonly [K in N]: K extends keyof R ? WithRecipe<(typeof TRAINING_FLAGS)[K], R[K]> : (typeof TRAINING_FLAGS)[K] };
+export function trainingFlags(names?: readonly TrainingFlag[], recipe: { readonly [K in TrainingFlag]?: Partial<FlagSpec> } = {}): Flags {
+  if (names === undefined) return TRAINING_FLAGS;
+  return Object.fromEntries(names.map((n) => [n, { ...TRAINING_FLAGS[n], ...recipe[n] }]));
 }
 
 /**
- * What `train` needs from the parsed training flags: the loss (named, or the one that fits the
- * data), the optimiser, its rate and schedule (over all the steps of the run), the minibatch
- * size (0: the whole set) and the seed.
+ * The settings of a run from the parsed training flags, read once: what the run
+ * (train/run.ts), its checkpoints and its model file are made of. A command without --steps,
+ * --val-fraction or --context (topos info) runs whole epochs of rows.
  */
-export function trainRunOptions(flags: ParsedFlags, data: Dataset): TrainRunOptions {
-  const epochs = flags.epochs as number;
-  const batch = (flags.batch as number) || undefined;
-  // a command with --steps (train) runs that many; the others run whole epochs
-  const steps = (flags.steps as number | undefined) ?? epochs * Math.ceil(data.x.batch / Math.min(batch ?? data.x.batch, data.x.batch));
-  const schedule = flags.schedule !== undefined && flags.schedule !== 'constant' ? scheduleByName(flags.schedule as string, steps) : undefined;
+export function runSettings(flags: {
+  readonly epochs: number;
+  readonly batch: number;
+  readonly lr: number;
+  readonly optimizer: string;
+  readonly seed: number;
+  readonly loss?: string;
+  readonly schedule?: string;
+  readonly steps?: number;
+  readonly 'val-fraction'?: number;
+  readonly context?: number;
+  readonly clip?: number;
+  readonly bptt?: number;
+}): RunSettings {
   return {
-    loss: flags.loss !== undefined ? lossByName(flags.loss as string) : lossForData(data),
-    epochs,
-    batch,
-    lr: flags.lr as number,
-    optimizer: (flags.optimizer as string | undefined) ?? 'sgd',
-    ...(schedule ? { optimizerOptions: { schedule } } : {}),
-    seed: flags.seed as number,
+    epochs: flags.epochs,
+    steps: flags.steps,
+    batch: flags.batch,
+    lr: flags.lr,
+    optimizer: flags.optimizer,
+    loss: flags.loss,
+    schedule: flags.schedule,
+    seed: flags.seed,
+    valFraction: flags['val-fraction'],
+    context: flags.context,
+    clip: flags.clip,
+    bptt: flags.bptt,
   };
 }

@@ -96,13 +96,13 @@ export function updateCentres(p: Float64Array, N: number, d: number, labels: Int
   centres.fill(0);
   for (let i = 0; i < N; i++) {
     const c = labels[i]!;
-    sizes[c]++;
-    for (let t = 0; t < d; t++) centres[c * d + t] += p[i * d + t]!;
+    sizes[c]!++;
+    for (let t = 0; t < d; t++) centres[c * d + t]! += p[i * d + t]!;
   }
   const used = new Set<number>();
   for (let c = 0; c < k; c++) {
     if (sizes[c]! > 0) {
-      for (let t = 0; t < d; t++) centres[c * d + t] /= sizes[c]!;
+      for (let t = 0; t < d; t++) centres[c * d + t]! /= sizes[c]!;
       continue;
     }
     let far = -1;
@@ -173,7 +173,7 @@ export function lloyd(
   // a final assignment so labels, sizes and inertia belong to the returned centres
   const inertia = assignPoints(p, N, d, centres, k, labels, dist);
   const sizes = new Array<number>(k).fill(0);
-  for (let i = 0; i < N; i++) sizes[labels[i]!]++;
+  for (let i = 0; i < N; i++) sizes[labels[i]!]!++;
   return { labels, inertia, iterations, converged, sizes };
 }
 

@@ -100,6 +100,6 @@ export function setSizes(x: Tensor): Int32Array {
     n = x.shape[1]!,
     w = x.shape[2]!;
   const out = new Int32Array(B);
-  for (let b = 0; b < B; b++) for (let i = 0; i < n; i++) if (x.data[(b * n + i) * w + w - 1]! > 0.5) out[b]++;
+  for (let b = 0; b < B; b++) for (let i = 0; i < n; i++) if (x.data[(b * n + i) * w + w - 1]! > 0.5) out[b]!++;
   return out;
 }

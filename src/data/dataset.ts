@@ -76,8 +76,8 @@ export function featureStats(x: Tensor): { mean: Float64Array; std: Float64Array
     d = x.size / N;
   const mean = new Float64Array(d),
     std = new Float64Array(d);
-  for (let i = 0; i < N; i++) for (let j = 0; j < d; j++) mean[j] += x.data[i * d + j]! / N;
-  for (let i = 0; i < N; i++) for (let j = 0; j < d; j++) std[j] += (x.data[i * d + j]! - mean[j]!) ** 2 / N;
+  for (let i = 0; i < N; i++) for (let j = 0; j < d; j++) mean[j]! += x.data[i * d + j]! / N;
+  for (let i = 0; i < N; i++) for (let j = 0; j < d; j++) std[j]! += (x.data[i * d + j]! - mean[j]!) ** 2 / N;
   for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]!) || 1;
   return { mean, std };
 }

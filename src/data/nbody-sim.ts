@@ -43,9 +43,9 @@ function forces(x: Float64Array, q: Float64Array, n: number, strength: number, m
         dz = x[3 * i + 2]! - x[3 * j + 2]!;
       const r2 = dx * dx + dy * dy + dz * dz;
       const s = (strength * q[i]! * q[j]!) / (r2 * Math.sqrt(r2));
-      F[3 * i] += s * dx;
-      F[3 * i + 1] += s * dy;
-      F[3 * i + 2] += s * dz;
+      F[3 * i]! += s * dx;
+      F[3 * i + 1]! += s * dy;
+      F[3 * i + 2]! += s * dz;
     }
   for (let k = 0; k < 3 * n; k++) F[k] = Math.max(-maxF, Math.min(maxF, F[k]!));
 }
@@ -79,17 +79,17 @@ export function simulateCharged(rng: Rng, frames: number, opts: NBodyOptions = {
     velocities = new Float64Array(frames * 3 * n);
   // half step of the leapfrog: v ← v + Δt·F(x)
   forces(x, q, n, strength, maxF, F);
-  for (let k = 0; k < 3 * n; k++) v[k] += dt * F[k]!;
+  for (let k = 0; k < 3 * n; k++) v[k]! += dt * F[k]!;
   let saved = 0;
   for (let step = 1; saved < frames; step++) {
-    for (let k = 0; k < 3 * n; k++) x[k] += dt * v[k]!;
+    for (let k = 0; k < 3 * n; k++) x[k]! += dt * v[k]!;
     if (step % every === 0) {
       positions.set(x, saved * 3 * n);
       velocities.set(v, saved * 3 * n);
       saved++;
     }
     forces(x, q, n, strength, maxF, F);
-    for (let k = 0; k < 3 * n; k++) v[k] += dt * F[k]!;
+    for (let k = 0; k < 3 * n; k++) v[k]! += dt * F[k]!;
   }
   return { particles: n, charges: q, positions, velocities, frames };
 }

@@ -1,4 +1,4 @@
-import { UnknownNameError } from '../errors.js';
+import { byName } from '../errors.js';
 import { parseCsv } from './csv.js';
 import type { Dataset } from './dataset.js';
 import { blobs, circles, moons, spirals, xor } from './generated.js';
@@ -27,7 +27,5 @@ export function builtInDataNames(): string[] {
 
 /** A built-in data set by name, generated with `seed` where it is random. */
 export function builtInData(name: string, seed = 0): Dataset {
-  const l = builtIn[name];
-  if (!l) throw new UnknownNameError('data set', name, [...builtInDataNames(), 'fashion-mnist']);
-  return l(seed);
+  return byName('data set', builtIn, name, [...builtInDataNames(), 'fashion-mnist'])(seed);
 }

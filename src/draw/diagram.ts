@@ -1,13 +1,13 @@
 import type { Para } from '../para/para.js';
-import { layout } from './layout.js';
-import type { Diagram } from './layout.js';
+import { layout } from './rules.js';
+import type { Diagram, LayoutOptions } from './layout.js';
 import { esc, r, svgDoc, textWidth } from './svg.js';
 
 const M = 24; // margin, and the length of the outer input/output wires
 
 /** The diagram of f with its outer input and output wires, offset by the margins. */
-export function diagramOf(f: Para): Diagram {
-  const d = layout(f);
+export function diagramOf(f: Para, opts: LayoutOptions = {}): Diagram {
+  const d = layout(f, opts);
   const lead = M + Math.max(20, textWidth(f.dom ? `[${f.dom.join(',')}]` : '', 10));
   const shifted: Diagram = {
     width: d.width + 2 * lead,
@@ -41,8 +41,8 @@ export function diagramOf(f: Para): Diagram {
  * stacked, copy/add as dots, residuals as a wire around the box, named composites
  * (transformer) as a dashed frame around their expansion, attention with its heads side by side.
  */
-export function stringDiagram(f: Para, title = String(f)): string {
-  const d = diagramOf(f);
+export function stringDiagram(f: Para, title = String(f), opts: LayoutOptions = {}): string {
+  const d = diagramOf(f, opts);
   const parts: string[] = [];
   for (const fr of d.frames) {
     parts.push(

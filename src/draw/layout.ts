@@ -1,49 +1,10 @@
-import { Defined } from '../para/definition.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { textWidth } from './svg.js';
 import { attentionCausal, parsePosition } from '../nn/attention-position.js';
+import type { Diagram, Frame, Node, Wire } from './diagram-types.js';
 
-/** A box (a morphism), a dot (copy, add, discard), or the label of a parameter wire. */
-export interface Node {
-  kind: 'box' | 'copy' | 'add' | 'discard';
-  label: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  /** Parameter shapes entering from above (the Para picture). */
-  params: string[];
-}
-
-/** A wire from (x1,y1) to (x2,y2) through optional bends, labelled with the shape it carries. */
-export interface Wire {
-  points: [number, number][];
-  label: string;
-  /** A parameter wire (drawn dashed, entering a box from above). */
-  param?: boolean;
-}
-
-/** A dashed frame around the expansion of a named composite (transformer(…)), labelled with its name. */
-export interface Frame {
-  label: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/** A laid-out string diagram: data flows left to right, parameters enter from above. */
-export interface Diagram {
-  width: number;
-  height: number;
-  nodes: Node[];
-  wires: Wire[];
-  frames: Frame[];
-  /** y of the input and output wire, relative to the diagram's top. */
-  inY: number;
-  outY: number;
-}
+export type { Diagram, Frame, Node, Wire } from './diagram-types.js';
 
 const GAP = 46; // horizontal room for a labelled wire between boxes
 const PAD = 14; // vertical gap between factors of a product
@@ -63,29 +24,35 @@ function shift(d: Diagram, dx: number, dy: number): Diagram {
   };
 }
 
-function leaf(f: Para): Diagram {
-  if (f.kind === 'id')
-    return {
-      width: GAP / 2,
-      height: 20,
-      nodes: [],
-      wires: [
-        {
-          points: [
-            [0, 10],
-            [GAP / 2, 10],
-          ],
-          label: '',
-        },
-      ],
-      frames: [],
-      inY: 10,
-      outY: 10,
-    };
-  if (f.kind === 'copy' || f.kind === 'add' || f.kind === 'discard') {
-    const n: Node = { kind: f.kind, label: f.kind === 'add' ? '+' : '', x: 0, y: PARAM, w: DOT, h: DOT, params: [] };
-    return { width: DOT, height: PARAM + DOT, nodes: [n], wires: [], frames: [], inY: PARAM + DOT / 2, outY: PARAM + DOT / 2 };
-  }
+/** The identity: a bare wire. */
+export function wire(): Diagram {
+  return {
+    width: GAP / 2,
+    height: 20,
+    nodes: [],
+    wires: [
+      {
+        points: [
+          [0, 10],
+          [GAP / 2, 10],
+        ],
+        label: '',
+      },
+    ],
+    frames: [],
+    inY: 10,
+    outY: 10,
+  };
+}
+
+/** copy, add and discard: a dot (add's with a + in it). */
+export function dot(kind: 'copy' | 'add' | 'discard'): Diagram {
+  const n: Node = { kind, label: kind === 'add' ? '+' : '', x: 0, y: PARAM, w: DOT, h: DOT, params: [] };
+  return { width: DOT, height: PARAM + DOT, nodes: [n], wires: [], frames: [], inY: PARAM + DOT / 2, outY: PARAM + DOT / 2 };
+}
+
+/** A layer as one box labelled with its spec string, its parameters entering from above. */
+export function layerBox(f: Para): Diagram {
   return box(
     String(f),
     f.params.map((p) => `${p.name} [${p.shape.join(',')}]`),
@@ -93,7 +60,7 @@ function leaf(f: Para): Diagram {
 }
 
 /** A box labelled `label` with its parameter wire (when it has parameters). */
-function box(label: string, params: string[]): Diagram {
+export function box(label: string, params: string[]): Diagram {
   const w = Math.max(48, textWidth(label) + 20, textWidth(params.join(', '), 10) + 8);
   const h = 34;
   const top = params.length ? PARAM : 8;
@@ -114,7 +81,7 @@ function box(label: string, params: string[]): Diagram {
 }
 
 /** Sequential composite: factors side by side, joined by wires labelled with the shape between them. */
-function sequential(parts: Para[], layouts: Diagram[]): Diagram {
+export function sequential(parts: Para[], layouts: Diagram[]): Diagram {
   return sequentialWith(
     layouts.map((_, i) => (i === 0 ? '' : shapeLabel(parts[i]!.dom ?? parts[i - 1]!.cod))),
     layouts,
@@ -145,7 +112,7 @@ function sequentialWith(labels: string[], layouts: Diagram[]): Diagram {
 }
 
 /** Monoidal product: factors stacked, fed from a split of the input wire and joined into the output wire. */
-function parallel(layouts: Diagram[]): Diagram {
+export function parallel(layouts: Diagram[]): Diagram {
   const inner = layouts.reduce((m, d) => Math.max(m, d.width), -Infinity);
   const stub = 18;
   const nodes: Node[] = [];
@@ -197,7 +164,7 @@ function parallel(layouts: Diagram[]): Diagram {
 }
 
 /** Residual x ↦ x + f(x): a copy dot, f, and an add dot, with the skip wire drawn around below f. */
-function residualLayout(f: Para, body: Diagram): Diagram {
+export function residualLayout(f: Para, body: Diagram): Diagram {
   const copyNode: Node = { kind: 'copy', label: '', x: 0, y: body.inY - DOT / 2, w: DOT, h: DOT, params: [] };
   const placed = shift(body, DOT + GAP / 2, 0);
   const ax = DOT + GAP / 2 + body.width + GAP / 2;
@@ -233,7 +200,7 @@ function residualLayout(f: Para, body: Diagram): Diagram {
 }
 
 /** A named composite (Defined: transformer(…)): its expansion inside a dashed frame that carries the name. */
-function framed(label: string, body: Diagram): Diagram {
+export function framed(label: string, body: Diagram): Diagram {
   const m = 8,
     top = 18;
   const placed = shift(body, m, top);
@@ -253,7 +220,7 @@ const MAX_HEADS = 6;
  * attention(d,heads,pos): the query/key/value projections, then the heads side by side — each
  * softmax(q_h k_hᵀ/√dh + position)·v_h on its d/heads features — then the output projection.
  */
-function attentionLayout(f: Para): Diagram {
+export function attentionLayout(f: Para): Diagram {
   const [d, heads, pos] = f.args as [number, number, string];
   const params = (names: string[]) => f.params.filter((p) => names.includes(p.name)).map((p) => `${p.name} [${p.shape.join(',')}]`);
   // on a point cloud: the derived coefficient network, scores and values, and the update of each point
@@ -276,12 +243,7 @@ function attentionLayout(f: Para): Diagram {
   );
 }
 
-/** Lays out a morphism as a string diagram (recursively over seq, par, residual and named composites; attention shows its heads). */
-export function layout(f: Para): Diagram {
-  if (f.kind === 'seq') return sequential([...f.children], f.children.map(layout));
-  if (f.kind === 'par') return parallel(f.children.map(layout));
-  if (f.kind === 'residual') return residualLayout(f.children[0]!, layout(f.children[0]!));
-  if (f instanceof Defined) return framed(String(f), layout(f.body));
-  if (f.kind === 'attention') return attentionLayout(f);
-  return leaf(f);
+/** How to draw: `unroll` draws each recurrent layer as its unrolled composite over that many steps, instead of its algebra's loop. */
+export interface LayoutOptions {
+  readonly unroll?: number;
 }

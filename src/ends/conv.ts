@@ -24,7 +24,7 @@ export function conv2dSame(x: ArrayLike<number>, h: number, w: number, kernel: A
   const y = new Float64Array(P);
   for (let t = 0; t < kh * kw; t++) {
     const k = kernel[t]!;
-    for (let p = 0; p < P; p++) y[p] += k * col[t * P + p]!;
+    for (let p = 0; p < P; p++) y[p]! += k * col[t * P + p]!;
   }
   return y;
 }

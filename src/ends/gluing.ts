@@ -88,7 +88,7 @@ export function glueConvolution(
   const global = conv2dSame(x, h, w, kernel, kh, kw);
   const U = patchGrid(h, w, patch.ph, patch.pw, patch.hh, patch.hw);
   const coverCount = new Float64Array(h * w);
-  for (const R of U) for (const t of pointsOfRect(R, w)) coverCount[t]++;
+  for (const R of U) for (const t of pointsOfRect(R, w)) coverCount[t]!++;
   // output patches and their local outputs
   const V = U.map((R) => ({ r0: Math.max(0, R.r0 - rh), r1: Math.min(h, R.r1 + rh), c0: Math.max(0, R.c0 - rw), c1: Math.min(w, R.c1 + rw) }));
   const outputs = U.map((R, i) => {

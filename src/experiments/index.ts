@@ -4,3 +4,4 @@ export * from './colimit/index.js';
 export * from './natural/index.js';
 export * from './topos/index.js';
 export * from './equivariant/index.js';
+export * from './recurrent/index.js';

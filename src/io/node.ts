@@ -11,8 +11,13 @@ import { parseHeader, readHeaderLength } from './safetensors.js';
 
 /**
  * Model files on disk (Node only; not exported from the package root — the browser
- * works on bytes with `encodeModel` / `decodeModel`).
+ * works on bytes with `encodeModel` / `decodeModel`), and the PyTorch export, whose fixed
+ * Python is read from the .py files of src/io/pytorch/python/.
  */
+export { buildPytorchProject } from './pytorch/project.js';
+export type { PytorchExportOptions, PytorchProject, TorchData } from './pytorch/project.js';
+export { defineTorchRules, torchKinds } from './pytorch/rules.js';
+export type { TorchModule, TorchRule, TorchRuleSet } from './pytorch/torch-module.js';
 
 /**
  * Saves a model atomically: the bytes are built (and the spec checked) first, then written

@@ -43,22 +43,22 @@ export function fitAffine(H: ArrayLike<number>, Hp: ArrayLike<number>, N: number
   const mh = new Float64Array(p),
     mt = new Float64Array(q);
   for (let r = 0; r < N; r++) {
-    for (let j = 0; j < p; j++) mh[j] += H[r * p + j]! / N;
-    for (let j = 0; j < q; j++) mt[j] += Hp[r * q + j]! / N;
+    for (let j = 0; j < p; j++) mh[j]! += H[r * p + j]! / N;
+    for (let j = 0; j < q; j++) mt[j]! += Hp[r * q + j]! / N;
   }
   const A = new Float64Array(p * p),
     B = new Float64Array(p * q);
   for (let r = 0; r < N; r++) {
     for (let i = 0; i < p; i++) {
       const hi = H[r * p + i]! - mh[i]!;
-      for (let j = 0; j < p; j++) A[i * p + j] += hi * (H[r * p + j]! - mh[j]!);
-      for (let j = 0; j < q; j++) B[i * q + j] += hi * (Hp[r * q + j]! - mt[j]!);
+      for (let j = 0; j < p; j++) A[i * p + j]! += hi * (H[r * p + j]! - mh[j]!);
+      for (let j = 0; j < q; j++) B[i * q + j]! += hi * (Hp[r * q + j]! - mt[j]!);
     }
   }
   let tr = 0;
   for (let i = 0; i < p; i++) tr += A[i * p + i]!;
   const lam = lambda * Math.max(tr / p, 1e-12);
-  if (towardIdentity && p === q) for (let i = 0; i < p; i++) B[i * q + i] += lam;
+  if (towardIdentity && p === q) for (let i = 0; i < p; i++) B[i * q + i]! += lam;
   const X = solveSpd(A, B, p, q, lam);
   const W = new Float64Array(q * p);
   for (let i = 0; i < p; i++) for (let j = 0; j < q; j++) W[j * p + i] = X[i * q + j]!;

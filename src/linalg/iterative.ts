@@ -59,7 +59,7 @@ export function iterativeNullspace(C: LinearOperator, opts: IterativeOptions): {
     for (const b of basis) {
       let d = 0;
       for (let t = 0; t < n; t++) d += v[t]! * b[t]!;
-      for (let t = 0; t < n; t++) v[t] -= d * b[t]!;
+      for (let t = 0; t < n; t++) v[t]! -= d * b[t]!;
     }
   };
   const norm = (v: Float64Array): number => Math.sqrt(sumSquares(v));
@@ -77,7 +77,7 @@ export function iterativeNullspace(C: LinearOperator, opts: IterativeOptions): {
       const qq = sumSquares(q);
       if (qq === 0) break;
       const alpha = gamma / qq;
-      for (let t = 0; t < n; t++) r[t] -= alpha * q[t]!;
+      for (let t = 0; t < n; t++) r[t]! -= alpha * q[t]!;
       C.apply(r, s);
       const g2 = sumSquares(s);
       const beta = g2 / gamma;

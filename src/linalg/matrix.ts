@@ -37,7 +37,7 @@ export function matmul(a: Mat, b: Mat): Mat {
     for (let p = 0; p < k; p++) {
       const v = A[i * k + p]!;
       if (v === 0) continue;
-      for (let j = 0; j < n; j++) C[i * n + j] += v * B[p * n + j]!;
+      for (let j = 0; j < n; j++) C[i * n + j]! += v * B[p * n + j]!;
     }
   }
   return out;
@@ -112,16 +112,16 @@ export function inverse(a: Mat): Mat {
     for (const M of [A, I]) for (let j = 0; j < n; j++) [M[c * n + j], M[p * n + j]] = [M[p * n + j]!, M[c * n + j]!];
     const piv = A[c * n + c]!;
     for (let j = 0; j < n; j++) {
-      A[c * n + j] /= piv;
-      I[c * n + j] /= piv;
+      A[c * n + j]! /= piv;
+      I[c * n + j]! /= piv;
     }
     for (let r = 0; r < n; r++) {
       if (r === c) continue;
       const f = A[r * n + c]!;
       if (f === 0) continue;
       for (let j = 0; j < n; j++) {
-        A[r * n + j] -= f * A[c * n + j]!;
-        I[r * n + j] -= f * I[c * n + j]!;
+        A[r * n + j]! -= f * A[c * n + j]!;
+        I[r * n + j]! -= f * I[c * n + j]!;
       }
     }
   }

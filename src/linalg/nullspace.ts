@@ -92,7 +92,7 @@ function gram(cs: readonly Sparse[], n: number): Float64Array {
       for (let x = a; x < b; x++) {
         const j = C.colIdx[x]!,
           v = C.vals[x]!;
-        for (let y = a; y < b; y++) M[j * n + C.colIdx[y]!] += v * C.vals[y]!;
+        for (let y = a; y < b; y++) M[j * n + C.colIdx[y]!]! += v * C.vals[y]!;
       }
     }
   return M;
@@ -125,7 +125,7 @@ export function nullspaceOfGram(Min: Float64Array, n: number, tol: number): Mat 
       const lik = col[i]!;
       if (lik === 0) continue;
       const rowI = i * n;
-      for (let j = k + 1; j < n; j++) A[rowI + j] -= lik * col[j]!;
+      for (let j = k + 1; j < n; j++) A[rowI + j]! -= lik * col[j]!;
     }
     r = k + 1;
   }
@@ -156,11 +156,11 @@ export function orthonormalizeRows(X: Float64Array, k: number, n: number): void 
         const xj = X.subarray(j * n, (j + 1) * n);
         let d = 0;
         for (let t = 0; t < n; t++) d += xi[t]! * xj[t]!;
-        for (let t = 0; t < n; t++) xi[t] -= d * xj[t]!;
+        for (let t = 0; t < n; t++) xi[t]! -= d * xj[t]!;
       }
       let s = 0;
       for (let t = 0; t < n; t++) s += xi[t]! * xi[t]!;
       const inv = 1 / Math.sqrt(s);
-      for (let t = 0; t < n; t++) xi[t] *= inv;
+      for (let t = 0; t < n; t++) xi[t]! *= inv;
     }
 }

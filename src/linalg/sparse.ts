@@ -1,3 +1,4 @@
+import { RangeArgError } from '../errors.js';
 import type { Mat } from './matrix.js';
 
 /**
@@ -39,8 +40,13 @@ export function fromTriples(rows: number, cols: number, r: ArrayLike<number>, c:
 /** CSR from (row, col, value) triples without duplicates, by counting sort on rows (linear time). */
 export function csrFromUniqueTriples(rows: number, cols: number, r: Int32Array, c: Int32Array, v: Float64Array): Sparse {
   const rowPtr = new Int32Array(rows + 1);
-  for (let i = 0; i < r.length; i++) rowPtr[r[i]! + 1]++;
-  for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i]!;
+  for (let i = 0; i < r.length; i++) {
+    const row = r[i]!;
+    // a row outside [0, rows) would fall off the counting array and corrupt every later row
+    if (!(row >= 0 && row < rows)) throw new RangeArgError(`csrFromUniqueTriples: triple ${i} has row ${row}, expected 0 ≤ row < ${rows}`);
+    rowPtr[row + 1]!++;
+  }
+  for (let i = 0; i < rows; i++) rowPtr[i + 1]! += rowPtr[i]!;
   const next = rowPtr.slice(0, rows);
   const colIdx = new Int32Array(r.length),
     vals = new Float64Array(r.length);
@@ -139,7 +145,7 @@ export function spmmLeft(s: Sparse, w: Float64Array, k: number, out: Float64Arra
     for (let x = s.rowPtr[i]!; x < s.rowPtr[i + 1]!; x++) {
       const v = alpha * s.vals[x]!,
         j = s.colIdx[x]!;
-      for (let t = 0; t < k; t++) out[i * k + t] += v * w[j * k + t]!;
+      for (let t = 0; t < k; t++) out[i * k + t]! += v * w[j * k + t]!;
     }
 }
 
@@ -152,13 +158,13 @@ export function spmmRight(w: Float64Array, m: number, s: Sparse, out: Float64Arr
     for (let p = 0; p < R; p++) {
       const wv = alpha * w[i * R + p]!;
       if (wv === 0) continue;
-      for (let x = s.rowPtr[p]!; x < s.rowPtr[p + 1]!; x++) out[i * C + s.colIdx[x]!] += wv * s.vals[x]!;
+      for (let x = s.rowPtr[p]!; x < s.rowPtr[p + 1]!; x++) out[i * C + s.colIdx[x]!]! += wv * s.vals[x]!;
     }
 }
 
 /** Dense copy. */
 export function sparseToDense(s: Sparse): Mat {
   const data = new Float64Array(s.rows * s.cols);
-  for (let i = 0; i < s.rows; i++) for (let x = s.rowPtr[i]!; x < s.rowPtr[i + 1]!; x++) data[i * s.cols + s.colIdx[x]!] += s.vals[x]!;
+  for (let i = 0; i < s.rows; i++) for (let x = s.rowPtr[i]!; x < s.rowPtr[i + 1]!; x++) data[i * s.cols + s.colIdx[x]!]! += s.vals[x]!;
   return { rows: s.rows, cols: s.cols, data };
 }

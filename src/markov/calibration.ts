@@ -41,9 +41,9 @@ export function expectedCalibrationError(probs: Tensor, labels: Int32Array, bins
     conf = new Float64Array(bins);
   for (let r = 0; r < labels.length; r++) {
     const b = Math.min(bins - 1, Math.max(0, Math.ceil(confidence[r]! * bins) - 1));
-    count[b]++;
-    conf[b] += confidence[r]!;
-    if (predicted[r] === labels[r]) correct[b]++;
+    count[b]!++;
+    conf[b]! += confidence[r]!;
+    if (predicted[r] === labels[r]) correct[b]!++;
   }
   let ece = 0;
   for (let b = 0; b < bins; b++) if (count[b]! > 0) ece += Math.abs(correct[b]! - conf[b]!) / labels.length;

@@ -51,9 +51,9 @@ export function gaussianKl(theta: readonly Tensor[], params: readonly GaussianPa
       const sigma = softplusValue(r[i]!);
       kl += logS - Math.log(sigma) + (sigma * sigma + m[i]! * m[i]!) / (2 * s2) - 0.5;
       if (gm && gr) {
-        gm[i] += (scale * m[i]!) / s2;
+        gm[i]! += (scale * m[i]!) / s2;
         const ds = sigma / s2 - 1 / sigma;
-        gr[i] += scale * ds * softplusDerivative(r[i]!);
+        gr[i]! += scale * ds * softplusDerivative(r[i]!);
       }
     }
   }

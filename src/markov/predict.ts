@@ -39,8 +39,8 @@ export function mcPredict(model: Para, theta: readonly Tensor[], x: Tensor, opts
       const v = y.data[i]!;
       if (!Number.isFinite(v)) throw new RangeArgError(`mcPredict: sample ${s + 1} produced ${v} at output ${i}; expected finite outputs`);
       const d = v - mean[i]!;
-      mean[i] += d / (s + 1);
-      m2![i] += d * (v - mean[i]!);
+      mean[i]! += d / (s + 1);
+      m2![i]! += d * (v - mean[i]!);
     }
   }
   const std = new Float64Array(mean!.length);

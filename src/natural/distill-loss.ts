@@ -1,7 +1,7 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import type { Loss } from '../nn/loss.js';
 import { softmaxRows } from '../nn/softmax.js';
-import { freshAlloc } from '../para/para.js';
+import { freshAlloc } from '../tensor/memory.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 
 /**

@@ -27,7 +27,7 @@ export function gaussianNoise(std: number, seed = 0): InputMorphism {
     apply: (x) => {
       const rng = new Rng(seed);
       const y = x.clone();
-      for (let i = 0; i < y.size; i++) y.data[i] += std * rng.normal();
+      for (let i = 0; i < y.size; i++) y.data[i]! += std * rng.normal();
       return y;
     },
   };
@@ -55,7 +55,7 @@ export function scale(s: number): InputMorphism {
     name: `scale(${s})`,
     apply: (x) => {
       const y = x.clone();
-      for (let i = 0; i < y.size; i++) y.data[i] *= s;
+      for (let i = 0; i < y.size; i++) y.data[i]! *= s;
       return y;
     },
   };

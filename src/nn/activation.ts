@@ -1,4 +1,5 @@
-import { fusable, primitive } from '../para/composite.js';
+import { Primitive } from '../para/composite.js';
+import type { PrimitiveDef } from '../para/composite.js';
 import type { Ctx, Para } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
 import type { SwapOp, UnaryOp } from '../tensor/backend.js';
@@ -7,19 +8,27 @@ import type { Shape, Tensor } from '../tensor/tensor.js';
 /** The spec arguments of a shape-preserving layer: its size, when given explicitly for a vector. */
 export const sizeArgs = (dom: Shape | undefined, inferred: boolean): number[] => (dom && !inferred && dom.length === 1 ? [dom[0]!] : []);
 
+/** An elementwise map as a morphism; `op` names its kernel (the fusion rewrite, ./fuse.ts, reads it). */
+export class Elementwise extends Primitive {
+  constructor(
+    readonly op: Exclude<UnaryOp, 'identity'>,
+    def: PrimitiveDef,
+  ) {
+    super(def);
+  }
+}
+
 /**
  * An elementwise morphism A → A for a kernel-known function f: forward y = f(x),
  * pullback dx = dy ⊙ f′(x). Takes any shape until composed. A size given explicitly
  * (`sigmoid(3)`) is part of its spec; a size inferred by composition is not.
  */
 export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape, inferred = false): Para {
-  return primitive({
+  return new Elementwise(op, {
     kind: op,
-    kernelsOnly: true,
     args: sizeArgs(dom, inferred),
     dom,
     cod: dom,
-    activation: fusable(op),
     positionwise: true,
     at: (d) => elementwise(op, d, true),
     forward: (_t, x, ctx) => {
@@ -38,7 +47,7 @@ export function elementwise(op: Exclude<UnaryOp, 'identity'>, dom?: Shape, infer
 }
 
 /**
- * The gradient before a fused activation (PrimitiveDef.forwardThen): dz = dy ⊙ act′, with
+ * The gradient before a fused activation (./fuse.ts): dz = dy ⊙ act′, with
  * act′ read off the layer's output y — relu′(z) = [z > 0] = [y > 0], so y stands in for z,
  * and σ′, tanh′, exp′ read y anyway. dy itself when there is no activation.
  */

@@ -110,7 +110,7 @@ export function derivedBiasBackward(g: Data, H: number, Tq: number, Tk: number, 
         kh = h * nb;
       for (let j = 0; j < seen; j++) {
         const b = label[row + j]!;
-        if (b >= 0) dKappa[kh + b] += g[o + j]! * factor;
+        if (b >= 0) dKappa[kh + b]! += g[o + j]! * factor;
       }
     }
 }
@@ -154,7 +154,7 @@ export function relativeBiasBackward(g: Data, H: number, Tq: number, Tk: number,
     for (let i = 0; i < Tq; i++) {
       const o = (h * Tq + i) * Tk;
       const seen = causal ? Math.min(Tk, i + 1) : Tk;
-      for (let j = 0; j < seen; j++) dKappa[h * nb + bucket(i, j, 0, K, causal)] += g[o + j]! * factor;
+      for (let j = 0; j < seen; j++) dKappa[h * nb + bucket(i, j, 0, K, causal)]! += g[o + j]! * factor;
     }
   }
 }

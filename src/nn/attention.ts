@@ -1,11 +1,12 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import { primitive } from '../para/composite.js';
 import { checkInput, describeShape } from '../para/para.js';
-import type { Ctx, Lens, Para, ParamSpec, Stepper } from '../para/para.js';
+import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
 import type { MatrixBatch } from '../tensor/backend.js';
 import type { Data, Tensor } from '../tensor/tensor.js';
 import {
+  attentionCausal,
   derivedBias,
   derivedBiasBackward,
   parsePosition,
@@ -54,20 +55,18 @@ export function attention(d: number, heads: number, pos: Position | string, mask
   }
   if (T !== undefined && position.kind === 'derived') checkGeometryLength(position, T, where);
   // a declared geometry says which keys a query sees (seq(T,causal)); the mask argument is for the named mechanisms
-  const causal = position.kind === 'derived' ? position.geometry.kind === 'seq' && position.geometry.causal : mask === 'causal';
+  const causal = attentionCausal(position, mask);
   const params: ParamSpec[] = ['wq', 'wk', 'wv', 'wo'].map((name) => ({ name, shape: [d, d], init: glorotUniform(d, d) }));
   if (position.kind === 'relative') params.push({ name: 'distance_bias', shape: [heads, relativeBuckets(position.maxDistance, causal)], init: zeros });
   if (position.kind === 'absolute') params.push({ name: 'position', shape: [position.tmax, d], init: normal(0.02) });
   if (position.kind === 'derived') params.push({ name: 'kernel', shape: [heads, position.kernels.dimension], init: zeros });
-  const geometry: Geometry = { d, heads, dh: d / heads, scale: 1 / Math.sqrt(d / heads), causal, position };
+  const geometry = geometryOf(d, heads, position, causal);
   const self: Para = primitive({
     kind: 'attention',
     args: [d, heads, positionText(position), ...(causal || position.kind === 'derived' ? [] : ['none'])],
     dom: T === undefined ? undefined : [T, d],
     cod: T === undefined ? undefined : [T, d],
     params,
-    // rope and none are kernels throughout; absolute, relative and derived positions are added by host loops
-    kernelsOnly: position.kind === 'rope' || position.kind === 'none',
     at: (s) => {
       if (s.length !== 2 || s[1] !== d) throw new ShapeError(`${where} expects a sequence [*,T,${d}] per sample but got ${describeShape(s)}`);
       return attention(d, heads, position, mask, s[0]);
@@ -76,27 +75,38 @@ export function attention(d: number, heads: number, pos: Position | string, mask
       if (T !== undefined) checkInput(self, x);
       return attentionLens(geometry, theta, x, ctx, where);
     },
-    stepper: causal ? (theta, ctx) => attentionStepper(geometry, theta, ctx, where) : undefined,
   });
   return self;
 }
 
-interface Geometry {
-  d: number;
-  heads: number;
-  dh: number;
-  scale: number;
-  causal: boolean;
-  position: Position;
+/** What an attention layer computes with: width d, heads of width dh = d/heads, the score scale 1/√dh, its mask and position mechanism. */
+export interface Geometry {
+  readonly d: number;
+  readonly heads: number;
+  readonly dh: number;
+  readonly scale: number;
+  readonly causal: boolean;
+  readonly position: Position;
+}
+
+function geometryOf(d: number, heads: number, position: Position, causal: boolean): Geometry {
+  return { d, heads, dh: d / heads, scale: 1 / Math.sqrt(d / heads), causal, position };
+}
+
+/** The geometry of an attention layer, read off its spec arguments [d, heads, pos(, none)] (decoding: src/train/attention-cache.ts). */
+export function attentionGeometry(f: Para): Geometry {
+  const [d, heads, pos, mask] = f.args as [number, number, string, string?];
+  const position = parsePosition(pos, String(f));
+  return geometryOf(d, heads, position, attentionCausal(position, mask));
 }
 
 /** [count, rows, d] activations as a batch of per-head [rows, dh] matrices. */
-const headsOf = (data: Data, rows: number, g: Geometry): MatrixBatch => ({ data, ld: g.d, outer: rows * g.d, inner: g.dh });
+export const headsOf = (data: Data, rows: number, g: Geometry): MatrixBatch => ({ data, ld: g.d, outer: rows * g.d, inner: g.dh });
 /** [count, heads, Tq, Tk] scores as a batch of per-head [Tq, Tk] matrices. */
-const blocksOf = (data: Data, Tq: number, Tk: number, g: Geometry): MatrixBatch => ({ data, ld: Tk, outer: g.heads * Tq * Tk, inner: Tq * Tk });
+export const blocksOf = (data: Data, Tq: number, Tk: number, g: Geometry): MatrixBatch => ({ data, ld: Tk, outer: g.heads * Tq * Tk, inner: Tq * Tk });
 
 /** x·Wᵀ over every row of x ([…, d] rows, W [d, d]). */
-function project(x: Tensor, W: Tensor, ctx: Ctx): Data {
+export function project(x: Tensor, W: Tensor, ctx: Ctx): Data {
   const d = W.shape[1]!,
     rows = x.size / d;
   const t = ctx.alloc([rows, d], x.dtype, true).data;
@@ -105,7 +115,7 @@ function project(x: Tensor, W: Tensor, ctx: Ctx): Data {
 }
 
 /** Positions from … from+T−1 exist: absolute(Tmax) has a table row for each of 0 … Tmax−1 only. */
-function checkPositions(position: Position, from: number, T: number, where: string): void {
+export function checkPositions(position: Position, from: number, T: number, where: string): void {
   if (position.kind === 'absolute' && from + T > position.tmax) {
     throw new RangeArgError(`${where}: absolute(${position.tmax}) has positions 0…${position.tmax - 1} only, but this pass reaches position ${from + T - 1}`);
   }
@@ -116,7 +126,7 @@ function checkPositions(position: Position, from: number, T: number, where: stri
  * kernels restricted to a shorter window are the same kernels), every other geometry exactly its
  * N positions (the kernels of cyclic(N), grid(H,W) and set(N) are those of that many positions).
  */
-function checkGeometryLength(position: Extract<Position, { kind: 'derived' }>, T: number, where: string): void {
+export function checkGeometryLength(position: Extract<Position, { kind: 'derived' }>, T: number, where: string): void {
   const N = position.kernels.points,
     g = position.geometry;
   if (g.kind === 'seq' ? T > N : T !== N)
@@ -126,7 +136,7 @@ function checkGeometryLength(position: Extract<Position, { kind: 'derived' }>, T
 }
 
 /** X + P[offset … offset+T−1] for every sequence (absolute), written into a new tensor. */
-function withPositions(x: Tensor, table: Data, T: number, d: number, from: number, ctx: Ctx): Tensor {
+export function withPositions(x: Tensor, table: Data, T: number, d: number, from: number, ctx: Ctx): Tensor {
   const xq = ctx.alloc(x.shape, x.dtype, true);
   const per = T * d,
     P = table.subarray(from * d, (from + T) * d);
@@ -218,82 +228,6 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
       }
       be.gemm(false, false, BT, d, d, dV, Wv!.data, dx.data, true);
       return dx;
-    },
-  };
-}
-
-/**
- * Decoding with a key/value cache: each step projects only the new positions, appends their
- * rotated keys and their values to the cache, and attends from the new queries to every
- * cached key (causally). The cache doubles when full, so n positions cost O(n·d) memory and
- * the k-th step O(k·d) time.
- */
-function attentionStepper(g: Geometry, theta: readonly Tensor[], ctx: Ctx, where: string): Stepper {
-  const { d, heads, scale, position } = g;
-  const [Wq, Wk, Wv, Wo, extra] = theta as Tensor[];
-  const be = backend();
-  const offset = position.kind === 'derived' && !rotates(position) ? 0 : (ctx.positionOffset ?? 0);
-  let seen = 0,
-    cap = 0,
-    B = 0;
-  let Kc: Data | undefined, Vc: Data | undefined;
-  const grow = (need: number, dt: Tensor['dtype']): void => {
-    if (need <= cap) return;
-    const next = Math.max(need, 2 * cap, 16);
-    const K2 = ctx.alloc([B, next, d], dt).data,
-      V2 = ctx.alloc([B, next, d], dt).data;
-    for (let b = 0; b < B; b++) {
-      if (Kc) K2.set(Kc.subarray(b * cap * d, (b * cap + seen) * d), b * next * d);
-      if (Vc) V2.set(Vc.subarray(b * cap * d, (b * cap + seen) * d), b * next * d);
-    }
-    Kc = K2;
-    Vc = V2;
-    cap = next;
-  };
-  return {
-    step: (x) => {
-      if (x.rank !== 3 || x.shape[2] !== d) throw new ShapeError(`${where} expects [*,L,${d}] per step but got [${x.shape.join(',')}]`);
-      if (seen === 0) B = x.batch;
-      else if (x.batch !== B) throw new ShapeError(`${where}: a decoding step has ${x.batch} sequences but the cache holds ${B}`);
-      const L = x.shape[1]!,
-        BL = B * L,
-        dt = x.dtype,
-        from = seen + offset;
-      checkPositions(position, from, L, where);
-      if (position.kind === 'derived') checkGeometryLength(position, seen + L, where);
-      const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, L, d, from, ctx) : x;
-      const Q = project(xq, Wq!, ctx),
-        Kn = project(xq, Wk!, ctx),
-        Vn = project(x, Wv!, ctx);
-      if (rotates(position)) {
-        ropeRotate(Q, B, L, d, heads, from);
-        ropeRotate(Kn, B, L, d, heads, from);
-      }
-      grow(seen + L, dt);
-      for (let b = 0; b < B; b++) {
-        Kc!.set(Kn.subarray(b * L * d, (b + 1) * L * d), (b * cap + seen) * d);
-        Vc!.set(Vn.subarray(b * L * d, (b + 1) * L * d), (b * cap + seen) * d);
-      }
-      const Tk = seen + L;
-      let bias: Data | undefined;
-      if (position.kind === 'relative') {
-        bias = ctx.alloc([heads, L, Tk], dt, true).data;
-        relativeBias(extra!.data, heads, L, Tk, seen, position.maxDistance, true, bias);
-      }
-      if (position.kind === 'derived') {
-        bias = ctx.alloc([heads, L, Tk], dt, true).data;
-        derivedBias(extra!.data, heads, L, Tk, seen, position.kernels, true, bias);
-      }
-      const cache = (data: Data): MatrixBatch => ({ data, ld: d, outer: cap * d, inner: g.dh });
-      const A = ctx.alloc([B, heads, L, Tk], dt, true).data;
-      be.gemmBatched(false, true, L, Tk, g.dh, headsOf(Q, L, g), cache(Kc!), blocksOf(A, L, Tk, g), [B, heads], false);
-      be.attentionSoftmax(A, B * heads, L, Tk, scale, true, seen, bias, heads);
-      const O = ctx.alloc([BL, d], dt, true).data;
-      be.gemmBatched(false, false, L, g.dh, Tk, blocksOf(A, L, Tk, g), cache(Vc!), headsOf(O, L, g), [B, heads], false);
-      const y = ctx.alloc(x.shape, dt, true);
-      be.gemm(false, true, BL, d, d, O, Wo!.data, y.data, false);
-      seen += L;
-      return y;
     },
   };
 }

@@ -18,7 +18,6 @@ export function avgpool2d(k: number, stride = k, dom?: Shape): Para {
   const g = dom && poolWindow(where, dom, k, stride);
   const self: Para = primitive({
     kind: 'avgpool2d',
-    kernelsOnly: true,
     args: [k, stride],
     dom,
     cod: g && [g.C, g.Ho, g.Wo],

@@ -1,8 +1,8 @@
-import { primitive } from '../para/composite.js';
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { checkChannels, checkConvArgs, convForwards, convParams, windowGeometry } from './conv2d.js';
 import type { ConvGeometry } from './conv2d.js';
+import { FusableLayer } from './fuse.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
 
@@ -24,15 +24,18 @@ export function conv1d(inC: number, outC: number, k: number, stride = 1, pad = 0
     return windowGeometry(w, [outC, w.Wo]);
   };
   const fixed = dom && geometryOf(dom);
-  const self: Para = primitive({
-    kind: 'conv1d',
-    kernelsOnly: true,
-    args: [inC, outC, k, stride, pad],
-    dom,
-    cod: fixed?.cod,
-    params: convParams(outC, [inC, k], inC * k),
-    at: (d) => conv1d(inC, outC, k, stride, pad, d),
-    ...convForwards(() => self, fixed, geometryOf, outC),
-  });
+  const lens = convForwards(() => self, fixed, geometryOf, outC);
+  const self: Para = new FusableLayer(
+    {
+      kind: 'conv1d',
+      args: [inC, outC, k, stride, pad],
+      dom,
+      cod: fixed?.cod,
+      params: convParams(outC, [inC, k], inC * k),
+      at: (d) => conv1d(inC, outC, k, stride, pad, d),
+      forward: lens.forward,
+    },
+    lens.withActivation,
+  );
   return self;
 }

@@ -1,5 +1,4 @@
 import { RangeArgError, ShapeError } from '../errors.js';
-import { primitive } from '../para/composite.js';
 import type { PrimitiveDef } from '../para/composite.js';
 import { checkInput, describeShape } from '../para/para.js';
 import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
@@ -9,6 +8,8 @@ import { convLens, windowUnfolding } from './conv-lens.js';
 import type { Unfolding } from './conv-lens.js';
 import { makeWindow } from './im2col.js';
 import type { Window } from './im2col.js';
+import { FusableLayer } from './fuse.js';
+import type { FusableOp } from './fuse.js';
 import { torchDefaultUniform } from './initializers.js';
 
 /** Checks a positive-integer layer argument. */
@@ -58,16 +59,19 @@ export function conv2d(inC: number, outC: number, k: number, stride = 1, pad = 0
     return windowGeometry(w, [outC, w.Ho, w.Wo]);
   };
   const fixed = dom && geometryOf(dom);
-  const self: Para = primitive({
-    kind: 'conv2d',
-    kernelsOnly: true,
-    args: [inC, outC, k, stride, pad],
-    dom,
-    cod: fixed?.cod,
-    params: convParams(outC, [inC, k, k], inC * k * k),
-    at: (d) => conv2d(inC, outC, k, stride, pad, d),
-    ...convForwards(() => self, fixed, geometryOf, outC),
-  });
+  const lens = convForwards(() => self, fixed, geometryOf, outC);
+  const self: Para = new FusableLayer(
+    {
+      kind: 'conv2d',
+      args: [inC, outC, k, stride, pad],
+      dom,
+      cod: fixed?.cod,
+      params: convParams(outC, [inC, k, k], inC * k * k),
+      at: (d) => conv2d(inC, outC, k, stride, pad, d),
+      forward: lens.forward,
+    },
+    lens.withActivation,
+  );
   return self;
 }
 
@@ -78,15 +82,16 @@ export interface ConvGeometry {
 }
 
 /**
- * The forward of a convolution layer, alone and fused with an activation (forwardThen):
- * its geometry is `fixed` when its domain is fixed, else geometryOf(the input's per-sample shape).
+ * The forward of a convolution layer, alone and followed by an activation in one pass (`withActivation`,
+ * for ./fuse.ts): its geometry is `fixed` when its domain is fixed, else geometryOf(the
+ * input's per-sample shape).
  */
 export function convForwards(
   self: () => Para,
   fixed: ConvGeometry | undefined,
   geometryOf: (d: Shape) => ConvGeometry,
   outC: number,
-): Pick<PrimitiveDef, 'forward' | 'forwardThen'> {
+): { forward: PrimitiveDef['forward']; withActivation: (act: FusableOp) => PrimitiveDef['forward'] } {
   const conv = (W: Tensor, b: Tensor, x: Tensor, ctx: Ctx, act: SwapOp): Lens => {
     if (fixed) checkInput(self(), x);
     const { unfolding, cod } = fixed ?? geometryOf(x.shape.slice(1));
@@ -94,7 +99,10 @@ export function convForwards(
   };
   return {
     forward: ([W, b], x, ctx) => conv(W!, b!, x, ctx, 'identity'),
-    forwardThen: ([W, b], x, ctx, act) => conv(W!, b!, x, ctx, act),
+    withActivation:
+      (act) =>
+      ([W, b], x, ctx) =>
+        conv(W!, b!, x, ctx, act),
   };
 }
 

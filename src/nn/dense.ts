@@ -1,11 +1,11 @@
 import { RangeArgError } from '../errors.js';
-import { primitive } from '../para/composite.js';
 import { checkInput } from '../para/para.js';
 import type { Ctx, Lens, Para } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
 import type { SwapOp } from '../tensor/backend.js';
 import type { Shape, Tensor } from '../tensor/tensor.js';
 import { throughActivation } from './activation.js';
+import { FusableLayer } from './fuse.js';
 import { glorotUniform, zeros } from './initializers.js';
 
 /**
@@ -18,21 +18,24 @@ export function dense(inDim: number, outDim: number, lead: Shape = []): Para {
   if (!(Number.isInteger(inDim) && inDim > 0 && Number.isInteger(outDim) && outDim > 0)) {
     throw new RangeArgError(`dense(in,out) needs positive integer sizes, got dense(${inDim},${outDim})`);
   }
-  const self: Para = primitive({
-    kind: 'dense',
-    kernelsOnly: true,
-    args: [inDim, outDim],
-    dom: [...lead, inDim],
-    cod: [...lead, outDim],
-    positionwise: true,
-    at: (d) => dense(inDim, outDim, d.slice(0, -1)),
-    params: [
-      { name: 'weight', shape: [outDim, inDim], init: glorotUniform(inDim, outDim) },
-      { name: 'bias', shape: [outDim], init: zeros },
-    ],
-    forward: ([W, b], x, ctx) => denseLens(self, W!, b!, x, ctx, 'identity'),
-    forwardThen: ([W, b], x, ctx, act) => denseLens(self, W!, b!, x, ctx, act),
-  });
+  const self: Para = new FusableLayer(
+    {
+      kind: 'dense',
+      args: [inDim, outDim],
+      dom: [...lead, inDim],
+      cod: [...lead, outDim],
+      positionwise: true,
+      at: (d) => dense(inDim, outDim, d.slice(0, -1)),
+      params: [
+        { name: 'weight', shape: [outDim, inDim], init: glorotUniform(inDim, outDim) },
+        { name: 'bias', shape: [outDim], init: zeros },
+      ],
+      forward: ([W, b], x, ctx) => denseLens(self, W!, b!, x, ctx, 'identity'),
+    },
+    (act) =>
+      ([W, b], x, ctx) =>
+        denseLens(self, W!, b!, x, ctx, act),
+  );
   return self;
 }
 

@@ -39,7 +39,6 @@ export function embedding(V: number, d: number, dom?: Shape): Para {
     cod: dom && [...dom, d],
     params: [{ name: 'weight', shape: [V, d], init: normal(1) }],
     positionwise: true,
-    kernelsOnly: true,
     at: (s) => embedding(V, d, s),
     forward: ([W], x, ctx) => {
       if (dom) checkInput(self, x);

@@ -12,7 +12,6 @@ import type { Shape } from '../tensor/tensor.js';
 export function flatten(dom?: Shape): Para {
   const self: Para = primitive({
     kind: 'flatten',
-    kernelsOnly: true,
     dom,
     cod: dom && [sizeOf(dom)],
     at: (d) => flatten(d),

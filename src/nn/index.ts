@@ -22,6 +22,7 @@ export { parsePosition, positionText } from './attention-position.js';
 export type { Position } from './attention-position.js';
 export { transformer } from './transformer.js';
 export { tied } from './tied.js';
+export { fuseActivations } from './fuse.js';
 // the layers each perspective adds: stochastic (Markov), on sets (colimits), adapters (natural transformations), equivariant
 export * from './markov/dropout.js';
 export * from './markov/bayes-dense.js';
@@ -30,3 +31,6 @@ export * from './colimit/map.js';
 export * from './colimit/deepsets.js';
 export * from './natural/adapter.js';
 export * from './equivariant/index.js';
+// recurrent cells, their folds, scans and unfolds (src/nn/recurrent)
+export * as recurrent from './recurrent/index.js';
+export { lstm, gru, rnn, mgu } from './recurrent/index.js';

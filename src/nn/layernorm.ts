@@ -22,7 +22,6 @@ export function layernorm(d: number, lead?: Shape): Para {
       { name: 'bias', shape: [d], init: zeros },
     ],
     positionwise: true,
-    kernelsOnly: true,
     at: (s) => layernorm(d, lastAxis(`layernorm(${d})`, s, d)),
     forward: (theta, x, ctx) => normLens(self, true, theta, x, ctx),
   });

@@ -1,6 +1,6 @@
 import type { Dataset } from '../data/dataset.js';
-import { ShapeError, UnknownNameError } from '../errors.js';
-import { freshAlloc } from '../para/para.js';
+import { byName, ShapeError } from '../errors.js';
+import { freshAlloc } from '../tensor/memory.js';
 import type { Ctx } from '../para/para.js';
 import type { LossKind } from '../tensor/backend.js';
 import { bceTerm, sigmoidOf } from '../tensor/rows.js';
@@ -164,7 +164,7 @@ export const tokenCrossEntropy: Loss = {
         const g = ctx.alloc(z.shape, z.dtype, true);
         const c = scale / rows;
         for (let i = 0; i < z.size; i++) g.data[i] = p.data[i]! * c;
-        for (let r = 0; r < rows; r++) g.data[r * V + target.data[r]!] -= c;
+        for (let r = 0; r < rows; r++) g.data[r * V + target.data[r]!]! -= c;
         return g;
       },
     };
@@ -179,9 +179,7 @@ export function lossNames(): string[] {
 
 /** A loss by its CLI name; unknown names throw, listing the known ones. */
 export function lossByName(name: string): Loss {
-  const l = losses[name];
-  if (!l) throw new UnknownNameError('loss', name, lossNames());
-  return l;
+  return byName('loss', losses, name);
 }
 
 /**

@@ -30,7 +30,6 @@ export function maxpool2d(k: number, stride = k, dom?: Shape): Para {
   const g = dom && poolWindow(where, dom, k, stride);
   const self: Para = primitive({
     kind: 'maxpool2d',
-    kernelsOnly: true,
     args: [k, stride],
     dom,
     cod: g && [g.C, g.Ho, g.Wo],

@@ -18,7 +18,6 @@ export function rmsnorm(d: number, lead?: Shape): Para {
     cod: lead && [...lead, d],
     params: [{ name: 'gain', shape: [d], init: constant(1) }],
     positionwise: true,
-    kernelsOnly: true,
     at: (s) => rmsnorm(d, lastAxis(`rmsnorm(${d})`, s, d)),
     forward: (theta, x, ctx) => normLens(self, false, theta, x, ctx),
   });

@@ -22,7 +22,6 @@ export function logSumExpRows(x: ArrayLike<number>, rows: number, n: number, out
 export function softmax(dom?: Shape, inferred = false): Para {
   return primitive({
     kind: 'softmax',
-    kernelsOnly: true,
     args: sizeArgs(dom, inferred),
     dom,
     cod: dom,

@@ -1,4 +1,4 @@
-import { UnknownNameError } from '../errors.js';
+import { byName } from '../errors.js';
 import { KFAC } from './kfac.js';
 import { NaturalGradient } from './natural-gradient.js';
 import { Adam, Momentum, SGD } from './optimizer.js';
@@ -21,7 +21,5 @@ export function optimizerNames(): string[] {
 
 /** An optimiser by its CLI name; unknown names throw, listing the known ones. */
 export function optimizer(name: string, opts: OptimizerOptions): Optimizer {
-  const f = factories[name];
-  if (!f) throw new UnknownNameError('optimizer', name, optimizerNames());
-  return f(opts);
+  return byName('optimizer', factories, name)(opts);
 }

@@ -3,3 +3,4 @@ export * from './schedule.js';
 export * from './natural-gradient.js';
 export * from './kfac.js';
 export * from './by-name.js';
+export * from './clip.js';

@@ -73,13 +73,13 @@ export function kfacModel(
               // per-row gradients of a loss averaged over the R rows are R·dy_r; sampled
               // cotangents are per sample already, their outer products summed over its positions
               const c = sampled ? 1 / B : R;
-              for (let i = 0; i < s.A.length; i++) s.A[i] *= beta;
-              for (let i = 0; i < s.G.length; i++) s.G[i] *= beta;
+              for (let i = 0; i < s.A.length; i++) s.A[i]! *= beta;
+              for (let i = 0; i < s.G.length; i++) s.G[i]! *= beta;
               for (let r = 0; r < R; r++) {
                 const a = (i: number): number => (i < inDim ? x.data[r * inDim + i]! : 1);
-                for (let i = 0; i < n1; i++) for (let j = 0; j < n1; j++) s.A[i * n1 + j] += ((1 - beta) * a(i) * a(j)) / R;
+                for (let i = 0; i < n1; i++) for (let j = 0; j < n1; j++) s.A[i * n1 + j]! += ((1 - beta) * a(i) * a(j)) / R;
                 for (let i = 0; i < outDim; i++)
-                  for (let j = 0; j < outDim; j++) s.G[i * outDim + j] += (1 - beta) * c * dy.data[r * outDim + i]! * dy.data[r * outDim + j]!;
+                  for (let j = 0; j < outDim; j++) s.G[i * outDim + j]! += (1 - beta) * c * dy.data[r * outDim + i]! * dy.data[r * outDim + j]!;
               }
               s.updates++;
               if (sampled) return lens.pullback(dy, null, true);
@@ -174,8 +174,8 @@ export class KFAC implements Optimizer {
       for (let r = 0; r < m; r++) for (let j = 0; j < n1; j++) Xt[j * m + r] = X[r * n1 + j]!;
       const D = dampedSolve(s.A, n1, Xt, gamma, m);
       for (let r = 0; r < m; r++) {
-        for (let j = 0; j < n; j++) theta[i]!.data[r * n + j] -= lr * D[j * m + r]!;
-        theta[i + 1]!.data[r] -= lr * D[n * m + r]!;
+        for (let j = 0; j < n; j++) theta[i]!.data[r * n + j]! -= lr * D[j * m + r]!;
+        theta[i + 1]!.data[r]! -= lr * D[n * m + r]!;
       }
       i++;
     }

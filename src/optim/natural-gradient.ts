@@ -135,7 +135,7 @@ export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, l
         for (let l = 0; l < C; l++) {
           const m = M[k * C + l]! * scale,
             jl = J[l]!;
-          if (m !== 0) for (let b = 0; b < P; b++) row[b] += m * jl[b]!;
+          if (m !== 0) for (let b = 0; b < P; b++) row[b]! += m * jl[b]!;
         }
         return row;
       });
@@ -145,7 +145,7 @@ export function outputFisher(model: Para, theta: readonly Tensor[], x: Tensor, l
         for (let a = 0; a < P; a++) {
           const ja = jk[a]!;
           if (ja === 0) continue;
-          for (let b = 0; b < P; b++) F[a * P + b] += ja * mk[b]!;
+          for (let b = 0; b < P; b++) F[a * P + b]! += ja * mk[b]!;
         }
       }
     }
@@ -226,7 +226,7 @@ export class NaturalGradient implements Optimizer {
     this.t++;
     let o = 0;
     for (const p of theta) {
-      for (let j = 0; j < p.size; j++) p.data[j] -= lr * d[o + j]!;
+      for (let j = 0; j < p.size; j++) p.data[j]! -= lr * d[o + j]!;
       o += p.size;
     }
   }

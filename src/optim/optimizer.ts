@@ -2,7 +2,7 @@ import { RangeArgError, ShapeError, UnknownNameError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import { shapeString, Tensor } from '../tensor/tensor.js';
 import type { Schedule } from './schedule.js';
-import { residentCopies, zerosBeside } from '../para/para.js';
+import { residentCopies, zerosBeside } from '../tensor/memory.js';
 import type { Para } from '../para/para.js';
 import type { Loss } from '../nn/loss.js';
 
@@ -164,7 +164,7 @@ export class Momentum extends BaseOptimizer {
       nesterov = this.nesterov;
     for (let j = 0; j < p.length; j++) {
       v[j] = mu * v[j]! + g[j]!;
-      p[j] -= lr * (nesterov ? g[j]! + mu * v[j]! : v[j]!);
+      p[j]! -= lr * (nesterov ? g[j]! + mu * v[j]! : v[j]!);
     }
   }
 }

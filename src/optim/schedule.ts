@@ -1,4 +1,4 @@
-import { UnknownNameError } from '../errors.js';
+import { byName } from '../errors.js';
 
 /** A learning-rate schedule: the rate at step t given the base rate. */
 export type Schedule = (t: number, base: number) => number;
@@ -46,7 +46,5 @@ export function scheduleNames(): string[] {
 
 /** A named schedule over `total` steps; unknown names throw, listing the known ones. */
 export function scheduleByName(name: string, total: number): Schedule {
-  const make = NAMED[name];
-  if (!make) throw new UnknownNameError('schedule', name, scheduleNames());
-  return make(total);
+  return byName('schedule', NAMED, name)(total);
 }

@@ -1,11 +1,10 @@
 import { clip, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
-import type { SwapOp } from '../tensor/backend.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor, sizeOf, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Shape } from '../tensor/tensor.js';
 import { checkDom, describeShape, makeCtx, perPosition } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec } from './para.js';
 
 /** Shared behaviour of every morphism: composition methods, initialisation, printing. */
 export abstract class Morphism implements Para {
@@ -35,9 +34,6 @@ export abstract class Morphism implements Para {
   run(theta: readonly Tensor[], x: Tensor, ctx: Partial<Ctx> = {}): Tensor {
     return this.forward(theta, x, makeCtx(ctx)).y;
   }
-  stepper(_theta: readonly Tensor[], _ctx: Ctx): Stepper | undefined {
-    return undefined;
-  }
   toString(): string {
     return this.args.length ? `${this.kind}(${this.args.join(',')})` : this.kind;
   }
@@ -54,40 +50,12 @@ export interface PrimitiveDef {
   at?: (dom: Shape) => Para;
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens;
   /**
-   * This morphism followed by the elementwise map `act`, in one pass (a kernel applies the
-   * activation as it writes the output). Must be the lens of `this >> act` — the same y and
-   * the same pullback — which `seq` relies on when it fuses the pair.
-   */
-  forwardThen?(theta: readonly Tensor[], x: Tensor, ctx: Ctx, act: FusableOp): Lens;
-  /** Set when this morphism IS the elementwise map `activation` (so a preceding layer's forwardThen may stand for both). */
-  activation?: FusableOp;
-  /**
-   * Set when forward and pullback touch tensor data only through Backend kernels and ctx.alloc
-   * (no loop over `.data` on the host): then the layer runs wherever the backend's arrays are,
-   * a device included (hostOnlyParts in ./structure.ts).
-   */
-  kernelsOnly?: boolean;
-  /**
    * It acts on each position of a sequence separately (dense, norms, activations, embedding, id):
-   * fixed to a vector domain, `at` also takes [..., dom] (through def.at), and decoding runs it
-   * on each new stretch of positions as it is.
+   * fixed to a vector domain, `at` also takes [..., dom] (through def.at) — the layer on vectors
+   * lifted to sequences of them. (Decoding, src/train/decode.ts, also reads it: such a layer
+   * runs on each new stretch of positions as it is.)
    */
   positionwise?: boolean;
-  /** For a morphism that looks back along a sequence (attention): its Stepper (Para.stepper). */
-  stepper?(theta: readonly Tensor[], ctx: Ctx): Stepper;
-}
-
-/**
- * Activations a preceding layer may apply in its own pass (PrimitiveDef.forwardThen): those
- * whose derivative can be read off the output (relu′ = [y > 0], σ′ = y(1−y), tanh′ = 1−y²,
- * exp′ = y), so the fused lens needs no pre-activation buffer.
- */
-export type FusableOp = Exclude<SwapOp, 'identity'>;
-const FUSABLE = new Set<string>(['relu', 'sigmoid', 'tanh', 'exp']);
-
-/** `op` as a FusableOp, or undefined when a layer cannot apply it in its own pass. */
-export function fusable(op: string): FusableOp | undefined {
-  return FUSABLE.has(op) ? (op as FusableOp) : undefined;
 }
 
 /** The largest parameter tensor a layer may declare (2²⁷ elements, 512 MiB as float32). */
@@ -99,11 +67,8 @@ export class Primitive extends Morphism {
   readonly dom: Shape | undefined;
   readonly cod: Shape | undefined;
   override readonly params: readonly ParamSpec[];
-  private readonly def: PrimitiveDef;
-  /** PrimitiveDef.kernelsOnly. */
-  get kernelsOnly(): boolean {
-    return this.def.kernelsOnly === true;
-  }
+  /** What it is made of (read by the rules that look at a primitive from outside, e.g. decoding). */
+  readonly def: PrimitiveDef;
   constructor(def: PrimitiveDef) {
     super();
     this.def = def;
@@ -125,18 +90,6 @@ export class Primitive extends Morphism {
   }
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     return this.def.forward(theta, x, ctx);
-  }
-  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    if (this.def.stepper) return this.def.stepper(theta, ctx);
-    if (!this.def.positionwise) return undefined;
-    // the same layer on this stretch's shape (a different length than the one it was fixed to)
-    const on = (s: Shape): Para => (this.def.at && !(this.dom && shapesMatch(this.dom, s)) ? this.def.at(s) : this);
-    return { step: (x) => on(x.shape.slice(1)).forward(theta, x, ctx).y };
-  }
-  /** The fused forward of this >> g, where g is an activation this layer can apply itself; undefined otherwise. */
-  forwardThen(g: Para, theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens | undefined {
-    const act = g instanceof Primitive ? g.def.activation : undefined;
-    return act && this.def.forwardThen ? this.def.forwardThen(theta, x, ctx, act) : undefined;
   }
 }
 
@@ -179,31 +132,13 @@ export class Seq extends Morphism {
     const [first, ...rest] = this.children;
     return seq(first!.at(dom), ...rest);
   }
-  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    const steppers = this.children.map((c, i) => c.stepper(theta.slice(this.offsets[i], this.offsets[i + 1]), ctx));
-    if (steppers.some((s) => !s)) return undefined;
-    return { step: (x) => steppers.reduce((y, s) => s!.step(y), x) };
-  }
-  /**
-   * Backprop: the forward runs the children in order, the pullback composes their pullbacks
-   * in reverse. A layer followed by an activation it can apply itself (dense >> relu …) runs
-   * as one fused lens — equal to the composite, one pass over the output fewer — and the
-   * activation's place holds a lens that passes the gradient through.
-   */
+  /** Backprop: the forward runs the children in order, the pullback composes their pullbacks in reverse. */
   forward(theta: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const { children, offsets } = this;
     const lenses: Lens[] = new Array(children.length);
     let y = x;
     for (let i = 0; i < children.length; i++) {
-      const f = children[i]!,
-        th = theta.slice(offsets[i], offsets[i + 1]);
-      const fused = i + 1 < children.length && f instanceof Primitive ? f.forwardThen(children[i + 1]!, th, y, ctx) : undefined;
-      if (fused) {
-        lenses[i] = fused;
-        lenses[++i] = { y: fused.y, pullback: (d) => d };
-      } else {
-        lenses[i] = f.forward(th, y, ctx);
-      }
+      lenses[i] = children[i]!.forward(theta.slice(offsets[i], offsets[i + 1]), y, ctx);
       y = lenses[i]!.y;
     }
     return {
@@ -228,13 +163,14 @@ function follow(cod: Shape | undefined, g: Para, before: () => Para): Para {
   if (!cod) return g;
   if (!g.dom) return g.at(cod);
   if (shapesMatch(cod, g.dom)) return g;
-  const mismatch = new ShapeError(`${clip(g)} expects ${describeShape(g.dom)} but got ${describeShape(cod)} from ${clip(before())}`);
-  if (!perPosition(g.dom, cod)) throw mismatch;
+  // the message is made only when it is thrown (printing a large morphism costs its size)
+  const mismatch = (): ShapeError => new ShapeError(`${clip(g)} expects ${describeShape(g.dom)} but got ${describeShape(cod)} from ${clip(before())}`);
+  if (!perPosition(g.dom, cod)) throw mismatch();
   // a layer on vectors after a layer on sequences of them: it acts per position, if it can
   try {
     return g.at(cod);
   } catch (e) {
-    if (e instanceof ShapeError) throw mismatch;
+    if (e instanceof ShapeError) throw mismatch();
     throw e;
   }
 }
@@ -260,13 +196,15 @@ export function seqOf(ms: readonly Para[]): Para {
 }
 
 /** Concatenation of per-sample shapes along their first axis (the monoidal product on objects). */
-export function concatShapes(shapes: readonly Shape[], where: string): Shape {
+export function concatShapes(shapes: readonly Shape[], where: string | (() => string)): Shape {
   if (shapes.length === 0) return [0];
   const rest = shapes[0]!.slice(1);
   let n = 0;
   for (const s of shapes) {
     if (s.length !== rest.length + 1 || !shapesMatch(s.slice(1), rest)) {
-      throw new ShapeError(`${where}: cannot place ${shapes.map(describeShape).join(' and ')} side by side (trailing axes differ)`);
+      throw new ShapeError(
+        `${typeof where === 'string' ? where : where()}: cannot place ${shapes.map(describeShape).join(' and ')} side by side (trailing axes differ)`,
+      );
     }
     n += s[0]!;
   }
@@ -290,8 +228,8 @@ export class Par extends Morphism {
     ({ params: this.params, offsets: this.offsets } = collectParams(children));
     const doms = children.map((c) => c.dom);
     const cods = children.map((c) => c.cod);
-    this.dom = doms.every((d) => d) ? concatShapes(doms as Shape[], String(this)) : undefined;
-    this.cod = cods.every((d) => d) ? concatShapes(cods as Shape[], String(this)) : undefined;
+    this.dom = doms.every((d) => d) ? concatShapes(doms as Shape[], () => String(this)) : undefined;
+    this.cod = cods.every((d) => d) ? concatShapes(cods as Shape[], () => String(this)) : undefined;
   }
   at(dom: Shape): Para {
     if (this.dom) return checkDom(this, dom);

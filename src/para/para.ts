@@ -1,8 +1,7 @@
 import { ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
-import { allocFloat32, backend } from '../tensor/registry.js';
-import type { DeviceMemory } from '../tensor/backend.js';
-import { allocData, Tensor, sizeOf, shapeString, shapesMatch } from '../tensor/tensor.js';
+import { freshAlloc } from '../tensor/memory.js';
+import { Tensor, shapeString, shapesMatch } from '../tensor/tensor.js';
 import type { DType, Data, Shape } from '../tensor/tensor.js';
 
 /**
@@ -38,17 +37,6 @@ export interface Lens {
   pullback(dy: Tensor, dTheta: readonly Tensor[] | null, needDx?: boolean): Tensor;
 }
 
-/**
- * A morphism on sequences run a stretch of positions at a time (autoregressive decoding):
- * `step(x)` takes the next L ≥ 1 positions [B, L, …] and returns the outputs at them — the
- * same rows a forward over every position stepped so far would give, for a causal morphism.
- * Layers that look back along the sequence (attention) keep what they need (a key/value
- * cache) inside, so each step costs what the new positions cost, not a full pass.
- */
-export interface Stepper {
-  step(x: Tensor): Tensor;
-}
-
 /** Fills a freshly allocated parameter tensor; fan-in and fan-out are known to the layer. */
 export type Initializer = (rng: Rng, out: Data) => void;
 
@@ -57,6 +45,12 @@ export interface ParamSpec {
   readonly name: string;
   readonly shape: Shape;
   readonly init: Initializer;
+  /**
+   * A constant kept with the parameters rather than in the spec (an imported mask, running
+   * statistics): no gradient reaches it, and gradcheck holds it fixed (it need not be smooth
+   * in it: a mask read as a condition is not).
+   */
+  readonly frozen?: boolean;
 }
 
 /**
@@ -86,75 +80,14 @@ export interface Para {
   tensor(g: Para): Para;
   /** Fresh parameters drawn from the initialisers with a seeded generator. */
   init(seed?: number | Rng, dtype?: DType): Tensor[];
-  /**
-   * A fresh Stepper of this morphism at θ (evaluation mode), or undefined when it cannot be
-   * run position by position (it is not causal, or not made of layers that know how).
-   */
-  stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined;
   /** Forward only, in evaluation mode. */
   run(theta: readonly Tensor[], x: Tensor, ctx?: Partial<Ctx>): Tensor;
   toString(): string;
 }
 
-/** Allocates fresh zeroed tensors. */
-export function freshAlloc(shape: Shape, dtype: DType): Tensor {
-  return new Tensor(allocData(dtype, sizeOf(shape)), shape);
-}
-
 /** A context for evaluation or one-off computations: fresh memory, a fixed seed. */
 export function makeCtx(opts: Partial<Ctx> = {}): Ctx {
   return { training: opts.training ?? false, rng: opts.rng ?? new Rng(0), alloc: opts.alloc ?? freshAlloc, positionOffset: opts.positionOffset ?? 0 };
-}
-
-/**
- * Reuses memory across training steps: the k-th allocation of a step gets the buffer the
- * k-th allocation of the previous step got, if its size matches. Call `reset()` at the start
- * of every step; tensors from the previous step are then overwritten.
- */
-export class Arena {
-  private pool: Data[] = [];
-  private cursor = 0;
-  /** With `device`, float32 buffers are device arrays (zeroed by the backend's fill kernel). */
-  constructor(private readonly device?: DeviceMemory) {}
-  reset(): void {
-    this.cursor = 0;
-  }
-  readonly alloc = (shape: Shape, dtype: DType, overwrite = false): Tensor => {
-    const n = sizeOf(shape);
-    let buf = this.pool[this.cursor];
-    // a smaller request (the last, partial minibatch of an epoch) takes the front of the
-    // buffer: reallocating there and back every epoch would leave resident blocks for the
-    // garbage collector, which frees them only once the synchronous training loop returns
-    if (!buf || buf.length < n || (dtype === 'float64') !== buf instanceof Float64Array) {
-      buf = this.device && dtype === 'float32' ? this.device.alloc(n) : residentData(dtype, n);
-      this.pool[this.cursor] = buf;
-    } else if (!overwrite) {
-      if (this.device) backend().fill(buf.subarray(0, n), 0);
-      else buf.fill(0, 0, n);
-    }
-    this.cursor++;
-    return new Tensor(buf.length === n ? buf : buf.subarray(0, n), shape);
-  };
-}
-
-/** n zeros for a buffer used across many steps: float32 ones in the backend's own memory where it has one (allocFloat32). */
-export function residentData(dtype: DType, n: number): Data {
-  return dtype === 'float32' ? allocFloat32(n) : allocData(dtype, n);
-}
-
-/** Zeros shaped like t, in the memory t lives in: a device array when t is one, else resident storage. */
-export function zerosBeside(t: Tensor): Tensor {
-  const dev = backend().device;
-  return new Tensor(dev?.holds(t.data) ? dev.alloc(t.size) : residentData(t.dtype, t.size), t.shape);
-}
-
-/** A copy of each tensor in resident storage (residentData). */
-export function residentCopies(ts: readonly Tensor[]): Tensor[] {
-  return ts.map((t) => {
-    const data = residentData(t.dtype, t.size);
-    data.set(t.data);
-    return new Tensor(data, t.shape);
-  });
 }
 
 /** The shapes of a morphism's parameters, as zero tensors (e.g. gradient buffers). */

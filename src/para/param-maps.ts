@@ -103,7 +103,7 @@ function flatMap(f: Para, name: string, h: (phi: Float64Array) => Float64Array, 
             k += d.size;
           }
           const g = hT(Float64Array.from(q[0]!.data), flat);
-          for (let i = 0; i < P; i++) dq[0]!.data[i] += g[i]!;
+          for (let i = 0; i < P; i++) dq[0]!.data[i]! += g[i]!;
         },
       };
     },
@@ -205,7 +205,7 @@ function intOf(v: MapValue, text: string): number {
 /** `reparam(f, MAP)` from the text of MAP (the spec parser's `reparam` layer). */
 export function reparamFromSpec(f: Para, text: string): Para {
   const { name, args } = readMap(text);
-  const make = PARAM_MAPS[name];
+  const make = Object.hasOwn(PARAM_MAPS, name) ? PARAM_MAPS[name] : undefined;
   if (!make) throw new Error(`unknown parameter map '${name}'; known: ${Object.keys(PARAM_MAPS).join(', ')}`);
   return make(f, args, text);
 }

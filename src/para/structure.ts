@@ -1,10 +1,9 @@
 import { ShapeError } from '../errors.js';
 import { backend } from '../tensor/registry.js';
 import type { Tensor, Shape } from '../tensor/tensor.js';
-import { Morphism, Par, par, Primitive, primitive, Seq, seq, splitRows, joinRows } from './composite.js';
-import { Defined } from './definition.js';
+import { Morphism, par, primitive, seq, splitRows, joinRows } from './composite.js';
 import { checkDom, describeShape, perPosition } from './para.js';
-import type { Ctx, Lens, Para, ParamSpec, Stepper } from './para.js';
+import type { Ctx, Lens, Para, ParamSpec } from './para.js';
 
 const sized = (dom: Shape | undefined): readonly number[] => (dom && dom.length === 1 ? [dom[0]!] : []);
 
@@ -13,7 +12,6 @@ export function id(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'id',
-    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom,
@@ -28,7 +26,6 @@ export function copy(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'copy',
-    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom && [2 * dom[0]!, ...dom.slice(1)],
@@ -53,7 +50,6 @@ export function discard(n?: number | Shape): Para {
   const dom = typeof n === 'number' ? [n] : n;
   return primitive({
     kind: 'discard',
-    kernelsOnly: true,
     args: sized(dom),
     dom,
     cod: dom && [0, ...dom.slice(1)],
@@ -72,7 +68,6 @@ export function add(n?: number | Shape): Para {
   const cod = dom && [dom[0]! / 2, ...dom.slice(1)];
   return primitive({
     kind: 'add',
-    kernelsOnly: true,
     args: cod && cod.length === 1 ? [cod[0]!] : [],
     dom,
     cod,
@@ -122,20 +117,10 @@ export class Residual extends Morphism {
     const f = this.f.dom ? this.f : this.f.at(x.shape.slice(1));
     const lens = f.forward(theta, x, ctx);
     return {
-      y: sum(x, lens.y, ctx),
+      y: addTensors(x, lens.y, ctx),
       pullback: (dy, dTheta, needDx = true) => {
         const df = lens.pullback(dy, dTheta, needDx);
-        return needDx ? sum(dy, df, ctx) : df;
-      },
-    };
-  }
-  /** Decoding x ↦ x + f(x): f's stepper, plus its input. */
-  override stepper(theta: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    const inner = this.f.stepper(theta, ctx);
-    if (!inner) return undefined;
-    return {
-      step: (x) => {
-        return sum(x, inner.step(x), ctx);
+        return needDx ? addTensors(dy, df, ctx) : df;
       },
     };
   }
@@ -145,7 +130,7 @@ export class Residual extends Morphism {
 }
 
 /** a + b in a fresh tensor, by kernels only (so it runs where the backend's arrays live, a device included). */
-function sum(a: Tensor, b: Tensor, ctx: Ctx): Tensor {
+export function addTensors(a: Tensor, b: Tensor, ctx: Ctx): Tensor {
   const out = ctx.alloc(a.shape, a.dtype, true),
     be = backend();
   be.copyRows(1, a.size, a.data, a.size, out.data, a.size);
@@ -197,9 +182,6 @@ export class Reparam extends Morphism {
   at(dom: Shape): Para {
     return this.dom && !perPosition(this.dom, dom) ? checkDom(this, dom) : new Reparam(this.f.at(dom), this.r);
   }
-  override stepper(q: readonly Tensor[], ctx: Ctx): Stepper | undefined {
-    return this.f.stepper(this.r.map(q, ctx).p, ctx);
-  }
   forward(q: readonly Tensor[], x: Tensor, ctx: Ctx): Lens {
     const { p, pullback: rBack } = this.r.map(q, ctx);
     const lens = this.f.forward(p, x, ctx);
@@ -221,16 +203,4 @@ export class Reparam extends Morphism {
 
 export function reparam(f: Para, r: ParamMap): Para {
   return new Reparam(f, r);
-}
-
-/**
- * The parts of f that compute on host arrays, by their spec strings: primitives without
- * PrimitiveDef.kernelsOnly, and every morphism other than the composites >>, @ and residual
- * (whose own work is kernels) and the abbreviations of composites (Defined: transformer).
- * Empty when all of f can run on a device.
- */
-export function hostOnlyParts(f: Para): string[] {
-  if (f instanceof Seq || f instanceof Par || f instanceof Residual || f instanceof Defined) return f.children.flatMap(hostOnlyParts);
-  if (f instanceof Primitive && f.kernelsOnly) return [];
-  return [String(f)];
 }

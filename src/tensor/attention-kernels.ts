@@ -68,7 +68,7 @@ export function attentionSoftmax(
       }
       let z = 0;
       for (let j = 0; j < seen; j++) z += s[o + j] = Math.exp(s[o + j]! - max);
-      for (let j = 0; j < seen; j++) s[o + j] /= z;
+      for (let j = 0; j < seen; j++) s[o + j]! /= z;
       s.fill(0, o + seen, o + Tk);
     }
   }
@@ -112,6 +112,6 @@ export function gatherRows(ids: Data, table: Data, d: number, y: Data): void {
 export function scatterRows(dy: Data, ids: Data, d: number, dTable: Data): void {
   for (let i = 0; i < ids.length; i++) {
     const o = ids[i]! * d;
-    for (let j = 0; j < d; j++) dTable[o + j] += dy[i * d + j]!;
+    for (let j = 0; j < d; j++) dTable[o + j]! += dy[i * d + j]!;
   }
 }

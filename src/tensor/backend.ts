@@ -38,7 +38,7 @@ export interface Rotation {
   readonly sin: Data;
 }
 
-/** The activations Backend.swapAxes applies (those a layer can fuse: FusableOp in src/para/composite.ts). */
+/** The activations Backend.swapAxes applies (those a layer can fuse: FusableOp in src/nn/fuse.ts). */
 export type SwapOp = 'identity' | 'relu' | 'sigmoid' | 'tanh' | 'exp';
 
 /** Elementwise functions that kernels know by name (so a backend can fuse them). */
@@ -50,9 +50,10 @@ export type UnaryOp = 'identity' | 'sigmoid' | 'tanh' | 'relu' | 'gelu' | 'softp
  * (a backend may hand float64 to the reference backend).
  *
  * The reference implementation is `jsBackend`; a fast backend must agree with it within
- * float32 tolerance (the backend test suite runs against every registered backend).
+ * float32 tolerance (the backend test suite runs against every registered backend). The
+ * elementwise steps of the recurrent cells (RecurrentKernels) are part of it.
  */
-export interface Backend {
+export interface Backend extends RecurrentKernels {
   readonly name: string;
   /**
    * C (m×n) = op(A)·op(B), plus C's old value when `accumulate`.
@@ -196,6 +197,57 @@ export interface Backend {
    * that run there (src/train/device-trainer.ts); absent for backends over host memory.
    */
   readonly device?: DeviceMemory;
+}
+
+/**
+ * The elementwise part of one step of a gated recurrent cell, over `rows` sequences of h
+ * units: what is left of the step once its matrix products are done (src/nn/recurrent: the
+ * products are gemms, the gate math one pass here). Gate blocks sit side by side in each row
+ * in PyTorch's order. The reference is src/tensor/recurrent-kernels.ts (plain loops, any typed array).
+ */
+export interface RecurrentKernels {
+  /**
+   * LSTM (PyTorch's gate order i, f, g, o): z [rows, 4h] holds the pre-activations
+   * x·W_ihᵀ + b_ih + h·W_hhᵀ + b_hh and becomes the gates i = σ, f = σ, g = tanh, o = σ in place;
+   * c = f ⊙ cPrev + i ⊙ g and hOut = o ⊙ tanh(c) ([rows, h] each).
+   */
+  lstmCell(rows: number, h: number, z: Data, cPrev: Data, c: Data, hOut: Data): void;
+  /**
+   * Its pullback, given the gates, cPrev and c of the step and the gradients dh (to hOut) and dc
+   * (to c): with τ = tanh(c) and dĉ = dc + dh ⊙ o ⊙ (1 − τ²), dz = [dĉ⊙g·i(1−i), dĉ⊙cPrev·f(1−f),
+   * dĉ⊙i·(1−g²), dh⊙τ·o(1−o)] and dc becomes dĉ ⊙ f, the gradient to cPrev (in place).
+   */
+  lstmCellBackward(rows: number, h: number, gates: Data, cPrev: Data, c: Data, dh: Data, dc: Data, dz: Data): void;
+  /**
+   * GRU (PyTorch's order r, z, n): xg = x·W_ihᵀ + b_ih and hg = hPrev·W_hhᵀ + b_hh ([rows, 3h]);
+   * r = σ(xg_r + hg_r), z = σ(xg_z + hg_z), n = tanh(xg_n + r ⊙ hg_n) are written over xg, and
+   * hOut = (1 − z) ⊙ n + z ⊙ hPrev.
+   */
+  gruCell(rows: number, h: number, xg: Data, hg: Data, hPrev: Data, hOut: Data): void;
+  /**
+   * Its pullback to the pre-activations (dxg, dhg [rows, 3h]) and the direct part of dhPrev
+   * (dh ⊙ z, written; the path through W_hh is the caller's product): with a = the n gate's
+   * pre-activation, da = dh(1−z)(1−n²), dxg_n = da, dhg_n = da ⊙ r, dxg_r = dhg_r = da⊙hg_n·r(1−r),
+   * dxg_z = dhg_z = dh⊙(hPrev − n)·z(1−z).
+   */
+  gruCellBackward(rows: number, h: number, gates: Data, hg: Data, hPrev: Data, dh: Data, dxg: Data, dhg: Data, dhPrev: Data): void;
+  /**
+   * MGU's forget gate (Zhou et al. 2016; gates f, n in rows of 2h): f = σ(xg_f + hgF) written over
+   * xg's f block, and fh = f ⊙ hPrev, the state the candidate reads.
+   */
+  mguGate(rows: number, h: number, xg: Data, hgF: Data, hPrev: Data, fh: Data): void;
+  /** MGU's candidate and update: n = tanh(xg_n + hgN) written over xg's n block; hOut = (1 − f) ⊙ hPrev + f ⊙ n. */
+  mguCell(rows: number, h: number, xg: Data, hgN: Data, hPrev: Data, hOut: Data): void;
+  /**
+   * The pullback of mguCell: dxg's n block = dh⊙f·(1−n²) (the candidate's pre-activation),
+   * dxg's f block = dh ⊙ (n − hPrev) (∂L/∂f so far, finished by mguGateBackward), dhPrev = dh ⊙ (1 − f).
+   */
+  mguCellBackward(rows: number, h: number, gates: Data, hPrev: Data, dh: Data, dxg: Data, dhPrev: Data): void;
+  /**
+   * The pullback of mguGate, given dfh = ∂L/∂(f ⊙ hPrev): dxg's f block becomes
+   * (∂L/∂f + dfh ⊙ hPrev)·f(1−f), and dhPrev += dfh ⊙ f.
+   */
+  mguGateBackward(rows: number, h: number, gates: Data, hPrev: Data, dfh: Data, dxg: Data, dhPrev: Data): void;
 }
 
 /** The losses Backend.lossGrad computes, by their names in nn/loss.ts. */

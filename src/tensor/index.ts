@@ -1,6 +1,9 @@
 export * from './tensor.js';
 export * from './backend.js';
 export * from './registry.js';
+export * from './memory.js';
+export { hostOnlyParts, deviceKinds } from './device-layers.js';
+export type { LayerTree } from './device-layers.js';
 export { jsBackend, applyUnary, unaryDerivative } from './js-backend.js';
 export { createWasmBackend, loadWasmBackend } from './wasm-backend.js';
 export { init, backendKinds } from './init.js';
@@ -9,4 +12,4 @@ export type { WebGpuBackend, WebGpuBackendOptions } from './webgpu/backend.js';
 export type { InitOptions } from './init.js';
 export type { WasmBackend, WasmBackendOptions } from './wasm-backend.js';
 export { relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
-export * as ops from './ops.js';
+export * as tensorOps from './ops.js';

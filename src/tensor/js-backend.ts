@@ -2,6 +2,7 @@ import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
 import { argmaxRows, lossGradRows, sigmoidOf, softmaxBackwardRows, softmaxRows } from './rows.js';
 import { attentionSoftmax, attentionSoftmaxBackward, gatherRows, gemmBatched, rotatePairs, scatterRows } from './attention-kernels.js';
 import { layerNorm, layerNormBackward } from './norm-kernels.js';
+import { recurrentKernels } from './recurrent-kernels.js';
 import type { Data } from './tensor.js';
 import { avgPool, avgPoolBackward, col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
 import type { Window } from './window.js';
@@ -44,7 +45,7 @@ function product(transA: boolean, transB: boolean, m: number, n: number, k: numb
       for (let j = 0; j < n; j++) {
         let s = 0;
         for (let p = 0; p < k; p++) s += a[i * ais + p * aps]! * b[p * bps + j * bjs]!;
-        c[i * n + j] += s;
+        c[i * n + j]! += s;
       }
     }
     return;
@@ -128,28 +129,28 @@ function microKernel(kc: number, pa: Float64Array, pb: Float64Array, bOff: numbe
   const acc = [c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33];
   if (mr === 4 && nr === 4) {
     let o = i0 * ldc + j0;
-    c[o] += c00;
-    c[o + 1] += c01;
-    c[o + 2] += c02;
-    c[o + 3] += c03;
+    c[o]! += c00;
+    c[o + 1]! += c01;
+    c[o + 2]! += c02;
+    c[o + 3]! += c03;
     o += ldc;
-    c[o] += c10;
-    c[o + 1] += c11;
-    c[o + 2] += c12;
-    c[o + 3] += c13;
+    c[o]! += c10;
+    c[o + 1]! += c11;
+    c[o + 2]! += c12;
+    c[o + 3]! += c13;
     o += ldc;
-    c[o] += c20;
-    c[o + 1] += c21;
-    c[o + 2] += c22;
-    c[o + 3] += c23;
+    c[o]! += c20;
+    c[o + 1]! += c21;
+    c[o + 2]! += c22;
+    c[o + 3]! += c23;
     o += ldc;
-    c[o] += c30;
-    c[o + 1] += c31;
-    c[o + 2] += c32;
-    c[o + 3] += c33;
+    c[o]! += c30;
+    c[o + 1]! += c31;
+    c[o + 2]! += c32;
+    c[o + 3]! += c33;
     return;
   }
-  for (let ii = 0; ii < mr; ii++) for (let jj = 0; jj < nr; jj++) c[(i0 + ii) * ldc + j0 + jj] += acc[ii * 4 + jj]!;
+  for (let ii = 0; ii < mr; ii++) for (let jj = 0; jj < nr; jj++) c[(i0 + ii) * ldc + j0 + jj]! += acc[ii * 4 + jj]!;
 }
 
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
@@ -225,7 +226,7 @@ function unary(op: UnaryOp, x: Data, out: Data): void {
 function unaryBackward(op: UnaryOp, x: Data, y: Data, dy: Data, dx: Data, accumulate: boolean): void {
   const n = dy.length;
   if (op === 'relu') {
-    if (accumulate) for (let i = 0; i < n; i++) dx[i] += x[i]! > 0 ? dy[i]! : 0;
+    if (accumulate) for (let i = 0; i < n; i++) dx[i]! += x[i]! > 0 ? dy[i]! : 0;
     else for (let i = 0; i < n; i++) dx[i] = x[i]! > 0 ? dy[i]! : 0;
     return;
   }
@@ -255,12 +256,12 @@ function sumRows(x: Data, rows: number, cols: number, out: Data, accumulate: boo
   if (!accumulate) out.fill(0, 0, cols);
   for (let r = 0; r < rows; r++) {
     const o = r * cols;
-    for (let j = 0; j < cols; j++) out[j] += x[o + j]!;
+    for (let j = 0; j < cols; j++) out[j]! += x[o + j]!;
   }
 }
 
 function axpy(alpha: number, x: Data, y: Data): void {
-  for (let i = 0; i < x.length; i++) y[i] += alpha * x[i]!;
+  for (let i = 0; i < x.length; i++) y[i]! += alpha * x[i]!;
 }
 
 function allFinite(x: Data): boolean {
@@ -273,13 +274,13 @@ function adam(p: Data, g: Data, m: Data, v: Data, h: AdamStep): void {
     a1 = 1 - b1,
     a2 = 1 - b2;
   for (let j = 0; j < p.length; j++) {
-    if (shrink !== 1) p[j] *= shrink;
+    if (shrink !== 1) p[j]! *= shrink;
     const gj = l2 ? g[j]! + l2 * p[j]! : g[j]!;
     const mj = b1 * m[j]! + a1 * gj;
     const vj = b2 * v[j]! + a2 * gj * gj;
     m[j] = mj;
     v[j] = vj;
-    p[j] -= (step * mj) / (Math.sqrt(vj) + epsHat);
+    p[j]! -= (step * mj) / (Math.sqrt(vj) + epsHat);
   }
 }
 
@@ -296,7 +297,7 @@ function col2im(g: Window, col: Data, ld: number, count: number, dx: Data, xOff:
 }
 
 function scatterAdd(dy: Data, arg: Data, dx: Data): void {
-  for (let i = 0; i < dy.length; i++) dx[arg[i]!] += dy[i]!;
+  for (let i = 0; i < dy.length; i++) dx[arg[i]!]! += dy[i]!;
 }
 
 function swapAxes(x: Data, A: number, B: number, P: number, y: Data, bias?: Data, op: SwapOp = 'identity'): void {
@@ -356,4 +357,5 @@ export const jsBackend: Backend = {
   argmaxRows,
   avgPool,
   avgPoolBackward,
+  ...recurrentKernels,
 };

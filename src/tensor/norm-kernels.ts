@@ -40,8 +40,8 @@ export function layerNormBackward(
     const o = i * d;
     if (dg || db) {
       for (let j = 0; j < d; j++) {
-        if (dg) dg[j] += dy[o + j]! * xhat[o + j]!;
-        if (db) db[j] += dy[o + j]!;
+        if (dg) dg[j]! += dy[o + j]! * xhat[o + j]!;
+        if (db) db[j]! += dy[o + j]!;
       }
     }
     if (!dx) continue;

@@ -92,7 +92,7 @@ export function sum(t: Tensor, axis?: number): Tensor {
   const n = t.shape[ax]!;
   const inner = t.shape.slice(ax + 1).reduce((a, b) => a * b, 1);
   const out = Tensor.zeros([...t.shape.slice(0, ax), ...t.shape.slice(ax + 1)], t.dtype);
-  for (let o = 0; o < outer; o++) for (let j = 0; j < n; j++) for (let i = 0; i < inner; i++) out.data[o * inner + i] += t.data[(o * n + j) * inner + i]!;
+  for (let o = 0; o < outer; o++) for (let j = 0; j < n; j++) for (let i = 0; i < inner; i++) out.data[o * inner + i]! += t.data[(o * n + j) * inner + i]!;
   return out;
 }
 
@@ -100,7 +100,7 @@ export function sum(t: Tensor, axis?: number): Tensor {
 export function mean(t: Tensor, axis?: number): Tensor {
   const s = sum(t, axis);
   const n = axis === undefined ? t.size : t.shape[axis < 0 ? t.rank + axis : axis]!;
-  for (let i = 0; i < s.size; i++) s.data[i] /= n;
+  for (let i = 0; i < s.size; i++) s.data[i]! /= n;
   return s;
 }
 

@@ -34,7 +34,7 @@ export function softmaxRows(x: Data, rows: number, n: number, out: Data, lse?: D
     const o = r * n;
     const max = rowMax(x, o, n);
     const s = shiftedExpSum(x, o, n, max, out);
-    for (let j = 0; j < n; j++) out[o + j] /= s;
+    for (let j = 0; j < n; j++) out[o + j]! /= s;
     if (lse) lse[r] = max + Math.log(s);
   }
 }

@@ -2,6 +2,7 @@ import { ShapeError } from '../errors.js';
 import type { AdamStep, Backend, MatrixBatch, SwapOp, UnaryOp } from './backend.js';
 import { registerBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
+import { wasmRecurrentKernels } from './wasm-recurrent.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
 import { KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
@@ -536,6 +537,14 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     argmaxRows: jsBackend.argmaxRows,
     avgPool: jsBackend.avgPool,
     avgPoolBackward: jsBackend.avgPoolBackward,
+    ...wasmRecurrentKernels({
+      k,
+      minElements,
+      takes: (paysOff, room, ...arrays) => paysOff && arrays.every(float32OrAbsent) && inst.begin(room),
+      input,
+      output,
+      collect,
+    }),
     alloc: (n) => inst.alloc(n),
     dispose() {
       pool?.stop();

@@ -95,7 +95,7 @@ export function col2im(g: Window, col: Data, ld: number, colOff: number, dx: Dat
   const { sw } = g;
   forEachWindowRow(g, xOff, ld, colOff, (r, dst, lo, hi) => {
     if (dst === undefined) return;
-    for (let ow = lo; ow < hi; ow++) dx[dst + ow * sw] += col[r + ow]!;
+    for (let ow = lo; ow < hi; ow++) dx[dst + ow * sw]! += col[r + ow]!;
   });
 }
 
@@ -147,11 +147,11 @@ function forEachPoolPair(g: Window, planes: number, f: (o: number, i: number) =>
 export function avgPool(g: Window, x: Data, planes: number, y: Data): void {
   const inv = 1 / (g.kh * g.kw);
   y.fill(0, 0, planes * g.Ho * g.Wo);
-  forEachPoolPair(g, planes, (o, i) => (y[o] += x[i]! * inv));
+  forEachPoolPair(g, planes, (o, i) => (y[o]! += x[i]! * inv));
 }
 
 /** The adjoint of avgPool: dx += dy/(kh·kw) over each window. */
 export function avgPoolBackward(g: Window, dy: Data, planes: number, dx: Data): void {
   const inv = 1 / (g.kh * g.kw);
-  forEachPoolPair(g, planes, (o, i) => (dx[i] += dy[o]! * inv));
+  forEachPoolPair(g, planes, (o, i) => (dx[i]! += dy[o]! * inv));
 }

@@ -2,9 +2,10 @@ import { DeviceSupportError, NonFiniteError } from '../errors.js';
 import type { Dataset } from '../data/dataset.js';
 import { readsLogits } from '../nn/link.js';
 import type { LossKind, DeviceMemory } from '../tensor/backend.js';
-import { Arena, makeCtx, zerosBeside } from '../para/para.js';
+import { makeCtx } from '../para/para.js';
+import { hostOnlyParts } from '../tensor/device-layers.js';
+import { Arena, zerosBeside } from '../tensor/memory.js';
 import type { Ctx, Para } from '../para/para.js';
-import { hostOnlyParts } from '../para/structure.js';
 import { backend } from '../tensor/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { Data } from '../tensor/tensor.js';
@@ -24,7 +25,7 @@ const EVAL_ROWS = 1024;
  * finiteness flag per step, and the predicted class of each row. The host-side state (model,
  * row order, generator, optimiser settings, checks of the setup) is an ordinary Trainer's.
  *
- * A model with a layer that computes on host arrays (hostOnlyParts), a loss without a kernel
+ * A model with a layer that computes on host arrays (hostOnlyParts, tensor/device-layers.ts), a loss without a kernel
  * or an optimiser whose step loops on the host is refused with a DeviceSupportError naming it,
  * before anything is allocated on the device.
  */
@@ -55,6 +56,7 @@ export class DeviceTrainer {
       throw new DeviceSupportError(
         `${name} has no device path for the loss ${host.loss.name}; use mse, bce, softmax-cross-entropy or token-cross-entropy, or --backend wasm`,
       );
+    if (host.clip !== undefined) throw new DeviceSupportError(`${name} has no device path for gradient clipping (--clip); train with --backend wasm`);
     if (!host.optimizer.kernelsOnly)
       throw new DeviceSupportError(`${name} has no device path for the optimiser ${host.optimizer.name}; use sgd, adam or adamw, or --backend wasm`);
     this.host = host;
@@ -118,7 +120,7 @@ export class DeviceTrainer {
   private queueStep(xb: Tensor, yb: Tensor, ctx: Ctx, lossOut: Float32Array, finiteOut: Float32Array, classesOut?: Float32Array): void {
     const be = backend(),
       t = this.host;
-    const lens = t.model.forward(this.theta, xb, ctx);
+    const lens = t.fused.forward(this.theta, xb, ctx);
     const dy = this.lossOf(lens.y, yb, ctx, lossOut, classesOut);
     for (const g of this.grads) be.fill(g.data, 0);
     lens.pullback(dy, this.grads, false);
@@ -225,7 +227,7 @@ export class DeviceTrainer {
       arena.reset();
       const x = this.rowsOf(ds.x, undefined, s, B, ctx),
         y = this.rowsOf(ds.y, undefined, s, B, ctx);
-      this.lossOf(this.host.model.forward(this.theta, x, ctx).y, y, ctx, losses.subarray(c, c + 1), classes?.subarray(s, s + B));
+      this.lossOf(this.host.fused.forward(this.theta, x, ctx).y, y, ctx, losses.subarray(c, c + 1), classes?.subarray(s, s + B));
     }
     const [l, predicted] = await Promise.all([dev.read(losses), classes && dev.read(classes)]);
     let lossSum = 0,

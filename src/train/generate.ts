@@ -1,8 +1,10 @@
 import { RangeArgError, ShapeError } from '../errors.js';
 import { makeCtx } from '../para/para.js';
-import type { Para, Stepper } from '../para/para.js';
+import type { Para } from '../para/para.js';
 import type { Rng } from '../random/rng.js';
 import { Tensor } from '../tensor/tensor.js';
+import { stepper as stepperOf } from './decode.js';
+import type { Stepper } from './decode.js';
 import { argmax } from './metrics.js';
 
 export interface SampleOptions {
@@ -36,12 +38,23 @@ export interface GenerateOptions extends SampleOptions {
 }
 
 /**
+ * Whether decoding keeps to the training window: the model attends over a cache of past
+ * positions (attention, and what contains it). A model of recurrent and position-wise layers
+ * carries a state of fixed size from each position to the next and runs on indefinitely.
+ */
+function windowed(m: Para): boolean {
+  return m.kind === 'attention' || m.children.some(windowed);
+}
+
+/**
  * Continues `prompt` (ids) by n ids, each sampled from the model's prediction after the ids
- * before it. The model runs incrementally (Para.stepper: attention keeps a key/value cache)
+ * before it. The model runs incrementally (./decode.ts: attention keeps a key/value cache)
  * on a window of at most `window` ids: when the window is full it is refilled with its last
  * ⌊window/2⌋ ids, so every id is predicted from between ⌊window/2⌋ and `window` ids of
  * context — exactly as a full forward over those ids would predict it — and n ids cost
- * O(n·window) position steps in all, not O(n·window²).
+ * O(n·window) position steps in all, not O(n·window²). A model without attention (recurrent
+ * layers carry their state: generation is the unfold of the cell with the sampled id fed back)
+ * reads the whole prompt once and then one id per step, with no window and no recomputation.
  */
 export function generate(model: Para, theta: readonly Tensor[], prompt: readonly number[], n: number, opts: GenerateOptions): number[] {
   const T = opts.window;
@@ -49,7 +62,7 @@ export function generate(model: Para, theta: readonly Tensor[], prompt: readonly
   if (prompt.length === 0) throw new RangeArgError('generation needs a prompt of at least one character');
   if (!(Number.isInteger(n) && n >= 0)) throw new RangeArgError(`the number of tokens must be a non-negative integer, got ${n}`);
   const fresh = (): Stepper => {
-    const s = model.stepper(theta, makeCtx());
+    const s = stepperOf(model, theta, makeCtx());
     if (!s) throw new ShapeError(`${model} cannot be decoded one position at a time (it needs causal attention and positionwise layers)`);
     return s;
   };
@@ -60,6 +73,17 @@ export function generate(model: Para, theta: readonly Tensor[], prompt: readonly
     return y.data.subarray(y.size - V);
   };
   const half = Math.floor(T / 2);
+  if (!windowed(model)) {
+    const stepper = fresh();
+    let logits = feed(stepper, prompt);
+    const out: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const next = sampleLogits(logits, opts.rng, opts);
+      out.push(next);
+      if (k < n - 1) logits = feed(stepper, [next]);
+    }
+    return out;
+  }
   let win = prompt.slice(-T);
   let stepper = fresh();
   let logits = feed(stepper, win);

@@ -1,5 +1,7 @@
 import { DeviceSupportError, RangeArgError } from '../errors.js';
 import { checkWindow, sampleWindows, spacedWindows, vocabSize } from '../data/text.js';
+import { TextStreams } from '../data/text-streams.js';
+import { hasRecurrentLayers, StateCarry } from '../nn/recurrent/index.js';
 import type { TextCorpus } from '../data/text.js';
 import { tokenCrossEntropy } from '../nn/loss.js';
 import { makeCtx } from '../para/para.js';
@@ -39,9 +41,13 @@ export interface LanguageModelRunState extends Record<string, unknown> {
   sampler: number[];
   /** Σ of the bits per character of the steps so far in the last tenth. */
   tail_bits: number;
+  /** A recurrent model's: where each stream's next window starts (TextStreams). */
+  streams?: number[];
+  /** A recurrent model's: the states its layers carry into the next window (StateCarry.save). */
+  carried?: { shape: number[]; values: number[] }[];
 }
 
-function checkRunState(s: Record<string, unknown> | undefined, step: number): LanguageModelRunState {
+function checkRunState(s: Record<string, unknown> | undefined, step: number, recurrent: boolean): LanguageModelRunState {
   const words = s?.sampler,
     tail = s?.tail_bits;
   if (!(Array.isArray(words) && words.length === 4 && words.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32) && words.some((w) => w !== 0))) {
@@ -51,7 +57,11 @@ function checkRunState(s: Record<string, unknown> | undefined, step: number): La
   }
   if (typeof tail !== 'number' || !Number.isFinite(tail))
     throw new RangeArgError(`resuming text training needs a finite tail_bits in the checkpoint's run state, got ${JSON.stringify(tail)}`);
-  return { sampler: words as number[], tail_bits: tail };
+  if (!recurrent) return { sampler: words as number[], tail_bits: tail };
+  const { streams, carried } = s as { streams?: unknown; carried?: unknown };
+  if (!Array.isArray(streams) || !Array.isArray(carried))
+    throw new RangeArgError(`resuming a recurrent model's text training needs the streams' positions and the carried states in the checkpoint's run state`);
+  return { sampler: words as number[], tail_bits: tail, streams: streams as number[], carried: carried as LanguageModelRunState['carried'] };
 }
 
 export interface LanguageModelResult {
@@ -75,6 +85,8 @@ interface LanguageModelRun {
   /** The first step this run takes (past 0 when it resumes). */
   first: number;
   fill: (xb: Tensor, yb: Tensor) => void;
+  /** A recurrent model's carried states (the pass's initial states, consecutive windows): Trainer.stepOn's carry. */
+  carry?: StateCarry;
   /** Records step s's loss (nats) and reports it. */
   record(s: number, loss: number): void;
   result(theta: Tensor[], seconds: number): LanguageModelResult;
@@ -100,24 +112,39 @@ function prepare(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): L
   spacedWindows(corpus.train, T, shapes.x.data, shapes.y.data);
   const trainer = new Trainer(m, shapes, { ...opts, loss: tokenCrossEntropy, batch: B });
   let windows = trainer.rng.split();
+  // a recurrent model reads B streams of consecutive windows, its state carried from each to the next
+  const recurrent = hasRecurrentLayers(m);
+  const streams = recurrent ? new TextStreams(corpus.train.length, T, B, windows) : undefined;
+  const carry = recurrent ? new StateCarry() : undefined;
   const tail = Math.max(1, Math.ceil(steps / 10));
   let tailSum = 0;
   opts.onStart?.(trainer);
   const first = trainer.step;
   if (first > steps) throw new RangeArgError(`the run to resume is at step ${first}, beyond its ${steps} steps`);
   if (first > 0) {
-    const resumed = checkRunState(opts.resumed, first);
+    const resumed = checkRunState(opts.resumed, first, recurrent);
     windows = new Rng(resumed.sampler);
     tailSum = resumed.tail_bits;
+    streams?.restore(resumed.streams!);
+    carry?.load(resumed.carried!);
   }
+  const fill = streams
+    ? (xb: Tensor, yb: Tensor): void => {
+        const restarted = streams.next(corpus.train, xb.data, yb.data);
+        carry!.begin();
+        carry!.reset(restarted);
+      }
+    : (xb: Tensor, yb: Tensor): void => sampleWindows(corpus.train, T, windows, xb.data, yb.data);
   return {
     trainer,
     first,
-    fill: (xb, yb) => sampleWindows(corpus.train, T, windows, xb.data, yb.data),
+    fill,
+    carry,
     record(s, loss) {
       const bits = loss / Math.LN2;
       if (s >= steps - tail) tailSum += bits;
-      opts.afterStep?.(trainer, { sampler: windows.state().map((w) => w >>> 0), tail_bits: tailSum });
+      const recurrentState = streams ? { streams: [...streams.positions], carried: carry!.save() } : {};
+      opts.afterStep?.(trainer, { sampler: windows.state().map((w) => w >>> 0), tail_bits: tailSum, ...recurrentState });
       opts.onStep?.(s + 1, steps, bits);
     },
     result: (theta, seconds) => ({
@@ -137,12 +164,15 @@ function prepare(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): L
 /**
  * Trains a next-character model: each step draws `batch` windows of `context` characters at
  * seeded random starts in the training text and takes one optimiser step on the mean
- * token cross-entropy of predicting every next character (Trainer.stepOn).
+ * token cross-entropy of predicting every next character (Trainer.stepOn). A model with
+ * recurrent layers reads `batch` streams of consecutive windows instead (TextStreams), each
+ * window starting from the states the previous one ended in (a StateCarry; the pullback stops
+ * at the window's start, and within it every `bptt` steps when that is set).
  */
 export function trainLanguageModel(model: Para, corpus: TextCorpus, opts: LanguageModelOptions): LanguageModelResult {
   const run = prepare(model, corpus, opts);
   const t0 = performance.now();
-  for (let s = run.first; s < opts.steps; s++) run.record(s, run.trainer.stepOn(opts.batch, run.fill).loss);
+  for (let s = run.first; s < opts.steps; s++) run.record(s, run.trainer.stepOn(opts.batch, run.fill, run.carry).loss);
   return run.result(run.trainer.theta, (performance.now() - t0) / 1000);
 }
 

@@ -1,7 +1,9 @@
 import { ShapeError } from '../errors.js';
 import { checkWindow, evaluationWindows } from '../data/text.js';
 import { logSumExpRows, softmaxRows } from '../nn/softmax.js';
-import { Arena, makeCtx } from '../para/para.js';
+import { hasRecurrentLayers, StateCarry, withRegime } from '../nn/recurrent/index.js';
+import { makeCtx } from '../para/para.js';
+import { Arena } from '../tensor/memory.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
 
@@ -45,8 +47,11 @@ function eachWindowBatch(model: Para, theta: readonly Tensor[], ids: Float32Arra
  * predicted once, from the characters before it inside a window of length T
  * (evaluationWindows: non-overlapping windows, and one aligned to the end for the rest).
  * Evaluation mode; `positionOffset` places every window's first character at that position.
+ * A model with recurrent layers carries its state across windows, as it was trained
+ * (streamBitsPerChar).
  */
 export function bitsPerChar(model: Para, theta: readonly Tensor[], ids: Float32Array, T: number, V: number, opts: { positionOffset?: number } = {}): number {
+  if (hasRecurrentLayers(model)) return streamBitsPerChar(model, theta, ids, T, V);
   const lse = new Float64Array(EVAL_BATCH * T);
   let nats = 0,
     count = 0;
@@ -89,4 +94,45 @@ export function shiftDefect(model: Para, theta: readonly Tensor[], ids: Float32A
     });
   });
   return sum / count;
+}
+
+/** Segments of a text a recurrent model reads side by side when evaluated. */
+const EVAL_STREAMS = 32;
+
+/**
+ * bitsPerChar for a model with recurrent layers: the text's predictions are cut into (up to 32)
+ * contiguous segments read side by side in windows of T, each window starting from the states
+ * the last one ended in (a StateCarry) — so every character but the first is predicted once,
+ * from all the characters before it in its segment.
+ */
+export function streamBitsPerChar(model: Para, theta: readonly Tensor[], ids: Float32Array, T: number, V: number): number {
+  checkWindow('evaluation text', ids, 1);
+  const m = atContext(model, T, V);
+  const P = ids.length - 1,
+    E = Math.min(EVAL_STREAMS, P),
+    L = Math.ceil(P / E);
+  const carry = new StateCarry();
+  const arena = new Arena();
+  const lse = new Float64Array(E * T);
+  // segment e predicts ids[p + 1] from ids[p] for p in [e·L, min((e+1)·L, P)); a window past a
+  // segment's end is padded (the padding comes after what is scored, so it changes nothing)
+  const end = (e: number): number => Math.min((e + 1) * L, P);
+  let nats = 0,
+    count = 0;
+  for (let c0 = 0; c0 < L; c0 += T) {
+    arena.reset();
+    const x = arena.alloc([E, T], 'float32');
+    for (let e = 0; e < E; e++) for (let t = 0; t < T && e * L + c0 + t < end(e); t++) x.data[e * T + t] = ids[e * L + c0 + t]!;
+    carry.begin();
+    const z = m.forward(theta, x, withRegime(makeCtx({ alloc: arena.alloc }), { carry })).y;
+    logSumExpRows(z.data, E * T, V, lse);
+    for (let e = 0; e < E; e++) {
+      for (let t = 0; t < T && e * L + c0 + t < end(e); t++) {
+        const r = e * T + t;
+        nats += lse[r]! - z.data[r * V + ids[e * L + c0 + t + 1]!]!;
+        count++;
+      }
+    }
+  }
+  return nats / count / Math.LN2;
 }

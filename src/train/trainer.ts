@@ -1,18 +1,23 @@
 import { NonFiniteError, RangeArgError, ShapeError } from '../errors.js';
 import { Rng } from '../random/rng.js';
-import { Arena, makeCtx, residentCopies, residentData } from '../para/para.js';
+import { makeCtx } from '../para/para.js';
+import { Arena, residentCopies, residentData } from '../tensor/memory.js';
 import type { Para } from '../para/para.js';
 import { optimizer as makeOptimizer } from '../optim/by-name.js';
 import { checkFiniteValues } from '../optim/optimizer.js';
 import type { Optimizer, OptimizerOptions, OptimizerState } from '../optim/optimizer.js';
 import { Tensor, shapeString } from '../tensor/tensor.js';
 import type { Dataset } from '../data/dataset.js';
+import { fuseActivations } from '../nn/fuse.js';
 import { lossForData } from '../nn/loss.js';
 import type { Loss } from '../nn/loss.js';
 import { readsLogits } from '../nn/link.js';
 import { accuracy, predictClasses } from './metrics.js';
 import { checkFinite } from '../data/dataset.js';
 import { allFinite, diagnoseNonFinite } from './diagnose.js';
+import { checkClip, clipByNorm } from '../optim/clip.js';
+import { checkBptt, hasRecurrentLayers, withRegime } from '../nn/recurrent/index.js';
+import type { StateCarry } from '../nn/recurrent/index.js';
 
 export interface TrainOptions {
   /** Default: the one that fits the data (lossForData): softmax cross-entropy for several classes, bce for one output, mse for regression. */
@@ -28,6 +33,10 @@ export interface TrainOptions {
   shuffle?: boolean;
   /** Initial parameters (default: the model's initialisers with `seed`). */
   theta?: Tensor[];
+  /** Clip the gradient to this global norm before each update (PyTorch's clip_grad_norm_; `--clip X`). */
+  clip?: number;
+  /** Truncate the pullbacks of the model's recurrent layers every K steps (`--bptt K`; src/nn/recurrent/regime.ts). */
+  bptt?: number;
 }
 
 /**
@@ -63,6 +72,8 @@ export interface EpochStats {
  */
 export class Trainer {
   model: Para;
+  /** `model` as each step runs it: its `layer >> activation` pairs fused (nn/fuse.ts), the same lens in fewer passes. */
+  readonly fused: Para;
   readonly theta: Tensor[];
   readonly grads: Tensor[];
   readonly optimizer: Optimizer;
@@ -76,6 +87,9 @@ export class Trainer {
   readonly shuffle: boolean;
   readonly order: Int32Array;
   private readonly logits: boolean;
+  /** TrainOptions.clip and .bptt. */
+  readonly clip: number | undefined;
+  readonly bptt: number | undefined;
 
   constructor(
     model: Para,
@@ -109,11 +123,20 @@ export class Trainer {
     if (!(Number.isInteger(batch) && batch > 0)) throw new RangeArgError(`batch size must be a positive integer, got ${batch}`);
     this.batch = Math.min(batch, N);
     this.shuffle = opts.shuffle ?? true;
+    if (opts.clip !== undefined) checkClip(opts.clip);
+    this.clip = opts.clip;
+    if (opts.bptt !== undefined) {
+      checkBptt(opts.bptt);
+      if (!hasRecurrentLayers(this.model))
+        throw new RangeArgError(`--bptt ${opts.bptt} truncates recurrent layers (rnn, lstm, gru, mgu, scan, …), but ${this.model} has none`);
+    }
+    this.bptt = opts.bptt;
     this.order = Int32Array.from({ length: N }, (_, i) => i);
     this.optimizer =
       typeof opts.optimizer === 'object' ? opts.optimizer : makeOptimizer(opts.optimizer ?? 'sgd', { lr: opts.lr ?? 0.1, ...opts.optimizerOptions });
     // optimisers that need to see the model (natural gradient, K-FAC) attach to it here
     if (this.optimizer.prepare) this.model = this.optimizer.prepare(this.model, data.x, this.theta, this.loss);
+    this.fused = fuseActivations(this.model);
   }
 
   /** Optimiser steps in one full epoch. */
@@ -169,18 +192,20 @@ export class Trainer {
    * One optimiser step on a minibatch of B rows that `fill` writes into xb and yb (shaped
    * like the data's rows; their memory is reused across steps). Returns the minibatch loss and
    * the model's output (valid until the next step). Throws NonFiniteError when the loss or a
-   * gradient turns NaN or infinite.
+   * gradient turns NaN or infinite. With `carry`, the recurrent layers start from the states
+   * it holds and leave their final states there (consecutive windows of text).
    */
-  stepOn(B: number, fill: (xb: Tensor, yb: Tensor) => void): { loss: number; y: Tensor } {
+  stepOn(B: number, fill: (xb: Tensor, yb: Tensor) => void, carry?: StateCarry): { loss: number; y: Tensor } {
     const { data } = this;
     this.arena.reset();
-    const ctx = makeCtx({ training: true, rng: this.rng, alloc: this.arena.alloc });
+    const plain = makeCtx({ training: true, rng: this.rng, alloc: this.arena.alloc });
+    const ctx = carry || this.bptt !== undefined ? withRegime(plain, { bptt: this.bptt, carry }) : plain;
     // both written in full by fill
     const xb = ctx.alloc([B, ...data.x.shape.slice(1)], data.x.dtype, true);
     const yb = ctx.alloc([B, ...data.y.shape.slice(1)], data.y.dtype, true);
     fill(xb, yb);
     const rngState = this.rng.state();
-    const lens = this.model.forward(this.theta, xb, ctx);
+    const lens = this.fused.forward(this.theta, xb, ctx);
     const L = this.loss.apply(lens.y, yb, ctx);
     for (const g of this.grads) g.data.fill(0);
     if (Number.isFinite(L.value)) lens.pullback(L.pullback(), this.grads, false);
@@ -189,6 +214,7 @@ export class Trainer {
       const what = Number.isFinite(L.value) ? 'a gradient became non-finite' : `the loss became ${L.value}`;
       throw new NonFiniteError(`${what} at epoch ${this.epoch + 1}, step ${this.step + 1}: ${where}`, this.epoch + 1, this.step + 1);
     }
+    if (this.clip !== undefined) clipByNorm(this.grads, this.clip);
     this.optimizer.step(this.theta, this.grads);
     this.step++;
     return { loss: L.value, y: lens.y };
@@ -244,7 +270,7 @@ export class Trainer {
 
   /** Loss and accuracy of the current parameters on a data set (evaluation mode). */
   evaluate(ds: Dataset): { loss: number; accuracy?: number } {
-    return evaluate(this.model, this.theta, ds, this.loss);
+    return evaluate(this.fused, this.theta, ds, this.loss);
   }
 }
 

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   cubicReparam,
   dense,
-  encodeModel,
-  FileFormatError,
   linearReparam,
   par,
   ParalensError,
@@ -17,6 +15,7 @@ import {
   Tensor,
   tie,
 } from '../../src/index.js';
+import { encodeModel, FileFormatError } from '../../src/io/index.js';
 import type { Para } from '../../src/index.js';
 import { mat } from '../../src/linalg/matrix.js';
 import { structure } from '../laws/arbitrary.js';

@@ -72,6 +72,23 @@ describe('CLI manners', () => {
     }
   });
 
+  it('a name that is an inherited property of a plain object (valueOf, __proto__, constructor) is unknown, not looked up', async () => {
+    const xor = ['train', '--model', 'dense(2,1)', '--data', 'xor', '--epochs', '1'];
+    for (const [args, want] of [
+      [[...xor, '--optimizer', 'valueOf'], /unknown optimizer 'valueOf'/],
+      [[...xor, '--loss', '__proto__'], /unknown loss '__proto__'/],
+      [['train', '--model', 'dense(2,1)', '--data', 'constructor'], /unknown data set 'constructor'/],
+      [[...xor, '--constructor', '3'], /unknown flag --constructor/],
+      [[...xor, '--__proto__', '3'], /unknown flag --__proto__/],
+      [['train', '--model', 'reparam(dense(2,1),toString(1))', '--data', 'xor'], /unknown parameter map 'toString'/],
+    ] as const) {
+      const r = await cli(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err, args.join(' ')).toMatch(want);
+      expect(r.err.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
   const trainArgs = ['train', '--model', 'dense(2,3) >> tanh >> dense(3,1)', '--data', 'xor', '--epochs', '50'];
 
   it('progress goes to stderr when it is a terminal, and is silent otherwise or with --json', async () => {

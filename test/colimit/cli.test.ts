@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closePairSets, discMajoritySets, setSizes, sizeBaseline } from '../../src/index.js';
+import { closePairSets, discMajoritySets, setSizes, sizeBaseline } from '../../src/api/colimit.js';
 import { cli } from '../cli/helpers.js';
 
 describe('paralens kmeans', () => {

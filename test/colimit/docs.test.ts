@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { assignPoints, deepSets, dense, iris, kMeans, parseSpec, permuteSets, relu, seq, Tensor, updateCentres, Rng } from '../../src/index.js';
+import { dense, iris, parseSpec, relu, seq, Tensor, Rng } from '../../src/index.js';
+import { assignPoints, deepSets, kMeans, permuteSets, updateCentres } from '../../src/api/colimit.js';
 
 describe('docs/colimit.md example, as printed there', () => {
   it('DeepSets output is the same on a permuted batch; masked mean of an empty set is 0; Iris inertia', () => {

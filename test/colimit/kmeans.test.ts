@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { fisherIrisFeatures, blobCentres, blobs, iris, kMeans, kMeansPlusPlus, lloyd, Rng, Tensor, DataError, RangeArgError } from '../../src/index.js';
+import { blobCentres, blobs, iris, Rng, Tensor, DataError, RangeArgError } from '../../src/index.js';
+import { fisherIrisFeatures, kMeans, kMeansPlusPlus, lloyd } from '../../src/api/colimit.js';
 import { itWith, numpy, PYTHON } from '../peer/available.js';
 
 describe('k-means as a colimit construction', () => {
@@ -23,7 +24,7 @@ describe('k-means as a colimit construction', () => {
       r.assignments.forEach((a, i) => {
         if (a !== c) return;
         n++;
-        for (let t = 0; t < 4; t++) mean[t] += x.data[i * 4 + t]!;
+        for (let t = 0; t < 4; t++) mean[t]! += x.data[i * 4 + t]!;
       });
       expect(n).toBe(r.sizes[c]);
       mean.forEach((m, t) => expect(r.centroids[c]![t]).toBeCloseTo(m / n, 6));

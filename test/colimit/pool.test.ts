@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { deepSets, dense, elementwise, gradcheck, mapSet, maskedMap, parseSpec, permuteSets, pool, seq, Tensor, Rng, makeCtx } from '../../src/index.js';
+import { dense, elementwise, gradcheck, parseSpec, seq, Tensor, Rng, makeCtx } from '../../src/index.js';
+import { deepSets, mapSet, maskedMap, permuteSets, pool } from '../../src/api/colimit.js';
 import type { Para } from '../../src/index.js';
 
 const randn = (shape: number[], seed: number): Tensor => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkFinite, DataError, iris, parseCsv, Rng, Tensor } from '../../src/index.js';
+import { checkFinite, DataError, iris, Rng, Tensor } from '../../src/index.js';
+import { parseCsv } from '../../src/data/index.js';
 
 describe('CSV loading', () => {
   it('reads Iris with its header and class column', () => {

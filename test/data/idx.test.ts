@@ -1,7 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DataError, decodeIdx, FASHION_MNIST_CLASSES, IDX_MAX_ELEMENTS, idxDataset, parseIdx } from '../../src/index.js';
+import { DataError } from '../../src/index.js';
+import { decodeIdx, FASHION_MNIST_CLASSES, IDX_MAX_ELEMENTS, idxDataset, parseIdx } from '../../src/data/index.js';
 import { loadFashionMnist } from '../../src/data/node.js';
 import { idxBytes, removeTinyFashion, writeTinyFashion } from './idx-files.js';
 

@@ -98,7 +98,7 @@ describe('.npz', () => {
 
   it('checks the CRC-32 of every entry', () => {
     const z = zipBytes([{ name: 'x.npy', data: x }]);
-    z[40 + 20] ^= 1; // a byte of the stored data
+    z[40 + 20]! ^= 1; // a byte of the stored data
     expect(() => parseNpz(z, 'a.npz', inflate)).toThrow(/CRC-32 [0-9a-f]{8} does not match the recorded/);
     expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
   });

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { conv2d, conv2dSame, FunctorError, Tensor } from '../../src/index.js';
+import { conv2d, Tensor } from '../../src/index.js';
+import { FunctorError } from '../../src/category/index.js';
+import { conv2dSame } from '../../src/ends/index.js';
 
 describe('conv2dSame, the zero-padded "same" correlation of the gluing demos', () => {
   it('is the conv2d layer with stride 1 and padding (k − 1)/2 (one window arithmetic), and the direct sum', () => {

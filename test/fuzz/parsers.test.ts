@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParalensError, parseCsv, parseSpec } from '../../src/index.js';
+import { ParalensError, parseSpec } from '../../src/index.js';
+import { parseCsv } from '../../src/data/index.js';
 import { cli } from '../cli/helpers.js';
 import { cleanly, NUM_RUNS } from './cleanly.js';
 

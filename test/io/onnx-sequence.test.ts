@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { exportOnnx, parseSpec, Rng, Tensor } from '../../src/index.js';
+import { parseSpec, Rng, Tensor } from '../../src/index.js';
+import { exportOnnx } from '../../src/io/index.js';
 import { describeWith, onnxRuntime } from '../peer/available.js';
 
 const { peer: runtime, value: ort } = await onnxRuntime();

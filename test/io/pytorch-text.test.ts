@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { decodeModel } from '../../src/index.js';
+import { decodeModel } from '../../src/io/index.js';
 import { cli } from '../cli/helpers.js';
 import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 

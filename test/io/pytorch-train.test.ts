@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { decodeModel, decodeSafetensors, encodeSafetensors, Rng, Tensor } from '../../src/index.js';
+import { Rng, Tensor } from '../../src/index.js';
+import { decodeModel, decodeSafetensors, encodeSafetensors } from '../../src/io/index.js';
 import { cli } from '../cli/helpers.js';
 import { writeIdx } from './idx-files.js';
 import { describeWith, PYTHON, pytorch } from '../peer/available.js';

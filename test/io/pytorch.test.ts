@@ -5,22 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPytorchProject } from '../../src/io/pytorch/project.js';
-import {
-  constantLr,
-  cosine,
-  decodeSafetensors,
-  defineLayer,
-  encodeSafetensors,
-  ExportError,
-  makeCtx,
-  parseSpec,
-  primitive,
-  Rng,
-  stepDecay,
-  Tensor,
-  warmup,
-  zerosLike,
-} from '../../src/index.js';
+import { constantLr, cosine, defineLayer, makeCtx, parseSpec, primitive, Rng, stepDecay, Tensor, warmup, zerosLike } from '../../src/index.js';
+import { decodeSafetensors, encodeSafetensors, ExportError } from '../../src/io/index.js';
 import type { Para } from '../../src/index.js';
 import { describeWith, PYTHON, pytorch } from '../peer/available.js';
 
@@ -106,6 +92,17 @@ const CASES: readonly Case[] = [
   { family: 'tied embedding and head', spec: 'tied(embedding(7,4) >> attention(4,1,rope) >> dense(4,7))', shape: [5], ids: 7 },
   { family: 'set_equivariant, message_passing', spec: 'set_equivariant(5,2,3) >> relu >> message_passing(cycle(5),3,2)', shape: [5, 2] },
   { family: 'conv1d_periodic, conv2d_periodic', spec: 'conv2d_periodic(5,6,1,2,3) >> tanh >> flatten >> dense(60,3)', shape: [1, 5, 6] },
+  {
+    family: 'lstm, gru, rnn (nn.LSTM, nn.GRU, nn.RNN)',
+    spec: 'embedding(9,4) >> lstm(4,6) >> gru(6,5) >> rnn(5,3) >> dense(3,9)',
+    shape: [7],
+    ids: 9,
+  },
+  {
+    family: 'bidirectional, mgu, scan of a cell',
+    spec: 'bidirectional(lstm(3,4)) >> mgu(8,5) >> bidirectional(mgu(5,2)) >> scan(gru_cell(4,3))',
+    shape: [6, 3],
+  },
   { family: 'conv1d_periodic', spec: 'conv1d_periodic(8,2,3,3) >> relu >> conv1d_periodic(8,3,1,5)', shape: [2, 8] },
 ];
 
@@ -146,7 +143,7 @@ function prepare(c: Case, i: number): Prepared {
   // ρ away from its small initial value, so that training noise matters in the gradients
   theta.forEach((t, k) => {
     if (m.params[k]!.name.endsWith('rho') || m.params[k]!.name.endsWith('bias') || m.params[k]!.name.endsWith('kernel'))
-      for (let j = 0; j < t.size; j++) t.data[j] += 0.3 * rng.normal();
+      for (let j = 0; j < t.size; j++) t.data[j]! += 0.3 * rng.normal();
   });
   const x = randn([3, ...c.shape], rng);
   if (c.ids) for (let j = 0; j < x.size; j++) x.data[j] = rng.int(c.ids);

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  decodeModel,
-  decodeSafetensors,
-  encodeModel,
-  encodeSafetensors,
-  FileFormatError,
-  MAX_HEADER_BYTES,
-  parseSpec,
-  Tensor,
-  VERSION,
-} from '../../src/index.js';
+import { parseSpec, Tensor, VERSION } from '../../src/index.js';
+import { decodeModel, decodeSafetensors, encodeModel, encodeSafetensors, FileFormatError, MAX_HEADER_BYTES } from '../../src/io/index.js';
 
 /** A file from a header (object or raw text) and a data section, with an optional forged length. */
 export function craft(header: object | string, data: Uint8Array, length?: number): Uint8Array {

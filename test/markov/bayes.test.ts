@@ -32,7 +32,7 @@ describe('bayes_dense: a dense layer with Gaussian weights', () => {
       for (let i = 0; i < theta[k]!.size; i++) {
         const at = (h: number): number => {
           const th = theta.map((t) => t.clone());
-          th[k]!.data[i] += h;
+          th[k]!.data[i]! += h;
           return f.forward(th, x, makeCtx({ training: true, rng: new Rng(3) })).y.data[0]!;
         };
         const numeric = (at(1e-6) - at(-1e-6)) / 2e-6;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { distill, iris, ShapeError, DataError, xor } from '../../src/index.js';
+import { iris, ShapeError, DataError, xor } from '../../src/index.js';
+import { distill } from '../../src/api/natural.js';
 import { cli } from '../cli/helpers.js';
 import { fashionMnist, itWith } from '../peer/available.js';
 

@@ -2,11 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { seq, Tensor, Rng } from '../../src/index.js';
 import {
   adapter,
-  seq,
-  Tensor,
-  Rng,
   representationFunctor,
   naturalityDefect,
   identity,
@@ -17,8 +15,8 @@ import {
   distillationLoss,
   distillationTarget,
   exercise4,
-} from '../../src/index.js';
-import type { InputMorphism } from '../../src/index.js';
+} from '../../src/api/natural.js';
+import type { InputMorphism } from '../../src/api/natural.js';
 import { frobenius, inverse, mat } from '../../src/linalg/matrix.js';
 
 /**

@@ -113,7 +113,7 @@ describe('the causal mask', () => {
         fc.property(seeds, fc.integer({ min: 0, max: T - 2 }), (seed, t) => {
           const { f, theta, x } = instance(pos, 'causal', seed);
           const x2 = x.clone();
-          for (let b = 0; b < 2; b++) for (let i = (b * T + t + 1) * d; i < (b + 1) * T * d; i++) x2.data[i] += 1;
+          for (let b = 0; b < 2; b++) for (let i = (b * T + t + 1) * d; i < (b + 1) * T * d; i++) x2.data[i]! += 1;
           const y = f.run(theta, x),
             y2 = f.run(theta, x2);
           for (let b = 0; b < 2; b++) for (let i = b * T * d; i < (b * T + t + 1) * d; i++) expect(Math.abs(y.data[i]! - y2.data[i]!)).toBeLessThan(1e-12);

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { backend, getBackendByName, makeCtx, parseSpec, Rng, setBackend, Tensor } from '../../src/index.js';
+import { makeCtx, parseSpec, Rng, Tensor } from '../../src/index.js';
+import { backend, getBackendByName, setBackend } from '../../src/tensor/index.js';
 import { describeWith, wasmBackend } from '../peer/available.js';
 
 /** The conv layers on every backend: float32 results within float32 tolerance of the reference backend. */

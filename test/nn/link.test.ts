@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applyLink, bce, evaluate, lossByName, lossNames, mse, parseSpec, Rng, softmaxCrossEntropy, Tensor, xor } from '../../src/index.js';
-import type { Link, Loss } from '../../src/index.js';
+import { bce, evaluate, lossByName, lossNames, mse, parseSpec, Rng, softmaxCrossEntropy, Tensor, xor } from '../../src/index.js';
+import { applyLink } from '../../src/nn/index.js';
+import type { Loss } from '../../src/index.js';
+import type { Link } from '../../src/nn/index.js';
 import { classify as classifyRows } from '../../src/cli/commands/predict.js';
 
 const logitRows = (B: number, C: number) =>

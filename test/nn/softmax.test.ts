@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { logSumExpRows, softmaxRows } from '../../src/index.js';
+import { logSumExpRows, softmaxRows } from '../../src/nn/index.js';
 
 describe('softmaxRows and logSumExpRows (one pass: the row maximum and the shifted exponentials)', () => {
   const block = fc

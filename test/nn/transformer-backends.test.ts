@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeCtx, parseSpec, Rng, setBackend, Tensor } from '../../src/index.js';
+import { makeCtx, parseSpec, Rng, Tensor } from '../../src/index.js';
+import { setBackend } from '../../src/tensor/index.js';
 import { createWasmBackend } from '../../src/tensor/wasm-backend.js';
 
 describe('a transformer language model on the wasm backend', () => {

@@ -14,6 +14,7 @@ import {
   transformer,
 } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
+import { stepper } from '../../src/train/decode.js';
 
 const randn = (shape: number[], rng: Rng): Tensor =>
   Tensor.of(
@@ -187,7 +188,7 @@ describe('tied', () => {
 
 /** f on the batch, run one step per position through its Stepper (the key/value cache). */
 function stepped(f: Para, theta: Tensor[], x: Tensor, chunk: number): Tensor {
-  const s = f.stepper(theta, makeCtx())!;
+  const s = stepper(f, theta, makeCtx())!;
   const T = x.shape[1]!,
     per = x.size / x.batch / T;
   const parts: Tensor[] = [];
@@ -218,10 +219,24 @@ describe('decoding with a key/value cache', () => {
     for (const chunk of [1, 3]) expect(maxDiff(stepped(lm, theta, x, chunk), full)).toBeLessThan(1e-12);
   });
 
+  it('a tied model (a reparametrisation) and a residual block decode through their factors', () => {
+    const rng = new Rng(11);
+    for (const spec of [
+      'tied(embedding(9,8) >> transformer(8,2,16,rope) >> dense(8,9))',
+      'embedding(9,8) >> residual(attention(8,2,rope) >> dense(8,8)) >> dense(8,9)',
+    ]) {
+      const lm = parseSpec(spec).at([7]);
+      const theta = lm.init(rng, 'float64');
+      const x = ids([2, 7], 9, rng);
+      expect(maxDiff(stepped(lm, theta, x, 2), lm.run(theta, x))).toBeLessThan(1e-12);
+    }
+    expect(stepper(parseSpec('embedding(9,8) >> attention(8,2,rope,none)'), [], makeCtx())).toBeUndefined();
+  });
+
   it('only causal models have a stepper; absolute(Tmax) stops at Tmax', () => {
-    expect(attention(8, 2, 'rope', 'none').stepper([], makeCtx())).toBeUndefined();
+    expect(stepper(attention(8, 2, 'rope', 'none'), [], makeCtx())).toBeUndefined();
     const f = attention(4, 1, 'absolute(2)');
-    const s = f.stepper(f.init(0), makeCtx())!;
+    const s = stepper(f, f.init(0), makeCtx())!;
     s.step(Tensor.zeros([1, 2, 4]));
     expect(() => s.step(Tensor.zeros([1, 1, 4]))).toThrow(/absolute\(2\).*position 2/);
   });

@@ -102,8 +102,8 @@ describe('losses are lenses whose pullback is the gradient', () => {
     for (let i = 0; i < z.size; i++) {
       const zp = z.clone(),
         zm = z.clone();
-      zp.data[i] += eps;
-      zm.data[i] -= eps;
+      zp.data[i]! += eps;
+      zm.data[i]! -= eps;
       const num = (loss.apply(zp, t).value - loss.apply(zm, t).value) / (2 * eps);
       expect(g.data[i]).toBeCloseTo(num, 7);
     }

@@ -21,8 +21,8 @@ function fitResidual(fs: number[][], y: number[]): number {
     for (let r = 0; r < k; r++) {
       if (r === c) continue;
       const f = A[r]![c]! / A[c]![c]!;
-      for (let j = 0; j < k; j++) A[r]![j] -= f * A[c]![j]!;
-      b[r] -= f * b[c]!;
+      for (let j = 0; j < k; j++) A[r]![j]! -= f * A[c]![j]!;
+      b[r]! -= f * b[c]!;
     }
   }
   const x = b.map((v, i) => v / A[i]![i]!);

@@ -401,8 +401,8 @@ describe('decomposition into irreducibles', () => {
             for (let x = 0; x < n; x++) {
               const digits = Array.from({ length: k }, (_, j) => Math.floor(x / 3 ** (k - 1 - j)) % 3);
               const y = h.perm.reduce((acc, p) => acc * 3 + digits[p]!, 0);
-              M.data[x * n + x] += 1;
-              M.data[x * n + y] -= h.sign;
+              M.data[x * n + x]! += 1;
+              M.data[x * n + y]! -= h.sign;
             }
             return sparseFromDense(M);
           });

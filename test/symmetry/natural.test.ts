@@ -63,7 +63,7 @@ describe('natural gradient with the Fisher of the output distribution (bce: Bern
     for (let i = 0; i < N; i++) {
       const p = 1 / (1 + Math.exp(-z[i]!)),
         a = feats(i);
-      for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) H[r * 4 + c] += (p * (1 - p) * a[r]! * a[c]!) / N;
+      for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) H[r * 4 + c]! += (p * (1 - p) * a[r]! * a[c]!) / N;
     }
     for (let k = 0; k < 16; k++) expect(F[k]).toBeCloseTo(H[k]!, 12);
     // the Gauss–Newton (Gaussian) Fisher is a different matrix here
@@ -103,7 +103,7 @@ describe('natural gradient with the Fisher of the output distribution (bce: Bern
         for (let l = 0; l < K; l++)
           for (let j = 0; j <= d; j++)
             for (let c = 0; c <= d; c++) {
-              want[idx(k, j) * P + idx(l, c)] += (((k === l ? p[k]! : 0) - p[k]! * p[l]!) * a[j]! * a[c]!) / N;
+              want[idx(k, j) * P + idx(l, c)]! += (((k === l ? p[k]! : 0) - p[k]! * p[l]!) * a[j]! * a[c]!) / N;
             }
     }
     for (let k = 0; k < P * P; k++) expect(F[k]).toBeCloseTo(want[k]!, 12);

@@ -5,10 +5,10 @@ import { parseGroup } from '../../src/symmetry/group/parse-group.js';
 import { parseRep } from '../../src/symmetry/group/parse-rep.js';
 import { SolveTooLargeError } from '../../src/symmetry/group/errors.js';
 import { identificationNullspace, nullspace, nullspaceOfGram } from '../../src/linalg/nullspace.js';
-import { fromTriples } from '../../src/linalg/sparse.js';
+import { csrFromUniqueTriples, fromTriples, sparseToDense } from '../../src/linalg/sparse.js';
 import { fromRows } from '../../src/linalg/matrix.js';
 import { iterativeNullspace } from '../../src/linalg/iterative.js';
-import { TooLargeError } from '../../src/errors.js';
+import { RangeArgError, TooLargeError } from '../../src/errors.js';
 
 const derive = (g: string, i: string, o: string, opts = {}) => equivariantBasis(parseGroup(g), parseRep(i), parseRep(o), opts);
 
@@ -108,7 +108,7 @@ describe('nullspace (dense)', () => {
     const M = new Float64Array(n * n);
     for (let row = 0; row < C.rows; row++)
       for (let a = C.rowPtr[row]!; a < C.rowPtr[row + 1]!; a++)
-        for (let b = C.rowPtr[row]!; b < C.rowPtr[row + 1]!; b++) M[C.colIdx[a]! * n + C.colIdx[b]!] += C.vals[a]! * C.vals[b]!;
+        for (let b = C.rowPtr[row]!; b < C.rowPtr[row + 1]!; b++) M[C.colIdx[a]! * n + C.colIdx[b]!]! += C.vals[a]! * C.vals[b]!;
     const slow = nullspaceOfGram(M, n, 1e-9);
     expect(fast.rows).toBe(slow.rows);
     // same span: projecting each fast vector onto the slow basis keeps its unit norm
@@ -165,5 +165,16 @@ describe('the iterative solve is bounded (found by the long fuzz run: S(64)xO(64
     // the kernel of "keep the odd coordinates" is the even ones: n/2 dimensions
     expect(iterativeNullspace(op(64), { rng: new Rng(1) }).dim).toBe(32);
     expect(() => iterativeNullspace(op(64), { rng: new Rng(1), maxWork: 1000 })).toThrow(TooLargeError);
+  });
+});
+
+describe('csrFromUniqueTriples', () => {
+  it('counting-sorts triples into rows and refuses a row outside [0, rows) instead of corrupting the row pointers', () => {
+    const r = Int32Array.from([1, 0, 1]),
+      c = Int32Array.from([2, 1, 0]),
+      v = Float64Array.from([3, 4, 5]);
+    expect(Array.from(sparseToDense(csrFromUniqueTriples(2, 3, r, c, v)).data)).toEqual([0, 4, 0, 5, 0, 3]);
+    expect(() => csrFromUniqueTriples(2, 3, Int32Array.from([0, 2]), Int32Array.from([0, 0]), Float64Array.from([1, 1]))).toThrow(RangeArgError);
+    expect(() => csrFromUniqueTriples(2, 3, Int32Array.from([-1]), Int32Array.from([0]), Float64Array.from([1]))).toThrow(/row -1/);
   });
 });

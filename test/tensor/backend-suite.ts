@@ -298,7 +298,7 @@ export function backendSuite(backends: readonly SuiteBackend[]): void {
           const x = randomF32(rows * cols, rng),
             out0 = randomF32(cols, rng);
           const want = new Float64Array(cols);
-          for (let r = 0; r < rows; r++) for (let j = 0; j < cols; j++) want[j] += x[r * cols + j]!;
+          for (let r = 0; r < rows; r++) for (let j = 0; j < cols; j++) want[j]! += x[r * cols + j]!;
           const out = out0.slice();
           be.sumRows(x, rows, cols, out, false);
           await settle(be);
@@ -655,7 +655,7 @@ export function backendSuite(backends: readonly SuiteBackend[]): void {
             dx0 = randomF32(x.length, rng),
             dx = dx0.slice(),
             want = Float64Array.from(dx0);
-          for (let o = 0; o < n; o++) want[arg[o]!] += dy[o]!;
+          for (let o = 0; o < n; o++) want[arg[o]!]! += dy[o]!;
           be.scatterAdd(dy, arg, dx);
           await settle(be);
           expectClose(dx, want, 1e-6, 1e-6, 'scatterAdd');

@@ -10,6 +10,7 @@ import { moons } from '../../src/data/index.js';
 import { train } from '../../src/train/index.js';
 import { transformerKernelSuite } from './transformer-kernels-suite.js';
 import { backendSuite } from './backend-suite.js';
+import { recurrentKernelSuite } from './recurrent-kernels-suite.js';
 
 // Every registered backend ('js', 'wasm' and whatever else registers), plus a wasm backend that
 // sends even the smallest calls to wasm and splits every product over two threads, so that the
@@ -23,6 +24,7 @@ afterAll(() => eager.dispose());
 
 backendSuite([...registered, eager, single]);
 transformerKernelSuite([...registered, eager, single]);
+recurrentKernelSuite([...registered, eager, single]);
 
 describe('selection', () => {
   it('registers js and wasm; init selects wasm', async () => {

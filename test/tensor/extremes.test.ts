@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsBackend } from '../../src/index.js';
-import type { UnaryOp } from '../../src/index.js';
+import { jsBackend } from '../../src/tensor/index.js';
+import type { UnaryOp } from '../../src/tensor/index.js';
 import { createWasmBackend } from '../../src/tensor/wasm-backend.js';
 import type { WasmBackend } from '../../src/tensor/wasm-backend.js';
 

@@ -193,8 +193,8 @@ export function transformerKernelSuite(backends: readonly SuiteBackend[]): void 
           h.forEach((v, j) => {
             wy[i * d + j] = g[j]! * v + (b ? b[j]! : 0);
             wdx[i * d + j] = (gh[j]! - mg - v * mgx) * s;
-            dg0[j] += dy[i * d + j]! * v;
-            db0[j] += dy[i * d + j]!;
+            dg0[j]! += dy[i * d + j]! * v;
+            db0[j]! += dy[i * d + j]!;
           });
         }
         close(y, wy, 2e-5, `layerNorm y ${rows}×${d}`);
@@ -275,7 +275,7 @@ export function transformerKernelSuite(backends: readonly SuiteBackend[]): void 
         dT = randomF32(V * d, rng),
         want = Float64Array.from(dT);
       ids.forEach((id, i) => {
-        for (let j = 0; j < d; j++) want[id * d + j] += dy[i * d + j]!;
+        for (let j = 0; j < d; j++) want[id * d + j]! += dy[i * d + j]!;
       });
       be.scatterRows(dy, ids, d, dT);
       await settle(be);

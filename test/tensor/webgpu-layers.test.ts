@@ -3,16 +3,18 @@
 // against float64 central differences of the reference forward (gradcheck's test, with the
 // device's pullback); training on the device follows wasm's loss curve; what has no device
 // path is refused by name. Without an adapter: skipped with the reason, failing under CI=true.
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DeviceSupportError } from '../../src/errors.js';
 import { moons } from '../../src/data/index.js';
 import type { Dataset } from '../../src/data/dataset.js';
 import { oneHot } from '../../src/data/dataset.js';
 import { mse, softmaxCrossEntropy } from '../../src/nn/loss.js';
-import { Arena, makeCtx } from '../../src/para/para.js';
+import { makeCtx } from '../../src/para/para.js';
+import { Arena } from '../../src/tensor/memory.js';
 import type { Para } from '../../src/para/para.js';
 import { Rng } from '../../src/random/rng.js';
-import { parseSpec } from '../../src/catalogue/index.js';
+import { layerNames, parseSpec } from '../../src/catalogue/index.js';
+import { deviceKinds, hostOnlyParts } from '../../src/tensor/device-layers.js';
 import { jsBackend } from '../../src/tensor/js-backend.js';
 import { setBackend } from '../../src/tensor/registry.js';
 import { Tensor } from '../../src/tensor/tensor.js';
@@ -60,6 +62,7 @@ const LAYERS: readonly [string, Shape, number?][] = [
   ['flatten >> dense(18,4)', [2, 3, 3]],
   ['copy(4) >> (dense(4,3) @ dense(4,3)) >> add(3)', [4]],
   ['residual(dense(4,4) >> tanh)', [4]],
+  ['copy(3) >> (discard(3) @ id(3))', [3]],
   ['layernorm(6)', [4, 6]],
   ['rmsnorm(6)', [4, 6]],
   ['embedding(7,5)', [6], 7],
@@ -69,6 +72,20 @@ const LAYERS: readonly [string, Shape, number?][] = [
   ['transformer(8,2,16,rope)', [5, 8]],
   ['embedding(7,8) >> transformer(8,2,16,rope) >> layernorm(8) >> dense(8,7)', [5], 7],
 ];
+
+describe('the device layers (src/tensor/device-layers.ts)', () => {
+  it('every kind declared to run on a device that a spec can name is checked below, and every model below is declared', () => {
+    const named = new Set(layerNames());
+    const used = new Set(LAYERS.flatMap(([spec]) => kinds(parseSpec(spec))));
+    expect(deviceKinds().filter((k) => named.has(k) && !used.has(k))).toEqual([]);
+    for (const [spec] of LAYERS) expect(hostOnlyParts(parseSpec(spec)), spec).toEqual([]);
+  });
+});
+
+/** The kinds of every morphism in f. */
+function kinds(f: Para): string[] {
+  return [f.kind, ...f.children.flatMap(kinds)];
+}
 
 describeWith(peer, 'layers on the webgpu backend', () => {
   const be = gpu!;
@@ -111,9 +128,9 @@ describeWith(peer, 'layers on the webgpu backend', () => {
       const at = (h: number): number => {
         const xs = x.clone(),
           ts = theta.map((t) => t.clone());
-        for (let i = 0; i < xs.size; i++) xs.data[i] += h * vx.data[i]!;
+        for (let i = 0; i < xs.size; i++) xs.data[i]! += h * vx.data[i]!;
         ts.forEach((t, k) => {
-          for (let i = 0; i < t.size; i++) t.data[i] += h * vt[k]!.data[i]!;
+          for (let i = 0; i < t.size; i++) t.data[i]! += h * vt[k]!.data[i]!;
         });
         return dot(r.data, f.forward(ts, xs, makeCtx()).y.data);
       };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpec, Rng, Tensor } from '../../src/index.js';
+import { parseSpec, primitive, Rng, seq, Tensor } from '../../src/index.js';
 import type { Para } from '../../src/index.js';
 import { generate, sampleLogits } from '../../src/train/generate.js';
 import type { GenerateOptions } from '../../src/train/generate.js';
@@ -42,19 +42,20 @@ describe('generate', () => {
   it('costs O(n·window) position steps: each id one step, plus one refill of half a window per half window', () => {
     const model = parseSpec('embedding(7,4) >> transformer(4,1,8,rope) >> dense(4,7)');
     let positions = 0;
-    const counted = Object.create(model, {
-      stepper: {
-        value: (theta: Tensor[], ctx: never) => {
-          const s = model.stepper(theta, ctx)!;
-          return {
-            step: (x: Tensor) => {
-              positions += x.shape[1]!;
-              return s.step(x);
-            },
-          };
+    // an identity on each position that counts the positions it is stepped on
+    const counter = (dom?: readonly number[]): Para =>
+      primitive({
+        kind: 'id',
+        dom,
+        cod: dom,
+        positionwise: true,
+        at: (d) => counter(d),
+        forward: (_t, x) => {
+          positions += x.shape[1]!;
+          return { y: x, pullback: (d) => d };
         },
-      },
-    }) as Para;
+      });
+    const counted = seq(counter(), model);
     const n = 400,
       T = 16;
     generate(counted, model.init(1), [1, 2, 3], n, { window: T, rng: new Rng(0) });

@@ -4,7 +4,8 @@ import { parseRep } from '../../symmetry/group/parse-rep.js';
 import { coinvariants, conjugacyClasses, homCoend } from '../../ends/report.js';
 import type { HomCoend } from '../../ends/report.js';
 import { UsageError } from '../args.js';
-import type { Command, CliIO } from '../command.js';
+import { defineCommand } from '../command.js';
+import type { CliIO } from '../command.js';
 import { fmt } from '../progress.js';
 
 function printClasses(q: HomCoend, what: string, list: number, io: CliIO): void {
@@ -17,7 +18,7 @@ function printClasses(q: HomCoend, what: string, list: number, io: CliIO): void 
 }
 
 /** `paralens coend`: coends of Hom over a finite group or poset, and coinvariants ρ ⊗_G σ. */
-export const command: Command = {
+export const command = defineCommand({
   name: 'coend',
   summary: 'coends as coequalisers: ∫^c Hom(c, c) over a finite group or poset, coinvariants ρ ⊗_G σ',
   usage: "paralens coend --hom (--group G | --poset 'a<b, a<c') [--json]  |  paralens coend --group G --in REP --out REP [--json]",
@@ -36,14 +37,14 @@ its dimension (a quotient, via the nullspace solver) beside the character inner 
     'max-order': { type: 'int', help: 'refuse groups with more elements than this', default: 1000, range: 'positive' },
   },
   async run(flags, io) {
-    const maxOrder = flags['max-order'] as number;
+    const maxOrder = flags['max-order'];
     const json = Boolean(flags.json);
     if (flags.hom) {
       if (flags.in || flags.out) throw new UsageError('coend: --hom takes no --in/--out (those are for the coinvariants R ⊗_G S)');
-      if (Boolean(flags.group) === Boolean(flags.poset)) throw new UsageError("coend --hom needs exactly one of --group G or --poset 'a<b, a<c'");
-      const q = flags.group
-        ? conjugacyClasses(parseGroup(flags.group as string), { maxOrder })
-        : homCoend(parsePoset(flags.poset as string), `the poset ${flags.poset as string}`);
+      const { group, poset } = flags;
+      const q =
+        group && !poset ? conjugacyClasses(parseGroup(group), { maxOrder }) : poset && !group ? homCoend(parsePoset(poset), `the poset ${poset}`) : undefined;
+      if (!q) throw new UsageError("coend --hom needs exactly one of --group G or --poset 'a<b, a<c'");
       if (json) {
         io.out(
           JSON.stringify({ functor: 'Hom', over: flags.group ? q.category : flags.poset, endomorphisms: q.size, count: q.classes.length, classes: q.classes }) +
@@ -51,11 +52,11 @@ its dimension (a quotient, via the nullspace solver) beside the character inner 
         );
         return 0;
       }
-      printClasses(q, flags.group ? 'classes (the conjugacy classes)' : 'classes (one per element)', flags.list as number, io);
+      printClasses(q, flags.group ? 'classes (the conjugacy classes)' : 'classes (one per element)', flags.list, io);
       return 0;
     }
     if (flags.group && flags.in && flags.out) {
-      const r = coinvariants(parseGroup(flags.group as string), parseRep(flags.in as string), parseRep(flags.out as string), { maxOrder });
+      const r = coinvariants(parseGroup(flags.group), parseRep(flags.in), parseRep(flags.out), { maxOrder });
       if (json) {
         io.out(
           JSON.stringify({
@@ -80,4 +81,4 @@ its dimension (a quotient, via the nullspace solver) beside the character inner 
     }
     throw new UsageError("coend: give --hom with --group G or --poset P, or --group G --in REP --out REP; e.g. paralens coend --hom --group 'S(3)'");
   },
-};
+});

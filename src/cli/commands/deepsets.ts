@@ -1,11 +1,11 @@
 import { compareOnSets, setTaskNames } from '../../experiments/colimit/set-experiment.js';
 import type { SetTask } from '../../experiments/colimit/set-experiment.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { fmt, table } from '../progress.js';
 import { trainingFlags } from '../training.js';
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'deepsets',
   summary: 'DeepSets vs an MLP on a generated set task: accuracy and permutation invariance',
   usage: 'paralens deepsets [--task disc-majority|close-pair] [--seed N] [--epochs N] [--train-sets N] [--test-sets N] [--max-size N]',
@@ -26,12 +26,12 @@ held-out sets and 5 random permutations each).`,
   },
   async run(flags, io) {
     const r = compareOnSets({
-      task: flags.task as SetTask,
-      seed: flags.seed as number,
-      epochs: flags.epochs as number,
-      trainSets: flags['train-sets'] as number,
-      testSets: flags['test-sets'] as number,
-      maxSize: flags['max-size'] as number,
+      task: flags.task,
+      seed: flags.seed,
+      epochs: flags.epochs,
+      trainSets: flags['train-sets'],
+      testSets: flags['test-sets'],
+      maxSize: flags['max-size'],
     });
     if (flags.json) {
       io.out(
@@ -67,4 +67,4 @@ held-out sets and 5 random permutations each).`,
     io.out(`DeepSets  ${r.deepsets.spec}\nMLP       ${r.mlp.spec}\n`);
     return 0;
   },
-};
+});

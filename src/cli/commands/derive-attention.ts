@@ -5,7 +5,7 @@ import { kernelMatrix } from '../../symmetry/geometry/kernels.js';
 import { parseGeometry, geometryText } from '../../symmetry/geometry/geometry.js';
 import { irrepName } from '../../symmetry/irreps/irrep.js';
 import { UsageError } from '../args.js';
-import type { ParsedFlags } from '../args.js';
+import type { DeriveFlags } from './derive.js';
 import type { CliIO } from '../command.js';
 import { fmt } from '../progress.js';
 
@@ -40,14 +40,14 @@ function basisJson(d: DerivedAttention): Record<string, unknown> {
  * declared geometry — its dimension, one description per basis element, the value maps, and with
  * --basis the matrices.
  */
-export async function runAttention(flags: ParsedFlags, io: CliIO): Promise<number> {
+export async function runAttention(flags: DeriveFlags, io: CliIO): Promise<number> {
   for (const k of ['group', 'in', 'out', 'decompose', 'symmetry'] as const)
     if (flags[k] !== undefined) throw new UsageError(`derive --attention takes a geometry alone; drop --${k}`);
   const g = parseGeometry(String(flags.attention));
-  const maxBytes = (flags['max-memory'] as number) * 2 ** 20;
+  const maxBytes = flags['max-memory'] * 2 ** 20;
   deriveAttentionCost(g, maxBytes);
   const N = g.kind === 'points' ? 0 : g.kind === 'grid' ? g.H * g.W : g.kind === 'set' ? g.n : g.T;
-  const d = deriveAttention(g, { headWidth: flags['head-width'] as number, maxBytes });
+  const d = deriveAttention(g, { headWidth: flags['head-width'], maxBytes });
   const dimension = attentionDimension(d);
   if (flags.basis && d.kind === 'finite' && dimension * N * N > MAX_BASIS_VALUES)
     throw new UsageError(

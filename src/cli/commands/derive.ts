@@ -9,8 +9,9 @@ import { repToString } from '../../symmetry/group/rep.js';
 import type { Rep } from '../../symmetry/group/rep.js';
 import { UsageError } from '../args.js';
 import { ATTENTION_FORMS, runAttention } from './derive-attention.js';
-import type { CliIO, Command } from '../command.js';
-import type { ParsedFlags } from '../args.js';
+import { defineCommand } from '../command.js';
+import type { CliIO } from '../command.js';
+import type { Flags, ParsedFlags } from '../args.js';
 import { fmt, table } from '../progress.js';
 
 /** A matrix as aligned text rows (for small bases). */
@@ -25,7 +26,23 @@ export function matrixLines(m: { rows: number; cols: number; data: Float64Array 
   return cells.map((r) => `  [ ${r.map((c) => c.padStart(w)).join(' ')} ]`);
 }
 
-export const command: Command = {
+const deriveFlags = {
+  group: { type: 'string', help: "symmetry group, e.g. 'S(4)', 'Trans(8)', 'SO(3)', 'O(1,3)'" },
+  in: { type: 'string', help: "input representation, e.g. 'V', 'T(2)', 'V+T(0)'" },
+  out: { type: 'string', help: 'output representation' },
+  basis: { type: 'boolean', help: 'include the basis matrices (JSON) / print every basis element' },
+  'dense-limit': { type: 'int', help: 'unknowns per block up to which the dense solver is used', default: 1200, range: 'positive' },
+  'max-memory': { type: 'number', help: 'refuse solves estimated to need more than this many MiB', default: 1024, range: 'positive' },
+  seed: { type: 'int', help: 'seed for random group elements and the iterative solver', default: 0 },
+  decompose: { type: 'string', help: "decompose this representation into irreducibles (SO(2), SO(3), O(3)), e.g. 'T(2)'" },
+  symmetry: { type: 'string', help: "with --decompose T(k): only the tensors with these index symmetries, e.g. 'ij=-ji', 'ijkl=jikl=klij'" },
+  attention: { type: 'string', help: `the kernel space of attention on a geometry: ${ATTENTION_FORMS}` },
+  'head-width': { type: 'int', help: 'with --attention seq(T,rotary): the head width dh (even)', default: 8, range: 'positive' },
+} as const satisfies Flags;
+
+export type DeriveFlags = ParsedFlags<typeof deriveFlags>;
+
+export const command = defineCommand({
   name: 'derive',
   summary: 'derive the equivariant basis Hom_G(in, out) — the end over a symmetry group',
   usage:
@@ -48,32 +65,20 @@ visible pairs, one basis element per orbit of G on pairs (seq(8) has 15, one per
 points(n,lmax): the invariant of a pair of points (|x_k − x_q|², by the solver) in a radial basis,
 and the equivariant value maps up to lmax from the Clebsch–Gordan coefficients. --basis adds the
 matrices; --head-width sets dh for seq(T,rotary) (default 8).`,
-  flags: {
-    group: { type: 'string', help: "symmetry group, e.g. 'S(4)', 'Trans(8)', 'SO(3)', 'O(1,3)'" },
-    in: { type: 'string', help: "input representation, e.g. 'V', 'T(2)', 'V+T(0)'" },
-    out: { type: 'string', help: 'output representation' },
-    basis: { type: 'boolean', help: 'include the basis matrices (JSON) / print every basis element' },
-    'dense-limit': { type: 'int', help: 'unknowns per block up to which the dense solver is used', default: 1200, range: 'positive' },
-    'max-memory': { type: 'number', help: 'refuse solves estimated to need more than this many MiB', default: 1024, range: 'positive' },
-    seed: { type: 'int', help: 'seed for random group elements and the iterative solver', default: 0 },
-    decompose: { type: 'string', help: "decompose this representation into irreducibles (SO(2), SO(3), O(3)), e.g. 'T(2)'" },
-    symmetry: { type: 'string', help: "with --decompose T(k): only the tensors with these index symmetries, e.g. 'ij=-ji', 'ijkl=jikl=klij'" },
-    attention: { type: 'string', help: `the kernel space of attention on a geometry: ${ATTENTION_FORMS}` },
-    'head-width': { type: 'int', help: 'with --attention seq(T,rotary): the head width dh (even)', default: 8, range: 'positive' },
-  },
+  flags: deriveFlags,
   async run(flags, io) {
     if (flags.attention !== undefined) return runAttention(flags, io);
     if (flags.decompose !== undefined || flags.symmetry !== undefined) return runDecompose(flags, io);
-    for (const k of ['group', 'in', 'out'] as const) {
-      if (!flags[k]) throw new UsageError(`derive: --${k} is required, e.g. paralens derive --group 'S(4)' --in V --out V`);
-    }
-    const G = parseGroup(flags.group as string);
-    const rin = parseRep(flags.in as string),
-      rout = parseRep(flags.out as string);
+    const { group, in: repIn, out: repOut } = flags;
+    if (!group || !repIn || !repOut)
+      throw new UsageError(`derive: --${!group ? 'group' : !repIn ? 'in' : 'out'} is required, e.g. paralens derive --group 'S(4)' --in V --out V`);
+    const G = parseGroup(group);
+    const rin = parseRep(repIn),
+      rout = parseRep(repOut);
     const b = equivariantBasis(G, rin, rout, {
-      denseLimit: flags['dense-limit'] as number,
-      maxBytes: (flags['max-memory'] as number) * 2 ** 20,
-      seed: flags.seed as number,
+      denseLimit: flags['dense-limit'],
+      maxBytes: flags['max-memory'] * 2 ** 20,
+      seed: flags.seed,
     });
     const err = equivarianceError(b);
     const showBasis = Boolean(flags.basis);
@@ -119,7 +124,7 @@ matrices; --head-width sets dh for seq(T,rotary) (default 8).`,
     if (show < b.dim && show > 0) io.out(`… ${b.dim - show} more (--basis shows all)\n`);
     return 0;
   },
-};
+});
 
 /** k when r is T(k) = V^⊗k exactly. */
 function tensorPower(r: Rep): number | undefined {
@@ -136,20 +141,20 @@ function sumNotation(d: Decomposition): string {
   return d.terms.length ? d.terms.map((t) => `${t.mul === 1n ? '' : `${t.mul}·`}${irrepName(t.ir)}`).join(' ⊕ ') : '0';
 }
 
-async function runDecompose(flags: ParsedFlags, io: CliIO): Promise<number> {
+async function runDecompose(flags: ParsedFlags<typeof deriveFlags>, io: CliIO): Promise<number> {
   if (!flags.group) throw new UsageError("derive --decompose: --group is required, e.g. --group 'SO(3)' --decompose 'T(2)'");
   if (flags.in !== undefined || flags.out !== undefined)
     throw new UsageError('derive: give either --in and --out (a basis of Hom_G) or --decompose (irreducibles), not both');
-  const G = parseGroup(flags.group as string);
+  const G = parseGroup(flags.group);
   const group = irrepGroupOf(G.name);
   if (!group) throw new UsageError(`derive --decompose: irreducible decompositions are known for SO(2), SO(3) and O(3); got ${G.name}`);
-  const sym = flags.symmetry !== undefined ? parseIndexSymmetry(flags.symmetry as string) : undefined;
-  const rep = parseRep((flags.decompose as string | undefined) ?? `T(${sym!.order})`);
+  const sym = flags.symmetry !== undefined ? parseIndexSymmetry(flags.symmetry) : undefined;
+  const rep = parseRep(flags.decompose ?? `T(${sym!.order})`);
   if (sym) {
     const k = tensorPower(rep);
     if (k !== sym.order)
       throw new UsageError(
-        `derive --symmetry '${sym.formula}' has ${sym.order} indices, so it restricts T(${sym.order}); got --decompose '${flags.decompose as string}'`,
+        `derive --symmetry '${sym.formula}' has ${sym.order} indices, so it restricts T(${sym.order}); got --decompose '${flags.decompose}'`,
       );
   }
   const t0 = performance.now();

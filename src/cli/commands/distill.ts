@@ -1,7 +1,7 @@
 import { distill, verdicts } from '../../experiments/natural/distill.js';
 import type { MeanSpread } from '../../experiments/natural/distill.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { dataFlags, dataForms, inputsOf, loadData } from '../data.js';
 import type { Task } from '../../data/task.js';
@@ -10,7 +10,7 @@ import { trainingFlags } from '../training.js';
 
 const ms = (m: MeanSpread): string => `${fmt(m.mean, 3)} ± ${fmt(m.std, 2)}`;
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'distill',
   summary: 'knowledge distillation: a student alone, with soft targets, and with a hint through a natural transformation',
   usage: 'paralens distill --data NAME [--teacher SPEC] [--student SPEC] [--temperature T] [--alpha A] [--beta B] [--seeds N]',
@@ -47,28 +47,28 @@ Data: a built-in set, fashion-mnist, or your own CSV, NumPy or IDX files (see pa
     const json = Boolean(flags.json);
     const data = inputsOf(
       await loadData(String(flags.data), {
-        seed: flags.seed as number,
-        dataDir: flags['data-dir'] as string | undefined,
-        target: flags.target as string | undefined,
-        task: flags.task as Task | undefined,
+        seed: flags.seed,
+        dataDir: flags['data-dir'],
+        target: flags.target,
+        task: flags.task,
       }),
     );
     const progress = new Progress(io, 'distill', isSilent(flags));
     const r = distill(data, {
-      teacher: flags.teacher as string | undefined,
-      student: flags.student as string | undefined,
-      eta: flags.eta as string | undefined,
-      temperature: flags.temperature as number,
-      alpha: flags.alpha as number,
-      beta: flags.beta as number,
-      seeds: flags.seeds as number,
-      seed: flags.seed as number,
-      epochs: flags.epochs as number,
-      lr: flags.lr as number,
-      batch: flags.batch as number,
-      limit: flags.limit as number | undefined,
-      testLimit: flags['test-limit'] as number | undefined,
-      onProgress: (done, total) => progress.update(done, total, `epochs of ${4 * (flags.seeds as number)} models`),
+      teacher: flags.teacher,
+      student: flags.student,
+      eta: flags.eta,
+      temperature: flags.temperature,
+      alpha: flags.alpha,
+      beta: flags.beta,
+      seeds: flags.seeds,
+      seed: flags.seed,
+      epochs: flags.epochs,
+      lr: flags.lr,
+      batch: flags.batch,
+      limit: flags.limit,
+      testLimit: flags['test-limit'],
+      onProgress: (done, total) => progress.update(done, total, `epochs of ${4 * flags.seeds} models`),
     });
     progress.done();
     const v = verdicts(r);
@@ -99,4 +99,4 @@ Data: a built-in set, fashion-mnist, or your own CSV, NumPy or IDX files (see pa
       );
     return 0;
   },
-};
+});

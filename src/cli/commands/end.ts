@@ -2,11 +2,11 @@ import { GROUP_FORMS, parseGroup } from '../../symmetry/group/parse-group.js';
 import { parseRep } from '../../symmetry/group/parse-rep.js';
 import { endOverGroup } from '../../ends/report.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { fmt } from '../progress.js';
 
 /** `paralens end`: the end ∫_g Hom(ρ_in(g), ρ_out(g)) over a finite group seen as a one-object category. */
-export const command: Command = {
+export const command = defineCommand({
   name: 'end',
   summary: 'the end ∫_g Hom(ρ_in(g), ρ_out(g)) over a finite group, as an equaliser, beside the equivariance solver',
   usage: 'paralens end --group G --in REP --out REP [--json]',
@@ -24,11 +24,11 @@ Example: paralens end --group 'S(3)' --in V --out V   (dimension 2: span{I, 11�
     'max-order': { type: 'int', help: 'refuse groups with more elements than this', default: 1000, range: 'positive' },
   },
   async run(flags, io) {
-    for (const k of ['group', 'in', 'out'] as const) {
-      if (!flags[k]) throw new UsageError(`end: --${k} is required, e.g. paralens end --group 'S(3)' --in V --out V`);
-    }
-    const G = parseGroup(flags.group as string);
-    const r = endOverGroup(G, parseRep(flags.in as string), parseRep(flags.out as string), { maxOrder: flags['max-order'] as number });
+    const { group, in: repIn, out: repOut } = flags;
+    if (!group || !repIn || !repOut)
+      throw new UsageError(`end: --${!group ? 'group' : !repIn ? 'in' : 'out'} is required, e.g. paralens end --group 'S(3)' --in V --out V`);
+    const G = parseGroup(group);
+    const r = endOverGroup(G, parseRep(repIn), parseRep(repOut), { maxOrder: flags['max-order'] });
     if (flags.json) {
       io.out(
         JSON.stringify({
@@ -60,4 +60,4 @@ Example: paralens end --group 'S(3)' --in V --out V   (dimension 2: span{I, 11�
     io.out(`set-valued end of Hom (the centre Z(${r.group})): ${r.centre.length} element${r.centre.length === 1 ? '' : 's'}: ${show(r.centre)}\n`);
     return r.dim === r.solverDim ? 0 : 1;
   },
-};
+});

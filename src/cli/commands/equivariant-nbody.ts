@@ -1,9 +1,8 @@
 import { NBODY, NBODY_PUBLISHED, nbodyRun } from '../../experiments/equivariant/nbody.js';
-import type { NBodyModel, NBodyResult } from '../../experiments/equivariant/nbody.js';
+import type { NBodyModel, NBodyResult, NBodyRunOptions } from '../../experiments/equivariant/nbody.js';
 import { UsageError } from '../args.js';
 import type { CliIO } from '../command.js';
-import type { ParsedFlags } from '../args.js';
-import { fmt, isSilent, table } from '../progress.js';
+import { fmt, table } from '../progress.js';
 
 export const NBODY_MODELS: readonly NBodyModel[] = ['attention', 'segnn', 'segnn-attention', 'gnn', 'mlp', 'linear'];
 
@@ -18,33 +17,39 @@ export function spread(xs: readonly number[]): { mean: number; min: number; max:
  * the equivariance defect and the time of every run, the spread over seeds, and the published
  * numbers beside them.
  */
-export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
-  const json = Boolean(flags.json),
-    quiet = isSilent(flags);
-  const models = String(flags.model ?? 'segnn')
-    .split(',')
-    .map((m) => m.trim()) as NBodyModel[];
-  for (const m of models)
-    if (!NBODY_MODELS.includes(m)) throw new UsageError(`equivariant train: --model must be among ${NBODY_MODELS.join(', ')}; got '${m}'`);
-  const seeds = Array.from({ length: flags.seeds as number }, (_, k) => (flags.seed as number) + k);
-  const epochs = flags.epochs as number;
+/** What `equivariant train --task nbody` asks for: the models (comma-separated), how many seeds from `seed`, and the options of every run. */
+export interface NBodyCall {
+  readonly models: string;
+  readonly seeds: number;
+  readonly seed: number;
+  readonly options: Omit<NBodyRunOptions, 'seed' | 'onEpoch'> & {
+    readonly epochs: number;
+    readonly train: number;
+    readonly lr: number;
+    readonly batch: number;
+    readonly schedule: string;
+  };
+  readonly json: boolean;
+  /** No progress on stderr (--json, --quiet). */
+  readonly quiet: boolean;
+}
+
+export async function runNBody(call: NBodyCall, io: CliIO): Promise<number> {
+  const { json, quiet, options } = call;
+  const models = call.models.split(',').map((m) => {
+    const model = NBODY_MODELS.find((n) => n === m.trim());
+    if (!model) throw new UsageError(`equivariant train: --model must be among ${NBODY_MODELS.join(', ')}; got '${m.trim()}'`);
+    return model;
+  });
+  const seeds = Array.from({ length: call.seeds }, (_, k) => call.seed + k);
+  const { epochs } = options;
   const rows: NBodyResult[] = [];
   for (const model of models)
     for (const seed of seeds) {
-      if (!quiet) io.err(`nbody ${model} seed ${seed}: ${epochs} epochs on ${flags.train} trajectories\n`);
+      if (!quiet) io.err(`nbody ${model} seed ${seed}: ${epochs} epochs on ${options.train} trajectories\n`);
       const r = nbodyRun(model, {
+        ...options,
         seed,
-        epochs,
-        train: flags.train as number,
-        valid: flags.valid as number,
-        test: flags.test as number,
-        batch: flags.batch as number,
-        lr: (flags.lr as number | undefined) ?? 5e-4,
-        evalEvery: flags['eval-every'] as number,
-        hidden: flags.irreps as string | undefined,
-        layers: flags.layers as number,
-        lmax: flags.lmax as number,
-        schedule: flags.schedule as string,
         onEpoch: (e) => {
           if (!quiet && e.validMSE !== undefined) io.err(`  epoch ${e.epoch}  train ${fmt(e.trainLoss)}  valid ${fmt(e.validMSE)}  ${fmt(e.seconds, 4)} s\n`);
         },
@@ -72,7 +77,7 @@ export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
       JSON.stringify({
         task: 'nbody',
         particles: NBODY.particles,
-        train: flags.train,
+        train: options.train,
         epochs,
         rows: rows.map((r) => ({
           model: r.model,
@@ -103,7 +108,7 @@ export async function runNBody(flags: ParsedFlags, io: CliIO): Promise<number> {
     return 0;
   }
   io.out(
-    `nbody task (EGNN Table 2): ${NBODY.particles} charged particles, frame ${NBODY.inputFrame} → ${NBODY.targetFrame} (1000 steps); ${flags.train} training trajectories, ${epochs} epochs, Adam lr ${fmt((flags.lr as number | undefined) ?? 5e-4)} (${flags.schedule}), batch ${flags.batch}; test MSE at the best validation epoch\n`,
+    `nbody task (EGNN Table 2): ${NBODY.particles} charged particles, frame ${NBODY.inputFrame} → ${NBODY.targetFrame} (1000 steps); ${options.train} training trajectories, ${epochs} epochs, Adam lr ${fmt(options.lr)} (${options.schedule}), batch ${options.batch}; test MSE at the best validation epoch\n`,
   );
   io.out(
     table(

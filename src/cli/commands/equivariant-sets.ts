@@ -1,31 +1,41 @@
 import { SET_MODELS, SET_TASK, setAttentionRun } from '../../experiments/equivariant/attention-sets.js';
 import type { SetAttentionRow, SetModel } from '../../experiments/equivariant/attention-sets.js';
 import { UsageError } from '../args.js';
-import type { ParsedFlags } from '../args.js';
 import type { CliIO } from '../command.js';
-import { fmt, isSilent, table } from '../progress.js';
+import { fmt, table } from '../progress.js';
 import { spread } from './equivariant-nbody.js';
 
+/** What `equivariant train --task sets` asks for: the models (comma-separated), how many seeds from `seed`, epochs and learning rate. */
+export interface SetsCall {
+  readonly models: string;
+  readonly seeds: number;
+  readonly seed: number;
+  readonly epochs: number;
+  readonly lr: number;
+  readonly json: boolean;
+  /** No progress on stderr (--json, --quiet). */
+  readonly quiet: boolean;
+}
+
 /**
- * `paralens equivariant train --task sets`: attention on set(10) (its kernels αI + β11ᵀ derived by
+ * `paralens equivariant train --task sets`: attention on set(6) (its kernels αI + β11ᵀ derived by
  * the solver) against DeepSets on fixed-size close-pair sets, once per seed; held-out accuracy,
  * the permutation-invariance defect and the time, per seed and as a spread.
  */
-export async function runSets(flags: ParsedFlags, io: CliIO): Promise<number> {
-  const models = String(flags.model ?? 'attention,deepsets,deepsets-wide')
-    .split(',')
-    .map((m) => m.trim()) as SetModel[];
-  for (const m of models)
-    if (!(m in SET_MODELS)) throw new UsageError(`equivariant train --task sets: --model must be among ${Object.keys(SET_MODELS).join(', ')}; got '${m}'`);
-  const seeds = Array.from({ length: flags.seeds as number }, (_, k) => (flags.seed as number) + k);
-  const epochs = flags.epochs as number,
-    lr = (flags.lr as number | undefined) ?? 3e-3;
+export async function runSets(call: SetsCall, io: CliIO): Promise<number> {
+  const { epochs, lr, quiet } = call;
+  const models = call.models.split(',').map((m): SetModel => {
+    const model = (Object.keys(SET_MODELS) as SetModel[]).find((n) => n === m.trim());
+    if (!model) throw new UsageError(`equivariant train --task sets: --model must be among ${Object.keys(SET_MODELS).join(', ')}; got '${m.trim()}'`);
+    return model;
+  });
+  const seeds = Array.from({ length: call.seeds }, (_, k) => call.seed + k);
   const rows: SetAttentionRow[] = [];
   for (const model of models)
     for (const seed of seeds) {
-      if (!isSilent(flags)) io.err(`sets ${model} seed ${seed}: ${epochs} epochs on ${SET_TASK.trainSets} sets of ${SET_TASK.size}\n`);
+      if (!quiet) io.err(`sets ${model} seed ${seed}: ${epochs} epochs on ${SET_TASK.trainSets} sets of ${SET_TASK.size}\n`);
       const r = setAttentionRun(model, seed, epochs, lr);
-      if (!isSilent(flags)) io.err(`  → test accuracy ${fmt(r.testAccuracy)}, invariance defect ${fmt(r.invarianceDefect, 3)}, ${fmt(r.seconds, 4)} s\n`);
+      if (!quiet) io.err(`  → test accuracy ${fmt(r.testAccuracy)}, invariance defect ${fmt(r.invarianceDefect, 3)}, ${fmt(r.seconds, 4)} s\n`);
       rows.push(r);
     }
   const summary = models.map((model) => {
@@ -38,7 +48,7 @@ export async function runSets(flags: ParsedFlags, io: CliIO): Promise<number> {
       spec: rs[0]!.spec,
     };
   });
-  if (flags.json) {
+  if (call.json) {
     io.out(
       JSON.stringify({
         task: 'sets',

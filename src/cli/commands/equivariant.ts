@@ -6,14 +6,14 @@ import { o5Task } from '../../experiments/equivariant/o5-invariant.js';
 import { parseDecimal, UsageError } from '../args.js';
 import { NBODY_MODELS, runNBody } from './equivariant-nbody.js';
 import { runSets } from './equivariant-sets.js';
-import type { Command } from '../command.js';
+import { commandGroup, defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { fmt, isSilent, table } from '../progress.js';
 import { trainingFlags } from '../training.js';
 
 const TASKS: Record<string, BenchmarkTask> = { inertia: inertiaTask, o5: o5Task };
 
-const trainCommand: Command = {
+const trainCommand = defineCommand({
   name: 'train',
   summary: "equivariant models vs plain baselines on a benchmark task (EMLP's, or EGNN's N-body)",
   usage:
@@ -68,8 +68,43 @@ under random group elements.
     lmax: { type: 'int', help: 'nbody: largest ℓ of the spherical-harmonic attributes (segnn)', default: 1, range: 'nonnegative' },
   },
   async run(flags, io) {
-    if (flags.task === 'nbody') return runNBody(flags, io);
-    if (flags.task === 'sets') return runSets(flags, io);
+    if (flags.task === 'nbody')
+      return runNBody(
+        {
+          models: flags.model ?? 'segnn',
+          seeds: flags.seeds,
+          seed: flags.seed,
+          options: {
+            epochs: flags.epochs,
+            train: flags.train,
+            valid: flags.valid,
+            test: flags.test,
+            batch: flags.batch,
+            lr: flags.lr ?? 5e-4,
+            evalEvery: flags['eval-every'],
+            hidden: flags.irreps,
+            layers: flags.layers,
+            lmax: flags.lmax,
+            schedule: flags.schedule,
+          },
+          json: Boolean(flags.json),
+          quiet: isSilent(flags),
+        },
+        io,
+      );
+    if (flags.task === 'sets')
+      return runSets(
+        {
+          models: flags.model ?? 'attention,deepsets,deepsets-wide',
+          seeds: flags.seeds,
+          seed: flags.seed,
+          epochs: flags.epochs,
+          lr: flags.lr ?? 3e-3,
+          json: Boolean(flags.json),
+          quiet: isSilent(flags),
+        },
+        io,
+      );
     const sizes = String(flags.sizes)
       .split(',')
       .map((s) => parseDecimal(s.trim()) ?? NaN);
@@ -77,12 +112,12 @@ under random group elements.
       throw new UsageError(`equivariant train: --sizes expects positive integers separated by commas, got ${quote(flags.sizes)}`);
     }
     const json = Boolean(flags.json);
-    const task = TASKS[flags.task as string]!;
+    const task = TASKS[flags.task]!;
     const rows = benchmarkExperiment(task, {
       sizes,
-      steps: flags.steps as number,
-      lr: (flags.lr as number | undefined) ?? 0.01,
-      seed: flags.seed as number,
+      steps: flags.steps,
+      lr: flags.lr ?? 0.01,
+      seed: flags.seed,
       onRow: (r: BenchmarkRow) => {
         if (!isSilent(flags)) io.err(`  n=${r.n} ${r.model}: test MSE ${fmt(r.testMSE)} (${fmt(r.seconds, 3)} s)\n`);
       },
@@ -109,7 +144,7 @@ under random group elements.
       return 0;
     }
     io.out(
-      `${task.name} task, ${task.group().name}: ${task.repIn} → ${task.repOut}; Adam lr ${(flags.lr as number | undefined) ?? 0.01}, ${flags.steps} steps per model, 500 held-out samples\n`,
+      `${task.name} task, ${task.group().name}: ${task.repIn} → ${task.repOut}; Adam lr ${flags.lr ?? 0.01}, ${flags.steps} steps per model, 500 held-out samples\n`,
     );
     io.out(
       table(
@@ -119,16 +154,12 @@ under random group elements.
     );
     return 0;
   },
-};
+});
 
-export const command: Command = {
+export const command = commandGroup({
   name: 'equivariant',
   summary: 'train equivariant models derived from a symmetry group (EMLP benchmarks, the N-body task)',
   usage: 'paralens equivariant SUBCOMMAND [flags]',
   description: 'Equivariant models whose layers are derived from the end over a symmetry group.',
-  flags: {},
   subcommands: [trainCommand],
-  async run() {
-    throw new UsageError('equivariant: give a subcommand: train');
-  },
-};
+});

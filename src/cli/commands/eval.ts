@@ -1,12 +1,12 @@
 import { shiftDefect, bitsPerChar } from '../../train/text-metrics.js';
 import { UsageError } from '../args.js';
 import { runtimeFlags } from '../runtime.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { fmt } from '../progress.js';
-import { isTextData, loadTextData, TEXT_DATA } from '../text-data.js';
+import { isTextData, loadTextData, TEXT_DATA } from '../data.js';
 import { loadTextModel } from '../text-model.js';
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'eval',
   summary: 'evaluate a saved next-character model on the validation text (bits per character)',
   usage: 'paralens eval --load FILE --data NAME [--context T] [--shift S] [--json]',
@@ -29,38 +29,40 @@ Data: ${TEXT_DATA.join(', ')}.`,
   async run(flags, io) {
     if (!flags.load) throw new UsageError('eval: --load FILE is required');
     if (!flags.data) throw new UsageError(`eval: --data NAME is required; text data: ${TEXT_DATA.join(', ')}`);
-    if (!isTextData(flags.data as string)) throw new UsageError(`eval: --data must be text data (${TEXT_DATA.join(', ')}), got '${String(flags.data)}'`);
-    const lm = await loadTextModel(flags.load as string, 'eval');
-    const T = (flags.context as number | undefined) ?? lm.context;
+    if (!isTextData(flags.data)) throw new UsageError(`eval: --data must be text data (${TEXT_DATA.join(', ')}), got '${String(flags.data)}'`);
+    const lm = await loadTextModel(flags.load, 'eval');
+    const T = flags.context ?? lm.context;
     const model = lm.model.at([T]);
-    const corpus = loadTextData(flags.data as string, { dataDir: flags['data-dir'] as string | undefined, context: T, vocabulary: lm.vocabulary });
+    const corpus = loadTextData(flags.data, { dataDir: flags['data-dir'], context: T, vocabulary: lm.vocabulary });
     const t0 = performance.now();
-    const out: Record<string, unknown> = {
+    const bits = bitsPerChar(model, lm.theta, corpus.val, T, lm.V);
+    const shifted =
+      flags.shift === undefined
+        ? undefined
+        : {
+            shift: flags.shift,
+            val_bits_per_char_shifted: bitsPerChar(model, lm.theta, corpus.val, T, lm.V, { positionOffset: flags.shift }),
+            shift_defect: shiftDefect(model, lm.theta, corpus.val, T, lm.V, flags.shift),
+          };
+    const out = {
       model: String(model),
       data: corpus.name,
       context: T,
       trained_context: lm.context,
       val_characters: corpus.val.length,
-      val_bits_per_char: bitsPerChar(model, lm.theta, corpus.val, T, lm.V),
+      val_bits_per_char: bits,
+      ...shifted,
+      seconds: (performance.now() - t0) / 1000,
     };
-    if (flags.shift !== undefined) {
-      const s = flags.shift as number;
-      out.shift = s;
-      out.val_bits_per_char_shifted = bitsPerChar(model, lm.theta, corpus.val, T, lm.V, { positionOffset: s });
-      out.shift_defect = shiftDefect(model, lm.theta, corpus.val, T, lm.V, s);
-    }
-    out.seconds = (performance.now() - t0) / 1000;
     if (flags.json) io.out(JSON.stringify(out) + '\n');
     else {
       io.out(`model       ${out.model}\n`);
       io.out(`data        ${corpus.name} (${corpus.val.length} validation characters)\n`);
       io.out(`context     ${T} (trained at ${lm.context})\n`);
-      io.out(`bits/char   ${fmt(out.val_bits_per_char as number)}\n`);
-      if (out.shift !== undefined)
-        io.out(
-          `shift ${out.shift}    bits/char ${fmt(out.val_bits_per_char_shifted as number)}, defect ${fmt(out.shift_defect as number)} (mean total variation)\n`,
-        );
+      io.out(`bits/char   ${fmt(bits)}\n`);
+      if (shifted)
+        io.out(`shift ${shifted.shift}    bits/char ${fmt(shifted.val_bits_per_char_shifted)}, defect ${fmt(shifted.shift_defect)} (mean total variation)\n`);
     }
     return 0;
   },
-};
+});

@@ -9,9 +9,8 @@ import type { WriteOptions } from '../../io/node-fs.js';
 import { buildPytorchProject } from '../../io/pytorch/project.js';
 import type { TorchData } from '../../io/pytorch/project.js';
 import type { Shape } from '../../tensor/tensor.js';
-import { layoutFor, loadData } from '../data.js';
-import { trainingSplits } from '../splits.js';
-import { isTextData, loadTextData } from '../text-data.js';
+import { trainingSplits } from '../../data/splits.js';
+import { isTextData, layoutFor, loadData, loadTextData } from '../data.js';
 
 /**
  * The data of the run a model file records, for train.py: the built-in sets are made again
@@ -49,7 +48,7 @@ async function ensureDir(dir: string): Promise<void> {
 }
 
 /** Writes the PyTorch project of a model file into `dir`; returns what the command reports. */
-export async function exportPytorch(file: ModelFile, dir: string, inputShape: Shape | undefined, opts: WriteOptions = {}): Promise<Record<string, unknown>> {
+export async function exportPytorch(file: ModelFile, dir: string, inputShape: Shape | undefined, opts: WriteOptions = {}) {
   const data = await runData(file);
   const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data });
   await ensureDir(dir);

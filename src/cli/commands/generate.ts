@@ -3,10 +3,10 @@ import { Rng } from '../../random/rng.js';
 import { generate } from '../../train/generate.js';
 import { UsageError } from '../args.js';
 import { runtimeFlags } from '../runtime.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { loadTextModel } from '../text-model.js';
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'generate',
   summary: 'continue a prompt with a saved next-character model',
   usage: 'paralens generate --load FILE --prompt TEXT --tokens N [--temperature X] [--top-k K] [--seed S] [--json]',
@@ -27,15 +27,15 @@ Characters of the prompt outside the model's vocabulary read as the unknown id.`
   },
   async run(flags, io) {
     if (!flags.load) throw new UsageError('generate: --load FILE is required');
-    if (typeof flags.prompt !== 'string' || flags.prompt === '') throw new UsageError('generate: --prompt TEXT is required (at least one character)');
-    const lm = await loadTextModel(flags.load as string, 'generate');
+    if (!flags.prompt) throw new UsageError('generate: --prompt TEXT is required (at least one character)');
+    const lm = await loadTextModel(flags.load, 'generate');
     const prompt = Array.from(encodeText(flags.prompt, lm.vocabulary));
     const t0 = performance.now();
-    const ids = generate(lm.model, lm.theta, prompt, flags.tokens as number, {
+    const ids = generate(lm.model, lm.theta, prompt, flags.tokens, {
       window: lm.context,
-      rng: new Rng(flags.seed as number),
-      temperature: flags.temperature as number,
-      topK: flags['top-k'] as number,
+      rng: new Rng(flags.seed),
+      temperature: flags.temperature,
+      topK: flags['top-k'],
     });
     const text = decodeText(ids, lm.vocabulary);
     if (flags.json)
@@ -43,4 +43,4 @@ Characters of the prompt outside the model's vocabulary read as the unknown id.`
     else io.out(`${text}\n`);
     return 0;
   },
-};
+});

@@ -16,6 +16,7 @@ import { command as predict } from './predict.js';
 import { command as sheaf } from './sheaf.js';
 import { command as topos } from './topos.js';
 import { command as tour } from './tour.js';
+import { command as trees } from './trees.js';
 import { command as train } from './train.js';
 import { command as uncertainty } from './uncertainty.js';
 
@@ -32,6 +33,7 @@ export const commands: readonly Command[] = [
   uncertainty,
   kmeans,
   deepsets,
+  trees,
   sheaf,
   logic,
   distill,

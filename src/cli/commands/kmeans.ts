@@ -3,7 +3,7 @@ import { builtInDataNames } from '../../data/registry.js';
 import type { Task } from '../../data/task.js';
 import { DataError } from '../../errors.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { dataFlags, inputsOf, loadData, loadTable } from '../data.js';
 import { fmt, isSilent, Progress, table } from '../progress.js';
 
@@ -18,7 +18,7 @@ function purity(assign: Int32Array, labels: Int32Array, k: number): number {
   return ok / assign.length;
 }
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'kmeans',
   summary: 'k-means clustering: centroids as colimits of their clusters',
   usage: 'paralens kmeans --data NAME|PATH|--csv FILE --k N [--target COLUMN] [--restarts N] [--seed N] [--max-iter N] [--tol X]',
@@ -41,20 +41,20 @@ read as class labels and used only to report purity; other text columns are one-
   async run(flags, io) {
     if (Boolean(flags.data) === Boolean(flags.csv)) throw new UsageError('kmeans: give exactly one of --data NAME or --csv FILE');
     if (flags.k === undefined) throw new UsageError('kmeans: --k N is required (the number of clusters)');
-    const seed = flags.seed as number;
+    const seed = flags.seed;
     const request = {
       seed,
-      dataDir: flags['data-dir'] as string | undefined,
-      target: flags.target as string | undefined,
-      task: flags.task as Task | undefined,
+      dataDir: flags['data-dir'],
+      target: flags.target,
+      task: flags.task,
       optionalTarget: true,
     };
     const ds = inputsOf(flags.csv ? loadTable(String(flags.csv), request) : await loadData(String(flags.data), request));
     if (ds.x.rank !== 2) throw new DataError(`kmeans: expects points [N,d] but ${ds.name} has inputs of rank ${ds.x.rank - 1}`);
-    const k = flags.k as number;
+    const k = flags.k;
     const progress = new Progress(io, 'kmeans', isSilent(flags));
     const onIteration = (r: number, n: number, i: number): void => progress.update(r - 1, n, `restart ${r}/${n} · iteration ${i}`);
-    const r = kMeans(ds.x, { k, restarts: flags.restarts as number, seed, maxIter: flags['max-iter'] as number, tol: flags.tol as number, onIteration });
+    const r = kMeans(ds.x, { k, restarts: flags.restarts, seed, maxIter: flags['max-iter'], tol: flags.tol, onIteration });
     progress.done();
     const out = {
       data: ds.name,
@@ -89,4 +89,4 @@ read as class labels and used only to report purity; other text columns are one-
     );
     return 0;
   },
-};
+});

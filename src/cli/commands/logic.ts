@@ -2,7 +2,8 @@ import { checkLaws, unitSamples } from '../../topos/logic/laws.js';
 import type { LawReport } from '../../topos/logic/laws.js';
 import { truthAlgebra, truthAlgebraNames, truthAlgebras } from '../../topos/logic/by-name.js';
 import type { HeytingAlgebra } from '../../topos/logic/heyting.js';
-import type { CliIO, Command } from '../command.js';
+import { commandGroup, defineCommand } from '../command.js';
+import type { CliIO } from '../command.js';
 import { table } from '../progress.js';
 
 /** The samples a logic is checked on: {0, 1} for the Boolean algebra, else a grid of [0,1] plus seeded draws. */
@@ -33,7 +34,7 @@ function printReport(r: LawReport, io: CliIO): void {
   );
 }
 
-const laws: Command = {
+const laws = defineCommand({
   name: 'laws',
   summary: 'check the lattice, Heyting, residuation and Boolean laws of a logic on [0,1] on samples',
   usage: 'paralens logic laws --algebra godel|boolean|lukasiewicz|product|kleene-dienes|all [--samples N] [--seed N] [--json]',
@@ -51,7 +52,7 @@ law, not prove it. kleene-dienes is seed 000's p ⇒ q = max(1−p, q): not a He
     const names = flags.algebra === 'all' ? truthAlgebraNames() : [String(flags.algebra)];
     const reports = names.map((n) => {
       const A = truthAlgebra(n);
-      return checkLaws(A, samplesFor(A, flags.samples as number, flags.seed as number));
+      return checkLaws(A, samplesFor(A, flags.samples, flags.seed));
     });
     if (flags.json) {
       io.out(JSON.stringify(flags.algebra === 'all' ? { algebras: reports } : reports[0]) + '\n');
@@ -63,9 +64,9 @@ law, not prove it. kleene-dienes is seed 000's p ⇒ q = max(1−p, q): not a He
     });
     return 0;
   },
-};
+});
 
-const evaluate: Command = {
+const evaluate = defineCommand({
   name: 'eval',
   summary: 'evaluate ∧, ∨, ⇒, ¬, ⊗ of every logic at two truth values',
   usage: 'paralens logic eval --a X --b Y [--algebra NAME|all] [--json]',
@@ -77,8 +78,8 @@ A value outside the logic's truth values is an error (exit 2) naming it.`,
     algebra: { type: 'string', help: 'the logic', default: 'all', choices: [...truthAlgebraNames(), 'all'] },
   },
   async run(flags, io) {
-    const a = flags.a as number,
-      b = flags.b as number;
+    const a = flags.a,
+      b = flags.b;
     const algebras =
       flags.algebra === 'all'
         ? truthAlgebras.filter((A) => A.name !== 'boolean' || ((a === 0 || a === 1) && (b === 0 || b === 1)))
@@ -104,15 +105,13 @@ A value outside the logic's truth values is an error (exit 2) naming it.`,
       );
     return 0;
   },
-};
+});
 
-export const command: Command = {
+export const command = commandGroup({
   name: 'logic',
   summary: 'the internal logic of Ω: Heyting algebras and residuated logics on [0,1], checked law by law',
   usage: 'paralens logic laws|eval [flags]',
   description: `Truth values of the subobject classifier Ω = [0,1]: the Gödel algebra (its Heyting algebra), the Boolean
 algebra {0,1}, the residuated Łukasiewicz and product logics, and seed 000's Kleene–Dienes operators.`,
-  flags: {},
   subcommands: [laws, evaluate],
-  run: async () => 2,
-};
+});

@@ -17,8 +17,8 @@ import type { Shape } from '../../tensor/tensor.js';
 import { predictClasses } from '../../train/metrics.js';
 import { predict } from '../../train/trainer.js';
 import { parseDecimal, UsageError } from '../args.js';
-import type { ParsedFlags } from '../args.js';
-import type { Command } from '../command.js';
+import type { Flags, ParsedFlags } from '../args.js';
+import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { dataFlags, dataForms, inputsOf, loadData, loadTable } from '../data.js';
 import { fmt, isSilent, Progress, table } from '../progress.js';
@@ -91,15 +91,30 @@ interface Rows {
   values?: Tensor;
 }
 
+/** Where predict reads its rows: exactly one of --input, --csv and --data. */
+type RowSource = { readonly input: string } | FileSource;
+type FileSource = { readonly csv: string } | { readonly data: string };
+
+function rowSource(flags: ParsedFlags<typeof predictFlags>): RowSource {
+  const given = [
+    flags.input !== undefined && { input: flags.input },
+    flags.csv !== undefined && { csv: flags.csv },
+    flags.data !== undefined && { data: flags.data },
+  ].filter((s) => s !== false);
+  const [source] = given;
+  if (given.length !== 1 || !source) throw new UsageError('predict: give exactly one of --input "x1,x2;x1,x2", --csv FILE or --data NAME|PATH');
+  return source;
+}
+
 /** Rows from a file (--csv, --data) for a model trained with a preprocessing: read and mapped exactly as its training data was. */
-async function preprocessedRows(pre: Preprocessing, flags: ParsedFlags, model: Para): Promise<Rows> {
-  const opts = { seed: 0, model, preprocessing: pre, dataDir: flags['data-dir'] as string | undefined };
-  if (flags.csv !== undefined && pre.input === 'array') {
+async function preprocessedRows(pre: Preprocessing, source: FileSource, dataDir: string | undefined, model: Para): Promise<Rows> {
+  const opts = { seed: 0, model, preprocessing: pre, dataDir };
+  if ('csv' in source && pre.input === 'array') {
     // a CSV of raw values for a model trained on arrays: the columns in order, scaled as in training
-    const r = tableInputs(readTableFile(flags.csv as string), model.dom!);
+    const r = tableInputs(readTableFile(source.csv), model.dom!);
     return { ...r, x: modelInputs(pre, r.x) };
   }
-  const l = flags.csv !== undefined ? loadTable(flags.csv as string, opts) : await loadData(flags.data as string, opts);
+  const l = 'csv' in source ? loadTable(source.csv, opts) : await loadData(source.data, opts);
   const raw = l.test ?? l.data;
   const ds = applyPreprocessing(pre, raw);
   const x = ds.x.reshape([ds.x.batch, ...model.dom!]);
@@ -109,9 +124,9 @@ async function preprocessedRows(pre: Preprocessing, flags: ParsedFlags, model: P
 }
 
 /** Rows for a model trained on a built-in set (no preprocessing): a CSV's columns in order, or a --data set as it is. */
-async function plainRows(flags: ParsedFlags, model: Para): Promise<Rows> {
-  if (flags.csv !== undefined) return tableInputs(readTableFile(flags.csv as string), model.dom!);
-  const d = inputsOf(await loadData(flags.data as string, { seed: 0, model, dataDir: flags['data-dir'] as string | undefined }));
+async function plainRows(source: FileSource, dataDir: string | undefined, model: Para): Promise<Rows> {
+  if ('csv' in source) return tableInputs(readTableFile(source.csv), model.dom!);
+  const d = inputsOf(await loadData(source.data, { seed: 0, model, dataDir }));
   const ds = d.test ?? d;
   return { x: ds.x.reshape([ds.x.batch, ...model.dom!]), ...(ds.labels && ds.classes ? { labels: Array.from(ds.labels, (c) => ds.classes![c]!) } : {}) };
 }
@@ -122,7 +137,7 @@ async function plainRows(flags: ParsedFlags, model: Para): Promise<Rows> {
  * probability it gives that class: σ(z) or softmax(z)_c.
  */
 export function classify(y: Tensor, settings: TrainingSettings): { classes: string[]; probability?: number[] } | undefined {
-  const names = Array.isArray(settings.classes) ? (settings.classes as unknown[]).map(String) : undefined;
+  const names = Array.isArray(settings.classes) ? settings.classes.map(String) : undefined;
   if (!names) return undefined;
   const B = y.batch,
     k = y.size / B;
@@ -153,7 +168,16 @@ function linkOfSettings(settings: TrainingSettings): Link {
   return typeof name === 'string' && lossNames().includes(name) ? lossByName(name).link : 'identity';
 }
 
-export const command: Command = {
+const predictFlags = {
+  ...runtimeFlags,
+  load: { type: 'string', help: 'model file written by paralens train --save' },
+  input: { type: 'string', help: 'input rows: numbers separated by commas, rows by semicolons' },
+  csv: { type: 'string', help: 'CSV file of input rows (header naming the columns for a model trained on a CSV)' },
+  data: { type: 'string', help: `data to predict: ${dataForms()}` },
+  'data-dir': dataFlags()['data-dir']!,
+} as const satisfies Flags;
+
+export const command = defineCommand({
   name: 'predict',
   summary: 'run a saved model on inputs given inline, in a CSV file or a data set',
   usage: 'paralens predict --load FILE.safetensors (--input "x1,x2;x1,x2" | --csv FILE | --data NAME|PATH) [--json]',
@@ -166,23 +190,15 @@ class and its probability are printed, for a regression the prediction in the ta
 the rows carry the target, accuracy (or RMSE) is reported. A model trained on a built-in set reads a
 CSV's columns in order, one more column being a label. --data with a test split of its own
 (fashion-mnist, idx:DIR with train and test files) predicts the test rows.`,
-  flags: {
-    ...runtimeFlags,
-    load: { type: 'string', help: 'model file written by paralens train --save' },
-    input: { type: 'string', help: 'input rows: numbers separated by commas, rows by semicolons' },
-    csv: { type: 'string', help: 'CSV file of input rows (header naming the columns for a model trained on a CSV)' },
-    data: { type: 'string', help: `data to predict: ${dataForms()}` },
-    'data-dir': dataFlags()['data-dir']!,
-  },
+  flags: predictFlags,
   async run(flags, io) {
     if (!flags.load) throw new UsageError('predict: --load FILE is required (a model saved with paralens train --save FILE)');
-    if ([flags.input, flags.csv, flags.data].filter((v) => v !== undefined).length !== 1)
-      throw new UsageError('predict: give exactly one of --input "x1,x2;x1,x2", --csv FILE or --data NAME|PATH');
-    const { model, theta, settings, preprocessing: pre } = await loadModel(flags.load as string);
+    const source = rowSource(flags);
+    const { model, theta, settings, preprocessing: pre } = await loadModel(flags.load);
     if (!model.dom) throw new DataError(`predict: ${model} takes inputs of any shape and the file records none`);
     let rows: Rows;
-    if (flags.input !== undefined) rows = { x: pre ? inlineInputs(pre, flags.input as string, model.dom) : parseInputRows(flags.input as string, model.dom) };
-    else rows = pre ? await preprocessedRows(pre, flags, model) : await plainRows(flags, model);
+    if ('input' in source) rows = { x: pre ? inlineInputs(pre, source.input, model.dom) : parseInputRows(source.input, model.dom) };
+    else rows = pre ? await preprocessedRows(pre, source, flags['data-dir'], model) : await plainRows(source, flags['data-dir'], model);
     const { x, labels, values } = rows;
     const progress = new Progress(io, 'predict', isSilent(flags));
     progress.update(0, x.batch, 'rows');
@@ -237,4 +253,4 @@ CSV's columns in order, one more column being a label. --data with a test split 
     if (rmse !== undefined) io.out(`\nRMSE ${fmt(rmse)} (${outputs.length} rows, in the target's units)\n`);
     return 0;
   },
-};
+});

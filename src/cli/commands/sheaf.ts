@@ -8,7 +8,8 @@ import type { Section } from '../../topos/gluing/glue.js';
 import { maximalConsistentSubset } from '../../topos/gluing/consistent.js';
 import { EXERCISE3_EXPERTS, EXERCISE3_TOLERANCES, gluingTable } from '../../topos/gluing/seed-experts.js';
 import { parseDecimal } from '../args.js';
-import type { CliIO, Command } from '../command.js';
+import { defineCommand } from '../command.js';
+import type { CliIO } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { dataFlags, inputsOf, loadData } from '../data.js';
 import type { Task } from '../../data/task.js';
@@ -86,7 +87,9 @@ function head(ds: Dataset, n: number): Dataset {
       );
 }
 
-export const command: Command = {
+const labelledData = dataFlags({ help: 'labelled data set' });
+
+export const command = defineCommand({
   name: 'sheaf',
   summary: 'sheaf gluing of an ensemble: when experts agree, glue; when they do not, flag an error',
   usage: 'paralens sheaf --data NAME --experts K --tol X [--json] | sheaf --predictions "p|p|…" --tol X | sheaf --exercise',
@@ -99,7 +102,8 @@ disagreement (the smallest ε that glues) for predicting a wrong answer, pooled 
 consistent subset; --exercise prints exercise 3 of seed 000 (five experts at ε = 0.05, 0.15, 0.5).
 Data: a labelled built-in set, fashion-mnist, or your own CSV, NumPy or IDX files (see paralens train --help).`,
   flags: {
-    ...dataFlags({ help: 'labelled data set', default: 'iris' }),
+    ...labelledData,
+    data: { ...labelledData.data, default: 'iris' },
     experts: { type: 'int', help: 'number of experts K (≥ 2)', default: 7, range: 'positive' },
     tol: { type: 'number', help: 'tolerance ε of the sheaf condition (≥ 0)', default: 0.2, range: 'nonnegative' },
     features: { type: 'int', help: 'features per expert (default min(d − 1, ⌈3d/4⌉): every two contexts overlap)', range: 'positive' },
@@ -113,7 +117,7 @@ Data: a labelled built-in set, fashion-mnist, or your own CSV, NumPy or IDX file
   },
   async run(flags, io) {
     const json = Boolean(flags.json);
-    const tol = flags.tol as number;
+    const tol = flags.tol;
     if (flags.exercise) return exercise(io, json);
     if (flags.predictions !== undefined) {
       const sections = parsePredictions(String(flags.predictions));
@@ -135,27 +139,27 @@ Data: a labelled built-in set, fashion-mnist, or your own CSV, NumPy or IDX file
       }
       return 0;
     }
-    const seed = flags.seed as number;
+    const seed = flags.seed;
     const loaded = inputsOf(
       await loadData(String(flags.data), {
         seed,
-        dataDir: flags['data-dir'] as string | undefined,
-        target: flags.target as string | undefined,
-        task: flags.task as Task | undefined,
+        dataDir: flags['data-dir'],
+        target: flags.target,
+        task: flags.task,
       }),
     );
     const fixedTest = loaded.test;
-    const data = fixedTest ? head(loaded, flags.limit as number) : loaded;
+    const data = fixedTest ? head(loaded, flags.limit) : loaded;
     const progress = new Progress(io, 'sheaf', isSilent(flags));
     const r = sheafEnsembleStudy(data, {
-      experts: flags.experts as number,
+      experts: flags.experts,
       tolerance: tol,
-      features: flags.features as number | undefined,
-      splits: flags.splits as number,
-      epochs: flags.epochs as number | undefined,
-      hidden: flags.hidden as number | undefined,
+      features: flags.features,
+      splits: flags.splits,
+      epochs: flags.epochs,
+      hidden: flags.hidden,
       seed,
-      test: fixedTest ? head(fixedTest, flags.limit as number) : undefined,
+      test: fixedTest ? head(fixedTest, flags.limit) : undefined,
       onSplit: (d, n) => progress.update(d, n, 'splits'),
     });
     progress.done();
@@ -163,7 +167,7 @@ Data: a labelled built-in set, fashion-mnist, or your own CSV, NumPy or IDX file
     else io.out(studyLines(r).join('\n') + '\n');
     return 0;
   },
-};
+});
 
 function exercise(io: CliIO, json: boolean): number {
   if (json) io.out(JSON.stringify({ experts: EXERCISE3_EXPERTS, tolerances: gluingTable(EXERCISE3_EXPERTS, EXERCISE3_TOLERANCES) }) + '\n');

@@ -9,14 +9,15 @@ import { showSieve, sieves } from '../../topos/presheaf/sieve.js';
 import { parsePoset } from '../../category/finite.js';
 import { train } from '../../train/train.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { commandGroup, defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { dataFlags, dataForms, inputsOf, loadData } from '../data.js';
 import type { Task } from '../../data/task.js';
 import { fmt, isSilent, table, trainingProgress } from '../progress.js';
-import { trainingFlags, trainRunOptions } from '../training.js';
+import { runSettings, trainingFlags } from '../training.js';
+import { trainOptions } from '../../train/run.js';
 
-const site: Command = {
+const site = defineCommand({
   name: 'site',
   summary: 'the site of a network: objects, arrows, forks, sieves, global truth values, C_X',
   usage: 'paralens topos site --model SPEC | --edges "x1>h, x2>h, h>y" [--svg FILE] [--omega OBJECT] [--json]',
@@ -35,8 +36,9 @@ and --svg draws their lattice Ω(OBJECT) as a Hasse diagram instead.`,
     omega: { type: 'string', help: "an object of the site (e.g. 'A(h)'): list its sieves; --svg draws Ω(OBJECT)" },
   },
   async run(flags, io) {
-    if (Boolean(flags.model) === Boolean(flags.edges)) throw new UsageError('topos site: give exactly one of --model SPEC or --edges "x1>h, x2>h, h>y"');
-    const graph = flags.model ? networkGraphOfModel(parseSpec(flags.model as string)) : parseEdges(flags.edges as string);
+    const { model, edges } = flags;
+    const graph = model && !edges ? networkGraphOfModel(parseSpec(model)) : edges && !model ? parseEdges(edges) : undefined;
+    if (!graph) throw new UsageError('topos site: give exactly one of --model SPEC or --edges "x1>h, x2>h, h>y"');
     const S = networkSite(graph);
     const r = siteReport(S);
     const at = flags.omega === undefined ? undefined : S.category.objects.indexOf(String(flags.omega));
@@ -82,9 +84,9 @@ and --svg draws their lattice Ω(OBJECT) as a Hasse diagram instead.`,
     io.out(lines.join('\n') + '\n');
     return 0;
   },
-};
+});
 
-const omega: Command = {
+const omega = defineCommand({
   name: 'omega',
   summary: 'the subobject classifier Ω of a finite poset: sieves on each object, global truth values',
   usage: 'paralens topos omega --poset "a<b, a<c" [--json]',
@@ -96,7 +98,7 @@ values Hom(1, Ω), and whether the logic is Boolean (with a sieve S where ¬¬S 
   },
   async run(flags, io) {
     if (!flags.poset) throw new UsageError('topos omega: --poset "a<b, a<c" is required');
-    const r = omegaReport(parsePoset(flags.poset as string));
+    const r = omegaReport(parsePoset(flags.poset));
     if (flags.json) {
       io.out(JSON.stringify(r) + '\n');
       return 0;
@@ -113,9 +115,9 @@ values Hom(1, Ω), and whether the logic is Boolean (with a sieve S where ¬¬S 
     io.out(lines.join('\n') + '\n');
     return 0;
   },
-};
+});
 
-const info: Command = {
+const info = defineCommand({
   name: 'info',
   summary: 'entropies and multivariate mutual informations I_k of the discretised layers of a trained model',
   usage: 'paralens topos info --model SPEC --data NAME [--epochs N] [--lr X] [--batch N] [--optimizer NAME] [--loss NAME] [--seed N] [--bins N] [--json]',
@@ -141,30 +143,30 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
     if (!flags.model) throw new UsageError('topos info: --model SPEC is required');
     if (!flags.data) throw new UsageError(`topos info: --data NAME is required (${dataForms()})`);
     const json = Boolean(flags.json);
-    const seed = flags.seed as number;
-    const model = parseSpec(flags.model as string);
+    const seed = flags.seed;
+    const model = parseSpec(flags.model);
     const data = inputsOf(
-      await loadData(flags.data as string, {
+      await loadData(flags.data, {
         seed,
         model,
-        dataDir: flags['data-dir'] as string | undefined,
-        target: flags.target as string | undefined,
-        task: flags.task as Task | undefined,
+        dataDir: flags['data-dir'],
+        target: flags.target,
+        task: flags.task,
       }),
     );
-    const epochs = flags.epochs as number;
+    const epochs = flags.epochs;
     let theta = model.init(seed);
     let accuracy: number | undefined;
     let finalLoss: number | undefined;
     if (epochs > 0) {
       const progress = trainingProgress(io, isSilent(flags));
-      const r = train(model, data, { ...trainRunOptions(flags, data), onEvent: progress.onEvent });
+      const r = train(model, data, { ...trainOptions(runSettings(flags), data), onEvent: progress.onEvent });
       progress.done();
       theta = r.theta;
       accuracy = r.accuracy;
       finalLoss = r.finalLoss;
     }
-    const layers = layerInformation(model, theta, data.x, { bins: flags.bins as number });
+    const layers = layerInformation(model, theta, data.x, { bins: flags.bins });
     const out = {
       model: String(model),
       data: data.name,
@@ -211,16 +213,12 @@ entropy of each unit, the joint entropy, I_k over the k-subsets of units (k ≤ 
     io.out('\nI_k: min…max over the k-subsets of units; the cocycle defect is max |H(XY) − H(X) − X.H(Y)|.\n');
     return 0;
   },
-};
+});
 
-export const command: Command = {
+export const command = commandGroup({
   name: 'topos',
   summary: 'the topos of a network: its site, Ω of a poset, semantic information of its layers',
   usage: 'paralens topos site|omega|info [flags]',
   description: 'Topos II (Belfiore & Bennequin, "Topos and Stacks of Deep Neural Networks"): exact finite computation on the site of a network.',
-  flags: {},
   subcommands: [site, omega, info],
-  run: async () => {
-    throw new UsageError('paralens topos: give a subcommand: site, omega or info');
-  },
-};
+});

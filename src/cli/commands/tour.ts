@@ -1,12 +1,12 @@
 import { writeFileAtomic } from '../../io/node-fs.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { table, isSilent } from '../progress.js';
 import { tourReport } from '../tour/report.js';
 import type { TourOutput, TourSection } from '../tour/section.js';
 import { numbered, sections } from '../tour/sections.js';
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'tour',
   summary: 'run every perspective on built-in data and print what it found',
   usage: 'paralens tour [--report FILE.html] [--only ID,ID] [--seed N]',
@@ -37,7 +37,7 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
     for (const section of chosen) {
       const t0 = performance.now();
       if (!isSilent(flags)) io.err(`… ${numbered(section).title}\n`);
-      const output = await section.run({ seed: flags.seed as number, io });
+      const output = await section.run({ seed: flags.seed, io });
       const seconds = (performance.now() - t0) / 1000;
       if (output.lines.length === 0) continue;
       results.push({ section, output, seconds });
@@ -60,4 +60,4 @@ that implements it. Sections: ${sections.map((s) => s.id).join(', ')}.`,
     }
     return 0;
   },
-};
+});

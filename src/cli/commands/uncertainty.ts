@@ -1,7 +1,7 @@
 import { UNCERTAINTY_METHODS, CLASSIFICATION_DEFAULTS, uncertaintyReport } from '../../experiments/markov/index.js';
 import type { UncertaintyMethod } from '../../experiments/markov/index.js';
 import { UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { dataFlags, dataForms, inputsOf, loadData } from '../data.js';
 import type { Task } from '../../data/task.js';
@@ -13,7 +13,7 @@ import { trainingFlags } from '../training.js';
 
 const d = CLASSIFICATION_DEFAULTS;
 
-export const command: Command = {
+export const command = defineCommand({
   name: 'uncertainty',
   summary: 'held-out accuracy, NLL, calibration and predictive std of MC dropout or a Bayesian network',
   usage: 'paralens uncertainty --data NAME --method bayes|mc-dropout|deterministic [--samples N] [--seed N] [--seeds N] [--json]',
@@ -37,38 +37,38 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
     ...runtimeFlags,
     ...trainingFlags(['seed', 'epochs'], {
       seed: { help: 'random seed (split, initialisation, masks, weight draws)' },
-      epochs: { default: d.epochs as number },
+      epochs: { default: d.epochs },
     }),
-    hidden: { type: 'int', help: 'hidden width (two hidden ReLU layers)', default: d.hidden as number, range: 'positive' },
-    dropout: { type: 'number', help: 'mc-dropout: drop probability p ∈ [0,1)', default: d.p as number, range: 'unit-open' },
-    'prior-sigma': { type: 'number', help: 'bayes: prior N(0, s²) scale s > 0', default: d.priorSigma as number, range: 'positive' },
+    hidden: { type: 'int', help: 'hidden width (two hidden ReLU layers)', default: d.hidden, range: 'positive' },
+    dropout: { type: 'number', help: 'mc-dropout: drop probability p ∈ [0,1)', default: d.p, range: 'unit-open' },
+    'prior-sigma': { type: 'number', help: 'bayes: prior N(0, s²) scale s > 0', default: d.priorSigma, range: 'positive' },
     sigma0: { type: 'number', help: 'bayes: initial posterior σ > 0 (default 0.05)', range: 'positive' },
-    'kl-weight': { type: 'number', help: 'bayes: weight of the KL term (1 = the ELBO)', default: d.klWeight as number, range: 'nonnegative' },
+    'kl-weight': { type: 'number', help: 'bayes: weight of the KL term (1 = the ELBO)', default: d.klWeight, range: 'nonnegative' },
   },
   async run(flags, io) {
     if (!flags.data) throw new UsageError(`uncertainty: --data NAME is required (${dataForms()})`);
-    const samples = flags.samples as number,
-      epochs = flags.epochs as number,
-      hidden = flags.hidden as number;
-    const p = flags.dropout as number,
-      priorSigma = flags['prior-sigma'] as number,
-      sigma0 = flags.sigma0 as number | undefined,
-      klWeight = flags['kl-weight'] as number;
-    const method = flags.method as UncertaintyMethod;
-    const seed = flags.seed as number;
+    const samples = flags.samples,
+      epochs = flags.epochs,
+      hidden = flags.hidden;
+    const p = flags.dropout,
+      priorSigma = flags['prior-sigma'],
+      sigma0 = flags.sigma0,
+      klWeight = flags['kl-weight'];
+    const method = flags.method;
+    const seed = flags.seed;
     const data = inputsOf(
-      await loadData(flags.data as string, {
+      await loadData(flags.data, {
         seed,
-        dataDir: flags['data-dir'] as string | undefined,
-        target: flags.target as string | undefined,
-        task: flags.task as Task | undefined,
+        dataDir: flags['data-dir'],
+        target: flags.target,
+        task: flags.task,
       }),
     );
     if (!data.labels) throw new UsageError(`uncertainty: ${data.name} has no class labels; the command needs a classification data set`);
     const progress = new Progress(io, 'uncertainty', isSilent(flags));
     if (!isSilent(flags) && !progress.active) io.err(`fitting ${method} on ${data.name} …\n`);
     const onEpoch = (e: number, n: number): void => progress.update(e, n, `${method} · epoch ${e}/${n}`);
-    const seeds = Array.from({ length: flags.seeds as number }, (_, k) => seed + k);
+    const seeds = Array.from({ length: flags.seeds }, (_, k) => seed + k);
     const runs: ReturnType<typeof uncertaintyReport>[] = [];
     for (const sd of seeds) {
       // each seed its own split; the first is the data already loaded (and checked)
@@ -76,11 +76,11 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
         sd === seed
           ? data
           : inputsOf(
-              await loadData(flags.data as string, {
+              await loadData(flags.data, {
                 seed: sd,
-                dataDir: flags['data-dir'] as string | undefined,
-                target: flags.target as string | undefined,
-                task: flags.task as Task | undefined,
+                dataDir: flags['data-dir'],
+                target: flags.target,
+                task: flags.task,
               }),
             );
       runs.push(uncertaintyReport(d2, method, { samples, seed: sd, epochs, hidden, p, priorSigma, sigma0, klWeight, onEpoch }));
@@ -112,13 +112,13 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
       };
       if (seeds.length === 1) io.out(JSON.stringify(one) + '\n');
       else {
-        const keys = Object.keys(row(r)) as (keyof ReturnType<typeof row>)[];
+        const metrics = runs.map((x) => new Map(Object.entries(row(x))));
         io.out(
           JSON.stringify({
             ...one,
             seeds,
             per_seed: runs.map((x, k) => ({ seed: seeds[k], ...row(x) })),
-            spread: Object.fromEntries(keys.map((key) => [key, spread(runs.map((x) => row(x)[key]!))])),
+            spread: Object.fromEntries(Object.keys(row(r)).map((key) => [key, spread(metrics.map((m) => m.get(key)!))])),
           }) + '\n',
         );
       }
@@ -152,4 +152,4 @@ Data: a labelled built-in set, fashion-mnist (its 60 000 training images, with a
     );
     return 0;
   },
-};
+});

@@ -73,13 +73,12 @@ export const section: TourSection = {
     lines.push(
       table(
         ['input', 'patches', 'overlaps', '⊔ points', 'coend classes', 'global points', 'max |glued − global|'],
-        [
-          ['1-D signal, 64 samples, 5-tap kernel', g1],
-          ['24×24 image, 3×3 Sobel', g2],
-        ].map(([name, g]) => {
-          const r = g as typeof g1;
-          return [name as string, r.patches, r.overlaps, r.elements, r.classes, r.points, fmt(r.maxError, 2)];
-        }),
+        (
+          [
+            ['1-D signal, 64 samples, 5-tap kernel', g1],
+            ['24×24 image, 3×3 Sobel', g2],
+          ] satisfies [string, typeof g1][]
+        ).map(([name, r]) => [name, r.patches, r.overlaps, r.elements, r.classes, r.points, fmt(r.maxError, 2)]),
       ),
     );
     const agree = [

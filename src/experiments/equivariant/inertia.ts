@@ -34,7 +34,7 @@ export function inertiaData(N: number, seed: number | Rng = 0, points: number = 
       const m = X[i]!,
         p = X.subarray(points + 3 * i, points + 3 * i + 3);
       const r2 = p[0]! ** 2 + p[1]! ** 2 + p[2]! ** 2;
-      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) Y[a * 3 + b] += m * ((a === b ? r2 : 0) - p[a]! * p[b]!);
+      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) Y[a * 3 + b]! += m * ((a === b ? r2 : 0) - p[a]! * p[b]!);
     }
   }
   return { name: 'inertia', x, y };

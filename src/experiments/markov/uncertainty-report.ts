@@ -32,7 +32,7 @@ export interface UncertaintyReport {
 }
 
 /** Defaults used by the CLI and the tour for classification (measured in docs/markov.md). */
-export const CLASSIFICATION_DEFAULTS: UncertaintyFitOptions = { hidden: 16, epochs: 400, lr: 0.02, batch: 16, p: 0.1, klWeight: 0.02, priorSigma: 1 };
+export const CLASSIFICATION_DEFAULTS = { hidden: 16, epochs: 400, lr: 0.02, batch: 16, p: 0.1, klWeight: 0.02, priorSigma: 1 } satisfies UncertaintyFitOptions;
 
 /**
  * Splits `data` 70/30 (stratified, seeded), standardises with the training statistics, fits

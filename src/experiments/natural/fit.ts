@@ -2,7 +2,8 @@ import { Rng } from '../../random/rng.js';
 import type { Loss } from '../../nn/loss.js';
 import { mse } from '../../nn/loss.js';
 import { optimizer } from '../../optim/by-name.js';
-import { Arena, makeCtx } from '../../para/para.js';
+import { makeCtx } from '../../para/para.js';
+import { Arena } from '../../tensor/memory.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { NonFiniteError } from '../../errors.js';
@@ -80,7 +81,7 @@ export function fitWithLoss(model: Para, theta: Tensor[], x: Tensor, target: Ten
         const eta = hint.eta.forward(hint.etaTheta, body.y, ctx);
         const H = mse.apply(eta.y, hb, ctx);
         const dh2 = eta.pullback(H.pullback(hint.beta), grads.slice(theta.length));
-        for (let i = 0; i < dh.size; i++) dh.data[i] += dh2.data[i]!;
+        for (let i = 0; i < dh.size; i++) dh.data[i]! += dh2.data[i]!;
         body.pullback(dh, grads.slice(0, nb), false);
         value = L.value + hint.beta * H.value;
       }

@@ -1,7 +1,8 @@
 import type { Para } from '../../para/para.js';
 import { VERSION } from '../../version.js';
-import { helperSource } from './rules.js';
-import { SAFETENSORS_PY } from './safetensors-py.js';
+import { pythonFile } from './node-python.js';
+import { assign, classSource, replaceClass, substitute } from './python-template.js';
+import { definedHelper } from './rules.js';
 import type { TorchModule } from './torch-module.js';
 
 /** A Python string literal (JSON's escapes are Python's for these). */
@@ -24,6 +25,11 @@ export function pyLiteral(v: unknown): string {
 /** The helper classes a module uses, each once, in order of first use. */
 function usedHelpers(t: TorchModule): string[] {
   return [...new Set(t.helpers)];
+}
+
+/** The source of a helper class: one defined with defineTorchRules, else the class of python/layers.py. */
+export function helperSource(name: string): string {
+  return definedHelper(name) ?? classSource(pythonFile('layers.py'), name);
 }
 
 /**
@@ -50,75 +56,24 @@ export function stateNames(m: Para, t: TorchModule): { params: string[]; buffers
   };
 }
 
-/** The source of model.py for morphism `m` (domain fixed) translated to `t`. */
+/**
+ * The source of model.py for morphism `m` (domain fixed) translated to `t`: python/model.py
+ * with the spec, the names and the class Model filled in, and before Model the helper
+ * classes it uses. model.py reads and writes safetensors with torch alone (Debian's
+ * python3-torch has no `safetensors` package), padding the header to a multiple of 8 and
+ * replacing files atomically, as src/io/safetensors.ts does.
+ */
 export function modelPy(m: Para, t: TorchModule): string {
   const names = stateNames(m, t);
   const paralens = new Map(names.params.map((s, i) => [s, m.params[i]!.name]));
   const entries = [...names.params.map((s) => [s, paralens.get(s)!]), ...names.aliases.map((a) => [a.name, paralens.get(a.of)!])];
   const map = entries.map(([s, p]) => `    ${pyString(s!)}: ${pyString(p!)},`).join('\n');
-  const helpers = usedHelpers(t).map(helperSource).join('\n\n\n');
-  return `"""The PyTorch mirror of a paralens model, written by \`paralens export --format pytorch\` (paralens ${VERSION}).
-
-    spec         ${String(m)}
-    input shape  [batch, ${m.dom!.join(', ')}]
-
-Model is a torch.nn.Module with one submodule per layer of the Para composite; load(path)
-returns it with the weights of a safetensors file: weights.safetensors beside this file
-(state_dict names, fixed bases included) or a paralens model file such as the
-trained.safetensors that train.py writes (paralens names; the fixed bases, if any, are then
-taken from weights.safetensors). save_paralens writes a paralens model file that
-\`paralens predict --load FILE\` reads.
-"""
-import json
-import math
-import os
-import struct
-
-import torch
-import torch.nn.functional as F
-from torch import nn
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-SPEC = ${pyString(String(m))}
-INPUT_SHAPE = ${pyLiteral(m.dom)}
-PARALENS_VERSION = ${pyString(VERSION)}
-# state_dict name of each trained parameter → its name in a paralens model file (a tied weight has two state_dict names)
-PARALENS_NAMES = {
-${map}
-}
-# fixed tensors (derived equivariant bases): saved in weights.safetensors, never trained
-BUFFERS = ${pyLiteral(names.buffers)}
-
-
-${SAFETENSORS_PY}
-${helpers ? `\n\n${helpers}\n` : ''}
-
-${modelClass(m, t)}
-
-
-def load(path=os.path.join(HERE, 'weights.safetensors')):
-    """Model with the weights of a safetensors file (state_dict names, or a paralens model file)."""
-    tensors, metadata = read_safetensors(path)
-    if metadata.get('format') == 'paralens':
-        if metadata.get('spec') != SPEC:
-            raise ValueError(f"{path} holds {metadata.get('spec')!r}, not {SPEC!r}")
-        state = {s: tensors[p] for s, p in PARALENS_NAMES.items()}
-        if BUFFERS:
-            fixed, _ = read_safetensors(os.path.join(HERE, 'weights.safetensors'))
-            state.update({name: fixed[name] for name in BUFFERS})
-    else:
-        state = tensors
-    model = Model()
-    model.load_state_dict(state)
-    return model
-
-
-def save_paralens(model, path, settings):
-    """Writes model's parameters as a paralens model file: paralens names, the spec and settings in __metadata__."""
-    state = model.state_dict()
-    tensors = {p: state[s].to(torch.float32) for s, p in PARALENS_NAMES.items()}
-    metadata = {'format': 'paralens', 'spec': SPEC, 'input_shape': json.dumps(INPUT_SHAPE, separators=(',', ':')),
-                'paralens_version': PARALENS_VERSION, 'training': json.dumps(settings)}
-    write_safetensors(path, tensors, metadata)
-`;
+  const helpers = usedHelpers(t).map(helperSource);
+  let py = substitute(pythonFile('model.py'), { version: VERSION, spec: String(m), input_shape: m.dom!.join(', ') });
+  py = assign(py, 'SPEC', pyString(String(m)));
+  py = assign(py, 'INPUT_SHAPE', pyLiteral(m.dom));
+  py = assign(py, 'PARALENS_VERSION', pyString(VERSION));
+  py = assign(py, 'PARALENS_NAMES', `{\n${map}\n}`);
+  py = assign(py, 'BUFFERS', pyLiteral(names.buffers));
+  return replaceClass(py, 'Model', [...helpers, modelClass(m, t)].join('\n\n\n'));
 }

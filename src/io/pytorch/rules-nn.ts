@@ -21,16 +21,6 @@ const pool =
   };
 
 export const nnRules: TorchRuleSet = {
-  helpers: {
-    Tokens: `class Tokens(nn.Module):
-    """tokens: [C, H, W] → [H·W, C], one token per pixel in row-major order."""
-    def forward(self, x):
-        return x.flatten(2).transpose(1, 2)`,
-    GlobalAvgPool: `class GlobalAvgPool(nn.Module):
-    """globalavgpool: [C, …] → [C], the mean of each channel."""
-    def forward(self, x):
-        return x.flatten(2).mean(2)`,
-  },
   rules: {
     dense: ({ m }) => named(m, `nn.Linear(${args(m)[0]}, ${args(m)[1]})`),
     sigmoid: () => plain('nn.Sigmoid()'),

@@ -8,81 +8,6 @@ import type { Reparam } from '../../para/structure.js';
 import { named, under } from './torch-module.js';
 import type { TorchBuffer, TorchModule, TorchRuleSet } from './torch-module.js';
 
-/**
- * The sequence layers of src/nn (embedding, layernorm, rmsnorm, attention, transformer,
- * tied) on [T, d] per sample. What position fixes is a buffer — RoPE's cos/sin table, the
- * relative-distance bucket of every (query, key) pair — and what is learned keeps its
- * paralens name (wq, wk, wv, wo, distance_bias, position). The exported module is for the
- * context T the model was fixed to, as the paralens morphism is.
- */
-const HELPERS: Record<string, string> = {
-  Embedding: `class Embedding(nn.Module):
-    """embedding(V,d): token ids (as floats, like paralens's) → rows of a learned table [V, d]."""
-    def __init__(self, v, d):
-        super().__init__()
-        self.weight = nn.Parameter(torch.zeros(v, d))
-
-    def forward(self, x):
-        return F.embedding(x.long(), self.weight)`,
-  RMSNorm: `class RMSNorm(nn.Module):
-    """rmsnorm(d): gain ⊙ x/√(mean(x²) + 1e-5) over the last axis."""
-    def __init__(self, d):
-        super().__init__()
-        self.gain = nn.Parameter(torch.ones(d))
-
-    def forward(self, x):
-        return self.gain * x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-5)`,
-  Attention: `class Attention(nn.Module):
-    """attention(d,heads,pos[,mask]): multi-head self-attention on [T, d]; softmax(Q_h·K_hᵀ/√dh + bias_h) with queries seeing keys j ≤ i when causal."""
-    def __init__(self, d, heads, t, causal, kind, extra=None, rotary=False):
-        super().__init__()
-        self.heads, self.causal, self.kind, self.rotary = heads, causal, kind, rotary or kind == 'rope'
-        for name in ('wq', 'wk', 'wv', 'wo'):
-            setattr(self, name, nn.Parameter(torch.zeros(d, d)))
-        if kind == 'relative':
-            self.distance_bias = nn.Parameter(torch.zeros(*extra))
-            self.register_buffer('buckets', torch.zeros(t, t))
-        elif kind == 'derived':  # a declared geometry: one coefficient per head and orbit of pairs
-            self.kernel = nn.Parameter(torch.zeros(*extra))
-            self.register_buffer('buckets', torch.zeros(t, t))
-        elif kind == 'absolute':
-            self.position = nn.Parameter(torch.zeros(*extra))
-        if self.rotary:
-            self.register_buffer('cos', torch.zeros(t, d // heads // 2))
-            self.register_buffer('sin', torch.zeros(t, d // heads // 2))
-
-    def rope(self, x):
-        a, b = x[..., 0::2], x[..., 1::2]
-        return torch.stack([a * self.cos - b * self.sin, a * self.sin + b * self.cos], dim=-1).flatten(-2)
-
-    def forward(self, x):
-        b, t, d = x.shape
-        h, dh = self.heads, d // self.heads
-        xq = x + self.position[:t] if self.kind == 'absolute' else x
-        split = lambda z: z.reshape(b, t, h, dh).transpose(1, 2)  # noqa: E731
-        q, k, v = split(xq @ self.wq.T), split(xq @ self.wk.T), split(x @ self.wv.T)
-        if self.rotary:
-            q, k = self.rope(q), self.rope(k)
-        s = q @ k.transpose(-1, -2) / math.sqrt(dh)
-        if self.kind == 'relative':
-            s = s + self.distance_bias[:, self.buckets.long()]
-        if self.kind == 'derived':
-            s = s + self.kernel[:, self.buckets.long()]
-        if self.causal:
-            s = s.masked_fill(torch.ones(t, t, dtype=torch.bool, device=x.device).triu(1), float('-inf'))
-        return (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b, t, d) @ self.wo.T`,
-  Tied: `class Tied(nn.Module):
-    """tied(f): f with its embedding's table and its head's weight one Parameter (the gradients add)."""
-    def __init__(self, f, source, target):
-        super().__init__()
-        self.f = f
-        *path, name = target.split('.')
-        setattr(self.f.get_submodule('.'.join(path)), name, self.f.get_parameter(source))
-
-    def forward(self, x):
-        return self.f(x)`,
-};
-
 /** The buffers and the extra parameter's shape of attention at its context T. */
 function attentionParts(m: Para): { code: string; buffers: TorchBuffer[] } {
   const [d, heads, pos, mask] = m.args as [number, number, string, string | undefined];
@@ -128,8 +53,15 @@ function attentionParts(m: Para): { code: string; buffers: TorchBuffer[] } {
   return { code: `Attention(${d}, ${heads}, ${T}, ${causal ? 'True' : 'False'}, '${p.kind}', ${extra}${rotary})`, buffers };
 }
 
+/**
+ * The sequence layers of src/nn (embedding, layernorm, rmsnorm, attention, transformer,
+ * tied) on [T, d] per sample. What position fixes is a buffer — RoPE's cos/sin table, the
+ * relative-distance bucket of every (query, key) pair — and what is learned keeps its
+ * paralens name (wq, wk, wv, wo, distance_bias, position). The exported module is for the
+ * context T the model was fixed to, as the paralens morphism is.
+ * Their Python classes are in python/layers.py.
+ */
 export const sequenceRules: TorchRuleSet = {
-  helpers: HELPERS,
   rules: {
     embedding: ({ m }) => named(m, `Embedding(${m.args[0]}, ${m.args[1]})`, ['Embedding']),
     /** nn.LayerNorm's weight is paralens's gain. */

@@ -37,9 +37,10 @@ export interface TorchRuleInput {
 export type TorchRule = (a: TorchRuleInput) => TorchModule;
 
 /**
- * The rules of one family of layers: kind → rule, and the Python classes (name → source)
- * those rules' expressions use. Each family's file exports one; src/io/pytorch/export.ts
- * lists them, as src/catalogue/catalogue.ts lists the layers.
+ * The rules of one family of layers: kind → rule. Each family's file exports one and
+ * src/io/pytorch/rules.ts lists them in TORCH_RULES, as src/catalogue/catalogue.ts lists the
+ * layers. The Python classes the built-in rules' expressions name are in python/layers.py; a
+ * family defined outside paralens gives its classes' sources (name → source) as `helpers`.
  */
 export interface TorchRuleSet {
   readonly rules: Readonly<Record<string, TorchRule>>;

@@ -39,7 +39,7 @@ function poolForward(op: Reduction, masked: boolean, self: Para, x: Tensor, ctx:
   // arg-max sets for max: for sample b, feature j, the tied slots share the gradient equally
   const ties: Int32Array[] = [];
   for (let b = 0; b < B; b++) {
-    for (let i = 0; i < n; i++) if (present(x, b, i, n, width, masked)) count[b]++;
+    for (let i = 0; i < n; i++) if (present(x, b, i, n, width, masked)) count[b]!++;
     const yo = b * d;
     if (op === 'max') {
       for (let j = 0; j < d; j++) {
@@ -60,7 +60,7 @@ function poolForward(op: Reduction, masked: boolean, self: Para, x: Tensor, ctx:
     for (let i = 0; i < n; i++) {
       if (!present(x, b, i, n, width, masked)) continue;
       const xo = (b * n + i) * width;
-      for (let j = 0; j < d; j++) sum[j] += x.data[xo + j]!;
+      for (let j = 0; j < d; j++) sum[j]! += x.data[xo + j]!;
     }
     const div = op === 'mean' ? Math.max(count[b]!, 1) : 1;
     for (let j = 0; j < d; j++) y.data[yo + j] = sum[j]! / div;
@@ -74,7 +74,7 @@ function poolForward(op: Reduction, masked: boolean, self: Para, x: Tensor, ctx:
         if (op === 'max') {
           for (let j = 0; j < d; j++) {
             const t = ties[b * d + j]!;
-            for (const i of t) dx.data[(b * n + i) * width + j] += dy.data[yo + j]! / t.length;
+            for (const i of t) dx.data[(b * n + i) * width + j]! += dy.data[yo + j]! / t.length;
           }
           continue;
         }

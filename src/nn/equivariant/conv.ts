@@ -1,7 +1,7 @@
 import { RangeArgError } from '../../errors.js';
-import { primitive } from '../../para/composite.js';
 import type { Para } from '../../para/para.js';
 import { convForwards } from '../conv2d.js';
+import { FusableLayer } from '../fuse.js';
 import type { Unfolding } from '../conv-lens.js';
 import { glorotUniform, zeros } from '../initializers.js';
 import { translations1d, translations2d } from '../../symmetry/group/group.js';
@@ -60,7 +60,8 @@ function neighbourUnfolding(src: Int32Array, K: number, cin: number, N: number):
     },
     fold(_be, col, ld, count, dx, xOff) {
       for (let s = 0; s < count; s++)
-        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++) for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) dx[xo + at[io + q]!] += col[co + q]!;
+        for (let r = 0, xo = xOff + s * cin * N; r < CK; r++)
+          for (let q = 0, co = r * ld + s * N, io = r * N; q < N; q++) dx[xo + at[io + q]!]! += col[co + q]!;
     },
   };
 }
@@ -74,22 +75,26 @@ function gridConv(kind: string, args: number[], grid: number[], src: Int32Array,
   const N = grid.reduce((a, b) => a * b, 1),
     CK = cin * K;
   const geometry = { unfolding: neighbourUnfolding(src, K, cin, N), cod: [cout, ...grid] };
-  const self: Para = primitive({
-    kind,
-    args,
-    dom: [cin, ...grid],
-    cod: geometry.cod,
-    params: [
-      { name: 'weight', shape: [cout, cin, K], init: glorotUniform(CK, cout * K) },
-      { name: 'bias', shape: [cout], init: zeros },
-    ],
-    ...convForwards(
-      () => self,
-      geometry,
-      () => geometry,
-      cout,
-    ),
-  });
+  const lens = convForwards(
+    () => self,
+    geometry,
+    () => geometry,
+    cout,
+  );
+  const self: Para = new FusableLayer(
+    {
+      kind,
+      args,
+      dom: [cin, ...grid],
+      cod: geometry.cod,
+      params: [
+        { name: 'weight', shape: [cout, cin, K], init: glorotUniform(CK, cout * K) },
+        { name: 'bias', shape: [cout], init: zeros },
+      ],
+      forward: lens.forward,
+    },
+    lens.withActivation,
+  );
   return self;
 }
 

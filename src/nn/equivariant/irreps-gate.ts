@@ -73,10 +73,10 @@ export class GatePlan {
         const z = X[xo + s]!;
         if (odd[s]) {
           const t = Math.tanh(z);
-          dX[xo + s] += dY[yo + s]! * (1 - t * t);
+          dX[xo + s]! += dY[yo + s]! * (1 - t * t);
         } else {
           const sg = sigmoid(z);
-          dX[xo + s] += dY[yo + s]! * (sg + z * sg * (1 - sg));
+          dX[xo + s]! += dY[yo + s]! * (sg + z * sg * (1 - sg));
         }
       }
       for (let k = 0; k < ng; k++) {
@@ -86,9 +86,9 @@ export class GatePlan {
         for (let j = 0; j < d; j++) {
           const xi = xo + ns + ng + off + j;
           dg += dY[yo + ns + off + j]! * X[xi]!;
-          dX[xi] += g * dY[yo + ns + off + j]!;
+          dX[xi]! += g * dY[yo + ns + off + j]!;
         }
-        dX[xo + ns + k] += dg * g * (1 - g);
+        dX[xo + ns + k]! += dg * g * (1 - g);
       }
     }
   }

@@ -13,7 +13,7 @@ export function expandBasis(B: Sparse, c: Data, W: Data): void {
   W.fill(0);
   for (let b = 0; b < B.rows; b++) {
     const cb = c[b]!;
-    for (let x = B.rowPtr[b]!; x < B.rowPtr[b + 1]!; x++) W[B.colIdx[x]!] += cb * B.vals[x]!;
+    for (let x = B.rowPtr[b]!; x < B.rowPtr[b + 1]!; x++) W[B.colIdx[x]!]! += cb * B.vals[x]!;
   }
 }
 
@@ -22,7 +22,7 @@ export function projectOntoBasis(B: Sparse, dW: Data, dc: Data): void {
   for (let b = 0; b < B.rows; b++) {
     let s = 0;
     for (let x = B.rowPtr[b]!; x < B.rowPtr[b + 1]!; x++) s += B.vals[x]! * dW[B.colIdx[x]!]!;
-    dc[b] += s;
+    dc[b]! += s;
   }
 }
 

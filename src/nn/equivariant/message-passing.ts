@@ -73,7 +73,7 @@ export function messagePassingMixers(g: Graph): Float64Array[] {
     const v = Float64Array.from(M);
     for (const k of kept) {
       const d = v.reduce((s, x, t) => s + x * k[t]!, 0);
-      for (let t = 0; t < v.length; t++) v[t] -= d * k[t]!;
+      for (let t = 0; t < v.length; t++) v[t]! -= d * k[t]!;
     }
     if (frobenius(v) > 1e-9) {
       // not Math.hypot(...v): n² arguments overflow the stack from n ≈ 320

@@ -88,7 +88,7 @@ export function normNonlinearity(
                 dg = g * (1 - g);
               let dv = 0; // ⟨dy, v⟩
               for (let j = 0; j < pos.length; j++) dv += D[o + pos[j]!]! * X[o + pos[j]!]!;
-              if (dTheta) dTheta[0]!.data[k] += dv * dg;
+              if (dTheta) dTheta[0]!.data[k]! += dv * dg;
               // y = v·σ(‖v‖ + b): dv_i = dy_i·g + ⟨dy, v⟩·g′·v_i/‖v‖
               const c = nv > 0 ? (dv * dg) / nv : 0;
               for (let j = 0; j < pos.length; j++) DX[o + pos[j]!] = D[o + pos[j]!]! * g + c * X[o + pos[j]!]!;

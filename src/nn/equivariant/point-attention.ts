@@ -196,14 +196,14 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
           const e = v * P + q,
             w = src[e]!,
             o = e * O;
-          for (let k = 0; k < S; k++) aggS[v * S + k] += alpha[e * heads + (k % heads)]! * out[o + heads + k]!;
+          for (let k = 0; k < S; k++) aggS[v * S + k]! += alpha[e * heads + (k % heads)]! * out[o + heads + k]!;
           for (let c = 0; c < C; c++) {
             const al = alpha[e * heads + (c % heads)]!,
               A = out[o + heads + S + c]!,
               Bc = out[o + heads + S + C + c]!,
               Cc = out[o + heads + S + 2 * C + c]!;
             for (let a = 0; a < 3; a++)
-              aggV[(v * C + c) * 3 + a] += al * (A * rh[3 * e + a]! + Bc * X[w * stride + 3 + S + 3 * c + a]! + Cc * X[v * stride + 3 + S + 3 * c + a]!);
+              aggV[(v * C + c) * 3 + a]! += al * (A * rh[3 * e + a]! + Bc * X[w * stride + 3 + S + 3 * c + a]! + Cc * X[v * stride + 3 + S + 3 * c + a]!);
           }
         }
       // the update of each point
@@ -279,12 +279,12 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
           const daggS = buf(N * S);
           for (let v = 0; v < N; v++) {
             for (let k = 0; k < S; k++) {
-              dX[v * stride + 3 + k] += dwIn[v * Wn + k]!;
+              dX[v * stride + 3 + k]! += dwIn[v * Wn + k]!;
               daggS[v * S + k] = dwIn[v * Wn + S + k]!;
             }
             for (let c = 0; c < C; c++) {
               const f = dwIn[v * Wn + 2 * S + c]! / nrm[v * C + c]!;
-              for (let a = 0; a < 3; a++) daggV[(v * C + c) * 3 + a] += f * aggV[(v * C + c) * 3 + a]!;
+              for (let a = 0; a < 3; a++) daggV[(v * C + c) * 3 + a]! += f * aggV[(v * C + c) * 3 + a]!;
             }
           }
           // the aggregation and the scores
@@ -299,7 +299,7 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
               for (let k = 0; k < S; k++) {
                 const h = k % heads,
                   d = daggS[v * S + k]!;
-                dalpha[e * heads + h] += d * out[o + heads + k]!;
+                dalpha[e * heads + h]! += d * out[o + heads + k]!;
                 dout[o + heads + k] = alpha[e * heads + h]! * d;
               }
               for (let c = 0; c < C; c++) {
@@ -321,11 +321,11 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
                   dA += g * r;
                   dB += g * vj;
                   dC += g * vi;
-                  drh[3 * e + a] += al * A * g;
-                  dX[w * stride + 3 + S + 3 * c + a] += al * Bc * g;
-                  dX[v * stride + 3 + S + 3 * c + a] += al * Cc * g;
+                  drh[3 * e + a]! += al * A * g;
+                  dX[w * stride + 3 + S + 3 * c + a]! += al * Bc * g;
+                  dX[v * stride + 3 + S + 3 * c + a]! += al * Cc * g;
                 }
-                dalpha[e * heads + h] += dal;
+                dalpha[e * heads + h]! += dal;
                 dout[o + heads + S + c] = al * dA;
                 dout[o + heads + S + C + c] = al * dB;
                 dout[o + heads + S + 2 * C + c] = al * dC;
@@ -364,8 +364,8 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
                 o = e * U,
                 d = dist[e]!;
               for (let k = 0; k < S; k++) {
-                dX[v * stride + 3 + k] += du[o + k]!;
-                dX[w * stride + 3 + k] += du[o + S + k]!;
+                dX[v * stride + 3 + k]! += du[o + k]!;
+                dX[w * stride + 3 + k]! += du[o + S + k]!;
               }
               let dd = 0;
               for (let k = 0; k < K; k++) dd += du[o + 2 * S + k]! * u[o + 2 * S + k]! * -2 * gamma * (d - centres[k]!);
@@ -373,9 +373,9 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
                 const dpi = du[o + 2 * S + K + c]!,
                   dpj = du[o + 2 * S + K + C + c]!;
                 for (let a = 0; a < 3; a++) {
-                  dX[v * stride + 3 + S + 3 * c + a] += dpi * rh[3 * e + a]!;
-                  dX[w * stride + 3 + S + 3 * c + a] += dpj * rh[3 * e + a]!;
-                  drh[3 * e + a] += dpi * X[v * stride + 3 + S + 3 * c + a]! + dpj * X[w * stride + 3 + S + 3 * c + a]!;
+                  dX[v * stride + 3 + S + 3 * c + a]! += dpi * rh[3 * e + a]!;
+                  dX[w * stride + 3 + S + 3 * c + a]! += dpj * rh[3 * e + a]!;
+                  drh[3 * e + a]! += dpi * X[v * stride + 3 + S + 3 * c + a]! + dpj * X[w * stride + 3 + S + 3 * c + a]!;
                 }
               }
               // r̂ = r/|r|, |r| = √(r² + ε): dr = (dr̂ − (dr̂·r̂)r̂)/|r| + d|r|·r̂
@@ -383,8 +383,8 @@ export function pointAttention(irreps: IrrepsLike, heads: number, geometry: Extr
               for (let a = 0; a < 3; a++) dot += drh[3 * e + a]! * rh[3 * e + a]!;
               for (let a = 0; a < 3; a++) {
                 const dr = (drh[3 * e + a]! - dot * rh[3 * e + a]!) / d + dd * rh[3 * e + a]!;
-                dX[w * stride + a] += dr;
-                dX[v * stride + a] -= dr;
+                dX[w * stride + a]! += dr;
+                dX[v * stride + a]! -= dr;
               }
             }
           return dx;

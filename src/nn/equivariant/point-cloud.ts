@@ -102,11 +102,11 @@ export function cloudGeometryBackward(g: CloudGeometry, D: number, dSh: Data | n
     }
     const s = g.source[e]! * stride,
       t = g.target[e]! * stride;
-    dX[s] += r0;
-    dX[s + 1] += r1;
-    dX[s + 2] += r2;
-    dX[t] -= r0;
-    dX[t + 1] -= r1;
-    dX[t + 2] -= r2;
+    dX[s]! += r0;
+    dX[s + 1]! += r1;
+    dX[s + 2]! += r2;
+    dX[t]! -= r0;
+    dX[t + 1]! -= r1;
+    dX[t + 2]! -= r2;
   }
 }

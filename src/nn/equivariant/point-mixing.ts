@@ -1,5 +1,6 @@
 import { primitive } from '../../para/composite.js';
-import { checkInput, residentData } from '../../para/para.js';
+import { checkInput } from '../../para/para.js';
+import { residentData } from '../../tensor/memory.js';
 import type { Para } from '../../para/para.js';
 import { glorotUniform, zeros } from '../initializers.js';
 import { backend, Tensor } from '../../tensor/index.js';

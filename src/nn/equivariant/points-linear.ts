@@ -79,13 +79,13 @@ export function pointsLinear(n: number, inIrreps: IrrepsLike, outIrreps: IrrepsL
               for (let u = 0; u < p.mul; u++)
                 for (let m = 0; m < p.dim; m++) {
                   const g = D[v * sOut + 3 + p.offset + u * p.dim + m]!;
-                  if (dB) dB[u] += g;
+                  if (dB) dB[u]! += g;
                   let col = 0;
                   for (const src of p.sources)
                     for (let i = 0; i < src.mul; i++) {
                       const at = v * sIn + 3 + src.offset + i * p.dim + m;
-                      if (dW) dW[u * p.fanIn + col] += g * X[at]!;
-                      if (needDx) dX[at] += g * W[u * p.fanIn + col]!;
+                      if (dW) dW[u * p.fanIn + col]! += g * X[at]!;
+                      if (needDx) dX[at]! += g * W[u * p.fanIn + col]!;
                       col++;
                     }
                 }

@@ -81,8 +81,8 @@ export function shEmbedding(n: number, lmax: number, nbasis: number, rmax: numbe
               for (let k = 0; k < nbasis; k++)
                 for (let m = 0; m < d; m++) {
                   const gy = dy.data[yo + off + k * d + m]!;
-                  dSh[e * D + l * l + m] += gy * R[e * nbasis + k]!;
-                  dDist[e] += gy * dR[e * nbasis + k]! * g.sh[e * D + l * l + m]!;
+                  dSh[e * D + l * l + m]! += gy * R[e * nbasis + k]!;
+                  dDist[e]! += gy * dR[e * nbasis + k]! * g.sh[e * D + l * l + m]!;
                 }
             }
           }

@@ -34,20 +34,18 @@ export function tpParams(plan: TensorProductPlan, prefix = ''): ParamSpec[] {
   ];
 }
 
-/** Adds the bias of the even scalar outputs to rows × out.dim values. */
-export function addScalarBias(out: Irreps, rows: number, Y: Data, bias: Data | undefined): void {
+/** Adds the bias of the even scalar outputs to rows of out.dim values (row r at r·ld). */
+export function addScalarBias(out: Irreps, rows: number, Y: Data, bias: Data | undefined, ld = out.dim): void {
   if (!bias) return;
-  const pos = scalarPositions(out),
-    n = out.dim;
-  for (let r = 0; r < rows; r++) for (let k = 0; k < pos.length; k++) Y[r * n + pos[k]!] += bias[k]!;
+  const pos = scalarPositions(out);
+  for (let r = 0; r < rows; r++) for (let k = 0; k < pos.length; k++) Y[r * ld + pos[k]!]! += bias[k]!;
 }
 
-/** The bias gradient: db_k += Σ_rows dY[r, pos_k]. */
-export function scalarBiasGrad(out: Irreps, rows: number, dY: Data, dbias: Data | undefined): void {
+/** The bias gradient: db_k += Σ_rows dY[r, pos_k] (row r at r·ld). */
+export function scalarBiasGrad(out: Irreps, rows: number, dY: Data, dbias: Data | undefined, ld = out.dim): void {
   if (!dbias) return;
-  const pos = scalarPositions(out),
-    n = out.dim;
-  for (let r = 0; r < rows; r++) for (let k = 0; k < pos.length; k++) dbias[k] += dY[r * n + pos[k]!]!;
+  const pos = scalarPositions(out);
+  for (let r = 0; r < rows; r++) for (let k = 0; k < pos.length; k++) dbias[k]! += dY[r * ld + pos[k]!]!;
 }
 
 /**
@@ -63,43 +61,58 @@ export function tensorProduct(in1: IrrepsLike, in2: IrrepsLike, out: IrrepsLike,
     o = toIrreps(out, a.group);
   const plan = new TensorProductPlan(a, b, o);
   if (!plan.paths.length) throw new RangeArgError(`tensor_product: no path couples ${a} ⊗ ${b} to any irrep of ${o}`);
+  return tensorProductOf(plan, n);
+}
+
+/** The tensor_product layer of a plan (any plan: one without paths maps everything to its bias). */
+export function tensorProductOf(plan: TensorProductPlan, n?: number): Para {
+  return productLayer(plan, false, n);
+}
+
+/**
+ * steerable(in1, in2, out): the tensor product beside its second input, which it passes on,
+ * [x₁ | x₂] ↦ [TP(x₁, x₂) + b | x₂] — SEGNN's steerable linear layer (Brandstetter et al. 2022,
+ * eq. 9), conditioned on attributes x₂ that the layers after it read too. It is the composite
+ * (id @ copy) >> (tensor_product @ id) in one pass (test/nn/equivariant/cloud-graph.test.ts).
+ */
+export function steerable(plan: TensorProductPlan, n?: number): Para {
+  return productLayer(plan, true, n);
+}
+
+/** tensor_product, or with `keep` steerable: its second input's rows appended to the output's. */
+function productLayer(plan: TensorProductPlan, keep: boolean, n?: number): Para {
+  const { in1: a, in2: b, out: o } = plan;
   const d1 = a.dim,
     d2 = b.dim,
-    dIn = d1 + d2;
+    dIn = d1 + d2,
+    dOut = o.dim + (keep ? d2 : 0);
   const self: Para = primitive({
-    kind: 'tensor_product',
+    kind: keep ? 'steerable' : 'tensor_product',
     args: n ? [String(a), String(b), String(o), n] : [String(a), String(b), String(o)],
     dom: rowsShape(dIn, n),
-    cod: rowsShape(o.dim, n),
+    cod: rowsShape(dOut, n),
     params: tpParams(plan),
     forward: (theta, x, ctx) => {
       checkInput(self, x);
       const rows = x.batch * (n ?? 1),
         mem = ctxScratch(ctx),
-        f64 = x.dtype === 'float64';
-      // split [x1 | x2] into two row-major blocks
-      const x1 = mem(rows * d1, f64),
-        x2 = mem(rows * d2, f64);
-      for (let r = 0; r < rows; r++) {
-        x1.set(x.data.subarray(r * dIn, r * dIn + d1), r * d1);
-        x2.set(x.data.subarray(r * dIn + d1, (r + 1) * dIn), r * d2);
-      }
-      const y = ctx.alloc([x.batch, ...rowsShape(o.dim, n)], x.dtype);
-      const saved = plan.forward(rows, x1, x2, theta[0]!.data, y.data, false, mem);
-      addScalarBias(o, rows, y.data, theta[1]?.data);
+        X = x.data;
+      // x1 and x2 read in place: the two halves of each row [x1 | x2]
+      const y = ctx.alloc([x.batch, ...rowsShape(dOut, n)], x.dtype),
+        Y = y.data;
+      const saved = plan.forward(rows, X, X.subarray(d1), theta[0]!.data, Y, true, mem, dIn, dIn, dOut);
+      addScalarBias(o, rows, Y, theta[1]?.data, dOut);
+      if (keep) for (let r = 0; r < rows; r++) Y.set(X.subarray(r * dIn + d1, (r + 1) * dIn), r * dOut + o.dim);
       return {
         y,
         pullback: (dy, dTheta, needDx = true) => {
-          const dx = ctx.alloc(x.shape, x.dtype);
-          const dx1 = needDx ? mem(rows * d1, f64) : null,
-            dx2 = needDx ? mem(rows * d2, f64) : null;
-          plan.backward(saved, theta[0]!.data, dy.data, dTheta ? dTheta[0]!.data : null, dx1, dx2, mem);
-          if (dTheta) scalarBiasGrad(o, rows, dy.data, dTheta[1]?.data);
-          if (dx1 && dx2)
-            for (let r = 0; r < rows; r++) {
-              dx.data.set(dx1.subarray(r * d1, (r + 1) * d1), r * dIn);
-              dx.data.set(dx2.subarray(r * d2, (r + 1) * d2), r * dIn + d1);
-            }
+          const dx = ctx.alloc(x.shape, x.dtype),
+            D = dy.data,
+            dX = dx.data;
+          plan.backward(saved, theta[0]!.data, D, dTheta ? dTheta[0]!.data : null, needDx ? dX : null, needDx ? dX.subarray(d1) : null, mem);
+          if (dTheta) scalarBiasGrad(o, rows, D, dTheta[1]?.data, dOut);
+          // the passed-on x2's gradient joins the product's
+          if (keep && needDx) for (let r = 0; r < rows; r++) for (let k = 0; k < d2; k++) dX[r * dIn + d1 + k]! += D[r * dOut + o.dim + k]!;
           return dx;
         },
       };

@@ -31,6 +31,10 @@ export interface TpSaved {
   readonly rows: number;
   readonly x1: Data;
   readonly x2: Data;
+  /** Where row r of x1 (and of dx1) starts: r·ld1; of x2, r·ld2; of the output (and its gradient), r·ldOut. */
+  readonly ld1: number;
+  readonly ld2: number;
+  readonly ldOut: number;
   /** Z_o per output term: (rows·d₃) × K_o, row r·d₃ + m₃, column k + u·mul₂ + v. */
   readonly Z: readonly Data[];
 }
@@ -103,15 +107,34 @@ export class TensorProductPlan {
     this.nWeights = w;
   }
 
-  /** out (rows × out.dim) = TP(x1, x2; W) (+ out when accumulate). x1, x2 are rows × in.dim. */
-  forward(rows: number, x1: Data, x2: Data, W: Data, out: Data, accumulate = false, mem: Scratch = fresh): TpSaved {
+  /**
+   * out (rows × out.dim) = TP(x1, x2; W) (+ out when accumulate). x1, x2 are rows of in1.dim and
+   * in2.dim values, row r at r·ld1 and r·ld2 (by default packed; the two halves of one
+   * [x1 | x2] row-major array are read in place with ld1 = ld2 = in1.dim + in2.dim); row r of
+   * out at r·ldOut.
+   */
+  forward(
+    rows: number,
+    x1: Data,
+    x2: Data,
+    W: Data,
+    out: Data,
+    accumulate = false,
+    mem: Scratch = fresh,
+    ld1 = this.in1.dim,
+    ld2 = this.in2.dim,
+    ldOut = this.out.dim,
+  ): TpSaved {
     const f64 = out instanceof Float64Array;
     const be = backend();
     const { in1, in2 } = this;
-    const n1 = in1.dim,
-      n2 = in2.dim,
-      no = this.out.dim;
-    if (!accumulate) out.fill(0, 0, rows * no);
+    const n1 = ld1,
+      n2 = ld2,
+      no = ldOut;
+    if (!accumulate) {
+      if (no === this.out.dim) out.fill(0, 0, rows * no);
+      else for (let r = 0; r < rows; r++) out.fill(0, r * no, r * no + this.out.dim);
+    }
     const Z: Data[] = [];
     this.terms.forEach((t, o) => {
       const to = this.out.terms[o]!,
@@ -132,24 +155,24 @@ export class TensorProductPlan {
         for (let c = 0; c < d3; c++) {
           const yo = (r * d3 + c) * mo,
             oo = r * no + offO + c;
-          for (let w = 0; w < mo; w++) out[oo + w * d3] += y[yo + w]!;
+          for (let w = 0; w < mo; w++) out[oo + w * d3]! += y[yo + w]!;
         }
     });
-    return { rows, x1, x2, Z };
+    return { rows, x1, x2, ld1, ld2, ldOut, Z };
   }
 
   /**
    * The pullback: dW += Zᵀ·dY per output term; dZ = dY·W_oᵀ, then through the CG
-   * contraction into dx1 and dx2 (each added to, when given).
+   * contraction into dx1 and dx2 (each added to, when given; laid out as the forward's x1, x2).
    */
   backward(s: TpSaved, W: Data, dOut: Data, dW: Data | null, dx1: Data | null, dx2: Data | null, mem: Scratch = fresh): void {
     const f64 = dOut instanceof Float64Array;
     const be = backend();
     const { in1, in2 } = this;
     const { rows, x1, x2 } = s;
-    const n1 = in1.dim,
-      n2 = in2.dim,
-      no = this.out.dim;
+    const n1 = s.ld1,
+      n2 = s.ld2,
+      no = s.ldOut;
     this.terms.forEach((t, o) => {
       if (!t.K) return;
       const to = this.out.terms[o]!,

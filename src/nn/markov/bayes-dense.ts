@@ -94,8 +94,8 @@ export function bayesDense(inDim: number, outDim: number, sigma0?: number): Para
             if (sampled) {
               const gWRho = dTheta[1]!.data,
                 gBRho = dTheta[3]!.data;
-              for (let i = 0; i < dW.size; i++) gWRho[i] += dW.data[i]! * epsW!.data[i]! * softplusDerivative(wRho!.data[i]!);
-              for (let i = 0; i < db.size; i++) gBRho[i] += db.data[i]! * epsB!.data[i]! * softplusDerivative(bRho!.data[i]!);
+              for (let i = 0; i < dW.size; i++) gWRho[i]! += dW.data[i]! * epsW!.data[i]! * softplusDerivative(wRho!.data[i]!);
+              for (let i = 0; i < db.size; i++) gBRho[i]! += db.data[i]! * epsB!.data[i]! * softplusDerivative(bRho!.data[i]!);
             }
           }
           const dx = ctx.alloc([B, inDim], x.dtype);

@@ -61,7 +61,7 @@ export function finiteKernels(a: FiniteAction, what: string, maxBytes?: number):
       label[q * N + k] = v ? renumber[o]! : -1;
     }
   const sizes = new Int32Array(dimension);
-  for (let x = 0; x < N * N; x++) if (label[x]! >= 0) sizes[label[x]!]++;
+  for (let x = 0; x < N * N; x++) if (label[x]! >= 0) sizes[label[x]!]!++;
   return { points: N, dimension, label, sizes, seconds: (performance.now() - t0) / 1000 };
 }
 

@@ -88,8 +88,8 @@ export function rotaryScore(r: DerivedRotary, q: ArrayLike<number>, m: number, k
     rk = new Float64Array(dh);
   for (let a = 0; a < dh; a++)
     for (let b = 0; b < dh; b++) {
-      rq[a] += Rm[a * dh + b]! * q[b]!;
-      rk[a] += Rn[a * dh + b]! * k[b]!;
+      rq[a]! += Rm[a * dh + b]! * q[b]!;
+      rk[a]! += Rn[a * dh + b]! * k[b]!;
     }
   let s = 0;
   for (let a = 0; a < dh; a++) {

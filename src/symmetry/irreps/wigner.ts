@@ -67,7 +67,7 @@ export function wignerD(l: number, R: Mat): Mat {
     for (let m = 0; m < d; m++) {
       const a = w * yr[q * Dall + off + m]!;
       if (a === 0) continue;
-      for (let k = 0; k < d; k++) D.data[m * d + k] += a * g.y[q * d + k]!;
+      for (let k = 0; k < d; k++) D.data[m * d + k]! += a * g.y[q * d + k]!;
     }
   }
   return D;
@@ -95,7 +95,7 @@ export function so3IrrepLie(l: number, A: Mat): Mat {
       const o = (q * d + m) * 3;
       const v = w * (g.grad[o]! * ax[0]! + g.grad[o + 1]! * ax[1]! + g.grad[o + 2]! * ax[2]!);
       if (v === 0) continue;
-      for (let k = 0; k < d; k++) J.data[m * d + k] += v * g.y[q * d + k]!;
+      for (let k = 0; k < d; k++) J.data[m * d + k]! += v * g.y[q * d + k]!;
     }
   }
   return J;

@@ -54,6 +54,6 @@ export function pairOrbits(nOut: number, nIn: number, generators: readonly { out
     label[x] = ids[r]!;
   }
   const sizes = new Int32Array(count);
-  for (let x = 0; x < n; x++) sizes[label[x]!]++;
+  for (let x = 0; x < n; x++) sizes[label[x]!]!++;
   return { label, count, sizes };
 }

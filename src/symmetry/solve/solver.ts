@@ -436,13 +436,13 @@ export function measureErrors(basis: Sparse, rhoOut: Mat, rhoIn: Mat): number[] 
       for (let k = 0; k < no; k++) {
         const r = rhoOut.data[i * no + k]!;
         if (r === 0) continue;
-        for (let j = 0; j < ni; j++) D[i * ni + j] += r * W[k * ni + j]!;
+        for (let j = 0; j < ni; j++) D[i * ni + j]! += r * W[k * ni + j]!;
       }
     for (let i = 0; i < no; i++)
       for (let k = 0; k < ni; k++) {
         const w = W[i * ni + k]!;
         if (w === 0) continue;
-        for (let j = 0; j < ni; j++) D[i * ni + j] -= w * rhoIn.data[k * ni + j]!;
+        for (let j = 0; j < ni; j++) D[i * ni + j]! -= w * rhoIn.data[k * ni + j]!;
       }
     const nw = Math.sqrt(W.reduce((a, v) => a + v * v, 0));
     errs.push(Math.sqrt(D.reduce((a, v) => a + v * v, 0)) / nw);

@@ -150,6 +150,10 @@ export interface KernelExports {
   maxPool(H: number, W: number, k: number, stride: number, Ho: number, Wo: number, x: number, planes: number, y: number, arg: number): void;
   scatterAdd(dy: number, arg: number, n: number, dx: number): void;
   swapAxes(x: number, A: number, B: number, P: number, y: number, bias: number, op: number): void;
+  lstmCell(rows: number, h: number, z: number, cPrev: number, c: number, hOut: number): void;
+  lstmCellBackward(rows: number, h: number, gates: number, cPrev: number, c: number, dh: number, dc: number, dz: number): void;
+  gruCell(rows: number, h: number, xg: number, hg: number, hPrev: number, hOut: number): void;
+  gruCellBackward(rows: number, h: number, gates: number, hg: number, hPrev: number, dh: number, dxg: number, dhg: number, dhPrev: number): void;
   adam(
     p: number,
     g: number,

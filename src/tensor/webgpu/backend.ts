@@ -7,6 +7,7 @@ import { requestGpuDevice } from './adapter.js';
 import * as K from './kernels.js';
 import { groups1d, GpuQueue, MAX_GROUPS } from './queue.js';
 import * as S from './sequence-kernels.js';
+import { hostRecurrentKernels } from './recurrent.js';
 import { opCode } from './wgsl-math.js';
 import type { Kernel } from './program.js';
 
@@ -238,6 +239,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
       if (!onDevice('argmaxRows', out, y)) return host.argmaxRows(y, rows, cols, threshold, out);
       run1d(K.argmaxRows, {}, [y, out], rows, [rows, cols, threshold]);
     },
+    ...hostRecurrentKernels(host, options.name ?? 'webgpu', on),
   };
   return be;
 }

@@ -3,6 +3,8 @@ import { Defined } from '../../para/definition.js';
 import type { Para } from '../../para/para.js';
 import { add, id } from '../../para/structure.js';
 import { ToposError } from '../../category/errors.js';
+import { recurrentInfo } from '../../nn/recurrent/index.js';
+import { cellGraphOf } from './cell-graph.js';
 
 /**
  * A network as a directed acyclic graph Γ of layers (Belfiore–Bennequin §1.1): data flows
@@ -87,7 +89,10 @@ export function parseEdges(text: string): NetworkGraph {
  * an add vertex (two inputs: a fork); a copy vertex holds one value that its two outputs read, `id` adds no vertex, every other primitive is a vertex
  * named `i:spec` (i counts vertices from 1; the input is `x`). A named composite
  * (transformer(…)) is its expansion; attention reads three vertices — its query, key and value
- * projections of the same input — so it is a fork with three tines (q, k, v).
+ * projections of the same input — so it is a fork with three tines (q, k, v). A recurrent layer
+ * (lstm, gru, rnn, mgu, their scans and folds) is one step of its cell (cell-graph.ts): the
+ * previous state is a source, and the concatenation the gates read, the gates' products with
+ * the states and the sums are forks, as Belfiore–Bennequin draw the cells (§4.1–4.2).
  */
 export function networkGraphOfModel(model: Para): NetworkGraph {
   const vertices = ['x'];
@@ -133,10 +138,25 @@ export function networkGraphOfModel(model: Para): NetworkGraph {
         const qkv = ['q', 'k', 'v'].map((name) => vertex(id(m.dom), ins, `${name} = x·W_${name}ᵀ`));
         return [vertex(m, qkv)];
       }
-      default:
+      default: {
         if (m instanceof Defined) return build(m.body, ins);
+        const rec = recurrentInfo(m);
+        const steps = rec && rec.role !== 'cell' && rec.role !== 'bidirectional' ? cellGraphOf(rec) : undefined;
+        if (steps) {
+          unsupported ??= `${m} is drawn as one step of its cell (its gates, products and sums), not as layers the activity presheaf can run`;
+          const at = new Map<string, number>();
+          for (const src of steps.sources) at.set(src, vertex(id(), [], src));
+          const last = steps.vertices.length - 1;
+          steps.vertices.forEach((v, k) => {
+            const reads = v.reads.flatMap((r) => (r === 'x' ? [...ins] : [at.get(r)!]));
+            // the output vertex carries the layer (its parameters counted once)
+            at.set(v.name, k === last ? vertex(m, reads, `${v.name} [${m}]`) : vertex(id(), reads, v.name));
+          });
+          return [at.get(steps.vertices[last]!.name)!];
+        }
         if (m.children.length) unsupported ??= `${m.kind} is drawn as one vertex`;
         return [vertex(m, ins)];
+      }
     }
   };
   const outs = build(model, [0]);

@@ -23,8 +23,8 @@ import {
   stateMeasure,
   theoryOf,
   conditionDistribution,
-  ToposError,
 } from '../../../src/topos/index.js';
+import { ToposError } from '../../../src/category/errors.js';
 import type { Sieve } from '../../../src/topos/index.js';
 
 describe('semantic information (Carnap–Bar-Hillel, conditioning, φ^Q)', () => {

@@ -5,3 +5,4 @@ export { unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam } fr
 export { im2col, col2im, maxPool, scatterAdd, swapAxes } from './window';
 export { gemmBatched, gemmBatchedShare, attentionSoftmax, attentionSoftmaxBackward } from './attention';
 export { layerNorm, layerNormBackward } from './norm';
+export { lstmCell, lstmCellBackward, gruCell, gruCellBackward } from './recurrent';

@@ -1,0 +1,100 @@
+// The recurrent cells' elementwise steps (RecurrentKernels) on every backend against the
+// float64 reference: random rows and widths (h around the 4-lane width: the tails), gates
+// written in place, the pullbacks' in-place state gradients, in fresh and in resident memory.
+import { describe, expect, it } from 'vitest';
+import type { Backend } from '../../src/tensor/backend.js';
+import { recurrentKernels } from '../../src/tensor/recurrent-kernels.js';
+import { Rng } from '../../src/random/rng.js';
+
+const SHAPES: readonly [number, number][] = [
+  [1, 1],
+  [3, 5],
+  [2, 8],
+  [7, 13],
+  [33, 64],
+];
+
+function close(got: ArrayLike<number>, want: ArrayLike<number>, what: string): void {
+  expect(got.length, what).toBe(want.length);
+  for (let i = 0; i < want.length; i++) {
+    const err = Math.abs(got[i]! - want[i]!);
+    if (!(err <= 2e-6 + 2e-5 * Math.abs(want[i]!))) throw new Error(`${what}: element ${i} is ${got[i]} but should be ${want[i]} (error ${err})`);
+  }
+}
+
+/** The arrays of a call: float32 (in the backend's own memory when `resident`) and their float64 twins. */
+function arrays(be: Backend, rng: Rng, resident: boolean, sizes: readonly number[], scale = 1.5): { f32: Float32Array[]; f64: Float64Array[] } {
+  const f32 = sizes.map((n) => (resident && be.alloc ? be.alloc(n) : undefined) ?? new Float32Array(n));
+  f32.forEach((a) => {
+    for (let i = 0; i < a.length; i++) a[i] = (2 * rng.uniform() - 1) * scale;
+  });
+  return { f32, f64: f32.map((a) => Float64Array.from(a)) };
+}
+
+export function recurrentKernelSuite(backends: readonly Backend[]): void {
+  for (const be of backends) {
+    describe(`recurrent kernels on ${be.name}`, () => {
+      for (const resident of [false, true]) {
+        const where = resident ? 'resident' : 'fresh';
+        it(`lstmCell and its pullback agree with the float64 reference (${where} arrays)`, () => {
+          const rng = new Rng(5);
+          for (const [rows, h] of SHAPES) {
+            const n = rows * h;
+            const { f32, f64 } = arrays(be, rng, resident, [4 * n, n, n, n, n, n, 4 * n]);
+            const [z, cp, c, ho, dh, dc, dz] = f32 as [Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array, Float32Array];
+            const [z2, cp2, c2, ho2, dh2, dc2, dz2] = f64 as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+            be.lstmCell(rows, h, z, cp, c, ho);
+            recurrentKernels.lstmCell(rows, h, z2, cp2, c2, ho2);
+            close(z, z2, `lstmCell ${rows}×${h}: gates`);
+            close(c, c2, `lstmCell ${rows}×${h}: c`);
+            close(ho, ho2, `lstmCell ${rows}×${h}: h`);
+            be.lstmCellBackward(rows, h, z, cp, c, dh, dc, dz);
+            recurrentKernels.lstmCellBackward(rows, h, z2, cp2, c2, dh2, dc2, dz2);
+            close(dz, dz2, `lstmCellBackward ${rows}×${h}: dz`);
+            close(dc, dc2, `lstmCellBackward ${rows}×${h}: dc`);
+          }
+        });
+        it(`gruCell and its pullback (dhPrev written over dh) agree with the float64 reference (${where} arrays)`, () => {
+          const rng = new Rng(6);
+          for (const [rows, h] of SHAPES) {
+            const n = rows * h;
+            const { f32, f64 } = arrays(be, rng, resident, [3 * n, 3 * n, n, n, n, 3 * n, 3 * n]);
+            const [xg, hg, hp, ho, dh, dxg, dhg] = f32 as Float32Array[];
+            const [xg2, hg2, hp2, ho2, dh2, dxg2, dhg2] = f64 as Float64Array[];
+            be.gruCell(rows, h, xg!, hg!, hp!, ho!);
+            recurrentKernels.gruCell(rows, h, xg2!, hg2!, hp2!, ho2!);
+            close(xg!, xg2!, `gruCell ${rows}×${h}: gates`);
+            close(ho!, ho2!, `gruCell ${rows}×${h}: h`);
+            be.gruCellBackward(rows, h, xg!, hg!, hp!, dh!, dxg!, dhg!, dh!);
+            recurrentKernels.gruCellBackward(rows, h, xg2!, hg2!, hp2!, dh2!, dxg2!, dhg2!, dh2!);
+            close(dxg!, dxg2!, `gruCellBackward ${rows}×${h}: dxg`);
+            close(dhg!, dhg2!, `gruCellBackward ${rows}×${h}: dhg`);
+            close(dh!, dh2!, `gruCellBackward ${rows}×${h}: dhPrev`);
+          }
+        });
+        it(`the mgu steps and their pullbacks agree with the float64 reference (${where} arrays)`, () => {
+          const rng = new Rng(7);
+          for (const [rows, h] of SHAPES) {
+            const n = rows * h;
+            const { f32, f64 } = arrays(be, rng, resident, [2 * n, n, n, n, n, n, n, 2 * n, n]);
+            const [xg, hf, hp, fh, hn, ho, dh, dxg, dfh] = f32 as Float32Array[];
+            const [xg2, hf2, hp2, fh2, hn2, ho2, dh2, dxg2, dfh2] = f64 as Float64Array[];
+            be.mguGate(rows, h, xg!, hf!, hp!, fh!);
+            recurrentKernels.mguGate(rows, h, xg2!, hf2!, hp2!, fh2!);
+            be.mguCell(rows, h, xg!, hn!, hp!, ho!);
+            recurrentKernels.mguCell(rows, h, xg2!, hn2!, hp2!, ho2!);
+            close(xg!, xg2!, `mgu ${rows}×${h}: gates`);
+            close(fh!, fh2!, `mgu ${rows}×${h}: f ⊙ h`);
+            close(ho!, ho2!, `mgu ${rows}×${h}: h`);
+            be.mguCellBackward(rows, h, xg!, hp!, dh!, dxg!, dh!);
+            recurrentKernels.mguCellBackward(rows, h, xg2!, hp2!, dh2!, dxg2!, dh2!);
+            be.mguGateBackward(rows, h, xg!, hp!, dfh!, dxg!, dh!);
+            recurrentKernels.mguGateBackward(rows, h, xg2!, hp2!, dfh2!, dxg2!, dh2!);
+            close(dxg!, dxg2!, `mgu backward ${rows}×${h}: dxg`);
+            close(dh!, dh2!, `mgu backward ${rows}×${h}: dhPrev`);
+          }
+        });
+      }
+    });
+  }
+}
