@@ -5,7 +5,6 @@ import { kernelMatrix } from '../../symmetry/geometry/kernels.js';
 import { parseGeometry, geometryText } from '../../symmetry/geometry/geometry.js';
 import { irrepName } from '../../symmetry/irreps/irrep.js';
 import { UsageError } from '../args.js';
-import type { DeriveFlags } from './derive.js';
 import type { CliIO } from '../command.js';
 import { fmt } from '../progress.js';
 
@@ -35,12 +34,26 @@ function basisJson(d: DerivedAttention): Record<string, unknown> {
   };
 }
 
+/** The flags of `derive` that --attention reads (derive.ts declares them). */
+export interface AttentionFlags {
+  readonly attention?: string;
+  readonly group?: string;
+  readonly in?: string;
+  readonly out?: string;
+  readonly decompose?: string;
+  readonly symmetry?: string;
+  readonly basis?: boolean;
+  readonly json?: boolean;
+  readonly 'max-memory': number;
+  readonly 'head-width': number;
+}
+
 /**
  * `paralens derive --attention GEOMETRY`: the kernel space the solver derives for attention on a
  * declared geometry — its dimension, one description per basis element, the value maps, and with
  * --basis the matrices.
  */
-export async function runAttention(flags: DeriveFlags, io: CliIO): Promise<number> {
+export async function runAttention(flags: AttentionFlags, io: CliIO): Promise<number> {
   for (const k of ['group', 'in', 'out', 'decompose', 'symmetry'] as const)
     if (flags[k] !== undefined) throw new UsageError(`derive --attention takes a geometry alone; drop --${k}`);
   const g = parseGeometry(String(flags.attention));

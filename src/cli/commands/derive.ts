@@ -40,8 +40,6 @@ const deriveFlags = {
   'head-width': { type: 'int', help: 'with --attention seq(T,rotary): the head width dh (even)', default: 8, range: 'positive' },
 } as const satisfies Flags;
 
-export type DeriveFlags = ParsedFlags<typeof deriveFlags>;
-
 export const command = defineCommand({
   name: 'derive',
   summary: 'derive the equivariant basis Hom_G(in, out) — the end over a symmetry group',
