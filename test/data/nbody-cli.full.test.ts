@@ -15,12 +15,12 @@ describe('--data nbody', () => {
 
   it('train --data nbody reports the validation and test MSE of a point-cloud model', async () => {
     const model = 'points_linear(5,2x0e+2x1o,4x0e+2x1o) >> attention(4x0e+2x1o,2,points(5)) >> points_linear(5,4x0e+2x1o,1x1o) >> displace(5)';
-    const r = await cli('train', '--model', model, '--data', 'nbody', '--epochs', '1', '--batch', '100', '--optimizer', 'adam', '--lr', '0.003', '--json');
+    const r = await cli('train', '--model', model, '--data', 'nbody', '--epochs', '2', '--batch', '100', '--optimizer', 'adam', '--lr', '0.01', '--json');
     expect(r.code, r.err).toBe(0);
     const j = r.json();
     expect(j.rows).toEqual({ train: 3000, validation: 2000, test: 2000 });
     expect(j.loss).toBe('mse');
-    // better than not moving at all (the MSE of predicting x itself is about 0.3)
+    // better than not moving at all (the test MSE of predicting x itself is 0.27; one epoch at lr 3e-3 is not: 0.32)
     expect(j.test_loss).toBeLessThan(0.2);
   }, 600_000);
 });
