@@ -11,7 +11,7 @@ import type { Dataset } from './dataset.js';
 import { FASHION_MNIST_CLASSES, idxArrays, idxDeclaredBytes, isGzip, parseIdx } from './idx.js';
 import type { IdxArray } from './idx.js';
 import { withImageLayout } from './arrays.js';
-import type { ImageLayout } from './arrays.js';
+import type { ArrayScale, ImageLayout } from './arrays.js';
 import { parseNpy } from './npy.js';
 import type { NdArray } from './npy.js';
 import { parseNpz } from './npz.js';
@@ -160,7 +160,7 @@ export interface IdxSplits {
  * both splits. A directory without such a pair, or with several and no train/test naming,
  * is a DataError listing what it holds.
  */
-export function readIdxDirectory(dir: string, opts: { name?: string; classes?: readonly string[]; limit?: number } = {}): IdxSplits {
+export function readIdxDirectory(dir: string, opts: { name?: string; classes?: readonly string[]; limit?: number; scale?: ArrayScale } = {}): IdxSplits {
   const name = opts.name ?? `idx:${dir}`;
   const pairs = idxPairs(dir);
   const train = pairs.length === 1 ? pairs[0] : pairs.find((p) => p.split === 'train');
@@ -179,8 +179,8 @@ export function readIdxDirectory(dir: string, opts: { name?: string; classes?: r
     classes = Array.from({ length: top + 1 }, (_, c) => String(c));
   }
   return {
-    train: idxArrays(tr[0], tr[1], { name, classes, limit: opts.limit }),
-    ...(te ? { test: idxArrays(te[0], te[1], { name: `${name}/test`, classes, limit: opts.limit }) } : {}),
+    train: idxArrays(tr[0], tr[1], { name, classes, limit: opts.limit, scale: opts.scale }),
+    ...(te ? { test: idxArrays(te[0], te[1], { name: `${name}/test`, classes, limit: opts.limit, scale: opts.scale }) } : {}),
   };
 }
 
@@ -205,13 +205,15 @@ export interface FashionMnistOptions {
   limit?: number;
   /** 'flat' (default): x [N,784]; 'image': x [N,1,28,28] for convolutional models. */
   layout?: ImageLayout;
+  /** How the pixels become model inputs (default ÷255, to [0,1]). */
+  scale?: ArrayScale;
 }
 
 /** Fashion-MNIST's splits as raw arrays with their preprocessing (what the CLI trains on and saves with a model). */
 export function readFashionMnist(opts: Omit<FashionMnistOptions, 'layout'> = {}): IdxSplits & { test: IdxSplits['train'] } {
   const dir = opts.dataDir ?? FASHION_MNIST_DIR;
   requireFashionMnist(dir);
-  const s = readIdxDirectory(dir, { name: 'fashion-mnist', classes: FASHION_MNIST_CLASSES, limit: opts.limit });
+  const s = readIdxDirectory(dir, { name: 'fashion-mnist', classes: FASHION_MNIST_CLASSES, limit: opts.limit, scale: opts.scale });
   return { train: s.train, test: s.test! };
 }
 
