@@ -88,7 +88,7 @@ function fromArrays(x: NdArray, y: NdArray | undefined, name: string, opts: CliD
  * already within [0,1] reads it as it is — dividing again would feed it values 255 times too
  * small — and says so.
  */
-function savedScaling(saved: Preprocessing, x: NdArray, name: string): { preprocessing: Preprocessing; scalingNote?: string } {
+export function savedScaling(saved: Preprocessing, x: Pick<NdArray, 'kind' | 'data'>, name: string): { preprocessing: Preprocessing; scalingNote?: string } {
   if (saved.input !== 'array' || saved.scale === 1 || x.kind === 'uint8') return { preprocessing: saved };
   for (let i = 0; i < x.data.length; i++) if (!(x.data[i]! >= 0 && x.data[i]! <= 1)) return { preprocessing: saved };
   return { preprocessing: { ...saved, scale: 1 }, scalingNote: `${name} holds numbers already in [0,1]: not divided by 255 again` };

@@ -119,7 +119,7 @@ export function readNpzFile(path: string): Map<string, NdArray> {
 }
 
 /** An image file and its label file in an IDX directory, and whether they are the training or the test split. */
-interface IdxPair {
+export interface IdxPair {
   images: string;
   labels: string;
   split: 'train' | 'test' | undefined;
@@ -148,6 +148,18 @@ function idxPairs(dir: string): IdxPair[] {
   return pairs;
 }
 
+/** The image/label files of an IDX directory's training split and, where there is one, its test split (paths); a DataError when there is no training pair. */
+export function idxSplitFiles(dir: string, name = `idx:${dir}`): { train: IdxPair; test?: IdxPair } {
+  const pairs = idxPairs(dir);
+  const train = pairs.length === 1 ? pairs[0] : pairs.find((p) => p.split === 'train');
+  const test = pairs.length === 1 ? undefined : pairs.find((p) => p.split === 'test');
+  if (!train) {
+    const found = pairs.length ? `pairs ${pairs.map((p) => p.images).join(', ')} but none named train` : 'no image/label pairs';
+    throw new DataError(`${name}: ${found}; expected X-images-idx3-ubyte[.gz] with X-labels-idx1-ubyte[.gz] (train-… and t10k-… or test-… for two splits)`);
+  }
+  return { train, ...(test ? { test } : {}) };
+}
+
 /** Raw arrays (pixels 0…255) of an IDX directory's splits, with their preprocessing (scale 1/255, the classes). */
 export interface IdxSplits {
   train: { data: Dataset; preprocessing: Preprocessing };
@@ -162,13 +174,7 @@ export interface IdxSplits {
  */
 export function readIdxDirectory(dir: string, opts: { name?: string; classes?: readonly string[]; limit?: number; scale?: ArrayScale } = {}): IdxSplits {
   const name = opts.name ?? `idx:${dir}`;
-  const pairs = idxPairs(dir);
-  const train = pairs.length === 1 ? pairs[0] : pairs.find((p) => p.split === 'train');
-  const test = pairs.length === 1 ? undefined : pairs.find((p) => p.split === 'test');
-  if (!train) {
-    const found = pairs.length ? `pairs ${pairs.map((p) => p.images).join(', ')} but none named train` : 'no image/label pairs';
-    throw new DataError(`${name}: ${found}; expected X-images-idx3-ubyte[.gz] with X-labels-idx1-ubyte[.gz] (train-… and t10k-… or test-… for two splits)`);
-  }
+  const { train, test } = idxSplitFiles(dir, name);
   const read = (p: IdxPair): [IdxArray, IdxArray] => [readIdxFile(p.images), readIdxFile(p.labels)];
   const tr = read(train),
     te = test && read(test);
