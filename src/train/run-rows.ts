@@ -63,8 +63,8 @@ export function rowsRun(model: Para, loaded: LoadedData, settings: RunSettings, 
   const schedule = namedSchedule(settings);
   const { part, rejoin, notes } = trainedPart(model, options.loss!.name, opts.declaredLink);
   const scaling = preprocessing?.input === 'array' ? describeScaling(preprocessing) : undefined;
-  if (scaling && (opts.scale !== undefined || loaded.scalingNote))
-    notes.push(`inputs scaled: ${scaling}${loaded.scalingNote ? ` (${loaded.scalingNote})` : ''}`);
+  const why = loaded.scalingNote ?? (opts.scale === 'unit' && preprocessing?.input === 'array' && preprocessing.scale === 1 ? 'already in [0,1]' : undefined);
+  if (scaling && (opts.scale !== undefined || why)) notes.push(`inputs scaled: ${scaling}${why ? `; ${why}` : ''}`);
   // the run's record, built once: the model file keeps it with the results, a checkpoint the
   // part a resumed run must repeat (not the epochs, which may grow; the rows besides)
   const record: RowsRecord = {

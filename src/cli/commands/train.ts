@@ -54,7 +54,7 @@ export const command = defineCommand({
   name: 'train',
   summary: 'train a model given by a spec string on a data set or your own CSV, NumPy or IDX files',
   usage:
-    'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--clip X] [--bptt K] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
+    'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--scale none|unit|standard] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--clip X] [--bptt K] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
   description: `Trains the morphism that SPEC denotes (e.g. 'dense(2,4) >> sigmoid >> dense(4,1)') by iterating the
 optimiser's update endomorphism over minibatches. Data sets with 20 rows or more and no test split of
 their own are split 80/20 (stratified, seeded) and test metrics are reported; --val-fraction holds out
@@ -64,8 +64,11 @@ the target is text or a few integers, regression otherwise, or --task; numeric c
 standardised with the training rows' mean and std, text columns one-hot encoded), NumPy .npz with
 arrays x and y (or x.npy with --target y.npy; 8-bit arrays are scaled to [0,1]), or idx:DIR with
 IDX image/label files. The preprocessing is saved in the model file (docs/files.md), so predict
-applies it to raw rows. --init FILE starts from the weights of a model file (train --save, paralens
-import, PyTorch's train.py); the model is the file's, and --model, if given, must be the same spec.
+applies it to raw rows; --scale none|unit|standard chooses how arrays become inputs (token ids are
+never scaled). --init FILE starts from the weights of a model file (train --save, paralens import,
+PyTorch's train.py); the model is the file's, and --model, if given, must be the same spec. A model
+ending in softmax or log-softmax trains through the logits before it (the saved model keeps the
+head); one that reads token ids and predicts the next one trains on text too (docs/onnx.md).
 Losses: ${lossNames().join(', ')} (bce and softmax-cross-entropy take logits);
 optimisers: ${optimizerNames().join(', ')}.
 Text (${TEXT_DATA.join(', ')}; character-level: the vocabulary is the training text's characters plus one
