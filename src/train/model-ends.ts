@@ -1,3 +1,4 @@
+import { softmaxCrossEntropy } from '../nn/loss.js';
 import { seqOf } from '../para/composite.js';
 import type { Para } from '../para/para.js';
 
@@ -55,4 +56,29 @@ export function splitOutputLink(model: Para): { body: Para; head: Para; link: Ou
   const link = linkOf(head);
   if (!link) return undefined;
   return { body: seqOf(parts.slice(0, -1)), head, link };
+}
+
+/**
+ * The morphism a classifier trains: a model ending in a softmax (or log-softmax) over the last
+ * axis trains through the logits before it with softmax-cross-entropy — the loss uses the head
+ * as its link, instead of reading probabilities as logits — and keeps the head when saved.
+ */
+export function trainedPart(model: Para, lossName: string, declared: string | undefined): { part: Para; rejoin: (m: Para) => Para; notes: string[] } {
+  const same = { part: model, rejoin: (m: Para) => m, notes: [] as string[] };
+  if (lossName !== softmaxCrossEntropy.name) return same;
+  const split = splitOutputLink(model);
+  if (!split) {
+    if (declared === 'softmax' || declared === 'log-softmax')
+      same.notes.push(`the imported graph ends in a ${declared} that is not the model's last layer: its outputs are trained as logits`);
+    return same;
+  }
+  const what =
+    split.link === 'softmax'
+      ? 'probabilities, not logits: softmax-cross-entropy trained the logits before it'
+      : 'log-probabilities: softmax-cross-entropy trained the logits before it, the same negative log-likelihood';
+  return {
+    part: split.body,
+    rejoin: (m) => seqOf([m, split.head]),
+    notes: [`the model ends in ${split.head} (${what}); the saved model keeps the ${split.head.kind}`],
+  };
 }

@@ -1,13 +1,11 @@
 import { trainingSplits } from '../data/splits.js';
 import type { LoadedData } from '../data/splits.js';
 import { describeScaling } from '../data/arrays.js';
-import { softmaxCrossEntropy } from '../nn/loss.js';
-import { seqOf } from '../para/composite.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { namedSchedule, recurrentSettings, trainOptions } from './run.js';
 import type { RowsRecord, RunSettings, TrainingRun } from './run.js';
-import { splitOutputLink } from './model-ends.js';
+import { trainedPart } from './model-ends.js';
 import { trainAsync } from './train.js';
 
 /** Where a rows run starts from and what its record names besides its settings. */
@@ -22,31 +20,6 @@ export interface RowsRunOptions {
   scale?: string;
   /** The output link a model file declares (an ONNX import's `onnx_output_link`), checked against the model's last layer. */
   declaredLink?: string;
-}
-
-/**
- * The morphism a classifier trains: a model ending in a softmax (or log-softmax) over the last
- * axis trains through the logits before it with softmax-cross-entropy — the loss uses the head
- * as its link, instead of reading probabilities as logits — and keeps the head when saved.
- */
-function trainedPart(model: Para, lossName: string, declared: string | undefined): { part: Para; rejoin: (m: Para) => Para; notes: string[] } {
-  const same = { part: model, rejoin: (m: Para) => m, notes: [] as string[] };
-  if (lossName !== softmaxCrossEntropy.name) return same;
-  const split = splitOutputLink(model);
-  if (!split) {
-    if (declared === 'softmax' || declared === 'log-softmax')
-      same.notes.push(`the imported graph ends in a ${declared} that is not the model's last layer: its outputs are trained as logits`);
-    return same;
-  }
-  const what =
-    split.link === 'softmax'
-      ? 'probabilities, not logits: softmax-cross-entropy trained the logits before it'
-      : 'log-probabilities: softmax-cross-entropy trained the logits before it, the same negative log-likelihood';
-  return {
-    part: split.body,
-    rejoin: (m) => seqOf([m, split.head]),
-    notes: [`the model ends in ${split.head} (${what}); the saved model keeps the ${split.head.kind}`],
-  };
 }
 
 /**
