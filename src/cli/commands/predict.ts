@@ -74,7 +74,7 @@ function tableInputs(t: Table, dom: Shape): { x: Tensor; labels?: string[] } {
  * Inputs a model with a preprocessing takes from --input rows: the raw values of its numeric
  * columns (a table's) or arrays, mapped as in training (standardised, or scaled).
  */
-function inlineInputs(pre: Preprocessing, text: string, dom: Shape): Tensor {
+function inlineInputs(pre: Preprocessing, text: string, dom: Shape): Rows {
   if (pre.input === 'table') {
     const cat = pre.features.find((f) => f.type === 'categorical');
     if (cat)
@@ -82,7 +82,10 @@ function inlineInputs(pre: Preprocessing, text: string, dom: Shape): Tensor {
         `predict: the model takes the categorical column '${cat.name}'; give the rows in a CSV file (--csv FILE) with a header naming the columns`,
       );
   }
-  return modelInputs(pre, parseInputRows(text, dom));
+  const raw = parseInputRows(text, dom);
+  // numbers already in [0,1] for a model trained on 8-bit pixels are not divided by 255 again
+  const { preprocessing, scalingNote } = savedScaling(pre, { kind: 'float', data: raw.data }, '--input');
+  return { x: modelInputs(preprocessing, raw), scaling: scalingOf(preprocessing, scalingNote) };
 }
 
 /** What the rows to predict are: model inputs, and where the file has the target, the class names or the values in the target's units. */
@@ -220,7 +223,7 @@ CSV's columns in order, one more column being a label. --data with a test split 
     const { model, theta, settings, preprocessing: pre } = await loadModel(flags.load);
     if (!model.dom) throw new DataError(`predict: ${model} takes inputs of any shape and the file records none`);
     let rows: Rows;
-    if ('input' in source) rows = { x: pre ? inlineInputs(pre, source.input, model.dom) : parseInputRows(source.input, model.dom) };
+    if ('input' in source) rows = pre ? inlineInputs(pre, source.input, model.dom) : { x: parseInputRows(source.input, model.dom) };
     else {
       const classes = Array.isArray(settings.classes) ? settings.classes.map(String) : undefined;
       rows = pre ? await preprocessedRows(pre, source, flags['data-dir'], model) : await plainRows(source, flags['data-dir'], model, classes);
