@@ -5,7 +5,7 @@ import { readFashionMnist, readIdxDirectory, readNpyFile, readNpzFile, readTable
 import { readFortunes, readTextFile } from '../data/node-text.js';
 import type { NdArray } from '../data/npy.js';
 import { modelInputs } from '../data/preprocessing.js';
-import type { Preprocessing } from '../data/preprocessing.js';
+import type { Feature, Preprocessing } from '../data/preprocessing.js';
 import type { LoadedData } from '../data/splits.js';
 import { builtInData, builtInDataNames } from '../data/registry.js';
 import { encodeTable, tablePreprocessing } from '../data/tabular.js';
@@ -34,6 +34,8 @@ export interface CliDataOptions {
   preprocessing?: Preprocessing;
   /** --scale: how array inputs become model inputs (arrays only; token ids always `none`). */
   scale?: ArrayScale;
+  /** The model reads token ids: a table's numeric columns are read as they are (mean 0, std 1), never standardised. */
+  ids?: boolean;
 }
 
 /** A kind of --data value: how --help names it, which values it takes, and how it loads them. */
@@ -104,7 +106,8 @@ export function loadTable(path: string, opts: CliDataOptions): LoadedData {
   const saved = opts.preprocessing;
   if (saved && saved.input !== 'table')
     throw new DataError(`${path}: the model was trained on arrays (NumPy or IDX files), not on a table; give --data PATH.npz or --input rows`);
-  const p = saved ?? tablePreprocessing(table, { target: opts.target, task: opts.task, optionalTarget: opts.optionalTarget });
+  const fitted = tablePreprocessing(table, { target: opts.target, task: opts.task, optionalTarget: opts.optionalTarget });
+  const p = saved ?? (opts.ids ? { ...fitted, features: fitted.features.map((f): Feature => (f.type === 'numeric' ? { ...f, mean: 0, std: 1 } : f)) } : fitted);
   return { data: encodeTable(table, p, { binaryAsOneColumn: oneOutput(opts.model) }), preprocessing: p };
 }
 
@@ -160,6 +163,11 @@ const SOURCES: readonly DataSource[] = [
     },
   },
 ];
+
+/** Whether a --data value is arrays (NumPy, IDX, fashion-mnist): the data --scale applies to. */
+export function isArrayData(spec: string): boolean {
+  return /\.(npz|npy)$/i.test(spec) || spec.startsWith('idx:') || spec === 'fashion-mnist';
+}
 
 /** The kinds of --data value, for help texts: "xor, moons, …, fashion-mnist, PATH.csv, …". */
 export function dataForms(): string {

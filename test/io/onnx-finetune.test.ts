@@ -122,6 +122,33 @@ describeWith(torchOnnx(), 'train --init on models torch.onnx.export wrote (issue
     expect(r.code, r.err).toBe(0);
     expect(decodeModel(readFileSync(tuned)).preprocessing).toMatchObject({ scale: 1, standardize: false });
     expect(lossOf(tuned, data)).toBeLessThan(before / 2);
+    // the same ids as a CSV: its numeric columns are read as they are, not standardised
+    const csv = at('ids.csv');
+    const rows = Array.from(
+      { length: data.x.batch },
+      (_, i) => `${Array.from(data.x.data.subarray(i * 7, i * 7 + 7)).join(',')},${data.y.data.subarray(i * 3, i * 3 + 3).indexOf(1)}`,
+    );
+    writeFileSync(csv, ['i1,i2,i3,i4,i5,i6,i7,label', ...rows].join('\n') + '\n');
+    const c = await cli(
+      'train',
+      '--init',
+      m,
+      '--data',
+      csv,
+      '--epochs',
+      '30',
+      '--optimizer',
+      'adam',
+      '--lr',
+      '0.05',
+      '--save',
+      at('text-csv.safetensors'),
+      '--json',
+    );
+    expect(c.code, c.err).toBe(0);
+    const features = decodeModel(readFileSync(at('text-csv.safetensors'))).preprocessing;
+    expect(features?.input === 'table' && features.features.every((f) => f.type === 'numeric' && f.mean === 0 && f.std === 1)).toBe(true);
+    expect(c.json().final_loss).toBeLessThan(before / 2);
     const s = await cli('train', '--init', m, '--data', at('ids.npz'), '--scale', 'standard');
     expect(s.code).toBe(2);
     expect(s.err).toMatch(/reads token ids, which are never scaled/);

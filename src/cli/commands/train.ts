@@ -15,7 +15,7 @@ import type { ArrayScale } from '../../data/arrays.js';
 import type { Para } from '../../para/para.js';
 import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { dataFlags, dataForms, isTextData, loadData, loadTextData, scaleFlag, TEXT_DATA } from '../data.js';
+import { dataFlags, dataForms, isArrayData, isTextData, loadData, loadTextData, scaleFlag, TEXT_DATA } from '../data.js';
 import { readsTokenIds } from '../../train/model-ends.js';
 import { ShapeError } from '../../errors.js';
 import { vocabSize } from '../../data/text.js';
@@ -191,10 +191,10 @@ async function openRowsRun(data: string, flags: TrainFlags, settings: RunSetting
   const ids = readsTokenIds(model) || init?.settings.onnx_input === 'ids';
   if (ids && flags.scale !== undefined && flags.scale !== 'none')
     throw new UsageError(`train: ${model} reads token ids, which are never scaled; drop --scale ${flags.scale}`);
-  const scale = ids ? 'none' : (flags.scale as ArrayScale | undefined);
+  const scale = ids && isArrayData(data) ? 'none' : (flags.scale as ArrayScale | undefined);
   // room for θ and the header, before any data is read or any epoch run
   if (flags.save) checkWritableSync(flags.save, { force: flags.force, bytes: 4 * model.params.reduce((n, p) => n + sizeOf(p.shape), 0) + 65536 });
-  const loaded = await loadData(data, { seed: settings.seed, dataDir: flags['data-dir'], model, target: flags.target, task: flags.task, scale });
+  const loaded = await loadData(data, { seed: settings.seed, dataDir: flags['data-dir'], model, target: flags.target, task: flags.task, scale, ids });
   if (loaded.data.y === loaded.data.x)
     throw new UsageError(`train: ${loaded.data.name} has no target to learn; give --target Y.npy, or an .npz with arrays x and y`);
   const declaredLink = typeof init?.settings.onnx_output_link === 'string' ? init.settings.onnx_output_link : undefined;
