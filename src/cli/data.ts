@@ -106,9 +106,14 @@ export function loadTable(path: string, opts: CliDataOptions): LoadedData {
   const saved = opts.preprocessing;
   if (saved && saved.input !== 'table')
     throw new DataError(`${path}: the model was trained on arrays (NumPy or IDX files), not on a table; give --data PATH.npz or --input rows`);
-  const fitted = tablePreprocessing(table, { target: opts.target, task: opts.task, optionalTarget: opts.optionalTarget });
-  const p = saved ?? (opts.ids ? { ...fitted, features: fitted.features.map((f): Feature => (f.type === 'numeric' ? { ...f, mean: 0, std: 1 } : f)) } : fitted);
+  const p = saved ?? tableFitted(table, opts);
   return { data: encodeTable(table, p, { binaryAsOneColumn: oneOutput(opts.model) }), preprocessing: p };
+}
+
+/** A table's preprocessing fitted here; for a model reading token ids, numeric columns read as they are (mean 0, std 1). */
+function tableFitted(table: ReturnType<typeof readTableFile>, opts: CliDataOptions): Extract<Preprocessing, { input: 'table' }> {
+  const p = tablePreprocessing(table, { target: opts.target, task: opts.task, optionalTarget: opts.optionalTarget });
+  return opts.ids ? { ...p, features: p.features.map((f): Feature => (f.type === 'numeric' ? { ...f, mean: 0, std: 1 } : f)) } : p;
 }
 
 /**
