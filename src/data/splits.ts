@@ -16,6 +16,8 @@ export interface LoadedData {
   validation?: Dataset;
   test?: Dataset;
   preprocessing?: Preprocessing;
+  /** Why the inputs are scaled otherwise than the saved preprocessing says (predict on floats already in [0,1]). */
+  scalingNote?: string;
 }
 
 /** A data set with this many rows or more and no test split of its own gets a stratified 20 % one. */

@@ -1,7 +1,9 @@
 import { mkdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { builtInDataNames } from '../../data/registry.js';
-import { FASHION_MNIST_DIR } from '../../data/node.js';
+import { FASHION_MNIST_DIR, idxSplitFiles } from '../../data/node.js';
+import type { IdxPair } from '../../data/node.js';
+import { sizeOf } from '../../tensor/tensor.js';
 import { DataError } from '../../errors.js';
 import type { ModelFile } from '../../io/model-file.js';
 import { checkWritableSync, writeFileAtomic } from '../../io/node-fs.js';
@@ -28,7 +30,25 @@ async function runData(file: ModelFile): Promise<TorchData | undefined> {
   }
   if (name === 'fashion-mnist') {
     const dir = typeof file.settings.data_dir === 'string' ? file.settings.data_dir : FASHION_MNIST_DIR;
-    return { idx: { dir: resolve(dir), layout: layoutFor(file.model, 784), classes: 10 } };
+    return {
+      idx: {
+        dir: resolve(dir),
+        layout: layoutFor(file.model, 784),
+        classes: 10,
+        train: ['train-images-idx3-ubyte', 'train-labels-idx1-ubyte'],
+        test: ['t10k-images-idx3-ubyte', 't10k-labels-idx1-ubyte'],
+      },
+    };
+  }
+  if (name.startsWith('idx:') && Array.isArray(file.settings.classes)) {
+    // the IDX directory trained on, read by path as fashion-mnist is (its files found again here)
+    const dir = resolve(name.slice(4));
+    const { train, test } = idxSplitFiles(dir, name);
+    const names = (p: IdxPair): [string, string] => [basename(p.images).replace(/\.gz$/, ''), basename(p.labels).replace(/\.gz$/, '')];
+    const flat = file.model.dom ? sizeOf(file.model.dom) : 0;
+    return {
+      idx: { dir, layout: layoutFor(file.model, flat), classes: file.settings.classes.length, train: names(train), ...(test ? { test: names(test) } : {}) },
+    };
   }
   if (!builtInDataNames().includes(name)) return undefined;
   const valFraction = typeof file.settings.val_fraction === 'number' ? file.settings.val_fraction : undefined;
@@ -50,7 +70,7 @@ async function ensureDir(dir: string): Promise<void> {
 /** Writes the PyTorch project of a model file into `dir`; returns what the command reports. */
 export async function exportPytorch(file: ModelFile, dir: string, inputShape: Shape | undefined, opts: WriteOptions = {}) {
   const data = await runData(file);
-  const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data });
+  const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data, preprocessing: file.preprocessing });
   await ensureDir(dir);
   const files = Object.entries(project.files);
   // every file of the project probed before the first is written (writable, regular or absent, room)
