@@ -9,7 +9,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import { Trainer } from '../src/train/trainer.js';
 import { nbodySpec } from '../src/experiments/equivariant/nbody.js';
 import type { Loss } from '../src/nn/loss.js';
-import { charLstmSpec, charTransformerSpec, fill, names, ratesAfterWarmUp, recorder, tokenWindows } from './workloads.js';
+import { charLstmSpec, charTransformerSpec, derivedAttentionPositions, fill, names, ratesAfterWarmUp, recorder, tokenWindows } from './workloads.js';
 import type { BenchConfig, CharTransformerConfig, Measurement } from './workloads.js';
 
 export const MLP_SPEC = 'dense(784,256) >> relu >> dense(256,256) >> relu >> dense(256,10)';
@@ -149,6 +149,10 @@ export function benchParalens(name: string, system: string, cfg: BenchConfig, sk
     add(names.charTransformer(cfg.charTransformer), 'tokens/s', () => timeCharTransformer(cfg));
     add(names.charLstm(cfg.charLstm), 'tokens/s', () => timeCharLstm(cfg));
     add(names.segnn(cfg.segnn.batch), 'samples/s', () => timeSegnn(cfg));
+    for (const pos of derivedAttentionPositions(cfg.charTransformer))
+      add(names.derivedAttention(cfg.charTransformer, pos), 'tokens/s', () =>
+        timeCharTransformer({ ...cfg, charTransformer: { ...cfg.charTransformer, pos } }),
+      );
   } finally {
     setBackend(previous);
   }

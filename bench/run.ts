@@ -15,6 +15,7 @@ import { backend, backendNames, registerBackend, setBackend } from '../src/tenso
 import '../src/tensor/js-backend.js';
 import { benchCliEpoch, cliSummary } from './cli-epoch.js';
 import { benchJaxjs, loadJaxjs } from './jaxjs.js';
+import { benchOnnxImport, onnxRatios } from './onnx-import.js';
 import { benchParalens } from './paralens.js';
 import { markdownTable, ratios, ratioTable } from './report.js';
 import { benchTfjs, loadTfjs } from './tfjs.js';
@@ -31,7 +32,7 @@ const onlyAt = argv.indexOf('--only');
 const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
 if (argv.includes('--help')) {
   process.stdout.write(
-    'usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,webgpu,tfjs-cpu,tfjs-wasm,jaxjs,torch] [--only WORKLOAD-SUBSTRING]\n',
+    'usage: npm run bench -- [--quick] [--json] [--skip js,wasm,wasm-1thread,cli,onnx,webgpu,tfjs-cpu,tfjs-wasm,jaxjs,torch] [--only WORKLOAD-SUBSTRING]\n',
   );
   process.exit(0);
 }
@@ -98,6 +99,18 @@ async function main(): Promise<void> {
     systems['paralens CLI'] =
       `paralens train --json in a process of its own, no Node flags (node dist/src/cli/main.js train … --epochs ${cfg.fashion.epochs}); its seconds_per_epoch, and the process's wall and CPU time from /usr/bin/time`;
   }
+  // an imported MLP and CNN beside the same models built from their specs (bench/onnx-import.ts)
+  if (!skip.has('onnx') && backendNames().includes('wasm')) {
+    settle();
+    log(`paralens: the MLP and CNN imported from ONNX beside the spec-built ones`);
+    const previous = backend();
+    setBackend('wasm');
+    try {
+      results.push(...benchOnnxImport('paralens wasm', cfg, skipped, log));
+    } finally {
+      setBackend(previous);
+    }
+  }
   // the webgpu backend, at sizes an emulated device (SwiftShader) finishes in seconds
   if (!skip.has('webgpu')) {
     const { benchWebGpu, gpuSystem, startWebGpu } = await import('./webgpu.js');
@@ -157,10 +170,17 @@ async function main(): Promise<void> {
   const rs = ratios(results);
   const cli = cliSummary(results, cfg);
   if (json) {
-    process.stdout.write(JSON.stringify({ machine, quick, config: cfg, systems, skipped, results, ratios: rs, ...(cli ? { cli } : {}) }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ machine, quick, config: cfg, systems, skipped, results, ratios: rs, onnx: onnxRatios(results), ...(cli ? { cli } : {}) }) + '\n',
+    );
   } else {
     process.stdout.write(`\n${markdownTable(results)}\n\nSpeed-ups (paralens ÷ peer; > 1 means paralens is faster):\n\n${ratioTable(rs)}\n`);
     if (cli) process.stdout.write(`\n${cli}\n`);
+    const onnx = onnxRatios(results);
+    if (onnx.length)
+      process.stdout.write(
+        `\nONNX import (imported ÷ spec-built samples/s; target ≥ 0.91 with the layers recovered):\n${onnx.map((r) => `- ${r.model}, ${r.built}: ${r.ratio.toFixed(2)}`).join('\n')}\n`,
+      );
     for (const [k, v] of Object.entries(systems)) process.stdout.write(`\n- ${k}: ${v}`);
     process.stdout.write('\n');
   }

@@ -163,8 +163,14 @@ export const names = {
   cliProcess: (epochs: number, what: 'wall' | 'CPU') => `paralens train process, ${epochs} Fashion-MNIST epoch${epochs === 1 ? '' : 's'}: ${what} time`,
   segnn: (batch: number) => `SEGNN 4×e3_conv (N-body) train, batch ${batch}`,
   charTransformer: (c: CharTransformerConfig) => `char transformer train (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
+  /** The derived seq attention against the hand-written relative one at the same parameters (issue 31: within 1.2× of relative's tokens/s). */
+  derivedAttention: (c: CharTransformerConfig, pos: string) =>
+    `derived seq attention vs relative: char transformer train, ${pos} (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
   charLstm: (c: CharLstmConfig) => `char LSTM train (h ${c.h}, T ${c.context}, batch ${c.batch})`,
 };
+
+/** The two position parts the derived-attention rows compare: the kernels the solver derives for seq(T,causal), and relative(T − 1) (the same space, written by hand). */
+export const derivedAttentionPositions = (c: CharTransformerConfig): string[] => [`seq(${c.context},causal)`, `relative(${c.context - 1})`];
 
 /**
  * Runs one measurement for `system` and records its median in `out`; a workload the system

@@ -1,8 +1,9 @@
 import { stringDiagram } from '../src/draw/diagram.js';
 import { heatMap, linePlot } from '../src/draw/plot.js';
-import { builtInData } from '../src/data/registry.js';
 import { marchingSquares } from '../src/topos/gluing/boundary.js';
-import { plan, uncertaintySpec } from './model.js';
+import { dataOf, gridOf, importModel, N, plan, uncertaintySpec, uploadedData } from './model.js';
+import type { Given } from './model.js';
+import { boundsOf } from '../src/draw/grid.js';
 import { DATA_SETS, decodeState, defaultModel, encodeState, OPTIMIZERS, UNCERTAINTY } from './state.js';
 import type { PlaygroundState } from './state.js';
 import { modelAfterDataChange } from './data-change.js';
@@ -28,6 +29,8 @@ for (const [sel, opts] of [
 }
 
 let state: PlaygroundState;
+/** Files the page was given (an ONNX model, a CSV): kept here and in the worker, never in the link. */
+const given: Given = {};
 let losses: number[] = [];
 let lossEpochs: number[] = [];
 const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
@@ -81,7 +84,7 @@ function read(): PlaygroundState {
  * χ before training is made by the worker and shown when it comes back for this state.
  */
 function validate(): boolean {
-  const p = plan(state);
+  const p = plan(state, given);
   const err = $('model-error');
   if ('error' in p) {
     err.textContent = p.error;
@@ -105,12 +108,12 @@ function onChange(e?: Event): boolean {
   const before = state;
   state = read();
   if (e?.target === fields.data && before && before.data !== state.data) {
-    const next = modelAfterDataChange(before, state);
+    const next = modelAfterDataChange(before, state, given);
     state.model = next.model;
     fields.model.value = state.model;
     $('model-note').textContent = next.note;
   } else if (e?.target === fields.model) $('model-note').textContent = '';
-  if (e?.target === fields.uncertainty && state.uncertainty !== 'off') {
+  if (e?.target === fields.uncertainty && state.uncertainty !== 'off' && state.data !== 'uploaded') {
     // MC dropout and Bayesian shading need stochastic layers: start from a net that has them
     state.model = uncertaintySpec(state.uncertainty, state.data, state.seed);
     fields.model.value = state.model;
@@ -123,9 +126,9 @@ function onChange(e?: Event): boolean {
 /** The data set's points for the heat map, made once per data set and seed (not on every progress message). */
 let scatter: { key: string; points: { x: number; y: number; label: number }[] } | undefined;
 function dataPoints(): { x: number; y: number; label: number }[] {
-  const key = `${state.data}|${state.seed}`;
+  const key = `${state.data}|${state.seed}|${given.data?.name ?? ''}`;
   if (scatter?.key !== key) {
-    const ds = builtInData(state.data, state.seed);
+    const ds = dataOf(state, given);
     const points =
       ds.x.shape[1] === 2 ? Array.from({ length: ds.x.batch }, (_, i) => ({ x: ds.x.data[2 * i]!, y: ds.x.data[2 * i + 1]!, label: ds.labels![i]! })) : [];
     scatter = { key, points };
@@ -135,7 +138,7 @@ function dataPoints(): { x: number; y: number; label: number }[] {
 
 /** Output classes of the current data set (2 for one logit). */
 function classCount(): number {
-  const ds = builtInData(state.data, state.seed);
+  const ds = dataOf(state, given);
   return ds.classes?.length ?? 2;
 }
 
@@ -149,7 +152,7 @@ function drawGrid(g: GridMsg, title: string): string {
   if (k > 2)
     return heatMap(
       { ...g, values: Float32Array.from(g.values, (v) => Math.round(v * (k - 1))) },
-      { title, points, classes: k, classNames: builtInData(state.data, state.seed).classes?.map((c) => (/^\d+$/.test(c) ? `class ${c}` : c)) },
+      { title, points, classes: k, classNames: dataOf(state, given).classes?.map((c) => (/^\d+$/.test(c) ? `class ${c}` : c)) },
     );
   // the values sit at cell centres: the level set's grid runs from the first centre to the last
   const hx = (g.x1 - g.x0) / g.nx / 2,
@@ -267,6 +270,48 @@ $('ensemble').addEventListener('click', () => {
   send({ type: 'ensemble', state, experts: 5, tol: 0.15 });
 });
 for (const f of Object.values(fields)) f.addEventListener('change', onChange);
+
+/** An .onnx file: imported here (its spec into the model field, its diagram drawn) and in the worker, which trains from its weights. */
+$<HTMLInputElement>('onnx-file').addEventListener('change', async (e) => {
+  const file = (e.target as HTMLInputElement).files?.[0];
+  if (!file) return;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  try {
+    given.imported = importModel(file.name, bytes);
+  } catch (err) {
+    $('model-error').textContent = `${file.name}: ${(err as Error).message}`;
+    return;
+  }
+  send({ type: 'onnx', name: file.name, bytes });
+  fields.model.value = given.imported.spec;
+  onChange();
+  $('model-note').textContent = [`imported ${file.name}: trains from its weights`, ...given.imported.notes].join('; ');
+});
+
+/** A CSV file: its rows become the data set 'uploaded' (header row, the target last), here and in the worker. */
+$<HTMLInputElement>('csv-file').addEventListener('change', async (e) => {
+  const file = (e.target as HTMLInputElement).files?.[0];
+  if (!file) return;
+  const text = await file.text();
+  try {
+    given.data = uploadedData(file.name, text);
+  } catch (err) {
+    $('model-error').textContent = `${file.name}: ${(err as Error).message}`;
+    return;
+  }
+  send({ type: 'csv', name: file.name, text });
+  let option = fields.data.querySelector<HTMLOptionElement>('option[value="uploaded"]');
+  if (!option) {
+    option = document.createElement('option');
+    option.value = 'uploaded';
+    fields.data.append(option);
+  }
+  option.textContent = `${file.name} (uploaded)`;
+  const before = fields.data.value;
+  fields.data.value = 'uploaded';
+  if (before !== 'uploaded') fields.data.dispatchEvent(new Event('change'));
+  else onChange();
+});
 fields.model.addEventListener('input', onChange);
 
 function load(): void {

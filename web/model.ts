@@ -17,6 +17,11 @@ import type { Tensor } from '../src/tensor/tensor.js';
 import { argmax } from '../src/train/metrics.js';
 import { fitToData, Trainer } from '../src/train/trainer.js';
 import { checkTrainingMemory, checkTrainingWork } from '../src/train/cost.js';
+import { trainedPart } from '../src/train/model-ends.js';
+import { readTable } from '../src/data/table.js';
+import { encodeTable, tablePreprocessing } from '../src/data/tabular.js';
+import { applyPreprocessing, fitStatistics } from '../src/data/preprocessing.js';
+import { importOnnx } from '../src/io/onnx/import.js';
 import type { PlaygroundState } from './state.js';
 
 /** Grid resolution of the pictures (N×N points). */
@@ -30,12 +35,66 @@ export interface Setup {
   link: Link;
   /** Ready to train, from the state's seed: its model has been checked against the data. */
   trainer: Trainer;
+  /** The whole model, as drawn (the trainer's may stop before a softmax head: it trains the logits). */
+  model: Para;
 }
 
 /** The spec a user starts from when they turn on an uncertainty method: a small net with dropout or Bayesian layers. */
 export function uncertaintySpec(method: 'mc-dropout' | 'bayes', data: string, seed: number): string {
   const ds = builtInData(data, seed);
   return methodSpec(method, ds.x.size / ds.x.batch, ds.y.size / ds.y.batch, { hidden: 16, p: 0.1 });
+}
+
+/**
+ * What the page was given as files rather than in its link: an uploaded CSV's rows (state.data
+ * 'uploaded') and an imported model's weights (for state.model = its spec).
+ */
+export interface Given {
+  data?: Dataset;
+  imported?: Imported;
+}
+
+/** An ONNX model read for the playground: its spec (the model field's text), its weights, and import's notes. */
+export interface Imported {
+  readonly name: string;
+  readonly spec: string;
+  readonly theta: readonly Tensor[];
+  readonly notes: readonly string[];
+}
+
+/** Reads an .onnx file's bytes (importOnnx: every operator a lens, layers recovered where they match). */
+export function importModel(name: string, bytes: Uint8Array): Imported {
+  const r = importOnnx(bytes);
+  return {
+    name,
+    spec: String(r.model),
+    theta: r.theta,
+    notes: [...r.notes, ...(r.outputLink ? [`it ends in ${r.outputLink}: trained through the logits before it`] : [])],
+  };
+}
+
+/**
+ * An uploaded CSV as the CLI reads it (header row, the last column the target; numeric columns
+ * standardised with the file's mean and std, text columns one-hot encoded).
+ */
+export function uploadedData(name: string, text: string): Dataset {
+  const table = readTable(text, { name });
+  const p = tablePreprocessing(table);
+  return applyPreprocessing(fitStatistics(p, encodeTable(table, p)), encodeTable(table, p));
+}
+
+/** A small net for a data set's width: its inputs to one logit or one output per class. */
+export function modelForData(d: Dataset): string {
+  const inputs = d.x.size / d.x.batch,
+    outputs = d.y.size / d.y.batch;
+  return `dense(${inputs},16) >> tanh >> dense(16,${outputs})`;
+}
+
+/** The data a state trains on: the uploaded rows, or a built-in set. */
+export function dataOf(state: PlaygroundState, given: Given = {}): Dataset {
+  if (state.data !== 'uploaded') return builtInData(state.data, state.seed);
+  if (!given.data) throw new Error('no CSV uploaded yet: choose a file under "Upload a CSV"');
+  return given.data;
 }
 
 /**
@@ -59,9 +118,9 @@ export interface Plan {
  * included, are within the limits. A link with 8192-wide layers once froze the tab for minutes
  * at 1.6 GB; now it is this error, at once. Cheap enough for the page's own thread.
  */
-export function plan(state: PlaygroundState): Plan | { error: string } {
+export function plan(state: PlaygroundState, given: Given = {}): Plan | { error: string } {
   try {
-    const data = builtInData(state.data, state.seed);
+    const data = dataOf(state, given);
     const { loss, link } = lossFor(data);
     const model = fitToData(parseSpec(state.model), data, loss);
     const N = data.x.batch;
@@ -80,8 +139,8 @@ export function plan(state: PlaygroundState): Plan | { error: string } {
  * Bayesian state trains the ELBO: the optimiser adds the KL gradient to the prior
  * (src/experiments/markov/elbo.ts).
  */
-export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: string } {
-  const p = plan(state);
+export function setup(state: PlaygroundState, seedOffset = 0, given: Given = {}): Setup | { error: string } {
+  const p = plan(state, given);
   if ('error' in p) return p;
   try {
     const { data, model: fixed, loss, link } = p;
@@ -93,11 +152,25 @@ export function setup(state: PlaygroundState, seedOffset = 0): Setup | { error: 
           ...base,
           optimizer: withKlGradient(makeOptimizer(state.optimizer, { lr: state.lr }), gauss, 1, CLASSIFICATION_DEFAULTS.klWeight! / data.x.batch),
         })
-      : new Trainer(fixed, data, { ...base, lr: state.lr, optimizer: state.optimizer });
-    return { data, loss, link, trainer };
+      : plainTrainer(
+          fixed,
+          data,
+          { ...base, lr: state.lr, optimizer: state.optimizer },
+          state.model === given.imported?.spec ? given.imported.theta : undefined,
+        );
+    return { data, loss, link, trainer, model: fixed };
   } catch (e) {
     return { error: (e as Error).message };
   }
+}
+
+/**
+ * A Trainer from the imported weights (copies) when the model is the imported one; a model
+ * ending in softmax trains through the logits before it, as the CLI's train does.
+ */
+function plainTrainer(model: Para, data: Dataset, opts: ConstructorParameters<typeof Trainer>[2], theta: readonly Tensor[] | undefined): Trainer {
+  const { part } = trainedPart(model, opts!.loss!.name, undefined);
+  return new Trainer(part, data, { ...opts, ...(theta ? { theta: theta.map((t) => t.clone()) } : {}) });
 }
 
 /** Probability of class 1 (one logit), or the predicted class scaled to [0,1] (several outputs). */

@@ -5,7 +5,8 @@ import { backend } from '../src/tensor/registry.js';
 import { backendLabel, init } from '../src/tensor/init.js';
 import { DeviceTrainer } from '../src/train/device-trainer.js';
 import type { EpochStats } from '../src/train/trainer.js';
-import { gridOf, N, setup } from './model.js';
+import { gridOf, importModel, N, setup, uploadedData } from './model.js';
+import type { Given } from './model.js';
 import type { PlaygroundState } from './state.js';
 
 /** Messages the page sends. */
@@ -13,7 +14,10 @@ export type ToWorker =
   | { type: 'train'; state: PlaygroundState }
   | { type: 'stop' }
   | { type: 'ensemble'; state: PlaygroundState; experts: number; tol: number }
-  | { type: 'preview'; state: PlaygroundState; key: string };
+  | { type: 'preview'; state: PlaygroundState; key: string }
+  // files the page was given: an ONNX model (trained from its weights while the model field holds its spec) and a CSV (state.data 'uploaded')
+  | { type: 'onnx'; name: string; bytes: Uint8Array }
+  | { type: 'csv'; name: string; text: string };
 
 /** What the worker is doing: the page's status line says it. */
 export type Activity = { kind: 'idle' } | { kind: 'training'; epoch: number; epochs: number } | { kind: 'ensemble'; expert: number; experts: number };
@@ -45,6 +49,7 @@ export interface GridMsg extends Box {
 }
 
 let running = 0; // generation counter: a new run or a stop cancels the old one
+const given: Given = {};
 let activity: Activity = { kind: 'idle' };
 
 const post = (m: FromWorker): void => (self as unknown as Worker).postMessage(m);
@@ -62,7 +67,7 @@ const fail = (e: unknown): void => {
  */
 function train(state: PlaygroundState): void {
   const gen = ++running;
-  const s = setup(state);
+  const s = setup(state, 0, given);
   if ('error' in s) return post({ type: 'error', message: s.error });
   const { trainer, data, link } = s;
   const box = data.x.shape[1] === 2 ? boundsOf(data.x, 0.15) : undefined;
@@ -117,7 +122,7 @@ function train(state: PlaygroundState): void {
  * page has checked the state's cost (plan). `key` says which state it answers.
  */
 function preview(state: PlaygroundState, key: string): void {
-  const s = setup(state);
+  const s = setup(state, 0, given);
   if ('error' in s || s.data.x.shape[1] !== 2) return post({ type: 'preview', key });
   const box = boundsOf(s.data.x, 0.15);
   post({ type: 'preview', key, grid: { ...box, values: gridOf(s.trainer.model, s.trainer.theta, box, s.link).chi, nx: N, ny: N } });
@@ -137,7 +142,7 @@ async function ensemble(state: PlaygroundState, experts: number, tol: number): P
     post({ type: 'ensemble-progress', expert: k + 1, experts, backend: backendLabel(backend()) });
     await new Promise((resolve) => setTimeout(resolve, 0)); // let a Stop in between experts
     if (gen !== running) return;
-    const s = setup(state, k + 1);
+    const s = setup(state, k + 1, given);
     if ('error' in s) return fail(new Error(s.error));
     if (s.data.x.shape[1] !== 2) return fail(new Error('the sheaf view needs 2-D data'));
     box ??= boundsOf(s.data.x, 0.15);
@@ -177,6 +182,8 @@ self.onmessage = async (e: MessageEvent<ToWorker>): Promise<void> => {
   try {
     if (m.type === 'train') train(m.state);
     else if (m.type === 'preview') preview(m.state, m.key);
+    else if (m.type === 'onnx') given.imported = importModel(m.name, m.bytes);
+    else if (m.type === 'csv') given.data = uploadedData(m.name, m.text);
     else if (m.type === 'ensemble') await ensemble(m.state, m.experts, m.tol);
     else {
       // stop: cancel the run and say where it stood

@@ -16,6 +16,7 @@ import { normGated } from '../nn/equivariant/norm.js';
 import { ropeAttention } from '../nn/equivariant/rope.js';
 import type { RopeOptions } from '../nn/equivariant/rope.js';
 import { displace } from '../nn/equivariant/displace.js';
+import { pointsLinear } from '../nn/equivariant/points-linear.js';
 import { e3Conv } from '../nn/equivariant/e3-conv.js';
 import type { Aggregation } from '../nn/equivariant/e3-conv.js';
 import { irrepsGate } from '../nn/equivariant/irreps-gate.js';
@@ -165,6 +166,12 @@ defs.push({
   args: ['int', 'string', 'string', 'string', 'int', 'string?'],
   doc: 'e3_conv(n,in,hidden,out,lmax[,attention]): E(3)-equivariant message passing on [n,3+in] → [n,3+out] (SEGNN)',
   make: (a, b, c, d, e, f) => e3Conv(n(a), s(b), s(c), s(d), n(e), f === undefined ? 'sum' : (s(f) as Aggregation)),
+});
+defs.push({
+  name: 'points_linear',
+  args: ['int', 'string', 'string'],
+  doc: 'points_linear(n,in,out): irreps_linear(in,out) on the features of n points, [n,3+in] → [n,3+out], positions passed on',
+  make: (a, b, c) => pointsLinear(n(a), s(b), s(c)),
 });
 defs.push({ name: 'displace', args: ['int'], doc: 'displace(n): [n,3+3] positions and a vector → [n,3] moved positions', make: (a) => displace(n(a)) });
 

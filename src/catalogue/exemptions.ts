@@ -61,6 +61,7 @@ export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, stri
     tensor_product: IRREPS,
     sh_embedding: IRREPS,
     e3_conv: `${IRREPS}; it also builds the graph of point pairs from the data`,
+    points_linear: `${IRREPS}; the positions of the point cloud are passed on beside the features`,
     displace:
       'it moves point coordinates by learned radial weights of pairwise differences (EGNN), a data-dependent graph; writable with Expand and ReduceSum, not written yet',
     masked_map: MASKED,
@@ -88,6 +89,7 @@ export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, stri
     sh_embedding: 'the e3nn layers have no PyTorch rule yet (e3nn itself is not installed on these machines to check one against)',
     tensor_product: 'the e3nn layers have no PyTorch rule yet (e3nn itself is not installed on these machines to check one against)',
     displace: 'used only inside the N-body task with e3_conv, which has no PyTorch rule either',
+    points_linear: 'the e3nn layers have no PyTorch rule yet (e3nn itself is not installed on these machines to check one against)',
   },
   drawing: {},
   device: {
@@ -105,7 +107,8 @@ export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, stri
     rnn_cell: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
     scan: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
     unfold: 'no WebGPU recurrent kernels yet: training it on the device exits 2 with E_DEVICE naming the layer',
-    attention: 'with relative or absolute positions the bias or the position table is added on host arrays (rope and none run on a device)',
+    attention:
+      'with relative, absolute or a derived geometry the bias or the position table is added on host arrays, and on points(n) the pair network and the value maps are host loops (rope and none run on a device)',
     adapter: 'computes with gemm only, but is not yet declared kernels-only (not checked on a device)',
     leaky_relu: 'an element loop on host arrays: the backends have no leaky unary kernel',
     globalavgpool: 'a mean per channel in a host loop: no kernel yet',
@@ -137,5 +140,7 @@ export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, stri
     sh_embedding: 'spherical harmonics of every pair in host loops',
     tensor_product: 'Clebsch–Gordan contractions in host loops',
     displace: 'host loops over the points',
+    points_linear: 'per-ℓ blocks of every point in host loops',
+    tokens: 'a transpose [C,H·W] → [H·W,C] in a host loop: the backends have no transpose kernel',
   },
 };

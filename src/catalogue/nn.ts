@@ -1,4 +1,7 @@
-import { RangeArgError } from '../errors.js';
+import { RangeArgError, SpecError } from '../errors.js';
+import { isGeometryText, parseGeometry } from '../symmetry/geometry/geometry.js';
+import { deriveAttentionCost } from '../symmetry/geometry/derive.js';
+import { pointAttention } from '../nn/equivariant/point-attention.js';
 import type { LayerDef } from './grammar.js';
 import { elementwise } from '../nn/activation.js';
 import { dense } from '../nn/dense.js';
@@ -8,6 +11,7 @@ import { avgpool2d } from '../nn/avgpool2d.js';
 import { conv1d } from '../nn/conv1d.js';
 import { conv2d } from '../nn/conv2d.js';
 import { flatten } from '../nn/flatten.js';
+import { tokens } from '../nn/tokens.js';
 import { globalavgpool } from '../nn/globalavgpool.js';
 import { maxpool2d } from '../nn/maxpool2d.js';
 import { attention } from '../nn/attention.js';
@@ -76,11 +80,39 @@ defs.push({
   make: (k, s) => avgpool2d(k as number, opt(s, k as number)),
 });
 defs.push({ name: 'flatten', args: [], doc: 'flatten: [C,H,W] → [C·H·W] (row-major)', make: () => flatten() });
+defs.push({
+  name: 'tokens',
+  args: [],
+  doc: 'tokens: [C,H,W] → [H·W,C], one token per pixel in row-major order (what attention on grid(H,W) takes)',
+  make: () => tokens(),
+});
 defs.push({ name: 'globalavgpool', args: [], doc: 'globalavgpool: [C,H,W] → [C], the mean of each channel', make: () => globalavgpool() });
 
 const n = (v: unknown): number => v as number;
 const maskOf = (v: unknown): Mask => (v === undefined ? 'causal' : (String(v) as Mask));
-const POS = 'pos = rope | relative | relative(K) | absolute(Tmax) | none';
+const POS =
+  'pos = rope | relative | relative(K) | absolute(Tmax) | none, or a geometry whose kernels the solver derives: seq(T) | seq(T,causal) | seq(T,rotary) | cyclic(T) | grid(H,W) | grid(H,W,D4) | set(n)';
+
+/** A declared geometry decides the mask itself (seq(T,causal)): a mask argument beside one is refused. */
+function noMaskWithGeometry(layer: string, pos: string, mask: unknown): void {
+  if (mask !== undefined && isGeometryText(pos))
+    throw new SpecError(
+      `${layer}: the geometry ${pos} decides which keys a query sees (write seq(T,causal) for a causal one); drop the mask '${String(mask)}'`,
+    );
+}
+
+/** The width argument of attention: an integer d, or for points(n) the features' irreps (S x0e + C x1o). */
+function attentionLayer(d: unknown, h: unknown, p: unknown, m: unknown): Para {
+  const pos = String(p),
+    width = String(d);
+  noMaskWithGeometry('attention', pos, m);
+  if (isGeometryText(pos)) {
+    const g = parseGeometry(pos);
+    if (g.kind === 'points') return pointAttention(width, n(h), g);
+  }
+  if (!/^\d+$/.test(width)) throw new SpecError(`attention: the width d must be a positive integer (irreps S x0e + C x1o only with points(n)), got '${width}'`);
+  return attention(Number(width), n(h), pos, maskOf(m));
+}
 defs.push({
   name: 'embedding',
   args: ['int', 'int'],
@@ -91,15 +123,19 @@ defs.push({ name: 'layernorm', args: ['int'], doc: 'layernorm(d): g ⊙ (x − �
 defs.push({ name: 'rmsnorm', args: ['int'], doc: 'rmsnorm(d): g ⊙ x/rms(x) over the last axis (every position)', make: (d) => rmsnorm(n(d)) });
 defs.push({
   name: 'attention',
-  args: ['int', 'int', 'string', 'string?'],
-  doc: `attention(d,heads,pos[,mask]): multi-head self-attention on [T,d], causal unless mask = none; ${POS}`,
-  make: (d, h, p, m) => attention(n(d), n(h), String(p), maskOf(m)),
+  args: ['string', 'int', 'string', 'string?'],
+  doc: `attention(d,heads,pos[,mask]): multi-head self-attention on [T,d], causal unless mask = none; ${POS}; on a point cloud attention(S x0e+C x1o,heads,points(n[,lmax])) on [n,3+S+3C]`,
+  cost: (_d, _h, p) => (isGeometryText(String(p)) ? deriveAttentionCost(parseGeometry(String(p))) : {}),
+  make: attentionLayer,
 });
 defs.push({
   name: 'transformer',
   args: ['int', 'int', 'int', 'string', 'string?'],
   doc: `transformer(d,heads,ff,pos): residual(layernorm(d) >> attention(d,heads,pos)) >> residual(layernorm(d) >> dense(d,ff) >> gelu >> dense(ff,d)); ${POS}`,
-  make: (d, h, f, p, m) => transformer(n(d), n(h), n(f), String(p), maskOf(m)),
+  make: (d, h, f, p, m) => {
+    noMaskWithGeometry('transformer', String(p), m);
+    return transformer(n(d), n(h), n(f), String(p), maskOf(m));
+  },
 });
 defs.push({
   name: 'tied',

@@ -47,6 +47,8 @@ function rowsReport(o: RowsOutcome, extras: RunExtras): Report {
     ...(record.schedule !== undefined ? { schedule: record.schedule } : {}),
     ...(record.val_fraction !== undefined ? { val_fraction: record.val_fraction } : {}),
     ...recurrentSettings(record),
+    ...(o.scaling ? { scaling: o.scaling } : {}),
+    ...(o.notes?.length ? { notes: o.notes } : {}),
     final_loss: result.finalLoss,
     accuracy: result.accuracy,
     val_loss: result.validationLoss,
@@ -85,6 +87,7 @@ function rowsReport(o: RowsOutcome, extras: RunExtras): Report {
     `epochs      ${out.epochs} (${fmt(out.seconds, 3)} s)`,
     `final loss  ${fmt(out.final_loss)}${out.val_loss !== undefined ? `  (validation ${fmt(out.val_loss)})` : ''}${out.test_loss !== undefined && out.accuracy === undefined ? `  (test ${fmt(out.test_loss)})` : ''}`,
     ...(out.accuracy !== undefined ? [`accuracy    ${fmt(out.accuracy)}${also.length ? `  (${also.join(', ')})` : ''}`] : []),
+    ...(o.notes ?? []).map((n) => `note        ${n}`),
     ...Object.entries(extra).map(([k, v]) => `${k.padEnd(11)} ${String(v)}`),
   ];
   return { json: out, text };
@@ -108,6 +111,7 @@ function textReport(o: TextOutcome, extras: RunExtras): Report {
     tokens_per_second: r.tokensPerSecond,
     seconds: r.seconds,
     parameters: r.parameters,
+    ...(o.notes?.length ? { notes: o.notes } : {}),
     train_characters: corpus.train.length,
     val_characters: corpus.val.length,
     backend: backendInfo(backend()),
@@ -122,6 +126,7 @@ function textReport(o: TextOutcome, extras: RunExtras): Report {
     `steps       ${r.steps} of ${record.batch} windows × ${record.context} characters (${fmt(r.seconds, 3)} s, ${fmt(r.tokensPerSecond, 3)} tokens/s)`,
     `bits/char   ${fmt(r.bitsPerChar)} training, ${fmt(r.valBitsPerChar)} validation`,
     ...(out.resumed_from !== undefined ? [`resumed     from step ${out.resumed_from}`] : []),
+    ...(o.notes ?? []).map((n) => `note        ${n}`),
     ...(out.checkpoint !== undefined ? [`checkpoint  ${out.checkpoint} (step ${out.checkpoint_step}; ${out.checkpoints_written} written by this run)`] : []),
     ...(extras.saved ? [`saved       ${extras.saved.path} (${extras.saved.bytes} bytes)`] : []),
   ];

@@ -39,6 +39,47 @@ export interface ArrayRequest {
   classes?: readonly string[];
   /** Two classes as one target column [N,1] (for a model with one output) instead of one-hot. */
   binaryAsOneColumn?: boolean;
+  /** How x becomes model inputs (default: 8-bit pixels to [0,1], booleans as they are, other numbers standardised). */
+  scale?: ArrayScale;
+}
+
+/**
+ * How raw array inputs become model inputs (the CLI's --scale): `none`, as stored (token ids,
+ * or inputs a model was trained on as they are); `unit`, pixels to [0,1] as PyTorch's ToTensor
+ * does — 8-bit values ÷255, values already within [0,1] as they are; `standard`, (x − mean)/std
+ * per input, fitted on the training rows (after ÷255 for 8-bit arrays).
+ */
+export type ArrayScale = 'none' | 'unit' | 'standard';
+export const ARRAY_SCALES: readonly ArrayScale[] = ['none', 'unit', 'standard'];
+
+/** The preprocessing's scale factor and standardisation for x under a --scale choice (undefined: the default for x's element type). */
+export function arrayScaling(x: NdArray, choice: ArrayScale | undefined, name: string): { scale: number; standardize: boolean } {
+  const pixels = x.kind === 'uint8';
+  if (choice === undefined) return { scale: pixels ? 1 / 255 : 1, standardize: !pixels && x.kind !== 'bool' };
+  if (choice === 'none') return { scale: 1, standardize: false };
+  if (choice === 'standard') return { scale: pixels ? 1 / 255 : 1, standardize: true };
+  if (pixels) return { scale: 1 / 255, standardize: false };
+  let lo = Infinity,
+    hi = -Infinity,
+    integers = true;
+  for (let i = 0; i < x.data.length; i++) {
+    const v = x.data[i]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+    if (integers && !Number.isInteger(v)) integers = false;
+  }
+  if (lo >= 0 && hi <= 1) return { scale: 1, standardize: false };
+  if (lo >= 0 && hi <= 255 && integers) return { scale: 1 / 255, standardize: false };
+  throw new DataError(
+    `${name}: --scale unit maps pixels 0…255 or values already in [0,1] to [0,1], but x holds values from ${lo} to ${hi}; use --scale none or standard`,
+  );
+}
+
+/** What a preprocessing does to array inputs, in words (train and predict print it). */
+export function describeScaling(p: { readonly scale: number; readonly standardize: boolean }): string {
+  const divide = p.scale === 1 ? '' : Math.abs(p.scale * 255 - 1) < 1e-12 ? '÷255 (pixels to [0,1])' : `×${p.scale}`;
+  if (p.standardize) return divide ? `${divide}, then standardised (training rows' mean and std)` : "standardised (training rows' mean and std)";
+  return divide || 'none (values as stored)';
 }
 
 /**
@@ -67,9 +108,8 @@ export function arraysDataset(x: NdArray, y: NdArray | undefined, req: ArrayRequ
   requireFiniteArray(x, `${name}: x`);
   const xs = Tensor.zeros([N, ...sample]);
   xs.data.set(x.data);
-  // 8-bit arrays are pixels: scaled to [0,1]; other numbers are standardised like a table's columns
-  const scale = x.kind === 'uint8' ? 1 / 255 : 1;
-  const standardize = x.kind !== 'uint8' && x.kind !== 'bool';
+  // by default 8-bit arrays are pixels, scaled to [0,1]; other numbers are standardised like a table's columns
+  const { scale, standardize } = arrayScaling(x, req.scale, name);
   const base = { name, x: xs, ...(sample.length === 1 ? { featureNames: Array.from({ length: sample[0]! }, (_, j) => `x${j + 1}`) } : {}) };
   if (!y) return { data: { ...base, y: xs }, preprocessing: { version: 1, input: 'array', scale, standardize } };
   if (y.shape[0] !== N) throw new DataError(`${name}: x has ${N} rows but y has ${y.shape[0] ?? 0}`);

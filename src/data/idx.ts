@@ -1,6 +1,6 @@
 import { DataError } from '../errors.js';
 import { arraysDataset, withImageLayout } from './arrays.js';
-import type { ImageLayout } from './arrays.js';
+import type { ArrayScale, ImageLayout } from './arrays.js';
 import type { NdArray } from './npy.js';
 import { applyPreprocessing } from './preprocessing.js';
 import type { Preprocessing } from './preprocessing.js';
@@ -147,6 +147,8 @@ export interface IdxDatasetOptions {
   layout?: ImageLayout;
   /** Keep only the first `limit` samples. */
   limit?: number;
+  /** How the pixels become model inputs (default ÷255, to [0,1]). */
+  scale?: ArrayScale;
 }
 
 /**
@@ -166,7 +168,7 @@ export function idxArrays(images: IdxArray, labels: IdxArray, opts: Omit<IdxData
   const N = opts.limit === undefined ? n0 : Math.min(n0, opts.limit);
   const x: NdArray = { shape: [N, H, W], kind: 'uint8', data: (images.data as Uint8Array).subarray(0, N * H * W) };
   const y: NdArray = { shape: [N], kind: 'uint8', data: (labels.data as Uint8Array).subarray(0, N) };
-  return arraysDataset(x, y, { name, classes, task: 'classify' });
+  return arraysDataset(x, y, { name, classes, task: 'classify', scale: opts.scale });
 }
 
 /**

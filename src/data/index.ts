@@ -10,3 +10,6 @@ export * from './preprocessing.js';
 export * from './npy.js';
 export * from './npz.js';
 export * from './arrays.js';
+export * from './point-cloud.js';
+export * from './nbody.js';
+export * from './nbody-sim.js';

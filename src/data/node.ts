@@ -11,7 +11,7 @@ import type { Dataset } from './dataset.js';
 import { FASHION_MNIST_CLASSES, idxArrays, idxDeclaredBytes, isGzip, parseIdx } from './idx.js';
 import type { IdxArray } from './idx.js';
 import { withImageLayout } from './arrays.js';
-import type { ImageLayout } from './arrays.js';
+import type { ArrayScale, ImageLayout } from './arrays.js';
 import { NPY_MAX_HEADER, npySizeError, parseNpy, parseNpyHeader } from './npy.js';
 import type { NdArray } from './npy.js';
 import { parseNpz } from './npz.js';
@@ -114,7 +114,7 @@ export function readNpzFile(path: string): Map<string, NdArray> {
 }
 
 /** An image file and its label file in an IDX directory, and whether they are the training or the test split. */
-interface IdxPair {
+export interface IdxPair {
   images: string;
   labels: string;
   split: 'train' | 'test' | undefined;
@@ -143,6 +143,18 @@ function idxPairs(dir: string): IdxPair[] {
   return pairs;
 }
 
+/** The image/label files of an IDX directory's training split and, where there is one, its test split (paths); a DataError when there is no training pair. */
+export function idxSplitFiles(dir: string, name = `idx:${dir}`): { train: IdxPair; test?: IdxPair } {
+  const pairs = idxPairs(dir);
+  const train = pairs.length === 1 ? pairs[0] : pairs.find((p) => p.split === 'train');
+  const test = pairs.length === 1 ? undefined : pairs.find((p) => p.split === 'test');
+  if (!train) {
+    const found = pairs.length ? `pairs ${pairs.map((p) => p.images).join(', ')} but none named train` : 'no image/label pairs';
+    throw new DataError(`${name}: ${found}; expected X-images-idx3-ubyte[.gz] with X-labels-idx1-ubyte[.gz] (train-… and t10k-… or test-… for two splits)`);
+  }
+  return { train, ...(test ? { test } : {}) };
+}
+
 /** Raw arrays (pixels 0…255) of an IDX directory's splits, with their preprocessing (scale 1/255, the classes). */
 export interface IdxSplits {
   train: { data: Dataset; preprocessing: Preprocessing };
@@ -155,15 +167,9 @@ export interface IdxSplits {
  * both splits. A directory without such a pair, or with several and no train/test naming,
  * is a DataError listing what it holds.
  */
-export function readIdxDirectory(dir: string, opts: { name?: string; classes?: readonly string[]; limit?: number } = {}): IdxSplits {
+export function readIdxDirectory(dir: string, opts: { name?: string; classes?: readonly string[]; limit?: number; scale?: ArrayScale } = {}): IdxSplits {
   const name = opts.name ?? `idx:${dir}`;
-  const pairs = idxPairs(dir);
-  const train = pairs.length === 1 ? pairs[0] : pairs.find((p) => p.split === 'train');
-  const test = pairs.length === 1 ? undefined : pairs.find((p) => p.split === 'test');
-  if (!train) {
-    const found = pairs.length ? `pairs ${pairs.map((p) => p.images).join(', ')} but none named train` : 'no image/label pairs';
-    throw new DataError(`${name}: ${found}; expected X-images-idx3-ubyte[.gz] with X-labels-idx1-ubyte[.gz] (train-… and t10k-… or test-… for two splits)`);
-  }
+  const { train, test } = idxSplitFiles(dir, name);
   const read = (p: IdxPair): [IdxArray, IdxArray] => [readIdxFile(p.images), readIdxFile(p.labels)];
   const tr = read(train),
     te = test && read(test);
@@ -174,8 +180,8 @@ export function readIdxDirectory(dir: string, opts: { name?: string; classes?: r
     classes = Array.from({ length: top + 1 }, (_, c) => String(c));
   }
   return {
-    train: idxArrays(tr[0], tr[1], { name, classes, limit: opts.limit }),
-    ...(te ? { test: idxArrays(te[0], te[1], { name: `${name}/test`, classes, limit: opts.limit }) } : {}),
+    train: idxArrays(tr[0], tr[1], { name, classes, limit: opts.limit, scale: opts.scale }),
+    ...(te ? { test: idxArrays(te[0], te[1], { name: `${name}/test`, classes, limit: opts.limit, scale: opts.scale }) } : {}),
   };
 }
 
@@ -200,13 +206,15 @@ export interface FashionMnistOptions {
   limit?: number;
   /** 'flat' (default): x [N,784]; 'image': x [N,1,28,28] for convolutional models. */
   layout?: ImageLayout;
+  /** How the pixels become model inputs (default ÷255, to [0,1]). */
+  scale?: ArrayScale;
 }
 
 /** Fashion-MNIST's splits as raw arrays with their preprocessing (what the CLI trains on and saves with a model). */
 export function readFashionMnist(opts: Omit<FashionMnistOptions, 'layout'> = {}): IdxSplits & { test: IdxSplits['train'] } {
   const dir = opts.dataDir ?? FASHION_MNIST_DIR;
   requireFashionMnist(dir);
-  const s = readIdxDirectory(dir, { name: 'fashion-mnist', classes: FASHION_MNIST_CLASSES, limit: opts.limit });
+  const s = readIdxDirectory(dir, { name: 'fashion-mnist', classes: FASHION_MNIST_CLASSES, limit: opts.limit, scale: opts.scale });
   return { train: s.train, test: s.test! };
 }
 

@@ -96,7 +96,8 @@ export function fitStatistics(p: Preprocessing, train: Dataset): Preprocessing {
   const features = p.features.map((f): Feature => {
     const j = at;
     at += featureWidth(f);
-    return f.type === 'numeric' ? { ...f, ...columnStats(train.x.data, N, d, j) } : f;
+    // a column whose statistics are set already keeps them (token ids: mean 0, std 1, read as they are)
+    return f.type === 'numeric' && (f.mean === undefined || f.std === undefined) ? { ...f, ...columnStats(train.x.data, N, d, j) } : f;
   });
   if (at !== d) throw new DataError(`${train.name}: the preprocessing describes ${at} inputs but the data has ${d}`);
   return { ...p, features, ...(target ? { target } : {}) };

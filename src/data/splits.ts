@@ -12,8 +12,12 @@ import type { Preprocessing } from './preprocessing.js';
  */
 export interface LoadedData {
   data: Dataset;
+  /** A fixed validation split, where the source has one (nbody's 2 000 trajectories). */
+  validation?: Dataset;
   test?: Dataset;
   preprocessing?: Preprocessing;
+  /** Why the inputs are scaled otherwise than the saved preprocessing says (predict on floats already in [0,1]). */
+  scalingNote?: string;
 }
 
 /** A data set with this many rows or more and no test split of its own gets a stratified 20 % one. */
@@ -38,7 +42,7 @@ export function trainingSplits(l: LoadedData, opts: { seed: number; valFraction?
   let train = l.data;
   let test = l.test;
   if (!test && train.x.batch >= TEST_SPLIT_MIN_ROWS) ({ train, test } = stratifiedSplit(train, 0.2, opts.seed));
-  let validation: Dataset | undefined;
+  let validation = opts.valFraction ? undefined : l.validation;
   if (opts.valFraction) {
     const held = Math.round(train.x.batch * opts.valFraction);
     if (held < 1 || held >= train.x.batch)

@@ -28,6 +28,28 @@ export function characterVocabulary(text: string): string[] {
   return [...cps].sort((a, b) => a - b).map((c) => String.fromCodePoint(c));
 }
 
+/**
+ * A vocabulary of exactly `size` characters for a model whose number of ids is fixed (an
+ * imported one: size + 1 ids with the unknown one): the `size` most frequent characters of
+ * `text` (ties to the lower code point), sorted; when the text has fewer, the rest are
+ * private-use characters (U+E000 …) that no text holds, so their ids are never read.
+ */
+export function vocabularyOfSize(text: string, size: number): string[] {
+  const counts = new Map<number, number>();
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  const kept = [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, size)
+    .map(([c]) => c);
+  kept.sort((a, b) => a - b);
+  const out = kept.map((c) => String.fromCodePoint(c));
+  for (let p = 0xe000; out.length < size; p++) if (!counts.has(p)) out.push(String.fromCodePoint(p));
+  return out;
+}
+
 /** Ids of the characters of `text` (the unknown id for those outside the vocabulary). */
 export function encodeText(text: string, vocabulary: readonly string[]): Float32Array {
   const index = new Map(vocabulary.map((c, i) => [c, i]));
@@ -65,7 +87,11 @@ function countCodePoints(text: string): number {
  * A text too short to hold one window of `minWindow` characters (plus the next one) in
  * each part is a DataError.
  */
-export function textCorpus(name: string, text: string, opts: { valFraction?: number; minWindow?: number; vocabulary?: readonly string[] } = {}): TextCorpus {
+export function textCorpus(
+  name: string,
+  text: string,
+  opts: { valFraction?: number; minWindow?: number; vocabulary?: readonly string[]; vocabularySize?: number } = {},
+): TextCorpus {
   const valFraction = opts.valFraction ?? 0.1;
   const chars = Array.from(text);
   const nTrain = Math.floor(chars.length * (1 - valFraction));
@@ -74,7 +100,7 @@ export function textCorpus(name: string, text: string, opts: { valFraction?: num
     throw new DataError(`${name}: ${chars.length} characters are too few: training and validation need at least ${min} characters each`);
   }
   const trainText = chars.slice(0, nTrain).join('');
-  const vocabulary = opts.vocabulary ?? characterVocabulary(trainText);
+  const vocabulary = opts.vocabulary ?? (opts.vocabularySize !== undefined ? vocabularyOfSize(trainText, opts.vocabularySize) : characterVocabulary(trainText));
   return { name, vocabulary, train: encodeText(trainText, vocabulary), val: encodeText(chars.slice(nTrain).join(''), vocabulary) };
 }
 

@@ -1,6 +1,7 @@
 import type { Para } from '../para/para.js';
 import type { Shape } from '../tensor/tensor.js';
 import { textWidth } from './svg.js';
+import { attentionCausal, parsePosition } from '../nn/attention-position.js';
 import type { Diagram, Frame, Node, Wire } from './diagram-types.js';
 
 export type { Diagram, Frame, Node, Wire } from './diagram-types.js';
@@ -221,17 +222,24 @@ const MAX_HEADS = 6;
  */
 export function attentionLayout(f: Para): Diagram {
   const [d, heads, pos] = f.args as [number, number, string];
+  const params = (names: string[]) => f.params.filter((p) => names.includes(p.name)).map((p) => `${p.name} [${p.shape.join(',')}]`);
+  // on a point cloud: the derived coefficient network, scores and values, and the update of each point
+  if (typeof d !== 'number')
+    return box(`${f}: invariants → coefficients → softmax over the other points → values (scalars, vectors) → update`, params(['w1', 'w2', 'wo', 'n1', 'n2']));
   const dh = d / heads,
     T = f.dom?.[0];
-  const params = (names: string[]) => f.params.filter((p) => names.includes(p.name)).map((p) => `${p.name} [${p.shape.join(',')}]`);
-  const open = f.args[3] === 'none';
+  const open = !attentionCausal(parsePosition(pos, String(f)), f.args[3]);
   const head = (h: number): Diagram =>
     box(`head ${h}: softmax(q·kᵀ/√${dh}${pos === 'none' ? '' : ` + ${pos.replace(/\(.*/, '')}`})·v${open ? '' : ', causal'}`, []);
   const shown = heads <= MAX_HEADS ? Array.from({ length: heads }, (_, h) => head(h + 1)) : [head(1), box(`… ${heads - 2} more heads …`, []), head(heads)];
   const perHead = `[${T ?? '·'},${dh}]`;
   return sequentialWith(
     ['', perHead, T === undefined ? '' : `[${T},${d}]`],
-    [box('q = x·W_qᵀ, k = x·W_kᵀ, v = x·W_vᵀ', params(['wq', 'wk', 'wv', 'position', 'distance_bias'])), parallel(shown), box('·W_oᵀ', params(['wo']))],
+    [
+      box('q = x·W_qᵀ, k = x·W_kᵀ, v = x·W_vᵀ', params(['wq', 'wk', 'wv', 'position', 'distance_bias', 'kernel'])),
+      parallel(shown),
+      box('·W_oᵀ', params(['wo'])),
+    ],
   );
 }
 

@@ -44,14 +44,14 @@ const opened: RuleFamily<DrawRule> = {
 const BOXED: readonly string[] = [
   // src/nn
   ...['dense', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'leaky_relu', 'softmax'],
-  ...['conv1d', 'conv2d', 'maxpool2d', 'avgpool2d', 'flatten', 'globalavgpool'],
+  ...['conv1d', 'conv2d', 'maxpool2d', 'avgpool2d', 'flatten', 'globalavgpool', 'tokens'],
   ...['embedding', 'layernorm', 'rmsnorm', 'tied', 'reparam'],
   // src/nn/markov, src/nn/natural, src/nn/colimit
   ...['dropout', 'bayes_dense', 'adapter', 'map', 'masked_map'],
   ...['sum_pool', 'mean_pool', 'max_pool', 'masked_sum_pool', 'masked_mean_pool', 'masked_max_pool'],
   // src/nn/equivariant
   ...['equivariant', 'gated', 'bilinear', 'norm_gated', 'set_equivariant', 'message_passing', 'conv1d_periodic', 'conv2d_periodic'],
-  ...['rope_attention', 'e3_conv', 'irreps_linear', 'irreps_gate', 'irreps_norm', 'sh_embedding', 'tensor_product', 'displace'],
+  ...['rope_attention', 'e3_conv', 'irreps_linear', 'irreps_gate', 'irreps_norm', 'sh_embedding', 'tensor_product', 'displace', 'points_linear'],
   // the lenses e3_conv is composed of (its expansion, drawn when the box is opened)
   ...['cloud_edges', 'node_attributes', 'steerable', 'aggregate', 'transpose'],
   // src/nn/recurrent: the cells and the plumbing of their state

@@ -5,7 +5,18 @@ import type { Ctx, Lens, Para, ParamSpec } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
 import type { MatrixBatch } from '../tensor/backend.js';
 import type { Data, Tensor } from '../tensor/tensor.js';
-import { parsePosition, positionText, relativeBias, relativeBiasBackward, relativeBuckets, ropeRotate } from './attention-position.js';
+import {
+  attentionCausal,
+  derivedBias,
+  derivedBiasBackward,
+  parsePosition,
+  positionText,
+  relativeBias,
+  relativeBiasBackward,
+  relativeBuckets,
+  ropeRotate,
+  rotates,
+} from './attention-position.js';
 import type { Position } from './attention-position.js';
 import { requirePositive } from './conv2d.js';
 import { glorotUniform, normal, zeros } from './initializers.js';
@@ -19,31 +30,40 @@ export type Mask = 'causal' | 'none';
  *   A_h = softmax(Q_h·K_hᵀ/√dh + bias_h)   (masked: query i sees keys j ≤ i)
  *   Y = [A_1·V_1 … A_H·V_H]·W_oᵀ
  * with Q_h, K_h rotated by ρ(position) for rope and bias_h[i,j] = κ_h(j − i) for relative
- * (src/nn/attention-position.ts). The heads are a batch of strided matrices (MatrixBatch):
+ * (src/nn/attention-position.ts). With a declared geometry as pos (seq(T), cyclic(T), grid(H,W),
+ * grid(H,W,D4), set(n), seq(T,rotary)) the bias is bias_h[i,j] = κ_h[orbit(i,j)], a learned
+ * coefficient per head on each basis element of the invariant kernels the solver derives
+ * (src/symmetry/geometry), and the geometry decides the mask (seq(T,causal)) and the rotation. The heads are a batch of strided matrices (MatrixBatch):
  * the products run over all sequences and heads in one call each, and no head is copied.
  * Pullback, per head: dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − ⟨dA, A⟩)/√dh, dQ = dS·K,
  * dK = dSᵀ·Q (rotated back by ρᵀ for rope), then the projections' pullbacks.
  */
 export function attention(d: number, heads: number, pos: Position | string, mask: Mask = 'causal', T?: number): Para {
-  const where = `attention(${d},${heads},${typeof pos === 'string' ? pos : positionText(pos)}${mask === 'none' ? ',none' : ''})`;
+  const derived = typeof pos !== 'string' && pos.kind === 'derived';
+  const where = `attention(${d},${heads},${typeof pos === 'string' ? pos : positionText(pos)}${mask === 'none' && !derived ? ',none' : ''})`;
   requirePositive(where, 'width d', d);
   requirePositive(where, 'heads', heads);
   if (d % heads !== 0) throw new RangeArgError(`${where}: heads must divide d, but ${heads} does not divide ${d}`);
   const position = typeof pos === 'string' ? parsePosition(pos, where) : pos;
-  if (position.kind === 'rope' && (d / heads) % 2 !== 0)
-    throw new RangeArgError(`${where}: rope rotates pairs of features, so d/heads must be even, got ${d / heads}`);
+  if (rotates(position) && (d / heads) % 2 !== 0)
+    throw new RangeArgError(
+      `${where}: ${position.kind === 'rope' ? 'rope' : 'the rotary representation'} rotates pairs of features, so d/heads must be even, got ${d / heads}`,
+    );
   if (mask !== 'causal' && mask !== 'none') throw new RangeArgError(`${where}: mask must be causal or none, got '${String(mask)}'`);
   if (T !== undefined && position.kind === 'absolute' && T > position.tmax) {
     throw new RangeArgError(`${where}: absolute(${position.tmax}) has positions 0…${position.tmax - 1} only, so it cannot take a context of ${T}`);
   }
-  const causal = mask === 'causal';
+  if (T !== undefined && position.kind === 'derived') checkGeometryLength(position, T, where);
+  // a declared geometry says which keys a query sees (seq(T,causal)); the mask argument is for the named mechanisms
+  const causal = attentionCausal(position, mask);
   const params: ParamSpec[] = ['wq', 'wk', 'wv', 'wo'].map((name) => ({ name, shape: [d, d], init: glorotUniform(d, d) }));
   if (position.kind === 'relative') params.push({ name: 'distance_bias', shape: [heads, relativeBuckets(position.maxDistance, causal)], init: zeros });
   if (position.kind === 'absolute') params.push({ name: 'position', shape: [position.tmax, d], init: normal(0.02) });
+  if (position.kind === 'derived') params.push({ name: 'kernel', shape: [heads, position.kernels.dimension], init: zeros });
   const geometry = geometryOf(d, heads, position, causal);
   const self: Para = primitive({
     kind: 'attention',
-    args: [d, heads, positionText(position), ...(causal ? [] : ['none'])],
+    args: [d, heads, positionText(position), ...(causal || position.kind === 'derived' ? [] : ['none'])],
     dom: T === undefined ? undefined : [T, d],
     cod: T === undefined ? undefined : [T, d],
     params,
@@ -76,7 +96,8 @@ function geometryOf(d: number, heads: number, position: Position, causal: boolea
 /** The geometry of an attention layer, read off its spec arguments [d, heads, pos(, none)] (decoding: src/train/attention-cache.ts). */
 export function attentionGeometry(f: Para): Geometry {
   const [d, heads, pos, mask] = f.args as [number, number, string, string?];
-  return geometryOf(d, heads, parsePosition(pos, String(f)), mask !== 'none');
+  const position = parsePosition(pos, String(f));
+  return geometryOf(d, heads, position, attentionCausal(position, mask));
 }
 
 /** [count, rows, d] activations as a batch of per-head [rows, dh] matrices. */
@@ -100,6 +121,20 @@ export function checkPositions(position: Position, from: number, T: number, wher
   }
 }
 
+/**
+ * A sequence of T tokens fits a declared geometry: seq(N) takes windows of up to N positions (its
+ * kernels restricted to a shorter window are the same kernels), every other geometry exactly its
+ * N positions (the kernels of cyclic(N), grid(H,W) and set(N) are those of that many positions).
+ */
+export function checkGeometryLength(position: Extract<Position, { kind: 'derived' }>, T: number, where: string): void {
+  const N = position.kernels.points,
+    g = position.geometry;
+  if (g.kind === 'seq' ? T > N : T !== N)
+    throw new ShapeError(
+      `${where} expects ${g.kind === 'seq' ? `at most ${N}` : `exactly ${N}`} positions per sample (${positionText(position)}${g.kind === 'grid' ? `: ${g.H}·${g.W} tokens in row-major order` : ''}) but got ${T}`,
+    );
+}
+
 /** X + P[offset … offset+T−1] for every sequence (absolute), written into a new tensor. */
 export function withPositions(x: Tensor, table: Data, T: number, d: number, from: number, ctx: Ctx): Tensor {
   const xq = ctx.alloc(x.shape, x.dtype, true);
@@ -117,14 +152,16 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
     BT = B * T,
     dt = x.dtype,
     be = backend();
-  const offset = ctx.positionOffset ?? 0;
+  // a declared geometry's kernels depend on the positions within its window only (relative ones on differences)
+  const offset = position.kind === 'derived' && !rotates(position) ? 0 : (ctx.positionOffset ?? 0);
   checkPositions(position, offset, T, where);
+  if (position.kind === 'derived') checkGeometryLength(position, T, where);
   const [Wq, Wk, Wv, Wo, extra] = theta as Tensor[];
   const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, T, d, offset, ctx) : x;
   const Q = project(xq, Wq!, ctx),
     K = project(xq, Wk!, ctx),
     V = project(x, Wv!, ctx);
-  if (position.kind === 'rope') {
+  if (rotates(position)) {
     ropeRotate(Q, B, T, d, heads, offset);
     ropeRotate(K, B, T, d, heads, offset);
   }
@@ -132,6 +169,10 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
   if (position.kind === 'relative') {
     bias = ctx.alloc([heads, T, T], dt, true).data;
     relativeBias(extra!.data, heads, T, T, 0, position.maxDistance, causal, bias);
+  }
+  if (position.kind === 'derived') {
+    bias = ctx.alloc([heads, T, T], dt, true).data;
+    derivedBias(extra!.data, heads, T, T, 0, position.kernels, causal, bias);
   }
   const A = ctx.alloc([B, heads, T, T], dt, true).data;
   be.gemmBatched(false, true, T, T, g.dh, headsOf(Q, T, g), headsOf(K, T, g), blocksOf(A, T, T, g), [B, heads], false);
@@ -157,11 +198,16 @@ function attentionLens(g: Geometry, theta: readonly Tensor[], x: Tensor, ctx: Ct
         be.sumRows(dA, B, heads * T * T, dBias, false);
         relativeBiasBackward(dBias, heads, T, T, position.maxDistance, causal, 1 / scale, dTheta[4]!.data);
       }
+      if (dTheta && position.kind === 'derived') {
+        const dBias = ctx.alloc([heads, T, T], dt, true).data;
+        be.sumRows(dA, B, heads * T * T, dBias, false);
+        derivedBiasBackward(dBias, heads, T, T, position.kernels, causal, 1 / scale, dTheta[4]!.data);
+      }
       const dQ = ctx.alloc([BT, d], dt, true).data,
         dK = ctx.alloc([BT, d], dt, true).data;
       be.gemmBatched(false, false, T, g.dh, T, blocksOf(dA, T, T, g), headsOf(K, T, g), headsOf(dQ, T, g), [B, heads], false);
       be.gemmBatched(true, false, T, g.dh, T, blocksOf(dA, T, T, g), headsOf(Q, T, g), headsOf(dK, T, g), [B, heads], false);
-      if (position.kind === 'rope') {
+      if (rotates(position)) {
         ropeRotate(dQ, B, T, d, heads, offset, true);
         ropeRotate(dK, B, T, d, heads, offset, true);
       }

@@ -34,3 +34,6 @@ export type { Decomposition, DecompositionTerm } from './irreps/decompose.js';
 export { parseIndexSymmetry } from './irreps/index-symmetry.js';
 export type { IndexSymmetry } from './irreps/index-symmetry.js';
 export { gaussLegendre, sphereQuadrature } from './irreps/quadrature.js';
+export * as geometry from './geometry/index.js';
+export { parseGeometry, geometryText, deriveAttention, attentionDimension, attentionElements } from './geometry/index.js';
+export type { Geometry, DerivedAttention } from './geometry/index.js';

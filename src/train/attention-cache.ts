@@ -1,6 +1,6 @@
 import { ShapeError } from '../errors.js';
-import { attentionGeometry, blocksOf, checkPositions, headsOf, project, withPositions } from '../nn/attention.js';
-import { relativeBias, ropeRotate } from '../nn/attention-position.js';
+import { attentionGeometry, blocksOf, checkGeometryLength, checkPositions, headsOf, project, withPositions } from '../nn/attention.js';
+import { derivedBias, relativeBias, ropeRotate, rotates } from '../nn/attention-position.js';
 import type { Ctx, Para } from '../para/para.js';
 import type { MatrixBatch } from '../tensor/backend.js';
 import { backend } from '../tensor/registry.js';
@@ -20,7 +20,8 @@ export function attentionStepper(f: Para, theta: readonly Tensor[], ctx: Ctx): {
   const { d, heads, scale, position } = g;
   const [Wq, Wk, Wv, Wo, extra] = theta as Tensor[];
   const be = backend();
-  const offset = ctx.positionOffset ?? 0;
+  // a declared geometry's kernels depend on the positions within its window only (relative ones on differences)
+  const offset = position.kind === 'derived' && !rotates(position) ? 0 : (ctx.positionOffset ?? 0);
   let seen = 0,
     cap = 0,
     B = 0;
@@ -48,11 +49,12 @@ export function attentionStepper(f: Para, theta: readonly Tensor[], ctx: Ctx): {
         dt = x.dtype,
         from = seen + offset;
       checkPositions(position, from, L, where);
+      if (position.kind === 'derived') checkGeometryLength(position, seen + L, where);
       const xq = position.kind === 'absolute' ? withPositions(x, extra!.data, L, d, from, ctx) : x;
       const Q = project(xq, Wq!, ctx),
         Kn = project(xq, Wk!, ctx),
         Vn = project(x, Wv!, ctx);
-      if (position.kind === 'rope') {
+      if (rotates(position)) {
         ropeRotate(Q, B, L, d, heads, from);
         ropeRotate(Kn, B, L, d, heads, from);
       }
@@ -66,6 +68,10 @@ export function attentionStepper(f: Para, theta: readonly Tensor[], ctx: Ctx): {
       if (position.kind === 'relative') {
         bias = ctx.alloc([heads, L, Tk], dt, true).data;
         relativeBias(extra!.data, heads, L, Tk, seen, position.maxDistance, true, bias);
+      }
+      if (position.kind === 'derived') {
+        bias = ctx.alloc([heads, L, Tk], dt, true).data;
+        derivedBias(extra!.data, heads, L, Tk, seen, position.kernels, true, bias);
       }
       const cache = (data: Data): MatrixBatch => ({ data, ld: d, outer: cap * d, inner: g.dh });
       const A = ctx.alloc([B, heads, L, Tk], dt, true).data;

@@ -1,9 +1,11 @@
 import { trainingSplits } from '../data/splits.js';
 import type { LoadedData } from '../data/splits.js';
+import { describeScaling } from '../data/arrays.js';
 import type { Para } from '../para/para.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { namedSchedule, recurrentSettings, trainOptions } from './run.js';
 import type { RowsRecord, RunSettings, TrainingRun } from './run.js';
+import { trainedPart } from './model-ends.js';
 import { trainAsync } from './train.js';
 
 /** Where a rows run starts from and what its record names besides its settings. */
@@ -14,6 +16,10 @@ export interface RowsRunOptions {
   init?: string;
   /** Recorded in the model file: where the data set's files were read (fashion-mnist's --data-dir). */
   dataDir?: string;
+  /** The --scale asked for (the run then says how it scaled the inputs). */
+  scale?: string;
+  /** The output link a model file declares (an ONNX import's `onnx_output_link`), checked against the model's last layer. */
+  declaredLink?: string;
 }
 
 /**
@@ -28,6 +34,10 @@ export function rowsRun(model: Para, loaded: LoadedData, settings: RunSettings, 
   const options = trainOptions(settings, train);
   const target = preprocessing?.target;
   const schedule = namedSchedule(settings);
+  const { part, rejoin, notes } = trainedPart(model, options.loss!.name, opts.declaredLink);
+  const scaling = preprocessing?.input === 'array' ? describeScaling(preprocessing) : undefined;
+  const why = loaded.scalingNote ?? (opts.scale === 'unit' && preprocessing?.input === 'array' && preprocessing.scale === 1 ? 'already in [0,1]' : undefined);
+  if (scaling && (opts.scale !== undefined || why)) notes.push(`inputs scaled: ${scaling}${why ? `; ${why}` : ''}`);
   // the run's record, built once: the model file keeps it with the results, a checkpoint the
   // part a resumed run must repeat (not the epochs, which may grow; the rows besides)
   const record: RowsRecord = {
@@ -50,7 +60,7 @@ export function rowsRun(model: Para, loaded: LoadedData, settings: RunSettings, 
     length: { unit: 'epoch', every: 1, epochs: settings.epochs, steps: settings.steps },
     async train(hooks) {
       // on a device backend the run stays on the device (DeviceTrainer); elsewhere it is `train`
-      const result = await trainAsync(model, train, {
+      const trained = await trainAsync(part, train, {
         ...options,
         theta: opts.theta,
         steps: settings.steps,
@@ -61,6 +71,7 @@ export function rowsRun(model: Para, loaded: LoadedData, settings: RunSettings, 
         evalEvery: Math.max(1, Math.floor(settings.epochs / 20)),
         onEvent: hooks.onEvent,
       });
+      const result = { ...trained, model: rejoin(trained.model) };
       const fileSettings = {
         ...record,
         epochs: result.epochs,
@@ -73,7 +84,18 @@ export function rowsRun(model: Para, loaded: LoadedData, settings: RunSettings, 
         data_dir: opts.dataDir,
         init: opts.init,
       };
-      return { kind: 'rows', record, splits, result, model: result.model, theta: result.theta, fileSettings, preprocessing };
+      return {
+        kind: 'rows',
+        record,
+        splits,
+        result,
+        model: result.model,
+        theta: result.theta,
+        fileSettings,
+        preprocessing,
+        notes,
+        ...(scaling ? { scaling } : {}),
+      };
     },
   };
 }

@@ -3,7 +3,9 @@ import { vocabSize } from '../data/text.js';
 import type { TextCorpus } from '../data/text.js';
 import { RangeArgError } from '../errors.js';
 import { scheduleByName } from '../optim/schedule.js';
+import type { Para } from '../para/para.js';
 import { backend } from '../tensor/registry.js';
+import type { Tensor } from '../tensor/tensor.js';
 import { fnv1a } from './checkpoint.js';
 import { trainLanguageModelAsync } from './language-model.js';
 import { namedSchedule, recurrentSettings } from './run.js';
@@ -28,7 +30,12 @@ export function textFingerprint(corpus: TextCorpus): string {
  * `steps` optimiser steps, or `epochs` of ⌈training characters / (batch·context)⌉ steps each;
  * checkpoints count steps, since a step draws windows rather than passing over the data.
  */
-export function textRun(spec: string, corpus: TextCorpus, settings: RunSettings): TrainingRun {
+export function textRun(
+  spec: string | Para,
+  corpus: TextCorpus,
+  settings: RunSettings,
+  opts: { theta?: Tensor[]; init?: string; notes?: readonly string[] } = {},
+): TrainingRun {
   const { context } = settings;
   if (context === undefined) throw new RangeArgError('a run on text needs a context (characters per training window)');
   if ((settings.loss !== undefined && settings.loss !== 'token-cross-entropy') || settings.valFraction !== undefined)
@@ -36,7 +43,8 @@ export function textRun(spec: string, corpus: TextCorpus, settings: RunSettings)
       'a run on text trains with the token-cross-entropy loss and validates on the last 10 % of the text (no loss or validation fraction of its own)',
     );
   const batch = settings.batch || DEFAULT_TEXT_BATCH;
-  const model = parseSpec(spec, { constants: { vocab: vocabSize(corpus.vocabulary) } });
+  // a model file's morphism (--init) is read again from its spec, free to take windows of any length its layers allow
+  const model = parseSpec(String(spec), { constants: { vocab: vocabSize(corpus.vocabulary) } });
   const steps = settings.steps ?? settings.epochs * Math.ceil(corpus.train.length / (batch * context));
   const schedule = namedSchedule(settings);
   // the run's record, built once: the model file keeps it with the results, a checkpoint
@@ -68,6 +76,7 @@ export function textRun(spec: string, corpus: TextCorpus, settings: RunSettings)
         optimizer: settings.optimizer,
         ...(schedule !== undefined ? { optimizerOptions: { schedule: scheduleByName(schedule, steps) } } : {}),
         seed: settings.seed,
+        ...(opts.theta ? { theta: opts.theta } : {}),
         ...recurrentSettings(settings),
         ...(device ? {} : { onStart: hooks.onStart, resumed: hooks.resumedRunState, afterStep: hooks.afterEpoch }),
         onStep: hooks.onStep,
@@ -78,8 +87,9 @@ export function textRun(spec: string, corpus: TextCorpus, settings: RunSettings)
         vocabulary: corpus.vocabulary.join(''),
         bits_per_char: result.bitsPerChar,
         val_bits_per_char: result.valBitsPerChar,
+        ...(opts.init !== undefined ? { init: opts.init } : {}),
       };
-      return { kind: 'text', record, corpus, result, model: result.model, theta: result.theta, fileSettings };
+      return { kind: 'text', record, corpus, result, model: result.model, theta: result.theta, fileSettings, notes: opts.notes ?? [] };
     },
   };
 }

@@ -117,6 +117,8 @@ interface Outcome {
   /** Everything the model file records about the run: the record and the results. */
   readonly fileSettings: Record<string, unknown>;
   readonly preprocessing?: Preprocessing;
+  /** What the run did that its flags did not say, one line each (a softmax head trained through its logits, the inputs' scaling). */
+  readonly notes?: readonly string[];
 }
 
 export interface RowsOutcome extends Outcome {
@@ -124,6 +126,8 @@ export interface RowsOutcome extends Outcome {
   readonly record: RowsRecord;
   readonly splits: TrainingSplits;
   readonly result: TrainResult;
+  /** How array inputs became model inputs (data/arrays.ts describeScaling); undefined for tables and built-in sets. */
+  readonly scaling?: string;
 }
 
 export interface TextOutcome extends Outcome {

@@ -17,6 +17,8 @@ export interface LayerExample {
 export const EXAMPLES: Readonly<Record<string, LayerExample>> = {
   adapter: { spec: 'adapter(4,2)', dom: [4] },
   attention: { spec: 'attention(6,3,rope)', dom: [5, 6] },
+  points_linear: { spec: 'points_linear(3,2x0e+1x1o,1x0e+2x1o)', dom: [3, 8] },
+  tokens: { spec: 'tokens', dom: [3, 2, 2] },
   add: { spec: 'add(3)', dom: [6] },
   avgpool2d: { spec: 'avgpool2d(2)', dom: [2, 4, 4] },
   bayes_dense: { spec: 'bayes_dense(3,2)', dom: [3], training: true },

@@ -133,6 +133,8 @@ const LAYERS = [
   'sh_embedding',
   'e3_conv',
   'displace',
+  'points_linear',
+  'tokens',
   'reparam',
   'tied',
   'masked_map',
@@ -144,6 +146,8 @@ export const SPEC_VALID = [
   'copy(3) >> (dense(3,2) @ dense(3,2)) >> add(2)',
   'embedding(32,8) >> transformer(8,2,16,rope) >> dense(8,32)',
   'attention(8,2,relative)',
+  'attention(8,2,seq(8,causal,rotary)) >> attention(8,2,grid(2,4))',
+  'points_linear(4,1x0e+1x1o,4x0e+2x1o) >> attention(4x0e+2x1o,2,points(4)) >> points_linear(4,4x0e+2x1o,1x1o) >> displace(4)',
   'irreps_linear(1x0e+1x1o,2x1o)',
   'tensor_product(1x0e+1x1o,1x1o,1x0e+1x1e)',
   'sh_embedding(4,2,4,2.0)',
@@ -158,7 +162,7 @@ export const SPEC_VALID = [
 
 export const specExpr = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...SPEC_VALID) },
-  soup([...LAYERS, '(', ')', ',', '>>', '@', ' ', 'S(4)', 'Z(2)', 'V', 'T(64)', 'T2', 'cycle(9)', '$', '>'], 24),
+  soup([...LAYERS, '(', ')', ',', '>>', '@', ' ', 'S(4)', 'Z(2)', 'V', 'T(64)', 'T2', 'cycle(9)', 'seq(9)', 'grid(2,2,D4)', 'points(3)', '$', '>'], 24),
   mutated(SPEC_VALID),
   repeated('(', 'relu', ')'),
   repeated('residual(', 'dense(2,2)', ')'),

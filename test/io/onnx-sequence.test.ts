@@ -32,14 +32,19 @@ async function compare(spec: string, T: number, V: number, seed: number): Promis
 describeWith(runtime, 'ONNX export of text models, run in ONNX Runtime', () => {
   const lm = (pos: string, norm = 'layernorm'): string =>
     `embedding(11,8) >> transformer(8,2,16,${pos}) >> transformer(8,4,16,${pos}) >> ${norm}(8) >> dense(8,11)`;
-  it.each(['rope', 'relative', 'relative(3)', 'absolute(12)', 'none'])("a two-block %s language model gives paralens's logits", async (pos) => {
-    for (const seed of [1, 2]) expect(await compare(lm(pos), 9, 11, seed)).toBeLessThan(1e-5);
-  });
+  it.each(['rope', 'relative', 'relative(3)', 'absolute(12)', 'none', 'seq(9,causal)', 'seq(12,causal,rotary)'])(
+    "a two-block %s language model gives paralens's logits",
+    async (pos) => {
+      for (const seed of [1, 2]) expect(await compare(lm(pos), 9, 11, seed)).toBeLessThan(1e-5);
+    },
+  );
 
   it('rmsnorm, an attention without the mask, and a tied head (one initializer for the shared table)', async () => {
     expect(await compare(lm('rope', 'rmsnorm'), 7, 11, 3)).toBeLessThan(1e-5);
     expect(await compare('embedding(6,8) >> attention(8,2,relative,none) >> dense(8,6)', 5, 6, 4)).toBeLessThan(1e-5);
     expect(await compare(`tied(${lm('none')})`, 6, 11, 5)).toBeLessThan(1e-5);
+    for (const geo of ['seq(5)', 'cyclic(5)', 'set(5)', 'grid(1,5)'])
+      expect(await compare(`embedding(6,8) >> attention(8,2,${geo}) >> dense(8,6)`, 5, 6, 4)).toBeLessThan(1e-5);
   });
 
   it('the comparison is not vacuous: a wrong rotation direction would be caught', async () => {

@@ -74,6 +74,21 @@ const CASES: readonly Case[] = [
   },
   { family: 'attention (relative, causal), rmsnorm', spec: 'attention(8,2,relative(3)) >> rmsnorm(8) >> attention(8,4,relative)', shape: [5, 8] },
   { family: 'attention (absolute, none; no mask)', spec: 'attention(8,4,absolute(9),none) >> attention(8,2,none)', shape: [6, 8] },
+  {
+    family: 'attention on declared geometries (derived kernels): seq causal rotary, cyclic',
+    spec: 'attention(8,2,seq(6,causal,rotary)) >> attention(8,2,cyclic(6))',
+    shape: [6, 8],
+  },
+  {
+    family: 'attention on declared geometries (derived kernels): set, a shorter window of seq',
+    spec: 'attention(8,4,set(6)) >> attention(8,2,seq(7))',
+    shape: [6, 8],
+  },
+  {
+    family: 'tokens, attention on grid(2,2,D4) and grid(2,2)',
+    spec: 'conv2d(1,4,2,2) >> tokens >> attention(4,2,grid(2,2,D4)) >> attention(4,1,grid(2,2))',
+    shape: [1, 4, 4],
+  },
   { family: 'tied embedding and head', spec: 'tied(embedding(7,4) >> attention(4,1,rope) >> dense(4,7))', shape: [5], ids: 7 },
   { family: 'set_equivariant, message_passing', spec: 'set_equivariant(5,2,3) >> relu >> message_passing(cycle(5),3,2)', shape: [5, 2] },
   { family: 'conv1d_periodic, conv2d_periodic', spec: 'conv2d_periodic(5,6,1,2,3) >> tanh >> flatten >> dense(60,3)', shape: [1, 5, 6] },
@@ -127,7 +142,8 @@ function prepare(c: Case, i: number): Prepared {
   const rng = new Rng(7 + i);
   // ρ away from its small initial value, so that training noise matters in the gradients
   theta.forEach((t, k) => {
-    if (m.params[k]!.name.endsWith('rho') || m.params[k]!.name.endsWith('bias')) for (let j = 0; j < t.size; j++) t.data[j]! += 0.3 * rng.normal();
+    if (m.params[k]!.name.endsWith('rho') || m.params[k]!.name.endsWith('bias') || m.params[k]!.name.endsWith('kernel'))
+      for (let j = 0; j < t.size; j++) t.data[j]! += 0.3 * rng.normal();
   });
   const x = randn([3, ...c.shape], rng);
   if (c.ids) for (let j = 0; j < x.size; j++) x.data[j] = rng.int(c.ids);

@@ -8,6 +8,7 @@ import { irrepDim, irrepGroupOf, irrepName } from '../../symmetry/irreps/irrep.j
 import { repToString } from '../../symmetry/group/rep.js';
 import type { Rep } from '../../symmetry/group/rep.js';
 import { UsageError } from '../args.js';
+import { ATTENTION_FORMS, runAttention } from './derive-attention.js';
 import { defineCommand } from '../command.js';
 import type { CliIO } from '../command.js';
 import type { Flags, ParsedFlags } from '../args.js';
@@ -35,13 +36,15 @@ const deriveFlags = {
   seed: { type: 'int', help: 'seed for random group elements and the iterative solver', default: 0 },
   decompose: { type: 'string', help: "decompose this representation into irreducibles (SO(2), SO(3), O(3)), e.g. 'T(2)'" },
   symmetry: { type: 'string', help: "with --decompose T(k): only the tensors with these index symmetries, e.g. 'ij=-ji', 'ijkl=jikl=klij'" },
+  attention: { type: 'string', help: `the kernel space of attention on a geometry: ${ATTENTION_FORMS}` },
+  'head-width': { type: 'int', help: 'with --attention seq(T,rotary): the head width dh (even)', default: 8, range: 'positive' },
 } as const satisfies Flags;
 
 export const command = defineCommand({
   name: 'derive',
   summary: 'derive the equivariant basis Hom_G(in, out) — the end over a symmetry group',
   usage:
-    "paralens derive --group G --in REP --out REP [--json] [--basis]\n       paralens derive --group 'SO(2)|SO(3)|O(3)' --decompose REP [--symmetry 'ij=-ji'] [--json]",
+    "paralens derive --group G --in REP --out REP [--json] [--basis]\n       paralens derive --group 'SO(2)|SO(3)|O(3)' --decompose REP [--symmetry 'ij=-ji'] [--json]\n       paralens derive --attention GEOMETRY [--head-width dh] [--json] [--basis]",
   description: `Solves ρ_out(g)·W = W·ρ_in(g) for all g in G (the end ∫_g Hom(ρ_in, ρ_out)) and prints
 the dimension, the measured equivariance error and the time; small bases are shown.
 Groups: ${GROUP_FORMS.join(', ')}.
@@ -52,9 +55,17 @@ Example: paralens derive --group 'S(4)' --in V --out V  (DeepSets: span{I, 11ᵀ
 multiplicities, in e3nn's notation (O(3): parity e/o, V is 1o; SO(2): ψ_k written k), e.g.
 --group 'SO(3)' --decompose 'T(2)' gives 0 ⊕ 1 ⊕ 2 (1x0+1x1+1x2). --symmetry restricts T(k) to the
 tensors with the given index symmetries first (e3nn's formula: 'ij=ji', 'ij=-ji',
-'ijkl=jikl=klij' for an elasticity tensor) and reports the dimension of that subspace.`,
+'ijkl=jikl=klij' for an elasticity tensor) and reports the dimension of that subspace.
+
+--attention GEOMETRY derives the kernel space of attention on a declared geometry (docs/attention.md):
+${ATTENTION_FORMS}. Finite geometries: the invariant kernels K(g·q, g·k) = K(q, k) on the
+visible pairs, one basis element per orbit of G on pairs (seq(8) has 15, one per offset k − q);
+points(n,lmax): the invariant of a pair of points (|x_k − x_q|², by the solver) in a radial basis,
+and the equivariant value maps up to lmax from the Clebsch–Gordan coefficients. --basis adds the
+matrices; --head-width sets dh for seq(T,rotary) (default 8).`,
   flags: deriveFlags,
   async run(flags, io) {
+    if (flags.attention !== undefined) return runAttention(flags, io);
     if (flags.decompose !== undefined || flags.symmetry !== undefined) return runDecompose(flags, io);
     const { group, in: repIn, out: repOut } = flags;
     if (!group || !repIn || !repOut)

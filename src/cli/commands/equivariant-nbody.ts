@@ -4,7 +4,7 @@ import { UsageError } from '../args.js';
 import type { CliIO } from '../command.js';
 import { fmt, table } from '../progress.js';
 
-export const NBODY_MODELS: readonly NBodyModel[] = ['segnn', 'segnn-attention', 'gnn', 'mlp', 'linear'];
+export const NBODY_MODELS: readonly NBodyModel[] = ['attention', 'segnn', 'segnn-attention', 'gnn', 'mlp', 'linear'];
 
 /** Mean, smallest and largest of a list. */
 export function spread(xs: readonly number[]): { mean: number; min: number; max: number } {

@@ -5,6 +5,7 @@ import { inertiaTask } from '../../experiments/equivariant/inertia.js';
 import { o5Task } from '../../experiments/equivariant/o5-invariant.js';
 import { parseDecimal, UsageError } from '../args.js';
 import { NBODY_MODELS, runNBody } from './equivariant-nbody.js';
+import { runSets } from './equivariant-sets.js';
 import { commandGroup, defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
 import { fmt, isSilent, table } from '../progress.js';
@@ -33,9 +34,16 @@ under random group elements.
            runs in docs/equivariant.md use --lr 2e-3 --schedule cosine), validation every
            --eval-every epochs on 2000 trajectories; prints the
            test MSE at the best validation epoch, the equivariance defect (mean squared
-           |f(g·x) − g·f(x)| for random g in E(3) × S(5)) and the time, per seed and as a spread.`,
+           |f(g·x) − g·f(x)| for random g in E(3) × S(5)) and the time, per seed and as a spread.
+           Model attention: points_linear, four attention(64x0e+16x1o,4,points(5)) layers whose
+           kernels the solver derives, points_linear to one vector, displace.
+
+  sets     S(6): sets of 6 points in [0,1]², label 1 when two are closer than 0.12; attention
+           on set(6) (kernels αI + β11ᵀ, derived) against DeepSets (and DeepSets three times
+           wider, deepsets-wide), Adam lr 3e-3 by default, batch 64; held-out accuracy and the
+           permutation-invariance defect per seed.`,
   flags: {
-    task: { type: 'string', help: 'benchmark task', default: 'inertia', choices: [...Object.keys(TASKS), 'nbody'] },
+    task: { type: 'string', help: 'benchmark task', default: 'inertia', choices: [...Object.keys(TASKS), 'nbody', 'sets'] },
     sizes: { type: 'string', help: 'training-set sizes, comma-separated (inertia, o5)', default: '30,100,300,1000' },
     steps: { type: 'int', help: 'Adam steps per model (inertia, o5)', default: 1500, range: 'positive' },
     ...runtimeFlags,
@@ -46,7 +54,10 @@ under random group elements.
       batch: { default: 100, range: 'positive', help: 'nbody: minibatch size' },
       schedule: { help: 'nbody: learning-rate schedule over the run (constant, cosine, step, warmup)' },
     }),
-    model: { type: 'string', help: `nbody: models, comma-separated (${NBODY_MODELS.join(', ')})`, default: 'segnn' },
+    model: {
+      type: 'string',
+      help: `nbody: models, comma-separated (${NBODY_MODELS.join(', ')}; default segnn); sets: attention, deepsets, deepsets-wide (default all)`,
+    },
     seeds: { type: 'int', help: 'nbody: number of seeds, run one after another: --seed, --seed + 1, …', default: 1, range: 'positive' },
     train: { type: 'int', help: 'nbody: training trajectories', default: 3000, range: 'positive' },
     valid: { type: 'int', help: 'nbody: validation trajectories', default: 2000, range: 'positive' },
@@ -60,7 +71,7 @@ under random group elements.
     if (flags.task === 'nbody')
       return runNBody(
         {
-          models: flags.model,
+          models: flags.model ?? 'segnn',
           seeds: flags.seeds,
           seed: flags.seed,
           options: {
@@ -76,6 +87,19 @@ under random group elements.
             lmax: flags.lmax,
             schedule: flags.schedule,
           },
+          json: Boolean(flags.json),
+          quiet: isSilent(flags),
+        },
+        io,
+      );
+    if (flags.task === 'sets')
+      return runSets(
+        {
+          models: flags.model ?? 'attention,deepsets,deepsets-wide',
+          seeds: flags.seeds,
+          seed: flags.seed,
+          epochs: flags.epochs,
+          lr: flags.lr ?? 3e-3,
           json: Boolean(flags.json),
           quiet: isSilent(flags),
         },

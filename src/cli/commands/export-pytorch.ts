@@ -1,7 +1,9 @@
 import { mkdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { builtInDataNames } from '../../data/registry.js';
-import { FASHION_MNIST_DIR } from '../../data/node.js';
+import { FASHION_MNIST_DIR, idxSplitFiles } from '../../data/node.js';
+import type { IdxPair } from '../../data/node.js';
+import { sizeOf } from '../../tensor/tensor.js';
 import { DataError, quote } from '../../errors.js';
 import type { ModelFile } from '../../io/model-file.js';
 import { checkWritableSync, replaceFilesSync } from '../../io/node-fs.js';
@@ -36,7 +38,30 @@ async function runData(file: ModelFile, named: { data?: string; dataDir?: string
     // only the model file names is reported, not handed on)
     const recordedDir = typeof file.settings.data_dir === 'string' ? resolve(file.settings.data_dir) : FASHION_MNIST_DIR;
     if (named.dataDir === undefined && recordedDir !== FASHION_MNIST_DIR) return { recorded: `fashion-mnist in ${recordedDir}` };
-    return { data: { idx: { dir: resolve(named.dataDir ?? FASHION_MNIST_DIR), layout: layoutFor(file.model, 784), classes: 10 } } };
+    return {
+      data: {
+        idx: {
+          dir: resolve(named.dataDir ?? FASHION_MNIST_DIR),
+          layout: layoutFor(file.model, 784),
+          classes: 10,
+          train: ['train-images-idx3-ubyte', 'train-labels-idx1-ubyte'],
+          test: ['t10k-images-idx3-ubyte', 't10k-labels-idx1-ubyte'],
+        },
+      },
+    };
+  }
+  if (named.data !== undefined && name.startsWith('idx:') && Array.isArray(file.settings.classes)) {
+    // the IDX directory --data names, read by path as fashion-mnist is (its files found again
+    // here); one the model file merely records is reported, not listed
+    const dir = resolve(name.slice(4));
+    const { train, test } = idxSplitFiles(dir, name);
+    const names = (p: IdxPair): [string, string] => [basename(p.images).replace(/\.gz$/, ''), basename(p.labels).replace(/\.gz$/, '')];
+    const flat = file.model.dom ? sizeOf(file.model.dom) : 0;
+    return {
+      data: {
+        idx: { dir, layout: layoutFor(file.model, flat), classes: file.settings.classes.length, train: names(train), ...(test ? { test: names(test) } : {}) },
+      },
+    };
   }
   if (named.data !== undefined && isTextData(name)) {
     const vocabulary = typeof file.settings.vocabulary === 'string' ? Array.from(file.settings.vocabulary) : undefined;
@@ -76,7 +101,7 @@ export async function exportPytorch(
   opts: WriteOptions & { data?: string; dataDir?: string } = {},
 ) {
   const { data, recorded } = await runData(file, opts);
-  const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data });
+  const project = buildPytorchProject(file.model, file.theta, { inputShape, settings: file.settings, data, preprocessing: file.preprocessing });
   await ensureDir(dir);
   const files = Object.entries(project.files);
   // every file of the project probed before the first is written (writable, regular or absent, room)

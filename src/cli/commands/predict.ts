@@ -20,7 +20,8 @@ import { parseDecimal, UsageError } from '../args.js';
 import type { Flags, ParsedFlags } from '../args.js';
 import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { dataFlags, dataForms, inputsOf, loadData, loadTable } from '../data.js';
+import { dataFlags, dataForms, inputsOf, loadData, loadTable, savedScaling } from '../data.js';
+import { describeScaling } from '../../data/arrays.js';
 import { fmt, isSilent, Progress, table } from '../progress.js';
 
 /** Rows 'x1,x2;x1,x2' as a [B, ...dom] tensor; every row must hold prod(dom) numbers. */
@@ -73,7 +74,7 @@ function tableInputs(t: Table, dom: Shape): { x: Tensor; labels?: string[] } {
  * Inputs a model with a preprocessing takes from --input rows: the raw values of its numeric
  * columns (a table's) or arrays, mapped as in training (standardised, or scaled).
  */
-function inlineInputs(pre: Preprocessing, text: string, dom: Shape): Tensor {
+function inlineInputs(pre: Preprocessing, text: string, dom: Shape): Rows {
   if (pre.input === 'table') {
     const cat = pre.features.find((f) => f.type === 'categorical');
     if (cat)
@@ -81,7 +82,10 @@ function inlineInputs(pre: Preprocessing, text: string, dom: Shape): Tensor {
         `predict: the model takes the categorical column '${cat.name}'; give the rows in a CSV file (--csv FILE) with a header naming the columns`,
       );
   }
-  return modelInputs(pre, parseInputRows(text, dom));
+  const raw = parseInputRows(text, dom);
+  // numbers already in [0,1] for a model trained on 8-bit pixels are not divided by 255 again
+  const { preprocessing, scalingNote } = savedScaling(pre, { kind: 'float', data: raw.data }, '--input');
+  return { x: modelInputs(preprocessing, raw), scaling: scalingOf(preprocessing, scalingNote) };
 }
 
 /** What the rows to predict are: model inputs, and where the file has the target, the class names or the values in the target's units. */
@@ -89,6 +93,13 @@ interface Rows {
   x: Tensor;
   labels?: string[];
   values?: Tensor;
+  /** How array inputs were scaled (data/arrays.ts describeScaling), and why when not as in training. */
+  scaling?: string;
+}
+
+/** The scaling an array preprocessing applies, in words, with the reason it differs from training's. */
+function scalingOf(p: Preprocessing | undefined, note: string | undefined): string | undefined {
+  return p?.input === 'array' ? `${describeScaling(p)}${note ? ` (${note})` : ''}` : undefined;
 }
 
 /** Where predict reads its rows: exactly one of --input, --csv and --data. */
@@ -112,23 +123,38 @@ async function preprocessedRows(pre: Preprocessing, source: FileSource, dataDir:
   if ('csv' in source && pre.input === 'array') {
     // a CSV of raw values for a model trained on arrays: the columns in order, scaled as in training
     const r = tableInputs(readTableFile(source.csv), model.dom!);
-    return { ...r, x: modelInputs(pre, r.x) };
+    const { preprocessing, scalingNote } = savedScaling(pre, { kind: 'float', data: r.x.data }, source.csv);
+    return { ...r, x: modelInputs(preprocessing, r.x), scaling: scalingOf(preprocessing, scalingNote) };
   }
   const l = 'csv' in source ? loadTable(source.csv, opts) : await loadData(source.data, opts);
   const raw = l.test ?? l.data;
-  const ds = applyPreprocessing(pre, raw);
+  const p = l.preprocessing ?? pre;
+  const ds = applyPreprocessing(p, raw);
   const x = ds.x.reshape([ds.x.batch, ...model.dom!]);
-  if (ds.y === ds.x) return { x };
-  if (pre.target?.task === 'regress') return { x, values: raw.y };
-  return { x, ...(ds.labels && ds.classes ? { labels: Array.from(ds.labels, (c) => ds.classes![c]!) } : {}) };
+  const scaling = scalingOf(p, l.scalingNote);
+  if (ds.y === ds.x) return { x, scaling };
+  if (pre.target?.task === 'regress') return { x, values: raw.y, scaling };
+  return { x, scaling, ...(ds.labels && ds.classes ? { labels: Array.from(ds.labels, (c) => ds.classes![c]!) } : {}) };
 }
 
-/** Rows for a model trained on a built-in set (no preprocessing): a CSV's columns in order, or a --data set as it is. */
-async function plainRows(source: FileSource, dataDir: string | undefined, model: Para): Promise<Rows> {
+/**
+ * Rows for a model file without a preprocessing (trained on a built-in set, or written by
+ * train.py on data of its own): a CSV's columns in order, or a --data set as it is. Labels read
+ * as class indices (an IDX file's 0 … K−1) are named by the file's classes, as the model's
+ * outputs are, so that accuracy compares names with names.
+ */
+async function plainRows(source: FileSource, dataDir: string | undefined, model: Para, classes: readonly string[] | undefined): Promise<Rows> {
   if ('csv' in source) return tableInputs(readTableFile(source.csv), model.dom!);
-  const d = inputsOf(await loadData(source.data, { seed: 0, model, dataDir }));
+  const l = await loadData(source.data, { seed: 0, model, dataDir });
+  const d = inputsOf(l);
   const ds = d.test ?? d;
-  return { x: ds.x.reshape([ds.x.batch, ...model.dom!]), ...(ds.labels && ds.classes ? { labels: Array.from(ds.labels, (c) => ds.classes![c]!) } : {}) };
+  const p = l.preprocessing;
+  const scaling = scalingOf(p?.input === 'array' ? { ...p, standardize: false } : undefined, undefined);
+  const x = ds.x.reshape([ds.x.batch, ...model.dom!]);
+  if (!ds.labels || !ds.classes) return { x, scaling };
+  const indices = ds.classes.every((c, i) => c === String(i));
+  const names = indices && classes && classes.length >= ds.classes.length ? classes : ds.classes;
+  return { x, scaling, labels: Array.from(ds.labels, (c) => names[c]!) };
 }
 
 /**
@@ -197,9 +223,12 @@ CSV's columns in order, one more column being a label. --data with a test split 
     const { model, theta, settings, preprocessing: pre } = await loadModel(flags.load);
     if (!model.dom) throw new DataError(`predict: ${model} takes inputs of any shape and the file records none`);
     let rows: Rows;
-    if ('input' in source) rows = { x: pre ? inlineInputs(pre, source.input, model.dom) : parseInputRows(source.input, model.dom) };
-    else rows = pre ? await preprocessedRows(pre, source, flags['data-dir'], model) : await plainRows(source, flags['data-dir'], model);
-    const { x, labels, values } = rows;
+    if ('input' in source) rows = pre ? inlineInputs(pre, source.input, model.dom) : { x: parseInputRows(source.input, model.dom) };
+    else {
+      const classes = Array.isArray(settings.classes) ? settings.classes.map(String) : undefined;
+      rows = pre ? await preprocessedRows(pre, source, flags['data-dir'], model) : await plainRows(source, flags['data-dir'], model, classes);
+    }
+    const { x, labels, values, scaling } = rows;
     const progress = new Progress(io, 'predict', isSilent(flags));
     progress.update(0, x.batch, 'rows');
     const all = predict(model, theta, x);
@@ -229,7 +258,7 @@ CSV's columns in order, one more column being a label. --data with a test split 
         ...(accuracy !== undefined ? { accuracy } : {}),
         ...(rmse !== undefined ? { rmse } : {}),
       };
-      io.out(JSON.stringify({ model: String(model), rows: outputs.length, outputs, ...extra }) + '\n');
+      io.out(JSON.stringify({ model: String(model), ...(scaling ? { scaling } : {}), rows: outputs.length, outputs, ...extra }) + '\n');
       return 0;
     }
     const header = [
@@ -248,7 +277,7 @@ CSV's columns in order, one more column being a label. --data with a test split 
       ...(labels ? [labels[i]!] : []),
       ...(values ? [Array.from(values.data.subarray(i * k, (i + 1) * k), (v) => fmt(v)).join(' ')] : []),
     ]);
-    io.out(`model  ${model}\n\n${table(header, lines)}\n`);
+    io.out(`model  ${model}\n${scaling ? `inputs ${scaling}\n` : ''}\n${table(header, lines)}\n`);
     if (accuracy !== undefined) io.out(`\naccuracy ${fmt(accuracy)} (${Math.round(accuracy * outputs.length)}/${outputs.length})\n`);
     if (rmse !== undefined) io.out(`\nRMSE ${fmt(rmse)} (${outputs.length} rows, in the target's units)\n`);
     return 0;

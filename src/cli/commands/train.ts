@@ -11,9 +11,14 @@ import { rowsRun } from '../../train/run-rows.js';
 import { textRun } from '../../train/run-text.js';
 import { UsageError } from '../args.js';
 import type { Flags, ParsedFlags } from '../args.js';
+import type { ArrayScale } from '../../data/arrays.js';
+import type { Para } from '../../para/para.js';
 import { defineCommand } from '../command.js';
 import { runtimeFlags } from '../runtime.js';
-import { dataFlags, dataForms, isTextData, loadData, loadTextData, TEXT_DATA } from '../data.js';
+import { dataFlags, dataForms, isArrayData, isTextData, loadData, loadTextData, scaleFlag, TEXT_DATA } from '../data.js';
+import { readsTokenIds } from '../../train/model-ends.js';
+import { ShapeError } from '../../errors.js';
+import { vocabSize } from '../../data/text.js';
 import { isSilent, trainingProgress } from '../progress.js';
 import { runSettings, trainingFlags } from '../training.js';
 import { printRun } from '../train-report.js';
@@ -21,6 +26,7 @@ import { printRun } from '../train-report.js';
 const flags = {
   model: { type: 'string', help: 'model spec string' },
   ...dataFlags(),
+  ...scaleFlag(),
   ...runtimeFlags,
   ...trainingFlags(),
   steps: { type: 'int', help: 'train for this many optimiser steps instead of --epochs (the last epoch may be partial)', range: 'positive' },
@@ -48,7 +54,7 @@ export const command = defineCommand({
   name: 'train',
   summary: 'train a model given by a spec string on a data set or your own CSV, NumPy or IDX files',
   usage:
-    'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--clip X] [--bptt K] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
+    'paralens train (--model SPEC | --init FILE) --data NAME|PATH.csv|PATH.npz|PATH.npy|idx:DIR [--target COLUMN] [--task classify|regress] [--scale none|unit|standard] [--epochs N | --steps N] [--batch N] [--context T] [--lr X] [--optimizer NAME] [--schedule NAME] [--loss NAME] [--val-fraction F] [--clip X] [--bptt K] [--seed N] [--save FILE] [--checkpoint DIR [--every N]] [--resume DIR]',
   description: `Trains the morphism that SPEC denotes (e.g. 'dense(2,4) >> sigmoid >> dense(4,1)') by iterating the
 optimiser's update endomorphism over minibatches. Data sets with 20 rows or more and no test split of
 their own are split 80/20 (stratified, seeded) and test metrics are reported; --val-fraction holds out
@@ -58,8 +64,11 @@ the target is text or a few integers, regression otherwise, or --task; numeric c
 standardised with the training rows' mean and std, text columns one-hot encoded), NumPy .npz with
 arrays x and y (or x.npy with --target y.npy; 8-bit arrays are scaled to [0,1]), or idx:DIR with
 IDX image/label files. The preprocessing is saved in the model file (docs/files.md), so predict
-applies it to raw rows. --init FILE starts from the weights of a model file (train --save, paralens
-import, PyTorch's train.py); the model is the file's, and --model, if given, must be the same spec.
+applies it to raw rows; --scale none|unit|standard chooses how arrays become inputs (token ids are
+never scaled). --init FILE starts from the weights of a model file (train --save, paralens import,
+PyTorch's train.py); the model is the file's, and --model, if given, must be the same spec. A model
+ending in softmax or log-softmax trains through the logits before it (the saved model keeps the
+head); one that reads token ids and predicts the next one trains on text too (docs/onnx.md).
 Losses: ${lossNames().join(', ')} (bce and softmax-cross-entropy take logits);
 optimisers: ${optimizerNames().join(', ')}.
 Text (${TEXT_DATA.join(', ')}; character-level: the vocabulary is the training text's characters plus one
@@ -122,28 +131,74 @@ async function openRun(flags: TrainFlags, settings: RunSettings): Promise<Traini
   return isTextData(flags.data) ? openTextRun(flags.data, flags, settings) : openRowsRun(flags.data, flags, settings);
 }
 
-function openTextRun(data: string, flags: TrainFlags, settings: RunSettings): TrainingRun {
-  for (const f of ['init', 'target', 'task', 'val-fraction'] as const) {
+async function openTextRun(data: string, flags: TrainFlags, settings: RunSettings): Promise<TrainingRun> {
+  for (const f of ['target', 'task', 'val-fraction', 'scale'] as const) {
     if (flags[f] !== undefined)
       throw new UsageError(`train: --${f} does not apply to text data (its split is fixed: the first 90 % of the characters train, the last 10 % validate)`);
   }
   if (flags.loss !== undefined && flags.loss !== 'token-cross-entropy')
     throw new UsageError(`train: text data trains with the token-cross-entropy loss, not ${flags.loss}`);
-  return textRun(specOf(flags), loadTextData(data, { dataDir: flags['data-dir'], context: flags.context }), settings);
+  if (flags.init === undefined) return textRun(specOf(flags), loadTextData(data, { dataDir: flags['data-dir'], context: flags.context }), settings);
+  return initTextRun(data, flags.init, flags, settings);
+}
+
+/**
+ * A text run from a model file's weights (an imported character model, or one trained here):
+ * the model reads token ids and predicts one of V ids at every position. Its vocabulary is the
+ * file's when it records one (trained here), else the text's V − 1 most frequent characters.
+ */
+async function initTextRun(data: string, path: string, flags: TrainFlags, settings: RunSettings): Promise<TrainingRun> {
+  const init = await loadModel(path);
+  const { model } = init;
+  sameModel(flags, path, model);
+  if (!readsTokenIds(model) && init.settings.onnx_input !== 'ids')
+    throw new UsageError(`train: ${path} (${model}) does not read token ids; text data trains a next-character model, which starts with an embedding`);
+  const T = flags.context;
+  try {
+    parseSpec(String(model)).at([T]);
+  } catch (e) {
+    if (!(e instanceof ShapeError)) throw e;
+    const fixed = model.dom?.[0];
+    throw new UsageError(
+      fixed !== undefined && fixed !== T
+        ? `train: ${path} reads windows of ${fixed} ids, not ${T}; give --context ${fixed}`
+        : `train: ${path} cannot read windows of ${T} ids: ${e.message}`,
+    );
+  }
+  const V = model.cod?.[model.cod.length - 1];
+  if (V === undefined || model.cod!.length !== 2)
+    throw new UsageError(`train: ${path} (${model}) outputs [*,${model.cod?.join(',') ?? '…'}]; a next-character model outputs [*,T,V]`);
+  const recorded = typeof init.settings.vocabulary === 'string' ? Array.from(init.settings.vocabulary) : undefined;
+  if (recorded && vocabSize(recorded) !== V) throw new UsageError(`train: ${path} records a vocabulary of ${vocabSize(recorded)} ids but outputs ${V}`);
+  const corpus = loadTextData(data, { dataDir: flags['data-dir'], context: T, ...(recorded ? { vocabulary: recorded } : { vocabularySize: V - 1 }) });
+  const notes = recorded
+    ? []
+    : [`${path} records no vocabulary: ids 0…${V - 2} are the training text's most frequent characters (in code-point order), id ${V - 1} any other`];
+  return textRun(model, corpus, settings, { theta: init.theta, init: path, notes });
+}
+
+/** --model, when given with --init, must be the file's spec. */
+function sameModel(flags: TrainFlags, path: string, model: Para): void {
+  if (flags.model && String(parseSpec(flags.model)) !== String(parseSpec(String(model))))
+    throw new UsageError(`train: --model ${flags.model} is not the model of --init ${path} (${model}); drop --model or give that spec`);
 }
 
 async function openRowsRun(data: string, flags: TrainFlags, settings: RunSettings): Promise<TrainingRun> {
   const init = flags.init !== undefined ? await loadModel(flags.init) : undefined;
   const model = init ? init.model : parseSpec(specOf(flags));
-  if (init && flags.model && String(parseSpec(flags.model)) !== String(parseSpec(String(init.model)))) {
-    throw new UsageError(`train: --model ${flags.model} is not the model of --init ${flags.init} (${init.model}); drop --model or give that spec`);
-  }
+  if (init) sameModel(flags, flags.init!, model);
+  // token ids reach the embedding as they are: never scaled or standardised
+  const ids = readsTokenIds(model) || init?.settings.onnx_input === 'ids';
+  if (ids && flags.scale !== undefined && flags.scale !== 'none')
+    throw new UsageError(`train: ${model} reads token ids, which are never scaled; drop --scale ${flags.scale}`);
+  const scale = ids && isArrayData(data) ? 'none' : (flags.scale as ArrayScale | undefined);
   // room for θ and the header, before any data is read or any epoch run
   if (flags.save) checkWritableSync(flags.save, { force: flags.force, bytes: 4 * model.params.reduce((n, p) => n + sizeOf(p.shape), 0) + 65536 });
-  const loaded = await loadData(data, { seed: settings.seed, dataDir: flags['data-dir'], model, target: flags.target, task: flags.task });
+  const loaded = await loadData(data, { seed: settings.seed, dataDir: flags['data-dir'], model, target: flags.target, task: flags.task, scale, ids });
   if (loaded.data.y === loaded.data.x)
     throw new UsageError(`train: ${loaded.data.name} has no target to learn; give --target Y.npy, or an .npz with arrays x and y`);
-  return rowsRun(model, loaded, settings, { theta: init?.theta, init: flags.init, dataDir: flags['data-dir'] });
+  const declaredLink = typeof init?.settings.onnx_output_link === 'string' ? init.settings.onnx_output_link : undefined;
+  return rowsRun(model, loaded, settings, { theta: init?.theta, init: flags.init, dataDir: flags['data-dir'], scale: flags.scale, declaredLink });
 }
 
 /** Writes the trained model and what it was trained with (io/model-file.ts); returns the bytes written. */

@@ -1,5 +1,4 @@
 import type { Dataset } from '../../data/dataset.js';
-import { RangeArgError } from '../../errors.js';
 import { mse } from '../../nn/loss.js';
 import type { Para } from '../../para/para.js';
 import { Rng } from '../../random/rng.js';
@@ -9,17 +8,11 @@ import { Trainer } from '../../train/trainer.js';
 import { scheduleByName } from '../../optim/schedule.js';
 import { O } from '../../symmetry/group/group.js';
 import type { Mat } from '../../linalg/matrix.js';
-import { simulateCharged } from './nbody-sim.js';
+import { NBODY, NBODY_CLOUD_IRREPS, NBODY_SEEDS, nbodyDataset, nbodySamples } from '../../data/nbody.js';
+import type { NBodyFormat, NBodySamples } from '../../data/nbody.js';
 
-/**
- * The N-body charged-particle benchmark of EGNN (Satorras, Hoogeboom & Welling, ICML 2021,
- * §5.1, Table 2), as SEGNN (Brandstetter et al., ICLR 2022, §5.2) also runs it: 5 particles,
- * input = positions and velocities at frame 30 (3 100 steps) and the charges, target = the
- * positions at frame 40, 1 000 steps (Δt = 0.001) later; 3 000 training trajectories, 2 000
- * for validation and 2 000 for testing; the test MSE is reported at the epoch of the best
- * validation MSE.
- */
-export const NBODY = { particles: 5, inputFrame: 30, targetFrame: 40, train: 3000, valid: 2000, test: 2000 } as const;
+export { NBODY, nbodyDataset, nbodySamples } from '../../data/nbody.js';
+export type { NBodyFormat, NBodySamples } from '../../data/nbody.js';
 
 /** The published test MSEs (EGNN Table 2; SEGNN Table 2), for the table beside ours. */
 export const NBODY_PUBLISHED: readonly { model: string; mse: number; source: string }[] = [
@@ -32,86 +25,8 @@ export const NBODY_PUBLISHED: readonly { model: string; mse: number; source: str
   { model: 'SEGNN', mse: 0.0043, source: 'SEGNN Table 2 (0.0045 in its first version)' },
 ];
 
-/** The raw samples: per trajectory the frame-30 state, the charges and the frame-40 positions. */
-export interface NBodySamples {
-  readonly count: number;
-  /** count × 5 × 3 each. */
-  readonly positions: Float64Array;
-  readonly velocities: Float64Array;
-  readonly charges: Float64Array;
-  readonly targets: Float64Array;
-}
-
-/** `count` trajectories from the simulator, deterministic by seed (each trajectory its own split stream). */
-export function nbodySamples(count: number, seed: number): NBodySamples {
-  if (!(Number.isInteger(count) && count >= 1 && count <= 100000))
-    throw new RangeArgError(`nbody: the number of trajectories must be an integer in 1 … 100000, got ${count}`);
-  const n = NBODY.particles,
-    P = n * 3;
-  const rng = new Rng(seed);
-  const positions = new Float64Array(count * P),
-    velocities = new Float64Array(count * P),
-    targets = new Float64Array(count * P),
-    charges = new Float64Array(count * n);
-  for (let s = 0; s < count; s++) {
-    const t = simulateCharged(rng.split(), NBODY.targetFrame + 1, { particles: n });
-    positions.set(t.positions.subarray(NBODY.inputFrame * P, (NBODY.inputFrame + 1) * P), s * P);
-    velocities.set(t.velocities.subarray(NBODY.inputFrame * P, (NBODY.inputFrame + 1) * P), s * P);
-    targets.set(t.positions.subarray(NBODY.targetFrame * P, (NBODY.targetFrame + 1) * P), s * P);
-    charges.set(t.charges, s * n);
-  }
-  return { count, positions, velocities, charges, targets };
-}
-
-/** How each model reads a sample. */
-export type NBodyFormat = 'cloud' | 'nodes' | 'flat';
-
-/** Node features of the equivariant model, in the irreps 2x0e+2x1o: charge, |v| (0e), v and x − x̄ (1o), as SEGNN's input. */
-const NBODY_CLOUD_IRREPS = '2x0e+2x1o';
-
-/**
- * The samples as a data set: `cloud` [N, 5, 3 + 8] = position, then the features q, |v|, v,
- * x − x̄ (a point cloud for e3_conv); `nodes` [N, 5, 7] = x, v, q per particle (the plain
- * GNN); `flat` [N, 35] (the MLP and the linear model). Targets are the positions [N, 5, 3]
- * (flat: [N, 15]).
- */
-export function nbodyDataset(s: NBodySamples, format: NBodyFormat, name = 'nbody'): Dataset {
-  const n = NBODY.particles,
-    N = s.count;
-  const width = format === 'cloud' ? 11 : 7;
-  const x = Tensor.zeros(format === 'flat' ? [N, n * 7] : [N, n, width]);
-  const y = Tensor.zeros(format === 'flat' ? [N, n * 3] : [N, n, 3]);
-  y.data.set(s.targets);
-  for (let b = 0; b < N; b++) {
-    const mean = [0, 1, 2].map((c) => {
-      let m = 0;
-      for (let i = 0; i < n; i++) m += s.positions[(b * n + i) * 3 + c]!;
-      return m / n;
-    });
-    for (let i = 0; i < n; i++) {
-      const o = (b * n + i) * width,
-        p = (b * n + i) * 3;
-      const pos = s.positions.subarray(p, p + 3),
-        vel = s.velocities.subarray(p, p + 3),
-        q = s.charges[b * n + i]!;
-      if (format === 'cloud') {
-        x.data.set(pos, o);
-        x.data[o + 3] = q;
-        x.data[o + 4] = Math.hypot(vel[0]!, vel[1]!, vel[2]!);
-        x.data.set(vel, o + 5);
-        for (let c = 0; c < 3; c++) x.data[o + 8 + c] = pos[c]! - mean[c]!;
-      } else {
-        x.data.set(pos, o);
-        x.data.set(vel, o + 3);
-        x.data[o + 6] = q;
-      }
-    }
-  }
-  return { name, x, y };
-}
-
 /** The models of the benchmark. */
-export type NBodyModel = 'segnn' | 'segnn-attention' | 'gnn' | 'mlp' | 'linear';
+export type NBodyModel = 'attention' | 'segnn' | 'segnn-attention' | 'gnn' | 'mlp' | 'linear';
 
 export interface NBodyModelOptions {
   /** Hidden irreps of the equivariant model (default 32x0e+32x1o, SEGNN's 64 weight-balanced features with lmax 1). */
@@ -122,6 +37,8 @@ export interface NBodyModelOptions {
   readonly lmax?: number;
   /** Channels of the GNN and the MLP (default 64 and 128). */
   readonly width?: number;
+  /** Heads of the attention model (default 4). */
+  readonly heads?: number;
 }
 
 /** The spec string of each model (every model is an ordinary spec: it prints and parses back). */
@@ -129,6 +46,13 @@ export function nbodySpec(model: NBodyModel, o: NBodyModelOptions = {}): string 
   const n = NBODY.particles;
   const layers = o.layers ?? 4;
   switch (model) {
+    case 'attention': {
+      // the derived points attention: embed, `layers` attention layers on points(n), read out one vector
+      const h = o.hidden ?? '64x0e+16x1o',
+        heads = o.heads ?? 4;
+      const att = Array.from({ length: layers }, () => `attention(${h},${heads},points(${n}))`);
+      return [`points_linear(${n},${NBODY_CLOUD_IRREPS},${h})`, ...att, `points_linear(${n},${h},1x1o)`, `displace(${n})`].join(' >> ');
+    }
     case 'segnn':
     case 'segnn-attention': {
       const h = o.hidden ?? '32x0e+32x1o',
@@ -156,7 +80,8 @@ export function nbodySpec(model: NBodyModel, o: NBodyModelOptions = {}): string 
   }
 }
 
-export const formatOf = (m: NBodyModel): NBodyFormat => (m === 'segnn' || m === 'segnn-attention' ? 'cloud' : m === 'gnn' ? 'nodes' : 'flat');
+export const formatOf = (m: NBodyModel): NBodyFormat =>
+  m === 'segnn' || m === 'segnn-attention' || m === 'attention' ? 'cloud' : m === 'gnn' ? 'nodes' : 'flat';
 
 /** A random element of E(3) × S(5): an orthogonal Q (rotation or reflection), a translation t and a permutation π of the particles. */
 export interface E3Element {
@@ -300,7 +225,7 @@ export function nbodyRun(model: NBodyModel, opts: NBodyRunOptions = {}): NBodyRe
   const seed = opts.seed ?? 0,
     epochs = opts.epochs ?? 1000,
     every = opts.evalEvery ?? 5;
-  const splits = nbodySplits(opts.train ?? NBODY.train, opts.valid ?? NBODY.valid, opts.test ?? NBODY.test, opts.dataSeed ?? 43);
+  const splits = nbodySplits(opts.train ?? NBODY.train, opts.valid ?? NBODY.valid, opts.test ?? NBODY.test, opts.dataSeed ?? NBODY_SEEDS.train);
   const format = formatOf(model);
   const train = nbodyDataset(splits.train, format, 'nbody-train');
   const valid = nbodyDataset(splits.valid, format, 'nbody-valid');

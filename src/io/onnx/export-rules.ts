@@ -183,6 +183,12 @@ const builtInRules: Readonly<Record<string, OnnxRule>> = {
   maxpool2d: pool('MaxPool'),
   avgpool2d: pool('AveragePool'),
   flatten: oneNode('Flatten', () => ({ axis: { i: 1 } })),
+  /** tokens: [C,H,W] → [H·W,C] is a Reshape over the pixels ([N,C,H·W]) then Transpose. */
+  tokens: ({ m, x, g }) => {
+    const [C, H, W] = m.dom as [number, number, number];
+    const flat = g.one('Reshape', [need(x, m), g.int64('shape', [0, C, H * W])]);
+    return { name: g.one('Transpose', [flat], { perm: { ints: [0, 2, 1] } }), shape: [H * W, C] };
+  },
   /** globalavgpool: [C,H,W] → [C] is GlobalAveragePool ([N,C,1,1]) then Flatten. */
   globalavgpool: ({ m, x, g }) => ({ name: g.one('Flatten', [g.one('GlobalAveragePool', [need(x, m)])], { axis: { i: 1 } }), shape: m.cod ?? [x.shape[0]!] }),
   ...sequenceRules,

@@ -1,5 +1,5 @@
 import { ropeFrequencies } from '../../symmetry/group/rotary.js';
-import { parsePosition, relativeBias, relativeBuckets } from '../../nn/attention-position.js';
+import { attentionCausal, parsePosition, relativeBias, relativeBuckets, rotates } from '../../nn/attention-position.js';
 import { NORM_EPS } from '../../nn/norm-lens.js';
 import { makeCtx } from '../../para/para.js';
 import type { Para } from '../../para/para.js';
@@ -89,10 +89,11 @@ function rope(g: OnnxGraph, x: string, T: number, dh: number): string {
 
 const attention: OnnxRule = ({ m, theta, x, g }) => {
   const [d, H, posText] = m.args as [number, number, string];
-  const causal = m.args[3] !== 'none';
+  if (typeof d !== 'number') throw new ExportError(`cannot export '${m}' to ONNX: attention on a point cloud has no ONNX rule`);
   const T = m.dom![0]!,
     dh = d / H;
   const pos = parsePosition(posText, String(m));
+  const causal = attentionCausal(pos, m.args[3]);
   let xq = name(x, m);
   if (pos.kind === 'absolute') {
     const [table] = g.node('Slice', [g.weight(theta[4]!), g.int64('starts', [0]), g.int64('ends', [T]), g.int64('axes', [0])]);
@@ -102,7 +103,7 @@ const attention: OnnxRule = ({ m, theta, x, g }) => {
   let q = heads(linear(g, xq, theta[0]!)),
     k = heads(linear(g, xq, theta[1]!));
   const v = heads(linear(g, name(x, m), theta[2]!));
-  if (pos.kind === 'rope') {
+  if (rotates(pos)) {
     q = rope(g, q, T, dh);
     k = rope(g, k, T, dh);
   }
@@ -124,6 +125,13 @@ const attention: OnnxRule = ({ m, theta, x, g }) => {
     );
     const [bias] = g.node('Gather', [g.weight(theta[4]!), g.int64('buckets_' + T, Array.from(buckets))], { axis: { i: 1 } });
     // Gather on a flat index list gives [H, T·T]: back to [H, T, T]
+    s = g.node('Add', [s, g.node('Reshape', [bias!, g.int64('shape', [H, T, T])])[0]!])[0]!;
+  }
+  if (pos.kind === 'derived') {
+    // the derived kernels as a Gather of the coefficients by each pair's orbit (hidden pairs read orbit 0; the mask drops them)
+    const N = pos.kernels.points;
+    const orbits = Array.from({ length: T * T }, (_, x) => Math.max(0, pos.kernels.label[Math.floor(x / T) * N + (x % T)]!));
+    const [bias] = g.node('Gather', [g.weight(theta[4]!), g.int64('orbits_' + T, orbits)], { axis: { i: 1 } });
     s = g.node('Add', [s, g.node('Reshape', [bias!, g.int64('shape', [H, T, T])])[0]!])[0]!;
   }
   if (causal)

@@ -1,4 +1,5 @@
 import type { Dataset } from '../../data/dataset.js';
+import type { Preprocessing } from '../../data/preprocessing.js';
 import { clip, ParalensError } from '../../errors.js';
 import { crc32 } from '../../data/npz.js';
 import type { Para } from '../../para/para.js';
@@ -18,7 +19,7 @@ import type { TorchDataSource } from './train-py.js';
 export type TorchData =
   | { readonly rows: { readonly train: Dataset; readonly test?: Dataset } }
   | { readonly text: { readonly name: string; readonly train: Float32Array; readonly val: Float32Array } }
-  | { readonly idx: { readonly dir: string; readonly layout: 'flat' | 'image'; readonly classes: number } };
+  | { readonly idx: Omit<Extract<TorchDataSource, { kind: 'idx' }>, 'kind'> };
 
 export interface PytorchExportOptions {
   /** The per-sample input shape, for a morphism that takes any shape. */
@@ -26,6 +27,8 @@ export interface PytorchExportOptions {
   /** The training settings of the paralens run (the model file's `training` metadata). */
   settings?: TrainingSettings;
   data?: TorchData;
+  /** The model file's preprocessing: carried into train.py and from it into trained.safetensors. */
+  preprocessing?: Preprocessing;
 }
 
 /** A generated project: file name → contents (in the order to write them), and what went into it. */
@@ -142,6 +145,6 @@ export function buildPytorchProject(model: Para, theta: readonly Tensor[], opts:
   } else if (d) {
     source = { kind: 'idx', ...d.idx };
   }
-  files['train.py'] = trainPy(checkedSettings(opts.settings ?? {}), source);
+  files['train.py'] = trainPy(checkedSettings(opts.settings ?? {}), source, opts.preprocessing);
   return { model: m, files, stamp, stateParams: names.params, stateBuffers: names.buffers, data: source };
 }

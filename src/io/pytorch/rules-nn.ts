@@ -37,5 +37,6 @@ export const nnRules: TorchRuleSet = {
     avgpool2d: pool('AvgPool2d'),
     flatten: () => plain('nn.Flatten()'),
     globalavgpool: () => plain('GlobalAvgPool()', ['GlobalAvgPool']),
+    tokens: () => plain('Tokens()', ['Tokens']),
   },
 };

@@ -1,4 +1,4 @@
-import { relativeBias, relativeBuckets, parsePosition } from '../../nn/attention-position.js';
+import { attentionCausal, relativeBias, relativeBuckets, parsePosition, rotates } from '../../nn/attention-position.js';
 import { ropeFrequencies, rotaryTable } from '../../symmetry/group/rotary.js';
 import type { Para } from '../../para/para.js';
 import { Tensor } from '../../tensor/tensor.js';
@@ -11,9 +11,10 @@ import type { TorchBuffer, TorchModule, TorchRuleSet } from './torch-module.js';
 /** The buffers and the extra parameter's shape of attention at its context T. */
 function attentionParts(m: Para): { code: string; buffers: TorchBuffer[] } {
   const [d, heads, pos, mask] = m.args as [number, number, string, string | undefined];
-  const T = m.dom![0]!,
-    causal = mask !== 'none';
+  if (typeof d !== 'number') throw new ExportError(`cannot export '${m}' to PyTorch: attention on a point cloud has no rule`);
+  const T = m.dom![0]!;
   const p = parsePosition(pos, String(m));
+  const causal = attentionCausal(p, mask);
   const buffers: TorchBuffer[] = [];
   let extra = 'None';
   if (p.kind === 'relative') {
@@ -32,16 +33,24 @@ function attentionParts(m: Para): { code: string; buffers: TorchBuffer[] } {
     );
     buffers.push({ name: 'buckets', tensor: new Tensor(buckets, [T, T]) });
     extra = `(${heads}, ${nb})`;
+  } else if (p.kind === 'derived') {
+    // each pair's orbit (hidden pairs read orbit 0; the mask drops them)
+    const N = p.kernels.points;
+    const orbits = Float32Array.from({ length: T * T }, (_, x) => Math.max(0, p.kernels.label[Math.floor(x / T) * N + (x % T)]!));
+    buffers.push({ name: 'buckets', tensor: new Tensor(orbits, [T, T]) });
+    extra = `(${heads}, ${p.kernels.dimension})`;
   } else if (p.kind === 'absolute') {
     extra = `(${p.tmax}, ${d})`;
-  } else if (p.kind === 'rope') {
+  }
+  if (rotates(p)) {
     const table = rotaryTable(T, ropeFrequencies(d / heads));
     buffers.push(
       { name: 'cos', tensor: new Tensor(Float32Array.from(table.cos), [T, table.half]) },
       { name: 'sin', tensor: new Tensor(Float32Array.from(table.sin), [T, table.half]) },
     );
   }
-  return { code: `Attention(${d}, ${heads}, ${T}, ${causal ? 'True' : 'False'}, '${p.kind}', ${extra})`, buffers };
+  const rotary = p.kind === 'derived' && rotates(p) ? ', rotary=True' : '';
+  return { code: `Attention(${d}, ${heads}, ${T}, ${causal ? 'True' : 'False'}, '${p.kind}', ${extra}${rotary})`, buffers };
 }
 
 /**

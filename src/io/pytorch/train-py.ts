@@ -1,3 +1,4 @@
+import type { Preprocessing } from '../../data/preprocessing.js';
 import { VERSION } from '../../version.js';
 import { pyLiteral } from './model-py.js';
 import { pythonFile } from './node-python.js';
@@ -12,7 +13,15 @@ import { assign, substitute } from './python-template.js';
 export type TorchDataSource =
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'text'; readonly path: string }
-  | { readonly kind: 'idx'; readonly dir: string; readonly layout: 'flat' | 'image'; readonly classes: number }
+  | {
+      readonly kind: 'idx';
+      readonly dir: string;
+      readonly layout: 'flat' | 'image';
+      readonly classes: number;
+      /** The training split's image and label file names in `dir` (`.gz` found either way), and the test split's. */
+      readonly train: readonly [string, string];
+      readonly test?: readonly [string, string];
+    }
   | { readonly kind: 'none' };
 
 /**
@@ -27,8 +36,10 @@ export type TorchDataSource =
  * same starts on every process, each taking its share), and the validation bits per
  * character are measured over the windows of src/data/text.ts, as `paralens eval` measures them.
  */
-export function trainPy(settings: Record<string, unknown>, data: TorchDataSource): string {
+export function trainPy(settings: Record<string, unknown>, data: TorchDataSource, preprocessing?: Preprocessing): string {
   let py = substitute(pythonFile('train.py'), { version: VERSION });
   py = assign(py, 'SETTINGS', pyLiteral(settings));
+  // the model file's preprocessing: train.py maps IDX pixels by it and writes it into trained.safetensors
+  py = assign(py, 'PREPROCESSING', preprocessing ? pyLiteral(preprocessing as unknown as Record<string, unknown>) : 'None');
   return assign(py, 'DATA', pyLiteral(data));
 }

@@ -14,7 +14,13 @@ export interface OrbitBasis {
   readonly sizes: Int32Array;
 }
 
-/** Orbits of the pairs (o, i) under the generators, given as (σ_out, σ_in) permutation pairs. */
+/**
+ * Orbits of the pairs (o, i) under the generators, given as (σ_out, σ_in) permutation pairs.
+ * A generator may be partial — a bijection between subsets, −1 where it is undefined — as the
+ * shifts of a window of a sequence or a grid are (the partial action of ℤ or ℤ² restricted to
+ * the window): a pair is then joined with its image only where both coordinates have one, and
+ * the classes are the orbits of the groupoid the partial maps generate.
+ */
 export function pairOrbits(nOut: number, nIn: number, generators: readonly { out: Int32Array; in: Int32Array }[]): OrbitBasis {
   const n = nOut * nIn;
   const parent = new Int32Array(n);
@@ -28,10 +34,14 @@ export function pairOrbits(nOut: number, nIn: number, generators: readonly { out
   };
   for (const g of generators)
     for (let o = 0; o < nOut; o++) {
-      const go = g.out[o]! * nIn;
+      const to = g.out[o]!;
+      if (to < 0) continue;
+      const go = to * nIn;
       for (let i = 0; i < nIn; i++) {
+        const ti = g.in[i]!;
+        if (ti < 0) continue;
         const a = find(o * nIn + i),
-          b = find(go + g.in[i]!);
+          b = find(go + ti);
         if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
       }
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/random/rng.js';
-import { simulateCharged } from '../../../src/experiments/equivariant/nbody-sim.js';
+import { simulateCharged } from '../../../src/data/nbody-sim.js';
 import {
   NBODY,
   formatOf,
@@ -103,13 +103,15 @@ describe('the N-body task', () => {
   });
 
   it('every model is a spec; the equivariant one has a defect at float32 rounding, the plain GNN does not', () => {
-    for (const m of ['segnn', 'segnn-attention', 'gnn', 'mlp', 'linear'] as const) {
+    for (const m of ['attention', 'segnn', 'segnn-attention', 'gnn', 'mlp', 'linear'] as const) {
       const spec = nbodySpec(m, { hidden: '4x0e+2x1o', layers: 2, width: 8 });
       expect(String(parseSpec(spec))).toBe(spec);
     }
     const f = parseSpec(nbodySpec('segnn', { hidden: '4x0e+2x1o', layers: 2 }));
     const gnn = parseSpec(nbodySpec('gnn', { width: 8, layers: 2 }));
     const de = nbodyEquivarianceDefect(f, f.init(1), s, formatOf('segnn'), new Rng(2));
+    const att = parseSpec(nbodySpec('attention', { hidden: '4x0e+2x1o', layers: 2 }));
+    expect(nbodyEquivarianceDefect(att, att.init(1), s, formatOf('attention'), new Rng(2))).toBeLessThan(1e-9);
     const dg = nbodyEquivarianceDefect(gnn, gnn.init(1), s, formatOf('gnn'), new Rng(2));
     expect(de).toBeLessThan(1e-9);
     expect(dg).toBeGreaterThan(1e-3);

@@ -58,6 +58,12 @@ class GlobalAvgPool(nn.Module):
         return x.flatten(2).mean(2)
 
 
+class Tokens(nn.Module):
+    """tokens: [C, H, W] → [H·W, C], one token per pixel in row-major order."""
+    def forward(self, x):
+        return x.flatten(2).transpose(1, 2)
+
+
 # the stochastic layers (src/io/pytorch/rules-stochastic.ts)
 class BayesDense(nn.Module):
     """bayes_dense(in,out): Gaussian weights N(μ, softplus(ρ)²), sampled by reparameterisation in training; the means in evaluation."""
@@ -239,17 +245,20 @@ class RMSNorm(nn.Module):
 
 class Attention(nn.Module):
     """attention(d,heads,pos[,mask]): multi-head self-attention on [T, d]; softmax(Q_h·K_hᵀ/√dh + bias_h) with queries seeing keys j ≤ i when causal."""
-    def __init__(self, d, heads, t, causal, kind, extra=None):
+    def __init__(self, d, heads, t, causal, kind, extra=None, rotary=False):
         super().__init__()
-        self.heads, self.causal, self.kind = heads, causal, kind
+        self.heads, self.causal, self.kind, self.rotary = heads, causal, kind, rotary or kind == 'rope'
         for name in ('wq', 'wk', 'wv', 'wo'):
             setattr(self, name, nn.Parameter(torch.zeros(d, d)))
         if kind == 'relative':
             self.distance_bias = nn.Parameter(torch.zeros(*extra))
             self.register_buffer('buckets', torch.zeros(t, t))
+        elif kind == 'derived':  # a declared geometry: one coefficient per head and orbit of pairs
+            self.kernel = nn.Parameter(torch.zeros(*extra))
+            self.register_buffer('buckets', torch.zeros(t, t))
         elif kind == 'absolute':
             self.position = nn.Parameter(torch.zeros(*extra))
-        elif kind == 'rope':
+        if self.rotary:
             self.register_buffer('cos', torch.zeros(t, d // heads // 2))
             self.register_buffer('sin', torch.zeros(t, d // heads // 2))
 
@@ -263,11 +272,13 @@ class Attention(nn.Module):
         xq = x + self.position[:t] if self.kind == 'absolute' else x
         split = lambda z: z.reshape(b, t, h, dh).transpose(1, 2)  # noqa: E731
         q, k, v = split(xq @ self.wq.T), split(xq @ self.wk.T), split(x @ self.wv.T)
-        if self.kind == 'rope':
+        if self.rotary:
             q, k = self.rope(q), self.rope(k)
         s = q @ k.transpose(-1, -2) / math.sqrt(dh)
         if self.kind == 'relative':
             s = s + self.distance_bias[:, self.buckets.long()]
+        if self.kind == 'derived':
+            s = s + self.kernel[:, self.buckets.long()]
         if self.causal:
             s = s.masked_fill(torch.ones(t, t, dtype=torch.bool, device=x.device).triu(1), float('-inf'))
         return (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b, t, d) @ self.wo.T

@@ -108,10 +108,12 @@ def load(path=os.path.join(HERE, 'weights.safetensors')):
     return model
 
 
-def save_paralens(model, path, settings):
-    """Writes model's parameters as a paralens model file: paralens names, the spec and settings in __metadata__."""
+def save_paralens(model, path, settings, preprocessing=None):
+    """Writes model's parameters as a paralens model file: paralens names, the spec, settings and preprocessing in __metadata__."""
     state = model.state_dict()
     tensors = {p: state[s].to(torch.float32) for s, p in PARALENS_NAMES.items()}
     metadata = {'format': 'paralens', 'spec': SPEC, 'input_shape': json.dumps(INPUT_SHAPE, separators=(',', ':')),
                 'paralens_version': PARALENS_VERSION, 'training': json.dumps(settings)}
+    if preprocessing is not None:
+        metadata['preprocessing'] = json.dumps(preprocessing)
     write_safetensors(path, tensors, metadata)

@@ -35,6 +35,8 @@ import model as exported  # noqa: E402  (model.py beside this file)
 SETTINGS = {}
 # where the training data comes from
 DATA = {"kind": "none"}
+# how the recorded data's values become the model's inputs (the model file's preprocessing), carried into trained.safetensors
+PREPROCESSING = None
 
 # losses as in src/nn/loss.ts: (summed loss of some rows, what the mean divides by: every element or every row)
 LOSSES = {
@@ -117,22 +119,33 @@ def read_idx(path):
     return torch.frombuffer(bytearray(raw[4 + 4 * rank:]), dtype=torch.uint8).reshape(dims)
 
 
-def idx_split(prefix):
+def model_inputs(x):
+    """Raw values [N, d] as the model's inputs, as the paralens preprocessing maps them (src/data/preprocessing.ts): x·scale, then (x − mean)/std when standardised."""
+    p = PREPROCESSING or {'scale': 1 / 255, 'standardize': False}
+    x = x * p['scale']
+    if p.get('standardize'):
+        x = (x - torch.tensor(p['mean'], dtype=torch.float32)) / torch.tensor(p['std'], dtype=torch.float32)
+    return x
+
+
+def idx_split(pair):
+    """An image file and its label file of DATA's directory: the model's inputs and one-hot targets."""
     def find(name):
         for p in (os.path.join(DATA['dir'], name + '.gz'), os.path.join(DATA['dir'], name)):
             if os.path.exists(p):
                 return p
         raise SystemExit(f"{os.path.join(DATA['dir'], name)}(.gz) not found")
-    images = read_idx(find(f'{prefix}-images-idx3-ubyte')).to(torch.float32) / 255
-    labels = read_idx(find(f'{prefix}-labels-idx1-ubyte')).long()
-    x = images.reshape(len(images), 1, *images.shape[1:]) if DATA['layout'] == 'image' else images.reshape(len(images), -1)
+    images = read_idx(find(pair[0])).to(torch.float32)
+    labels = read_idx(find(pair[1])).long()
+    x = model_inputs(images.reshape(len(images), -1))
+    x = x.reshape(len(images), 1, *images.shape[1:]) if DATA['layout'] == 'image' else x
     return x, F.one_hot(labels, DATA['classes']).to(torch.float32)
 
 
 def load_data(path):
     """(x_train, y_train, x_test, y_test), the test pair None when there is none."""
     if path is None and DATA['kind'] == 'idx':
-        return (*idx_split('train'), *idx_split('t10k'))
+        return (*idx_split(DATA['train']), *(idx_split(DATA['test']) if DATA.get('test') else (None, None)))
     tensors, _ = exported.read_safetensors(path or os.path.join(HERE, DATA['path']))
     f32 = lambda name: tensors[name].to(torch.float32) if name in tensors else None  # noqa: E731
     return f32('x_train'), f32('y_train'), f32('x_test'), f32('y_test')
@@ -267,7 +280,12 @@ def finish(run, backend, seconds, result, settings_update):
                              **({'steps': result['steps'], 'from_steps': SETTINGS.get('steps') or 0} if 'steps' in result
                                 else {'epochs': args.epochs, 'from_epochs': SETTINGS.get('epochs') or 0})}
     settings = {k: v for k, v in settings.items() if v is not None}
-    exported.save_paralens(run.net.cpu(), args.out, settings)
+    # the preprocessing holds for the recorded data only: rows given by --data were prepared by whoever wrote them
+    carried = PREPROCESSING if args.data is None else None
+    if PREPROCESSING is not None and args.data is not None:
+        print(f'warning: trained on {args.data}, not the recorded data: {args.out} records no preprocessing, so paralens predict '
+              'reads model inputs as they are', file=sys.stderr)
+    exported.save_paralens(run.net.cpu(), args.out, settings, carried)
     result = {'out': args.out, 'processes': world, 'backend': backend, 'seconds': seconds, **result}
     if args.json:
         print(json.dumps(result))

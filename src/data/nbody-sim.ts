@@ -1,5 +1,5 @@
-import { RangeArgError } from '../../errors.js';
-import { Rng } from '../../random/rng.js';
+import { RangeArgError } from '../errors.js';
+import { Rng } from '../random/rng.js';
 
 /**
  * The charged-particle simulation of Kipf et al.'s NRI (ICML 2018, §5.1, `ChargedParticlesSim`)
