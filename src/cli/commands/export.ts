@@ -30,7 +30,7 @@ const exportFlags = {
   opset: { type: 'int', help: `the ONNX opset to write, ${ONNX_OPSETS[0]} to ${ONNX_OPSETS[ONNX_OPSETS.length - 1]} (default ${ONNX_OPSET})` },
   data: {
     type: 'string',
-    help: 'with --format pytorch: the data to write into the project (a built-in set, text:PATH, fortunes, fashion-mnist); export reads no file this flag does not name',
+    help: 'with --format pytorch: the data to write into the project (a built-in set, text:PATH, fortunes, fashion-mnist, idx:DIR); export reads no file this flag does not name',
   },
   'data-dir': { type: 'string', help: 'with --data fashion-mnist: the directory of its IDX files, for train.py to read' },
 } as const satisfies Flags;
