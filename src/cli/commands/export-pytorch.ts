@@ -73,7 +73,7 @@ async function runData(file: ModelFile, named: { data?: string; dataDir?: string
   }
   if (named.data !== undefined)
     throw new DataError(
-      `export --data ${quote(name)}: export writes built-in sets, text:PATH, fortunes and fashion-mnist; give train.py --data FILE.safetensors for others`,
+      `export --data ${quote(name)}: export writes built-in sets, text:PATH, fortunes, fashion-mnist and idx:DIR (for a classifier); give train.py --data FILE.safetensors for others`,
     );
   return { recorded: name };
 }
