@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -11,7 +11,13 @@ import { join } from 'node:path';
  */
 export function buildCli(tag: string): { main: string; dir: string; cleanup: () => void } {
   const root = join(__dirname, '..', '..');
-  const dir = join(root, 'node_modules', '.cache', `paralens-${tag}-${process.pid}`);
+  const cache = join(root, 'node_modules', '.cache');
+  // builds of test processes that are gone (a worker torn down skips its 'exit' cleanup): each is a whole compiled tree
+  for (const old of existsSync(cache) ? readdirSync(cache) : []) {
+    const pid = /^paralens-.+-(\d+)$/.exec(old)?.[1];
+    if (pid !== undefined && !alive(Number(pid))) rmSync(join(cache, old), { recursive: true, force: true });
+  }
+  const dir = join(cache, `paralens-${tag}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // Type errors elsewhere in the tree (work in progress) do not stop emission; a missing main.js does.
@@ -36,4 +42,14 @@ export function buildCli(tag: string): { main: string; dir: string; cleanup: () 
   const python = join('src', 'io', 'pytorch', 'python');
   cpSync(join(root, python), join(dir, python), { recursive: true });
   return { main, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Whether process `pid` exists (signal 0 tests without sending). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
