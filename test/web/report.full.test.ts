@@ -85,5 +85,5 @@ describe('the tour and its HTML report', () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 600_000);
 });
