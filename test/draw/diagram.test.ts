@@ -78,7 +78,17 @@ describe('string diagrams', () => {
     expect(r.json().file).toBe(out);
     expect(readFileSync(out, 'utf8')).toMatch(/^<svg /);
     expect((await cli('draw', '--model', 'dense(2,4) >> dense(3,1)')).code).toBe(2);
-    expect((await cli('draw')).err).toMatch(/--model SPEC is required/);
+    expect((await cli('draw')).err).toMatch(/--model SPEC or --load FILE is required/);
+  });
+
+  it('paralens draw counts the bytes it writes, not the characters (labels hold ·, ᵀ, √)', async () => {
+    const out = join(require('node:os').tmpdir(), `paralens-draw-bytes-${process.pid}.svg`);
+    const r = await cli('draw', '--model', 'transformer(8,2,16,rope)', '-o', out, '--json');
+    expect(r.code, r.err).toBe(0);
+    const file = readFileSync(out);
+    expect(file.toString('utf8').length).toBeLessThan(file.length); // the negative control: characters would undercount
+    expect(r.json().bytes).toBe(file.length);
+    expect((await cli('draw', '--model', 'transformer(8,2,16,rope)', '-o', out, '--force')).out).toBe(`wrote ${out} (${file.length} bytes)\n`);
   });
 });
 
