@@ -14,7 +14,7 @@ export const command = defineCommand({
   usage: 'paralens draw (--model SPEC [--vocab N] | --load FILE) [--unroll T] [-o FILE.svg | --out FILE.svg]',
   description: `Draws the morphism that SPEC denotes as a string diagram: boxes for morphisms, wires labelled
 with their shapes, parameter wires entering from above (the Para picture), products stacked,
-copy/add as dots, residuals as a wire around the box. A recurrent layer (lstm, gru, scan(…), fold(…), …)
+copy/add as dots, residuals as a wire around the box; a long composite wraps into rows of at most 1400 px. A recurrent layer (lstm, gru, scan(…), fold(…), …)
 is the algebra's diagram: its cell with the state wire looping back from s₀ = 0; --unroll T draws it
 unrolled over T steps instead (the composite whose pullback is backpropagation through time; T ≤ ${MAX_UNROLL}).
 --load FILE draws the model a file 'paralens train --save' wrote. In a spec, vocab stands for the vocabulary
