@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -270,3 +270,14 @@ export const expectedOf = (b: Block, ex: Example): string[] => (b.quiet ? ['exit
 /** The bash that a `$ ` line would run, for messages. */
 export const shown = (ex: Example): string => `$ ${ex.command}`;
 
+
+/** The newest modification time of the files under a directory (recursively) with an extension: dist/ older than src/ needs a build. */
+export function newest(dir: string, ext: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) t = Math.max(t, newest(p, ext));
+    else if (e.name.endsWith(ext)) t = Math.max(t, statSync(p).mtimeMs);
+  }
+  return t;
+}
