@@ -61,6 +61,14 @@ describeWith(built(join(root, 'dist/src/index.js')), 'a fresh project that insta
     });
     expect(s.status, `README's set-up lines:\n${lines.join('\n')}\n${said(s)}`).toBe(0);
     app = s.stdout.trim().split('\n').pop()!;
+    // a consumer's TypeScript settings for Node's ES modules; the tests below check their .ts files with it
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], strict: true, noEmit: true, skipLibCheck: true },
+        include: ['*.ts'],
+      }),
+    );
   }, 600_000);
 
   it('README names the version npm pack writes, and its set-up ends in a project with paralens installed', () => {
@@ -110,13 +118,6 @@ describeWith(built(join(root, 'dist/src/index.js')), 'a fresh project that insta
       writeFileSync(join(app, `readme-${i + 1}.ts`), code);
       writeFileSync(join(app, `readme-${i + 1}.js`), code);
     });
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { module: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], strict: true, noEmit: true, skipLibCheck: true },
-        include: ['*.ts'],
-      }),
-    );
     const tsc = run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app);
     expect(tsc.status, said(tsc)).toBe(0);
     blocks.forEach((_, i) => {
