@@ -23,6 +23,10 @@ export { Rng } from './random/rng.js';
 // the Para category: lenses, seq (>>), par (@), id, copy, discard, primitives, gradcheck
 export * from './para/index.js';
 
+// the operator lenses (src/ops): one primitive per tensor operator, with ONNX semantics; a layer written from them gets its pullback by composition
+export { ops, OpGraph, GraphBuilder, TracedLayer, trace, Sym, OPERATORS, PENDING_OPERATORS, operator, opLayer, BATCH } from './ops/index.js';
+export type { Op, OpDef, OpLens, OpCtx, Attrs, AttrValue, Dim, SymShape, OpValue, GraphNode } from './ops/index.js';
+
 // spec strings and the catalogue of layer names
 export * from './catalogue/index.js';
 

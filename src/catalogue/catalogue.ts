@@ -7,14 +7,27 @@ import { naturalLayers } from './natural.js';
 import { nnLayers } from './nn.js';
 import { paraLayers } from './structure.js';
 import { recurrentLayers } from './recurrent.js';
+import { opsLayers } from './graph.js';
+import { parseSpecWith } from './grammar.js';
 import type { LayerDef, LayerLookup } from './grammar.js';
 
 /**
  * Every layer that spec strings can name, in one list: the structure of Para itself, the
- * layers of src/nn, and the morphisms each perspective adds. A new layer family is added
- * here; nothing registers itself by being imported.
+ * layers of src/nn, the morphisms each perspective adds, and the operator lenses of src/ops
+ * (by their ONNX names) with the operator graph. A new layer family is added here; nothing
+ * registers itself by being imported.
  */
-const FAMILIES: readonly (readonly LayerDef[])[] = [paraLayers, nnLayers, recurrentLayers, markovLayers, colimitLayers, naturalLayers, equivariantLayers];
+const FAMILIES: readonly (readonly LayerDef[])[] = [
+  paraLayers,
+  nnLayers,
+  recurrentLayers,
+  markovLayers,
+  colimitLayers,
+  naturalLayers,
+  equivariantLayers,
+  // the operators of src/ops by their ONNX names, and graph(…), whose boxes that are layers are read by the whole grammar
+  opsLayers((text) => parseSpecWith(catalogue, text)),
+];
 
 export const BUILT_IN_LAYERS: readonly LayerDef[] = FAMILIES.flat();
 

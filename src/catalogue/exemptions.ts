@@ -1,10 +1,20 @@
+import { operator } from '../ops/vocabulary.js';
+
 /**
  * The concerns every layer kind is asked about, beside its catalogue entry: each is a rule
- * table keyed by layer kind (src/rule-table.ts) — ONNX_RULES (src/io/onnx.ts), TORCH_RULES
+ * table keyed by layer kind (src/rule-table.ts) — ONNX_RULES (src/io/onnx/export-rules.ts), TORCH_RULES
  * (src/io/pytorch/rules.ts), DRAW_RULES (src/draw/rules.ts) — and whether the layer computes
  * with kernels only, so that it runs where a device backend keeps its arrays (WebGPU).
  */
 export type Concern = 'ONNX export' | 'PyTorch export' | 'drawing' | 'device';
+
+const CELL_STEP =
+  "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)";
+export const DERIVED =
+  'its weights are the coefficients of a basis the end solver derives when the layer is built (Hom_G); an ONNX rule would write the combined matrices as MatMul weights (and import would read back a dense layer, not an equivariant one) — not written yet';
+const IRREPS =
+  'it computes with irreducible representations (Clebsch–Gordan coefficients, spherical harmonics, per-irrep norms) fixed when the layer is built; an ONNX rule would write them as constants and Einsum products — not written yet';
+const MASKED = 'a masked set carries a presence column and divides by a count the data decides; writable as Mul, ReduceSum and Div, not written yet';
 
 /**
  * Every layer kind without a rule for a concern, and why — in this one place.
@@ -12,49 +22,51 @@ export type Concern = 'ONNX export' | 'PyTorch export' | 'drawing' | 'device';
  * when a layer has no rule and is not listed here, or when an entry here is stale (the kind
  * has a rule after all, or no layer makes it).
  */
+/**
+ * One reason for every operator layer (src/ops: an ONNX operator by its name, or graph(…) and the operators inside it) a
+ * concern has no rule for — a family of 60-odd kinds that share it, so it is given once.
+ */
+export const OPERATOR_EXEMPTIONS: { readonly [C in Concern]?: string } = {
+  'PyTorch export':
+    'an ONNX operator as a layer: the PyTorch export writes one torch.nn module per paralens layer and has no rule per operator yet (such a model exports to ONNX)',
+  device: 'an operator without a device kernel (its Op.kernelsOnly is false, src/ops): it computes on host arrays',
+};
+
+/** Whether a layer kind is an operator layer (OPERATOR_EXEMPTIONS apply to it). */
+export const isOperatorKind = (kind: string): boolean => kind === 'graph' || operator(kind) !== undefined;
+
 export const EXEMPTIONS: { readonly [C in Concern]: Readonly<Record<string, string>> } = {
   'ONNX export': {
     fold: "the final state of a scan (ONNX LSTM/GRU/RNN's Y_h output): not written yet",
     mgu: 'ONNX has no MGU operator; as MatMul/Sigmoid/Tanh inside a Loop: not written',
-    rnn_cell:
-      "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)",
-    lstm_cell:
-      "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)",
-    gru_cell:
-      "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)",
-    mgu_cell:
-      "a single step of the cell, run by scan, fold, unfold or bidirectional: ONNX's LSTM/GRU/RNN operators take whole sequences, so a cell alone has no operator (its step as MatMul/Sigmoid/Tanh is not written)",
+    rnn_cell: CELL_STEP,
+    lstm_cell: CELL_STEP,
+    gru_cell: CELL_STEP,
+    mgu_cell: CELL_STEP,
     stop: 'stop-gradient for truncated BPTT, the identity at inference; only inside the unrolled composite, never exported alone: not written',
     swap: 'exchanges the states of stacked cells (two Slices and a Concat); only inside stack(…): not written',
     unfold: "generation from a state (the anamorphism) needs ONNX Loop with the cell's step inside: not written",
-    adapter: 'not written yet: one MatMul by Wᵀ (the round trips of issue 29 add it)',
-    bayes_dense: 'stochastic in training; its evaluation map is Gemm with the means μ, which a re-import could not tell from dense — not written',
-    map: "f on every element needs a Reshape to [B·n, …] around f's graph and back; not written yet",
-    masked_map: 'f on the features of every slot needs Slice/Concat around the mask column besides the Reshape of map; not written yet',
-    sum_pool: 'not written yet: ReduceSum over the set axis',
-    mean_pool: 'not written yet: ReduceMean over the set axis',
-    max_pool: 'not written yet: ReduceMax over the set axis',
-    masked_sum_pool: 'the mask column weighs the elements (Mul, then ReduceSum); not written yet',
-    masked_mean_pool: 'the mask column weighs the elements and counts them (empty set → 0); not written yet',
-    masked_max_pool: 'absent elements must never win the max (Where with −∞, empty set → 0); not written yet',
-    reparam:
-      'ONNX holds plain tensors: the graph would carry θ = r(φ), losing φ and the map r; tied(f), the one tie ONNX keeps as a shared initializer, has a rule',
-    equivariant: 'its weight is coefficients over a derived basis; an ONNX graph holds the assembled W only, losing the constraint the basis keeps',
-    gated: 'gate scalars index the non-scalar blocks of a representation: written out as Slice/Mul per block, not yet',
-    bilinear: 'x ⊕ x⊗x per representation block: not written yet (an Einsum per block)',
-    norm_gated: 'a norm and a gate per block of the representation: not written yet',
-    set_equivariant: 'the S(n) end gives mixers over the set axis (Σ_b M_b·X·Λ_bᵀ); not written yet',
-    message_passing: 'graph mixers derived from the automorphisms of the graph, as set_equivariant; not written yet',
-    conv1d_periodic: 'Conv after circular padding (ONNX Pad has mode wrap only from opset 19 on); not written yet',
-    conv2d_periodic: 'Conv after circular padding (ONNX Pad has mode wrap only from opset 19 on); not written yet',
-    rope_attention: "attention(d,heads,rope) has a rule; rope_attention's period P and half layout have none yet",
-    e3_conv: 'E(3) message passing over the pairs of a point cloud (spherical harmonics, Clebsch–Gordan paths): not written',
-    irreps_linear: 'per-ℓ weights over irreps blocks: not written yet',
-    irreps_gate: 'gates per irreps block: not written yet',
-    irreps_norm: 'a norm per irrep copy: not written yet',
-    sh_embedding: 'spherical harmonics and radial basis of every pair of points: not written',
-    tensor_product: 'Clebsch–Gordan paths l1⊗l2→l3 with learned weights: not written',
-    displace: 'positions moved along a predicted vector: not written yet',
+    bilinear: DERIVED,
+    conv1d_periodic: DERIVED,
+    conv2d_periodic: DERIVED,
+    equivariant: DERIVED,
+    gated: DERIVED,
+    norm_gated: DERIVED,
+    set_equivariant: DERIVED,
+    message_passing: `${DERIVED}; its neighbourhoods are a graph given in the spec`,
+    rope_attention: `${DERIVED}; attention(d,heads,rope), the catalogue's RoPE attention, exports and reads back`,
+    irreps_gate: IRREPS,
+    irreps_linear: IRREPS,
+    irreps_norm: IRREPS,
+    tensor_product: IRREPS,
+    sh_embedding: IRREPS,
+    e3_conv: `${IRREPS}; it also builds the graph of point pairs from the data`,
+    displace:
+      'it moves point coordinates by learned radial weights of pairwise differences (EGNN), a data-dependent graph; writable with Expand and ReduceSum, not written yet',
+    masked_map: MASKED,
+    masked_max_pool: MASKED,
+    masked_mean_pool: MASKED,
+    masked_sum_pool: MASKED,
   },
   'PyTorch export': {
     fold: "the final state of a scan: nn.LSTM's h_n, not written yet as its own module",

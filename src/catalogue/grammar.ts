@@ -12,8 +12,8 @@ export type ArgValue = number | string | Para;
 /** A layer that spec strings can name. */
 export interface LayerDef {
   readonly name: string;
-  /** Argument kinds; a trailing '?' marks an optional argument. */
-  readonly args: readonly `${ArgKind}${'' | '?'}`[];
+  /** Argument kinds; a trailing '?' marks an optional argument, a last one ending in '*' takes any number (a graph's statements). */
+  readonly args: readonly `${ArgKind}${'' | '?' | '*'}`[];
   /** One line for `--help` and the docs, e.g. 'dense(in,out): affine map x ↦ Wx + b'. */
   readonly doc: string;
   make(...args: ArgValue[]): Para;
@@ -180,13 +180,14 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
       }
       expect(')');
     }
-    const required = def.args.filter((a) => !a.endsWith('?')).length;
-    if (raw.length < required || raw.length > def.args.length) {
-      const want = required === def.args.length ? `${required}` : `${required} to ${def.args.length}`;
+    const variadic = def.args[def.args.length - 1]?.endsWith('*') === true;
+    const required = def.args.filter((a) => !a.endsWith('?') && !a.endsWith('*')).length;
+    if (raw.length < required || (!variadic && raw.length > def.args.length)) {
+      const want = variadic ? `${required} or more` : required === def.args.length ? `${required}` : `${required} to ${def.args.length}`;
       fail(`${def.name} takes ${want} argument(s) (${def.doc}) but got ${raw.length}`, t);
     }
     const values = raw.map(({ start, end, tok }, i) => {
-      const kind = def.args[i]!.replace('?', '') as ArgKind;
+      const kind = def.args[Math.min(i, def.args.length - 1)]!.replace(/[?*]$/, '') as ArgKind;
       const text = src.slice(tok.pos, end < tokens.length ? tokens[end]!.pos : src.length).trim();
       if (kind === 'morphism') {
         const saved = k;

@@ -1,5 +1,6 @@
 import { Defined } from '../para/definition.js';
 import type { Para } from '../para/para.js';
+import { LAYER_OPERATORS } from '../ops/vocabulary.js';
 import { ruleTable } from '../rule-table.js';
 import type { RuleFamily } from '../rule-table.js';
 import { recurrentInfo } from '../nn/recurrent/index.js';
@@ -68,8 +69,11 @@ const recurrent: RuleFamily<DrawRule> = ['rnn', 'lstm', 'gru', 'mgu', 'scan', 'f
 
 const boxes: RuleFamily<DrawRule> = BOXED.map((kind) => [kind, (f: Para) => layerBox(f)] as const);
 
+/** src/ops: an operator graph and every operator that is a layer (Erf, Clip(max(6)), …), each a box with its spec. */
+const operators: RuleFamily<DrawRule> = ['graph', ...LAYER_OPERATORS.map((d) => d.name)].map((kind) => [kind, (f: Para) => layerBox(f)] as const);
+
 /** Every family's drawing rules, listed here (nothing registers itself by being imported). */
-export const DRAW_RULES = ruleTable<DrawRule>('drawing', [structure, opened, recurrent, boxes]);
+export const DRAW_RULES = ruleTable<DrawRule>('drawing', [structure, opened, recurrent, boxes, operators]);
 
 /**
  * Lays out a morphism as a string diagram by the rule of its kind. A kind without a rule (a

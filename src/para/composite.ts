@@ -163,13 +163,14 @@ function follow(cod: Shape | undefined, g: Para, before: () => Para): Para {
   if (!cod) return g;
   if (!g.dom) return g.at(cod);
   if (shapesMatch(cod, g.dom)) return g;
-  const mismatch = new ShapeError(`${clip(g)} expects ${describeShape(g.dom)} but got ${describeShape(cod)} from ${clip(before())}`);
-  if (!perPosition(g.dom, cod)) throw mismatch;
+  // the message is made only when it is thrown (printing a large morphism costs its size)
+  const mismatch = (): ShapeError => new ShapeError(`${clip(g)} expects ${describeShape(g.dom)} but got ${describeShape(cod)} from ${clip(before())}`);
+  if (!perPosition(g.dom, cod)) throw mismatch();
   // a layer on vectors after a layer on sequences of them: it acts per position, if it can
   try {
     return g.at(cod);
   } catch (e) {
-    if (e instanceof ShapeError) throw mismatch;
+    if (e instanceof ShapeError) throw mismatch();
     throw e;
   }
 }
@@ -195,13 +196,15 @@ export function seqOf(ms: readonly Para[]): Para {
 }
 
 /** Concatenation of per-sample shapes along their first axis (the monoidal product on objects). */
-export function concatShapes(shapes: readonly Shape[], where: string): Shape {
+export function concatShapes(shapes: readonly Shape[], where: string | (() => string)): Shape {
   if (shapes.length === 0) return [0];
   const rest = shapes[0]!.slice(1);
   let n = 0;
   for (const s of shapes) {
     if (s.length !== rest.length + 1 || !shapesMatch(s.slice(1), rest)) {
-      throw new ShapeError(`${where}: cannot place ${shapes.map(describeShape).join(' and ')} side by side (trailing axes differ)`);
+      throw new ShapeError(
+        `${typeof where === 'string' ? where : where()}: cannot place ${shapes.map(describeShape).join(' and ')} side by side (trailing axes differ)`,
+      );
     }
     n += s[0]!;
   }
@@ -225,8 +228,8 @@ export class Par extends Morphism {
     ({ params: this.params, offsets: this.offsets } = collectParams(children));
     const doms = children.map((c) => c.dom);
     const cods = children.map((c) => c.cod);
-    this.dom = doms.every((d) => d) ? concatShapes(doms as Shape[], String(this)) : undefined;
-    this.cod = cods.every((d) => d) ? concatShapes(cods as Shape[], String(this)) : undefined;
+    this.dom = doms.every((d) => d) ? concatShapes(doms as Shape[], () => String(this)) : undefined;
+    this.cod = cods.every((d) => d) ? concatShapes(cods as Shape[], () => String(this)) : undefined;
   }
   at(dom: Shape): Para {
     if (this.dom) return checkDom(this, dom);

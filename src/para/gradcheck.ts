@@ -54,7 +54,8 @@ export function gradcheck(f: Para, opts: GradcheckOptions = {}): GradcheckResult
   const x = opts.x ? opts.x.to('float64') : randn([B, ...g.dom!], rng);
   const theta = opts.theta ? opts.theta.map((t) => t.to('float64')) : g.init(rng.split(), 'float64');
   const vx = opts.fixedInput ? Tensor.zeros(x.shape, 'float64') : randn(x.shape, rng);
-  const vt = theta.map((t) => randn(t.shape, rng));
+  // a frozen parameter (a stored constant) is held fixed: it gets no direction
+  const vt = theta.map((t, i) => (g.params[i]?.frozen ? Tensor.zeros(t.shape, 'float64') : randn(t.shape, rng)));
   const ctxSeed = rng.nextUint32();
   const ctx = () => makeCtx({ training: opts.training ?? false, rng: new Rng(ctxSeed) });
   const lens = g.forward(theta, x, ctx());

@@ -45,6 +45,12 @@ export interface ParamSpec {
   readonly name: string;
   readonly shape: Shape;
   readonly init: Initializer;
+  /**
+   * A constant kept with the parameters rather than in the spec (an imported mask, running
+   * statistics): no gradient reaches it, and gradcheck holds it fixed (it need not be smooth
+   * in it: a mask read as a condition is not).
+   */
+  readonly frozen?: boolean;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface LayerTree {
   readonly args: readonly (number | string)[];
   readonly children: readonly LayerTree[];
   toString(): string;
+  /** A morphism that knows its own host-only parts says them (an operator graph names its operators without a kernel). */
+  hostOnlyParts?(): string[];
 }
 
 /** The layers made of kernels only, by kind; a function decides by the layer's spec arguments. */
@@ -36,6 +38,7 @@ export function deviceKinds(): string[] {
 
 /** The parts of f that compute on host arrays, by their spec strings; empty when all of f can run on a device. */
 export function hostOnlyParts(f: LayerTree): string[] {
+  if (typeof f.hostOnlyParts === 'function') return f.hostOnlyParts();
   if (KERNEL_COMPOSITES.has(f.kind)) return f.children.flatMap(hostOnlyParts);
   const rule = KERNEL_LAYERS.get(f.kind);
   return f.children.length === 0 && rule !== undefined && (rule === true || rule(f.args)) ? [] : [String(f)];

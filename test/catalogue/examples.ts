@@ -1,3 +1,5 @@
+import { OPERATOR_LAYER_EXAMPLES } from '../ops/layer-examples.js';
+
 /**
  * One example per layer that spec strings can name, shared by the catalogue's tests: every
  * layer must be listed here (test/catalogue/all-layers.test.ts fails otherwise); each passes a
@@ -83,4 +85,6 @@ export const EXAMPLES: Readonly<Record<string, LayerExample>> = {
   swap: { spec: 'swap(2,3) >> dense(5,2)', dom: [5] },
   // stop's pullback is zero by design (truncated BPTT), not its derivative: checked where its input is held fixed
   stop: { spec: 'stop(3) >> dense(3,2)', dom: [3], ids: 4 },
+  // the operator lenses that are layers, and graph(…)
+  ...OPERATOR_LAYER_EXAMPLES,
 };

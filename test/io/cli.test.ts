@@ -121,11 +121,11 @@ describe('paralens train --save, predict, export', () => {
   });
 
   it('export refuses a layer it cannot express: exit 2 naming the layer', async () => {
-    const f = join(dir, 'bayes.safetensors');
-    const t = await cli('train', '--model', 'dense(2,3) >> tanh >> bayes_dense(3,1)', '--data', 'xor', '--epochs', '2', '--save', f);
+    const f = join(dir, 'equivariant.safetensors');
+    const t = await cli('train', '--model', 'dense(2,4) >> tanh >> equivariant(S(4),V,V) >> dense(4,1)', '--data', 'xor', '--epochs', '2', '--save', f);
     expect(t.code, t.err).toBe(0);
     const r = await cli('export', '--load', f, '--onnx', join(dir, 'b.onnx'));
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/bayes_dense\(3,1/);
+    expect(r.err).toMatch(/equivariant\(S\(4\),V,V\)/);
   });
 });

@@ -7,8 +7,8 @@ import { afterAll, expect, it } from 'vitest';
 import { parseSpec, Rng, Tensor } from '../../src/index.js';
 import { buildOnnx, ExportError, exportOnnx } from '../../src/io/index.js';
 import type { Para } from '../../src/index.js';
-import { decodeOnnx } from '../../src/io/onnx-decode.js';
-import { recurrentFromOnnx } from '../../src/io/onnx-recurrent-weights.js';
+import { decodeOnnx } from '../../src/io/onnx/decode.js';
+import { recurrentFromOnnx } from '../../src/io/onnx/recurrent-weights.js';
 import { describeWith, onnxRuntime, PYTHON, torchOnnx } from '../peer/available.js';
 
 /**
@@ -80,9 +80,12 @@ describeWith([runtime, torchOnnx()], 'the layer of an ONNX LSTM/GRU/RNN node (fi
   for (const name of ['lstm', 'lstm_bi', 'gru', 'gru_bi', 'rnn', 'rnn_bi']) {
     it(name, async () => {
       const bytes = new Uint8Array(readFileSync(join(dir, `${name}.onnx`)));
-      const model = decodeOnnx(bytes);
-      const node = model.nodes.find((n) => ['LSTM', 'GRU', 'RNN'].includes(n.op))!;
-      const weight = (i: number): Tensor => model.constants.get(node.inputs[i]!)!.tensor!;
+      const { graph } = decodeOnnx(bytes);
+      const node = graph.nodes.find((n) => ['LSTM', 'GRU', 'RNN'].includes(n.op))!;
+      const weight = (i: number): Tensor => {
+        const t = graph.initializers.find((c) => c.name === node.inputs[i])!;
+        return new Tensor(Float32Array.from(t.data), [...t.dims]);
+      };
       // the attributes as the importer reads them (torch also writes activations = [Tanh…], the defaults)
       const attrs = Object.fromEntries([...node.attrs].filter(([k]) => k !== 'activations')) as Record<string, never>;
       const { model: layer, theta } = recurrentFromOnnx(node.op as 'LSTM' | 'GRU' | 'RNN', { W: weight(1), R: weight(2), B: weight(3) }, attrs);

@@ -1,7 +1,8 @@
 """Writes ONNX models with PyTorch's own exporter (torch.onnx.export, opset 17) into argv[1]:
-an MLP, a CNN, a residual network (identity and projection shortcuts) and one with operators
-paralens has no rule for; for each, a random input batch and PyTorch's output on it
-(NAME.io.safetensors: x, y). Seeded, so every run writes the same models."""
+an MLP, a CNN, a residual network (identity and projection shortcuts), a transformer, one with
+GELU and Hardswish (which the exporter writes out) and one with an operator paralens does not
+read yet (LSTM); for each, a random input batch and PyTorch's output on it (NAME.io.safetensors:
+x, y). Seeded, so every run writes the same models."""
 import json
 import os
 import struct
@@ -41,6 +42,25 @@ class Attention(nn.Module):
         return (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b, t, d) @ self.wo.T
 
 
+class LastStep(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(4, 3, batch_first=True)
+
+    def forward(self, x):
+        return self.rnn(x)[0][:, -1]
+
+
+class Cumulative(nn.Module):
+    """A running sum over the features (ONNX CumSum, which import does not read)."""
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return torch.cumsum(self.fc(x), 1)
+
+
 class TwoBranch(nn.Module):
     def __init__(self, f, g):
         super().__init__()
@@ -64,7 +84,9 @@ NETS = {
     'transformer': (nn.Sequential(nn.Embedding(11, 8), Residual(nn.Sequential(nn.LayerNorm(8), Attention(8, 2))),
                                   Residual(nn.Sequential(nn.LayerNorm(8), nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 8))),
                                   nn.LayerNorm(8), nn.Linear(8, 11)), (6, 5)),
-    'unsupported': (nn.Sequential(nn.Linear(4, 4), nn.GELU(), nn.Linear(4, 4), nn.Hardswish()), (6, 4)),
+    'activations': (nn.Sequential(nn.Linear(4, 4), nn.GELU(), nn.Linear(4, 4), nn.Hardswish()), (6, 4)),
+    'lstm': (LastStep(), (6, 5, 4)),
+    'unsupported': (Cumulative(), (6, 4)),
 }
 
 

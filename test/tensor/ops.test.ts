@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { constantLr, cosine, Rng, ShapeError, stepDecay, Tensor, warmup } from '../../src/index.js';
-import { ops } from '../../src/tensor/index.js';
+import { tensorOps as ops } from '../../src/tensor/index.js';
 
 const rand = (shape: number[], rng: Rng): Tensor =>
   Tensor.of(

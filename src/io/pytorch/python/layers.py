@@ -283,3 +283,63 @@ class Tied(nn.Module):
 
     def forward(self, x):
         return self.f(x)
+
+
+# the recurrent layers: lstm, gru, rnn as torch.nn's own, mgu written out (src/io/pytorch/rules-recurrent.ts)
+class LSTM(nn.LSTM):
+    """lstm(in,h): nn.LSTM (batch_first) from zero states, its outputs only (so that it composes in nn.Sequential)."""
+    def __init__(self, i, h, bidirectional=False):
+        super().__init__(i, h, batch_first=True, bidirectional=bidirectional)
+
+    def forward(self, x):
+        return super().forward(x)[0]
+
+
+class GRU(nn.GRU):
+    """gru(in,h): nn.GRU (batch_first) from zero states, its outputs only (so that it composes in nn.Sequential)."""
+    def __init__(self, i, h, bidirectional=False):
+        super().__init__(i, h, batch_first=True, bidirectional=bidirectional)
+
+    def forward(self, x):
+        return super().forward(x)[0]
+
+
+class RNN(nn.RNN):
+    """rnn(in,h): nn.RNN (batch_first, tanh) from zero states, its outputs only (so that it composes in nn.Sequential)."""
+    def __init__(self, i, h, bidirectional=False):
+        super().__init__(i, h, batch_first=True, bidirectional=bidirectional)
+
+    def forward(self, x):
+        return super().forward(x)[0]
+
+
+class MGU(nn.Module):
+    """mgu(in,h): the minimal gated unit (Zhou et al. 2016) from the zero state, gates f, n laid out as nn.GRU lays out its own:
+    f = σ(x·W_ifᵀ + b_if + h·W_hfᵀ + b_hf), n = tanh(x·W_inᵀ + b_in + (f ⊙ h)·W_hnᵀ + b_hn), h′ = (1 − f) ⊙ h + f ⊙ n."""
+    def __init__(self, i, h, bidirectional=False):
+        super().__init__()
+        self.hidden_size = h
+        self.suffixes = ['_l0', '_l0_reverse'] if bidirectional else ['_l0']
+        for s in self.suffixes:
+            self.register_parameter('weight_ih' + s, nn.Parameter(torch.zeros(2 * h, i)))
+            self.register_parameter('weight_hh' + s, nn.Parameter(torch.zeros(2 * h, h)))
+            self.register_parameter('bias_ih' + s, nn.Parameter(torch.zeros(2 * h)))
+            self.register_parameter('bias_hh' + s, nn.Parameter(torch.zeros(2 * h)))
+
+    def scan(self, x, s):
+        w_ih, w_hh, b_ih, b_hh = (getattr(self, n + s) for n in ('weight_ih', 'weight_hh', 'bias_ih', 'bias_hh'))
+        H = self.hidden_size
+        xg = x @ w_ih.T + b_ih
+        h, ys = x.new_zeros(x.shape[0], H), []
+        for t in range(x.shape[1]):
+            f = torch.sigmoid(xg[:, t, :H] + h @ w_hh[:H].T + b_hh[:H])
+            n = torch.tanh(xg[:, t, H:] + (f * h) @ w_hh[H:].T + b_hh[H:])
+            h = (1 - f) * h + f * n
+            ys.append(h)
+        return torch.stack(ys, 1)
+
+    def forward(self, x):
+        y = self.scan(x, '_l0')
+        if len(self.suffixes) == 1:
+            return y
+        return torch.cat([y, self.scan(x.flip(1), '_l0_reverse').flip(1)], -1)

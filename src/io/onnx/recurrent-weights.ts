@@ -1,10 +1,10 @@
-import { quote } from '../errors.js';
-import { bidirectionalOf, recurrentLayer } from '../nn/recurrent/index.js';
-import type { RecurrentLayer } from '../nn/recurrent/index.js';
-import type { Para } from '../para/para.js';
-import { Tensor } from '../tensor/tensor.js';
-import type { DType } from '../tensor/tensor.js';
-import { FileFormatError, ImportError } from './errors.js';
+import { quote } from '../../errors.js';
+import { bidirectionalOf, recurrentLayer } from '../../nn/recurrent/index.js';
+import type { RecurrentLayer } from '../../nn/recurrent/index.js';
+import type { Para } from '../../para/para.js';
+import { Tensor } from '../../tensor/tensor.js';
+import type { DType } from '../../tensor/tensor.js';
+import { FileFormatError, ImportError } from '../errors.js';
 
 /**
  * The ONNX recurrent operators and paralens's recurrent layers, weight for weight. ONNX stacks

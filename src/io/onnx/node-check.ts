@@ -1,7 +1,7 @@
-import { DataError } from '../errors.js';
-import { Rng } from '../random/rng.js';
-import type { Para } from '../para/para.js';
-import { Tensor } from '../tensor/tensor.js';
+import { DataError } from '../../errors.js';
+import { Rng } from '../../random/rng.js';
+import type { Para } from '../../para/para.js';
+import { Tensor } from '../../tensor/tensor.js';
 
 /**
  * Runs an exported ONNX model in ONNX Runtime (Node, CPU) on `rows` random N(0,1) inputs

@@ -1,51 +1,35 @@
-import { ParalensError, quote } from '../errors.js';
-import type { Para } from '../para/para.js';
-import type { Shape, Tensor } from '../tensor/tensor.js';
-import { VERSION } from '../version.js';
-import { ExportError } from './errors.js';
-import { checkTheta } from './model-file.js';
-import { OnnxGraph } from './onnx-graph.js';
-import type { NamedParam, Value } from './onnx-graph.js';
-import { nnOnnxRules, structureOnnxRules } from './onnx-rules.js';
-import type { OnnxRule } from './onnx-rules.js';
-import { sequenceRules } from './onnx-sequence-rules.js';
-import { ruleTable } from '../rule-table.js';
-import { recurrentRules } from './onnx-recurrent-rules.js';
-import { ONNX_FLOAT, onnxSchema } from './onnx-schema.js';
+import { ParalensError, quote, RangeArgError } from '../../errors.js';
+import type { Para } from '../../para/para.js';
+import type { Shape, Tensor } from '../../tensor/tensor.js';
+import { VERSION } from '../../version.js';
+import { ExportError } from '../errors.js';
+import { checkTheta } from '../model-file.js';
+import { onnxRule } from './export-rules.js';
+import { OnnxGraph } from './graph-proto.js';
+import type { NamedParam, Value } from './graph-proto.js';
+import { ONNX_FLOAT, onnxSchema } from './schema.js';
 
-/** ONNX opset and IR version of exported models (opset 20 has Gelu with the tanh approximation; IR 9 goes with it). */
+/** The default opset of exported models (opset 20 has Gelu with the tanh approximation). */
 export const ONNX_OPSET = 20;
-export const ONNX_IR_VERSION = 9;
+/** The opsets export writes, and the IR version each needs (onnx's versioning table: IR 7 for opsets 13–14, 8 for 15–18, 9 for 19–20). */
+export const ONNX_OPSETS = [13, 14, 15, 16, 17, 18, 19, 20] as const;
+export function irVersionFor(opset: number): number {
+  return opset <= 14 ? 7 : opset <= 18 ? 8 : 9;
+}
 
 export interface OnnxExportOptions {
   /** The per-sample input shape, for a morphism that takes any shape (e.g. `conv2d(1,4,3) >> flatten`). */
   inputShape?: Shape;
   /** Graph name (default 'paralens'). */
   name?: string;
+  /** The operator set to write (13 to 20; default 20): operators newer than it are written in older ones. */
+  opset?: number;
 }
 
 /** The graph's input or output: a float tensor [batch, ...shape] with a symbolic batch axis. */
 function valueInfo(name: string, shape: Shape): object {
   const dim = [{ dim_param: 'batch' }, ...shape.map((d) => ({ dim_value: d }))];
   return { name, type: { tensor_type: { elem_type: ONNX_FLOAT, shape: { dim } } } };
-}
-
-/** Every family's ONNX export rules, listed here (nothing registers itself by being imported). */
-export const ONNX_RULES = ruleTable<OnnxRule>('ONNX export', [structureOnnxRules, nnOnnxRules, sequenceRules, recurrentRules]);
-
-/** Adds the ONNX rule of a layer defined outside paralens (call it before exporting). */
-export function defineOnnxRule(kind: string, rule: OnnxRule): void {
-  ONNX_RULES.define(kind, rule);
-}
-
-export function onnxKinds(): string[] {
-  return ONNX_RULES.kinds();
-}
-
-function onnxRule(m: Para): OnnxRule {
-  const r = ONNX_RULES.get(m.kind);
-  if (!r) throw new ExportError(`cannot export layer ${quote(m)} to ONNX: no ONNX rule for kind ${quote(m.kind)}; exportable: ${onnxKinds().join(', ')}`);
-  return r;
 }
 
 /** Exports one morphism by its rule, checking it was given its own parameters. */
@@ -73,6 +57,7 @@ export interface OnnxExport {
   readonly outputShape: Shape;
   /** The morphism exported (its domain fixed). */
   readonly model: Para;
+  readonly opset: number;
 }
 
 /** exportOnnx, also telling what was built. */
@@ -89,7 +74,10 @@ export function buildOnnx(model: Para, theta: readonly Tensor[], opts: OnnxExpor
     }
   }
   checkTheta(m, theta);
-  const g = new OnnxGraph();
+  const opset = opts.opset ?? ONNX_OPSET;
+  if (!(ONNX_OPSETS as readonly number[]).includes(opset))
+    throw new RangeArgError(`ONNX export writes opsets ${ONNX_OPSETS[0]} to ${ONNX_OPSETS[ONNX_OPSETS.length - 1]}, not ${opset}`);
+  const g = new OnnxGraph(opset);
   const named = m.params.map((p, i) => ({ name: p.name, tensor: theta[i]! }));
   const y = emit(m, named, { name: 'input', shape: m.dom! }, g);
   if (y.name === null) throw new ExportError(`cannot export ${m} to ONNX: its output is empty`);
@@ -101,8 +89,8 @@ export function buildOnnx(model: Para, theta: readonly Tensor[], opts: OnnxExpor
   const root = onnxSchema();
   const ModelProto = root.lookupType('onnx.ModelProto');
   const message = ModelProto.fromObject({
-    ir_version: ONNX_IR_VERSION,
-    opset_import: [{ domain: '', version: ONNX_OPSET }],
+    ir_version: irVersionFor(opset),
+    opset_import: [{ domain: '', version: opset }],
     producer_name: 'paralens',
     producer_version: VERSION,
     doc_string: spec,
@@ -116,5 +104,5 @@ export function buildOnnx(model: Para, theta: readonly Tensor[], opts: OnnxExpor
     },
   });
   const ops = g.nodes.map((n) => (n as { op_type: string }).op_type);
-  return { bytes: ModelProto.encode(message).finish(), ops, inputShape: m.dom!, outputShape: y.shape, model: m };
+  return { bytes: ModelProto.encode(message).finish(), ops, inputShape: m.dom!, outputShape: y.shape, model: m, opset };
 }

@@ -1,18 +1,18 @@
-import { ropeFrequencies } from '../symmetry/group/rotary.js';
-import { parsePosition, relativeBias, relativeBuckets } from '../nn/attention-position.js';
-import { NORM_EPS } from '../nn/norm-lens.js';
-import { makeCtx } from '../para/para.js';
-import type { Para } from '../para/para.js';
-import { Defined } from '../para/definition.js';
-import { Reparam } from '../para/structure.js';
-import { Tensor } from '../tensor/tensor.js';
-import { ExportError } from './errors.js';
-import type { NamedParam, OnnxGraph, Value } from './onnx-graph.js';
-import type { OnnxRule } from './onnx-rules.js';
+import { ropeFrequencies } from '../../symmetry/group/rotary.js';
+import { parsePosition, relativeBias, relativeBuckets } from '../../nn/attention-position.js';
+import { NORM_EPS } from '../../nn/norm-lens.js';
+import { makeCtx } from '../../para/para.js';
+import type { Para } from '../../para/para.js';
+import { Defined } from '../../para/definition.js';
+import { Reparam } from '../../para/structure.js';
+import { ExportError } from '../errors.js';
+import { layerNormParts } from './export-ops.js';
+import type { NamedParam, OnnxGraph, Value } from './graph-proto.js';
+import type { OnnxRule } from './rule.js';
 
 /**
- * ONNX rules for the sequence layers (opset 20): embedding as Cast + Gather, layernorm as
- * LayerNormalization, rmsnorm written out, attention written out — projections (MatMul with
+ * ONNX rules for the sequence layers: embedding as Cast + Gather, layernorm as
+ * LayerNormalization (written out before opset 17), rmsnorm written out, attention written out — projections (MatMul with
  * the transposed weights), heads by Reshape and Transpose to [B, H, T, dh], RoPE as
  * x ⊙ C + (x·R) ⊙ S with constant cos/sin tables and the pair-swapping matrix R, the relative
  * bias as a Gather of κ by the constant bucket matrix, the causal mask as −∞ added above the
@@ -30,7 +30,7 @@ function name(v: Value, m: Para): string {
 
 /** A float32 constant initializer. */
 function constant(g: OnnxGraph, hint: string, data: ArrayLike<number>, shape: number[]): string {
-  return g.weight({ name: g.fresh(hint), tensor: Tensor.of(data, shape) });
+  return g.constant(hint, data, shape);
 }
 
 /** x·Wᵀ for a weight W [out, in] stored as PyTorch lays it out. */
@@ -46,14 +46,19 @@ const embedding: OnnxRule = ({ m, theta, x, g }) => {
 };
 
 const layernorm: OnnxRule = ({ m, theta, x, g }) => {
-  const [y] = g.node('LayerNormalization', [name(x, m), g.weight(theta[0]!), g.weight(theta[1]!)], { axis: { i: -1 }, epsilon: { f: NORM_EPS } });
-  return { name: y!, shape: x.shape };
+  const [xn, gain, bias] = [name(x, m), g.weight(theta[0]!), g.weight(theta[1]!)];
+  const y =
+    g.opset >= 17 ? g.one('LayerNormalization', [xn, gain, bias], { axis: { i: -1 }, epsilon: { f: NORM_EPS } }) : layerNormParts(g, xn, gain, bias, NORM_EPS);
+  return { name: y, shape: x.shape };
 };
 
 const rmsnorm: OnnxRule = ({ m, theta, x, g }) => {
   const xn = name(x, m);
   const [sq] = g.node('Mul', [xn, xn]);
-  const [ms] = g.node('ReduceMean', [sq!, g.int64('axes', [-1])], { keepdims: { i: 1 } });
+  const [ms] =
+    g.opset >= 18
+      ? g.node('ReduceMean', [sq!, g.int64('axes', [-1])], { keepdims: { i: 1 } })
+      : g.node('ReduceMean', [sq!], { axes: { ints: [-1] }, keepdims: { i: 1 } });
   const [root] = g.node('Sqrt', [g.node('Add', [ms!, constant(g, 'eps', [NORM_EPS], [1])])[0]!]);
   const [y] = g.node('Mul', [g.node('Div', [xn, root!])[0]!, g.weight(theta[0]!)]);
   return { name: y!, shape: x.shape };
@@ -143,16 +148,25 @@ const definition: OnnxRule = ({ m, theta, x, emit }) => {
   return emit(m.body, theta, x);
 };
 
-/** tied(f): f with each of its parameters named as the tensor it reads (the shared one twice: one initializer). */
-const tiedRule: OnnxRule = ({ m, theta, x, emit }) => {
+/** tied(f) and reparam(f, r): f with the parameters r computes (the shared one of tied(f), read twice, one initializer). */
+const tiedRule: OnnxRule = ({ m, theta, x, g, emit }) => {
   if (!(m instanceof Reparam)) throw new ExportError(`cannot export '${m}' to ONNX: it is not a reparametrisation`);
   const { p } = m.r.map(
     theta.map((t) => t.tensor),
     makeCtx(),
   );
-  const named = p.map((t) => theta.find((q) => q.tensor === t) ?? { name: `${m.f.params[p.indexOf(t)]!.name}`, tensor: t });
+  // a tensor of θ passed through keeps its name (a tied weight, read twice, is one initializer); a computed one gets a fresh name
+  const named = p.map((t, i) => theta.find((q) => q.tensor === t) ?? { name: g.fresh(`${m.f.params[i]!.name}`), tensor: t });
   return emit(m.f, named, x);
 };
 
-/** The rules of this file by layer kind (listed in ONNX_RULES, src/io/onnx.ts). */
-export const sequenceRules: Readonly<Record<string, OnnxRule>> = { embedding, layernorm, rmsnorm, attention, transformer: definition, tied: tiedRule };
+/** The rules of this file by layer kind (part of ONNX_RULES, src/io/onnx/export-rules.ts). */
+export const sequenceRules: Readonly<Record<string, OnnxRule>> = {
+  embedding,
+  layernorm,
+  rmsnorm,
+  attention,
+  transformer: definition,
+  tied: tiedRule,
+  reparam: tiedRule,
+};

@@ -1,17 +1,18 @@
-import { quote } from '../errors.js';
-import { recurrentInfo } from '../nn/recurrent/index.js';
-import type { RecurrentLayer } from '../nn/recurrent/index.js';
-import { ExportError } from './errors.js';
-import type { OnnxRule } from './onnx-rules.js';
-import { ONNX_RECURRENT_OPS, onnxRecurrentWeights } from './onnx-recurrent-weights.js';
-import type { TorchDirection } from './onnx-recurrent-weights.js';
+import { quote } from '../../errors.js';
+import { recurrentInfo } from '../../nn/recurrent/index.js';
+import type { RecurrentLayer } from '../../nn/recurrent/index.js';
+import { ExportError } from '../errors.js';
+import type { OnnxRule } from './rule.js';
+import { ONNX_RECURRENT_OPS, onnxRecurrentWeights } from './recurrent-weights.js';
+import type { TorchDirection } from './recurrent-weights.js';
 
 /**
  * ONNX rules for the recurrent layers: a scan of an LSTM, GRU or RNN cell (lstm(in,h), gru,
  * rnn, scan(lstm_cell(…)), …) and bidirectional(…) of one become that operator (opset 14+,
  * layout 0): the input [B, T, in] transposed to [T, B, in], W, R and B in ONNX's gate order
  * (onnx-recurrent-weights.ts), zero initial states, and Y [T, dirs, B, h] brought back to
- * [B, T, dirs·h] (the directions side by side, as bidirectional concatenates them). mgu, folds,
+ * [B, T, dirs·h] (one direction: Squeeze and Transpose, as PyTorch writes it; two: side by side,
+ * as bidirectional concatenates them). mgu, folds,
  * unfolds and cells alone have no ONNX operator and are refused by name.
  */
 const recurrent: OnnxRule = ({ m, theta, x, g }) => {
@@ -36,6 +37,12 @@ const recurrent: OnnxRule = ({ m, theta, x, g }) => {
     ...(D === 2 ? { direction: { s: 'bidirectional' } } : {}),
     ...(op === 'GRU' ? { linear_before_reset: { i: 1 } } : {}),
   });
+  if (D === 1) {
+    // as PyTorch writes it: the axis of directions squeezed, then batch first again
+    const [ys] = g.node('Squeeze', [Y!, g.int64('axes', [1])]);
+    const [y] = g.node('Transpose', [ys!], { perm: { ints: [1, 0, 2] } });
+    return { name: y!, shape: [T, H] };
+  }
   const [yt] = g.node('Transpose', [Y!], { perm: { ints: [2, 0, 1, 3] } });
   const [y] = g.node('Reshape', [yt!, g.int64('shape', [0, T, D * H])]);
   return { name: y!, shape: [T, D * H] };

@@ -1,0 +1,11 @@
+export * from './dim.js';
+export * from './op.js';
+export { OPERATORS, LAYER_OPERATORS, operator, PENDING_OPERATORS } from './vocabulary.js';
+export { OpGraph, MAX_GRAPH_NODES, printConstant } from './graph.js';
+export type { GraphNode } from './graph.js';
+export { GraphBuilder } from './builder.js';
+export { trace, TracedLayer, Sym, apply, param } from './trace.js';
+export type { OpValue } from './trace.js';
+export * as ops from './api.js';
+export { parseEquation } from './einsum.js';
+export { opLayer, isLayerOp } from './op-layer.js';
