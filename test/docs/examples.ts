@@ -210,9 +210,16 @@ export function scratch(root: string): { dir: string; bin: string } {
   return { dir, bin };
 }
 
-/** Runs a page's blocks in one bash session; returns each example's output lines, in order. */
-export function runBlocks(blocks: readonly Block[], root: string, timeoutMs: number): string[][] {
-  const { dir, bin } = scratch(root);
+/**
+ * Runs a page's blocks in one bash session; returns each example's output lines, in order.
+ * With `folder`, the session starts in that subfolder of the scratch directory, whose parent
+ * then plays the clone (README's examples run in the clone's `try/`, and reach its files as `../`).
+ */
+export function runBlocks(blocks: readonly Block[], root: string, timeoutMs: number, folder?: string): string[][] {
+  const scratchDir = scratch(root);
+  const { bin } = scratchDir;
+  const dir = folder ? join(scratchDir.dir, folder) : scratchDir.dir;
+  if (folder) mkdirSync(dir);
   const SEP = '\u001e';
   const script: string[] = [];
   let k = 0;
