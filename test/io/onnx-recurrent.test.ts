@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { parseSpec, Rng, Tensor } from '../../src/index.js';
-import { buildOnnx, ExportError, exportOnnx } from '../../src/io/index.js';
+import { buildOnnx, ExportError, exportOnnx, importOnnx } from '../../src/io/index.js';
 import type { Para } from '../../src/index.js';
 import { decodeOnnx } from '../../src/io/onnx/decode.js';
 import { recurrentFromOnnx } from '../../src/io/onnx/recurrent-weights.js';
@@ -69,7 +69,9 @@ describeWith(runtime, 'recurrent layers exported to ONNX run the same in ONNX Ru
   }
 
   it('refuses mgu, folds and cells by name (no ONNX operator)', () => {
-    expect(() => exportOnnx(parseSpec('mgu(3,4)').at([5, 3]), parseSpec('mgu(3,4)').init(0))).toThrow(/no ONNX rule for kind 'mgu'/);
+    expect(() => exportOnnx(parseSpec('mgu(3,4)').at([5, 3]), parseSpec('mgu(3,4)').init(0))).toThrow(
+      /cannot export layer 'mgu\(3,4\)' to ONNX: ONNX has no MGU operator/,
+    );
     const f = parseSpec('fold(lstm_cell(3,4))').at([5, 3]);
     expect(() => exportOnnx(f, f.init(0))).toThrow(ExportError);
   });
@@ -93,6 +95,11 @@ describeWith([runtime, torchOnnx()], 'the layer of an ONNX LSTM/GRU/RNN node (fi
       const x = randn([3, 6, 3], new Rng(9));
       const ours = layer.at([6, 3]).run(theta, x).data;
       expect(maxDiff(await runOnnx(bytes, x), ours)).toBeLessThan(2e-5);
+      // the whole file through paralens import: the layer inside, the same function
+      const imported = importOnnx(bytes);
+      expect(String(imported.model)).toContain(String(layer));
+      expect(maxDiff(await runOnnx(bytes, x), imported.model.run(imported.theta, x).data)).toBeLessThan(2e-5);
+      if (!name.endsWith('_bi')) expect(String(imported.model)).toBe(`${name}(3,5)`);
     });
   }
   it('refuses what its cells do not compute, naming it', () => {

@@ -18,7 +18,8 @@ export const command = defineCommand({
 composite: every operator is a lens with its own pullback, shape-only subgraphs (Shape, Gather,
 Concat … into a Reshape) are evaluated at import with the batch kept symbolic, and sub-diagrams
 that are named layers are read as them (dense, conv2d, conv1d, maxpool2d, avgpool2d, layernorm,
-embedding, attention, gelu, flatten, globalavgpool, residual(f)); the rest stays operators, in
+embedding, attention, gelu, flatten, globalavgpool, residual(f); LSTM, GRU and RNN nodes as lstm, gru
+and rnn); the rest stays operators, in
 graph(…), which run and train as they are. Prints the spec; --save writes a paralens model file,
 which predict, draw, export and train --init read. Refused with exit 2 and one line: operators
 import does not read (each listed with its node name and opset), a value computed from itself, a

@@ -83,10 +83,12 @@ export async function runCorpus(ort: typeof import('onnxruntime-node'), quick: b
   }
 }
 
-/** The operators a refusal names as unsupported. */
+/** The operators a refusal names: those import does not read, or the one node it refuses (`ONNX node 'NAME' (OP): why`). */
 export function refusedOperators(message: string): string[] {
   const m = /unsupported ONNX operators: (.*?); `paralens import --help`/.exec(message);
-  return m ? [...m[1]!.matchAll(/(?:^|, )([\w.]+) \(node/g)].map((x) => x[1]!) : [];
+  if (m) return [...m[1]!.matchAll(/(?:^|, )([\w.]+) \(node/g)].map((x) => x[1]!);
+  const node = /ONNX node '[^']*' \(([\w.]+)\): /.exec(message);
+  return node ? [node[1]!] : [];
 }
 
 /** Whether a refusal names only operators that are not operator lenses yet (PENDING_OPERATORS). */
