@@ -74,10 +74,10 @@ export class DeviceSupportError extends ParalensError {
   }
 }
 
-/** An unknown name (layer, data set, optimiser, loss, group, …); the message lists the known ones. */
+/** An unknown name (layer, data set, optimiser, loss, group, …); the message suggests the nearest known one and lists them all. */
 export class UnknownNameError extends ParalensError {
   constructor(kind: string, name: string, known: readonly string[]) {
-    super('E_UNKNOWN', `unknown ${kind} ${quote(name)}; known: ${known.join(', ')}`);
+    super('E_UNKNOWN', `unknown ${kind} ${quote(name)}${didYouMean(name, known)}; known: ${known.join(', ')}`);
     this.name = 'UnknownNameError';
   }
 }
@@ -225,4 +225,58 @@ export function formatBytes(n: number): string {
   }
   if (n >= 1024) return `${(n * 1024 ** i).toExponential(2)} B`; // beyond exbibytes: the estimate of something absurd
   return `${n.toFixed(n < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+/**
+ * The known name nearest to a mistyped one, if it is near enough to be the one meant: at most
+ * one edit per three characters of the typed name (at least one), where an edit inserts,
+ * deletes or changes a character or swaps two neighbours ('trian' is one edit from 'train'),
+ * and letter case costs nothing. Between names equally near, the one nearer with case counted,
+ * then the one listed first. Undefined when none is near.
+ */
+export function nearestName(name: string, known: readonly string[]): string | undefined {
+  const typed = name.toLowerCase();
+  const most = Math.max(1, Math.floor(typed.length / 3));
+  let best: string | undefined;
+  let bestDistance = most;
+  let bestCased = Infinity; // between names equally near, the one nearer with case counted ('tahn': tanh, not Tanh)
+  for (const k of known) {
+    const d = editDistance(typed, k.toLowerCase(), bestDistance + 1);
+    if (d > bestDistance) continue;
+    const cased = editDistance(name, k, Infinity);
+    if (d < bestDistance || cased < bestCased) [best, bestDistance, bestCased] = [k, d, cased];
+  }
+  return best === name ? undefined : best;
+}
+
+/** ` (did you mean 'dense'?)` when a known name is near the typed one (nearestName), else ''. `prefix` is written before both names (`--` for flags). */
+export function didYouMean(name: string, known: readonly string[], prefix = ''): string {
+  const near = nearestName(name, known);
+  return near === undefined ? '' : ` (did you mean ${prefix ? prefix + near : quote(near)}?)`;
+}
+
+/**
+ * The optimal-string-alignment distance between a and b (Levenshtein's edits plus the swap of
+ * two neighbouring characters), or `cap` as soon as it is certain to be at least `cap`.
+ */
+function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) >= cap) return cap;
+  // three rows of the dynamic programme: before last, last, this
+  let before = new Array<number>(b.length + 1).fill(0);
+  let last = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    row[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const same = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(last[j]! + 1, row[j - 1]! + 1, last[j - 1]! + same);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row[j] = d;
+      rowMin = Math.min(rowMin, d);
+    }
+    if (rowMin >= cap) return cap;
+    [before, last] = [last, row];
+  }
+  return Math.min(last[b.length]!, cap);
 }

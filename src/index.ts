@@ -26,6 +26,8 @@ export * from './para/index.js';
 // the operator lenses (src/ops): one primitive per tensor operator, with ONNX semantics; a layer written from them gets its pullback by composition
 export { ops, OpGraph, GraphBuilder, TracedLayer, trace, Sym, OPERATORS, PENDING_OPERATORS, operator, opLayer, BATCH } from './ops/index.js';
 export type { Op, OpDef, OpLens, OpCtx, Attrs, AttrValue, Dim, SymShape, OpValue, GraphNode } from './ops/index.js';
+export type { AttrKind, AttrSpec } from './ops/op.js';
+export type { BatchDim } from './ops/dim.js';
 
 // spec strings and the catalogue of layer names
 export * from './catalogue/index.js';

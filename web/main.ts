@@ -1,5 +1,7 @@
+/// <reference types="vite/client" />
 import { stringDiagram } from '../src/draw/diagram.js';
 import { heatMap, linePlot } from '../src/draw/plot.js';
+import { esc } from '../src/draw/svg.js';
 import { marchingSquares } from '../src/topos/gluing/boundary.js';
 import { dataOf, gridOf, importModel, N, plan, uncertaintySpec, uploadedData } from './model.js';
 import type { Given } from './model.js';
@@ -8,6 +10,8 @@ import { DATA_SETS, decodeState, defaultModel, encodeState, OPTIMIZERS, UNCERTAI
 import type { PlaygroundState } from './state.js';
 import { modelAfterDataChange } from './data-change.js';
 import type { FromWorker, GridMsg, ToWorker } from './worker.js';
+import TrainingWorker from './worker.ts?worker&inline';
+import { whereItRuns } from './status.js';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const fields = {
@@ -33,20 +37,66 @@ let state: PlaygroundState;
 const given: Given = {};
 let losses: number[] = [];
 let lossEpochs: number[] = [];
-const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+// inline: the built page carries its worker (a Blob URL), so it runs from file:// too (web/single-file.ts)
+const worker = new TrainingWorker();
 const send = (m: ToWorker): void => worker.postMessage(m);
+/** The number of the latest run asked of the worker: messages about an older run are dropped. */
+let run = 0;
+/** The setup (its link) whose run the loss, std and sheaf views show; undefined while they show none. */
+let viewsOf: string | undefined;
 
 /**
  * The status line says what is happening: idle, training, done, stopped, failed, training an
- * ensemble, ensemble finished. `data-state` carries the state for tests and styles.
+ * ensemble, ensemble finished; and on a second, smaller line where it runs (web/status.ts).
+ * `data-state` carries the state for tests and styles.
  */
 type State = 'idle' | 'training' | 'done' | 'stopped' | 'failed' | 'ensemble' | 'ensemble-done';
-function setStatus(st: State, text: string, backend?: string): void {
+function setStatus(st: State, text: string, where?: { backend: string; note?: string }): void {
   const el = $('status');
   el.dataset.state = st;
-  el.textContent = backend ? `${text}  · ${backend}` : text;
-  if (backend) el.dataset.backend = backend;
+  el.textContent = text;
+  if (!where) return;
+  const line = document.createElement('span');
+  line.className = 'where';
+  line.textContent = whereItRuns(where.backend, where.note);
+  el.append(line);
+  el.dataset.backend = where.backend;
+  if (where.note) el.dataset.backendNote = where.note;
 }
+/** Where the last report said the work runs (kept on the line when a run stops). */
+const lastWhere = (): { backend: string; note?: string } | undefined => {
+  const d = $('status').dataset;
+  return d.backend ? { backend: d.backend, note: d.backendNote } : undefined;
+};
+
+/** A new run starts: the marks of the previous one go (a test waiting for done must not see the last run's). */
+function startRun(st: State, text: string): number {
+  const d = $('status').dataset;
+  for (const k of ['firstLoss', 'loss', 'epoch', 'done', 'sheaf']) delete d[k];
+  setStatus(st, text, lastWhere());
+  viewsOf = encodeState(state);
+  return ++run;
+}
+
+/**
+ * The views follow the setup in the form: when it changes, the run drawn so far (or still
+ * training) is no longer the model shown, so it is stopped and its loss, std and sheaf pictures
+ * cleared; the boundary is redrawn untrained by validate().
+ */
+function followSetup(): void {
+  if (viewsOf === undefined || viewsOf === encodeState(state)) return;
+  viewsOf = undefined;
+  run++; // the old run's late messages are dropped from here on
+  send({ type: 'stop' });
+  losses = [];
+  lossEpochs = [];
+  lastProgress = undefined;
+  for (const id of ['loss', 'uncertainty-view', 'sheaf']) $(id).innerHTML = '';
+  setStatus('idle', 'not trained yet: the setup changed', lastWhere());
+}
+
+/** The caption that names what a view shows: the model and the data it was trained on. */
+const ofModel = (s: PlaygroundState): string => `<code>${esc(s.model)}</code> on ${s.data}`;
 
 function showNotice(lines: string[]): void {
   const n = $('notice');
@@ -112,7 +162,9 @@ function onChange(e?: Event): boolean {
     state.model = next.model;
     fields.model.value = state.model;
     $('model-note').textContent = next.note;
-  } else if (e?.target === fields.model) $('model-note').textContent = '';
+  } else if (e?.target === fields.model && before?.model !== state.model) $('model-note').textContent = '';
+  // (only an edit clears the note: the change event a blur fires on the model field repeats the
+  // last input, and clearing the note then would move the buttons under the pointer mid-click)
   if (e?.target === fields.uncertainty && state.uncertainty !== 'off' && state.data !== 'uploaded') {
     // MC dropout and Bayesian shading need stochastic layers: start from a net that has them
     state.model = uncertaintySpec(state.uncertainty, state.data, state.seed);
@@ -120,6 +172,7 @@ function onChange(e?: Event): boolean {
     $('model-note').textContent = `a net with ${state.uncertainty === 'bayes' ? 'Bayesian layers' : 'dropout'} for the ${state.uncertainty} shading`;
   }
   history.replaceState(null, '', encodeState(state));
+  followSetup();
   return validate();
 }
 
@@ -175,14 +228,16 @@ const progressText = (p: { epoch: number; epochs: number; loss: number; accuracy
   `epoch ${p.epoch}/${p.epochs}  loss ${p.loss.toPrecision(4)}${p.accuracy !== undefined ? `  accuracy ${p.accuracy.toFixed(3)}` : ''}`;
 
 worker.onerror = (e: ErrorEvent): void => {
-  setStatus('failed', 'failed: ' + e.message);
+  // an Event without a message: the worker's script did not load
+  setStatus('failed', `failed: ${e.message ?? 'the training worker did not start'}`);
 };
 
 worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   const m = e.data;
+  if (m.run !== run) return; // a run the page has moved on from
   if (m.type === 'error') {
     $('model-error').textContent = m.message;
-    setStatus('failed', 'failed: ' + m.message);
+    setStatus('failed', 'failed: ' + m.message, lastWhere());
     return;
   }
   if (m.type === 'preview') {
@@ -197,13 +252,13 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
         ? `stopped at epoch ${a.epoch}/${a.epochs}${lastProgress ? `  loss ${lastProgress.loss.toPrecision(4)}` : ''}`
         : a.kind === 'ensemble'
           ? `stopped while training expert ${a.expert} of ${a.experts}`
-          : 'stopped (nothing was running)',
-      $('status').dataset.backend,
+          : 'stopped: nothing was running',
+      lastWhere(),
     );
     return;
   }
   if (m.type === 'ensemble-progress') {
-    setStatus('ensemble', `training expert ${m.expert} of ${m.experts}…`, m.backend);
+    setStatus('ensemble', `training expert ${m.expert} of ${m.experts}…`, { backend: m.backend });
     return;
   }
   if (m.type === 'ensemble') {
@@ -215,9 +270,9 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
         map: 'sequential',
         label: "max − min of the experts' χ",
       }) +
-      `<figcaption>${m.glued} of ${m.points} grid points satisfy the sheaf condition (all ${m.experts} experts within ${m.tol}); elsewhere no global section exists</figcaption>`;
+      `<figcaption>${m.glued} of ${m.points} grid points satisfy the sheaf condition (all ${m.experts} experts of ${ofModel(state)} within ${m.tol}); elsewhere no global section exists</figcaption>`;
     $('status').dataset.sheaf = String(m.glued);
-    setStatus('ensemble-done', `ensemble finished: ${m.experts} experts; ${m.glued} of ${m.points} grid points glue`, m.backend);
+    setStatus('ensemble-done', `ensemble finished: ${m.experts} experts; ${m.glued} of ${m.points} grid points glue`, { backend: m.backend });
     return;
   }
   losses.push(m.loss);
@@ -226,23 +281,18 @@ worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   const status = $('status');
   if (losses.length === 1) status.dataset.firstLoss = String(m.loss);
   // the backend, and why it is not the GPU when the worker fell back
-  setStatus(
-    m.done ? 'done' : 'training',
-    m.done ? `done: ${progressText(m)}` : `training: ${progressText(m)}`,
-    m.note ? `${m.backend} (${m.note})` : m.backend,
-  );
-  status.dataset.backend = m.backend;
-  if (m.note) status.dataset.backendNote = m.note;
+  setStatus(m.done ? 'done' : 'training', m.done ? `done: ${progressText(m)}` : `training: ${progressText(m)}`, { backend: m.backend, note: m.note });
   status.dataset.epoch = String(m.epoch);
   status.dataset.loss = String(m.loss);
   status.dataset.done = String(m.done);
-  $('loss').innerHTML = linePlot([{ name: '', values: losses, x: lossEpochs }], {
-    title: 'training loss',
-    xlabel: 'epoch',
-    ylabel: 'loss (log scale)',
-    log: true,
-    markers: false,
-  });
+  $('loss').innerHTML =
+    linePlot([{ name: '', values: losses, x: lossEpochs }], {
+      title: 'training loss',
+      xlabel: 'epoch',
+      ylabel: 'loss (log scale)',
+      log: true,
+      markers: false,
+    }) + `<figcaption>the training loss of ${ofModel(state)}</figcaption>`;
   if (m.grid) $('boundary').innerHTML = drawGrid(m.grid, 'χ: the classifier over the plane');
   if (m.std)
     $('uncertainty-view').innerHTML = heatMap(m.std, {
@@ -259,15 +309,14 @@ $('train').addEventListener('click', () => {
   losses = [];
   lossEpochs = [];
   lastProgress = undefined;
-  setStatus('training', 'training: starting…');
-  send({ type: 'train', state });
+  for (const id of ['loss', 'uncertainty-view']) $(id).innerHTML = '';
+  send({ type: 'train', run: startRun('training', 'training: starting…'), state });
 });
 $('stop').addEventListener('click', () => send({ type: 'stop' }));
 $('ensemble').addEventListener('click', () => {
   if (!onChange()) return;
-  delete $('status').dataset.sheaf;
-  setStatus('ensemble', 'training expert 1 of 5…');
-  send({ type: 'ensemble', state, experts: 5, tol: 0.15 });
+  $('sheaf').innerHTML = '';
+  send({ type: 'ensemble', run: startRun('ensemble', 'training expert 1 of 5…'), state, experts: 5, tol: 0.15 });
 });
 for (const f of Object.values(fields)) f.addEventListener('change', onChange);
 
@@ -319,6 +368,7 @@ function load(): void {
   state = s;
   fill(s);
   showNotice(notices);
+  followSetup();
   validate();
 }
 window.addEventListener('hashchange', load);

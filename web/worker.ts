@@ -8,12 +8,16 @@ import type { EpochStats } from '../src/train/trainer.js';
 import { gridOf, importModel, N, setup, uploadedData } from './model.js';
 import type { Given } from './model.js';
 import type { PlaygroundState } from './state.js';
+import { gpuFallbackNote, hostNote } from './status.js';
 
-/** Messages the page sends. */
+/**
+ * Messages the page sends. `run` numbers the page's requests: every message about a run carries
+ * it back, so that the page can drop the late messages of a run it has moved on from.
+ */
 export type ToWorker =
-  | { type: 'train'; state: PlaygroundState }
+  | { type: 'train'; run: number; state: PlaygroundState }
   | { type: 'stop' }
-  | { type: 'ensemble'; state: PlaygroundState; experts: number; tol: number }
+  | { type: 'ensemble'; run: number; state: PlaygroundState; experts: number; tol: number }
   | { type: 'preview'; state: PlaygroundState; key: string }
   // files the page was given: an ONNX model (trained from its weights while the model field holds its spec) and a CSV (state.data 'uploaded')
   | { type: 'onnx'; name: string; bytes: Uint8Array }
@@ -22,8 +26,8 @@ export type ToWorker =
 /** What the worker is doing: the page's status line says it. */
 export type Activity = { kind: 'idle' } | { kind: 'training'; epoch: number; epochs: number } | { kind: 'ensemble'; expert: number; experts: number };
 
-/** Messages the worker sends back. */
-export type FromWorker =
+/** What the worker reports. */
+type Report =
   | { type: 'error'; message: string }
   | {
       type: 'progress';
@@ -42,6 +46,9 @@ export type FromWorker =
   | { type: 'ensemble'; disagreement: GridMsg; glued: number; points: number; tol: number; experts: number; backend: string }
   | { type: 'preview'; key: string; grid?: GridMsg };
 
+/** Messages the worker sends back: a report about the run the page numbered `run`. */
+export type FromWorker = Report & { run: number };
+
 export interface GridMsg extends Box {
   values: Float32Array;
   nx: number;
@@ -51,8 +58,10 @@ export interface GridMsg extends Box {
 let running = 0; // generation counter: a new run or a stop cancels the old one
 const given: Given = {};
 let activity: Activity = { kind: 'idle' };
+let run = 0; // the page's number of the latest run asked for
 
-const post = (m: FromWorker): void => (self as unknown as Worker).postMessage(m);
+/** Posts a message about the current run. */
+const post = (m: Report): void => (self as unknown as Worker).postMessage({ ...m, run } satisfies FromWorker);
 const fail = (e: unknown): void => {
   activity = { kind: 'idle' };
   post({ type: 'error', message: (e as Error).message ?? String(e) });
@@ -79,7 +88,7 @@ function train(state: PlaygroundState): void {
     try {
       onDevice = new DeviceTrainer(trainer, device);
     } catch (e) {
-      note = `on the host: ${(e as Error).message.split(':')[0]}`;
+      note = hostNote(e);
     }
   }
   const epoch = (): EpochStats | Promise<EpochStats> => (onDevice ? onDevice.runEpoch() : trainer.runEpoch());
@@ -171,14 +180,17 @@ async function ensemble(state: PlaygroundState, experts: number, tol: number): P
 // headers) — else the reference one, with the reason in the status line. Messages wait for
 // it, in order.
 let fallback: string | undefined;
-const fast = ('gpu' in navigator ? init({ backend: 'webgpu' }) : Promise.reject(new Error('this browser offers no WebGPU'))).catch((e: Error) => {
-  fallback = `no WebGPU here (${e.message.replace(/^backend 'webgpu' cannot start here: /, '')}): on the CPU`;
+const hasWebGpu = 'gpu' in navigator;
+const fast = (hasWebGpu ? init({ backend: 'webgpu' }) : Promise.reject(new Error('no WebGPU'))).catch((e: unknown) => {
+  fallback = gpuFallbackNote(e, hasWebGpu);
+  if (hasWebGpu) console.info('paralens: WebGPU did not start:', e); // the whole message, for the curious
   return init();
 });
 
 self.onmessage = async (e: MessageEvent<ToWorker>): Promise<void> => {
   await fast;
   const m = e.data;
+  if (m.type === 'train' || m.type === 'ensemble') run = m.run;
   try {
     if (m.type === 'train') train(m.state);
     else if (m.type === 'preview') preview(m.state, m.key);

@@ -1,4 +1,4 @@
-import { formatBytes, formatCount, ParalensError, quote, SpecError, TooLargeError } from '../errors.js';
+import { didYouMean, formatBytes, formatCount, ParalensError, quote, SpecError, TooLargeError } from '../errors.js';
 import type { CostEstimate } from '../errors.js';
 import { parOf, seqOf } from '../para/composite.js';
 import type { Para } from '../para/para.js';
@@ -153,7 +153,10 @@ export function parseSpecWith(layers: LayerLookup, src: string, opts: SpecOption
     k++;
     const def = layers.get(t.text);
     if (!def) {
-      throw new SpecError(`spec: unknown layer ${quote(t.text)} at column ${t.pos + 1}; known: ${layers.names().join(', ')}`, t.pos);
+      throw new SpecError(
+        `spec: unknown layer ${quote(t.text)} at column ${t.pos + 1}${didYouMean(t.text, layers.names())}; known: ${layers.names().join(', ')}`,
+        t.pos,
+      );
     }
     const raw: { start: number; end: number; tok: Token }[] = [];
     if (peek()?.text === '(') {

@@ -1,4 +1,4 @@
-import { ParalensError, quote } from '../errors.js';
+import { didYouMean, ParalensError, quote } from '../errors.js';
 
 /** Bad command-line usage: exit code 2, one clear line. */
 export class UsageError extends ParalensError {
@@ -106,7 +106,7 @@ export function parseFlags<F extends Flags>(argv: readonly string[], flags: F, c
     const spec = Object.hasOwn(all, name) ? all[name] : undefined; // never an inherited property (--constructor)
     if (!spec)
       throw new UsageError(
-        `${command}: unknown flag --${name}; known: ${Object.keys(all)
+        `${command}: unknown flag --${name}${didYouMean(name, Object.keys(all), '--')}; known: ${Object.keys(all)
           .map((k) => `--${k}`)
           .join(', ')}`,
       );

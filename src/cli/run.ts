@@ -1,4 +1,4 @@
-import { clip, ParalensError, quote } from '../errors.js';
+import { clip, didYouMean, ParalensError, quote } from '../errors.js';
 import { VERSION } from '../version.js';
 import { checkWritableSync } from '../io/node-fs.js';
 import { helpText, UsageError, withOutputFlags } from './args.js';
@@ -42,7 +42,13 @@ export async function run(argv: readonly string[], io: CliIO, opts: RunOptions =
       return 0;
     }
     const cmd = commands.find((c) => c.name === name);
-    if (!cmd) throw new UsageError(`unknown command ${quote(name)}; known: ${commands.map((c) => c.name).join(', ')}`);
+    if (!cmd)
+      throw new UsageError(
+        `unknown command ${quote(name)}${didYouMean(
+          name,
+          commands.map((c) => c.name),
+        )}; known: ${commands.map((c) => c.name).join(', ')}`,
+      );
     return await dispatch(cmd, rest, io, name, opts);
   } catch (e) {
     return report(e, io, json);
@@ -58,7 +64,13 @@ async function dispatch(cmd: Command, argv: readonly string[], io: CliIO, path: 
       return sub === undefined ? 2 : 0;
     }
     const s = cmd.subcommands.find((c) => c.name === sub);
-    if (!s) throw new UsageError(`${path}: unknown subcommand ${quote(sub)}; known: ${cmd.subcommands.map((c) => c.name).join(', ')}`);
+    if (!s)
+      throw new UsageError(
+        `${path}: unknown subcommand ${quote(sub)}${didYouMean(
+          sub,
+          cmd.subcommands.map((c) => c.name),
+        )}; known: ${cmd.subcommands.map((c) => c.name).join(', ')}`,
+      );
     return dispatch(s, rest, io, `${path} ${sub}`, opts);
   }
   const flagSpecs = withOutputFlags(cmd.flags);

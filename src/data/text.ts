@@ -60,6 +60,12 @@ export function encodeText(text: string, vocabulary: readonly string[]): Float32
   return out;
 }
 
+/** The distinct characters of `text` that `vocabulary` lacks (they encode as the unknown id), in the order they first appear. */
+export function outsideVocabulary(text: string, vocabulary: readonly string[]): string[] {
+  const known = new Set(vocabulary);
+  return [...new Set(Array.from(text).filter((c) => !known.has(c)))];
+}
+
 /** The text of some ids; the unknown id reads as U+FFFD. */
 export function decodeText(ids: ArrayLike<number>, vocabulary: readonly string[]): string {
   let s = '';

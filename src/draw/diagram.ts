@@ -1,13 +1,24 @@
 import type { Para } from '../para/para.js';
 import { layout } from './rules.js';
+import { wrapped } from './layout.js';
 import type { Diagram, LayoutOptions } from './layout.js';
 import { esc, r, svgDoc, textWidth } from './svg.js';
 
 const M = 24; // margin, and the length of the outer input/output wires
 
-/** The diagram of f with its outer input and output wires, offset by the margins. */
+/** The widest row of a diagram by default: a long composite wraps into rows (layout.ts wrapped). */
+export const MAX_ROW_WIDTH = 1400;
+
+/** The diagram of f with its outer input and output wires, offset by the margins; a long outermost composite in rows. */
 export function diagramOf(f: Para, opts: LayoutOptions = {}): Diagram {
-  const d = layout(f, opts);
+  const d =
+    f.kind === 'seq'
+      ? wrapped(
+          [...f.children],
+          f.children.map((c) => layout(c, opts)),
+          opts.maxWidth ?? MAX_ROW_WIDTH,
+        )
+      : layout(f, opts);
   const lead = M + Math.max(20, textWidth(f.dom ? `[${f.dom.join(',')}]` : '', 10));
   const shifted: Diagram = {
     width: d.width + 2 * lead,

@@ -39,7 +39,17 @@ export interface ColourBar {
   hi: number;
   label: string;
   pale?: boolean;
+  /** A logarithmic scale (lo > 0): for values over decades, where one large value would leave the rest at the pale end. */
+  log?: boolean;
 }
+
+/** Where v falls on the bar's scale, 0 at lo and 1 at hi (not clamped; on a log bar, v ≤ 0 is −∞). */
+export function barPosition(c: ColourBar, v: number): number {
+  if (c.log) return (Math.log10(v) - Math.log10(c.lo)) / (Math.log10(c.hi) - Math.log10(c.lo) || 1);
+  return (v - c.lo) / (c.hi - c.lo || 1);
+}
+
+const barTicks = (c: ColourBar): Tick[] => (c.log ? logTicks(c.lo, c.hi, 5) : linearTicks(c.lo, c.hi, 5));
 
 export interface Frame {
   /** Data → pixel. */
@@ -92,19 +102,19 @@ export function colourBarSvg(c: ColourBar, x: number, y: number, h: number): str
   const n = 64,
     rgb = new Uint8Array(n * 3);
   for (let i = 0; i < n; i++) rgb.set(mapColour(c.map, 1 - i / (n - 1), c.pale), 3 * i);
-  const sy = (v: number): number => y + h - ((v - c.lo) / (c.hi - c.lo || 1)) * h;
-  const ticks = linearTicks(c.lo, c.hi, 5)
+  const sy = (v: number): number => y + h - barPosition(c, v) * h;
+  const ticks = barTicks(c)
     .map(
       (t) =>
         `<line x1="${r(x + 14)}" x2="${r(x + 18)}" y1="${r(sy(t.value))}" y2="${r(sy(t.value))}" stroke="#444"/><text x="${r(x + 21)}" y="${r(sy(t.value) + 4.5)}" font-size="${TICK_FONT}">${t.label}</text>`,
     )
     .join('');
-  const tx = x + 26 + Math.max(...linearTicks(c.lo, c.hi, 5).map((t) => textWidth(t.label, TICK_FONT))) + 10;
+  const tx = x + 26 + Math.max(...barTicks(c).map((t) => textWidth(t.label, TICK_FONT))) + 10;
   return `<g class="colour-bar"><image x="${r(x)}" y="${r(y)}" width="14" height="${r(h)}" preserveAspectRatio="none" href="${pngDataUrl(1, n, rgb)}"/><rect x="${r(x)}" y="${r(y)}" width="14" height="${r(h)}" fill="none" stroke="#444"/>${ticks}<text x="${r(tx)}" y="${r(y + h / 2)}" text-anchor="middle" font-size="${FONT}" transform="rotate(-90 ${r(tx)} ${r(y + h / 2)})">${esc(c.label)}</text></g>`;
 }
 
 export function colourBarWidth(c: ColourBar): number {
-  return 26 + Math.max(...linearTicks(c.lo, c.hi, 5).map((t) => textWidth(t.label, TICK_FONT))) + 24;
+  return 26 + Math.max(...barTicks(c).map((t) => textWidth(t.label, TICK_FONT))) + 24;
 }
 
 /** Lays out a frame for axes x and y with an optional legend or colour bar to the right of the data. */

@@ -87,6 +87,31 @@ function smoothPath(pts: readonly { x: number; y: number }[]): string {
 }
 
 /**
+ * Each cluster's rectangle (top-left corner) grown so that its title, written across its top
+ * edge, clears the boxes of its nodes and fits its width: dagre sizes a cluster to its nodes
+ * alone, so a title could sit behind the first node's box (the fibres of a stack picture).
+ */
+function clusterBoxes(g: GraphPicture, G: InstanceType<typeof dagre.graphlib.Graph>): { x: number; y: number; width: number; height: number; label: string }[] {
+  return (g.clusters ?? []).flatMap((c) => {
+    const b = G.node(c.id);
+    if (!b) return [];
+    const tw = textWidth(c.label, TICK_FONT) + 20;
+    const width = Math.max(b.width, tw),
+      x = b.x - width / 2;
+    let y = b.y - b.height / 2;
+    // the title's band: 24 px under the top edge, tw wide about the centre
+    const [tl, tr] = [b.x - tw / 2, b.x + tw / 2];
+    const clash = g.nodes
+      .filter((n) => n.parent === c.id)
+      .map((n) => G.node(n.id))
+      .filter((n) => n.x + n.width / 2 > tl && n.x - n.width / 2 < tr)
+      .reduce((most, n) => Math.max(most, y + 24 - (n.y - n.height / 2)), 0);
+    y -= clash;
+    return [{ x, y, width, height: b.height + clash, label: c.label }];
+  });
+}
+
+/**
  * Draws a directed graph in layers: `direction` is where the edges point (RL: from right to
  * left, as the arrows of a site run against the flow of data), with optional clusters (each
  * drawn as a labelled box around its nodes) and a legend of the styles used.
@@ -114,16 +139,19 @@ export function graphPicture(
     G.setEdge({ v: e.from, w: e.to, name: String(k) }, { ...label, minlen: 1 });
   });
   dagre.layout(G);
-  const { width: gw = 0, height: gh = 0 } = G.graph();
-  const top = opts.title ? 34 : 0;
+  const { width: gw0 = 0, height: gh0 = 0 } = G.graph();
+  const boxes = clusterBoxes(g, G);
+  // the clusters grown for their titles may reach above the layout or past its right: shift and widen
+  const lift = Math.max(0, ...boxes.map((b) => 8 - b.y)),
+    shift = Math.max(0, ...boxes.map((b) => 8 - b.x));
+  const gw = Math.max(gw0, ...boxes.map((b) => b.x + b.width + 8)) + shift,
+    gh = gh0 + lift;
+  const top = (opts.title ? 34 : 0) + lift;
   const parts: string[] = [];
-  for (const c of g.clusters ?? []) {
-    const b = G.node(c.id);
-    if (!b) continue;
+  for (const b of boxes)
     parts.push(
-      `<g class="cluster"><rect x="${r(b.x - b.width / 2)}" y="${r(top + b.y - b.height / 2)}" width="${r(b.width)}" height="${r(b.height)}" rx="8" fill="#fafafa" stroke="#bbb"/><text x="${r(b.x)}" y="${r(top + b.y - b.height / 2 + 17)}" text-anchor="middle" font-size="${TICK_FONT}" fill="#444">${esc(c.label)}</text></g>`,
+      `<g class="cluster"><rect x="${r(b.x)}" y="${r(top + b.y)}" width="${r(b.width)}" height="${r(b.height)}" rx="8" fill="#fafafa" stroke="#bbb"/><text x="${r(b.x + b.width / 2)}" y="${r(top + b.y + 17)}" text-anchor="middle" font-size="${TICK_FONT}" fill="#444">${esc(b.label)}</text></g>`,
     );
-  }
   g.edges.forEach((e, k) => {
     const lay = G.edge({ v: e.from, w: e.to, name: String(k) });
     const pts = (lay?.points ?? []).map((p: { x: number; y: number }) => ({ x: p.x, y: p.y + top }));
@@ -180,5 +208,6 @@ export function graphPicture(
   const title = opts.title
     ? `<text x="${r(width / 2)}" y="22" text-anchor="middle" font-size="${TITLE_FONT}" font-weight="bold">${esc(opts.title)}</text>`
     : '';
-  return svgDoc(width, height, `${title}${parts.join('')}${rows.join('')}`, opts.title);
+  const graph = shift ? `<g transform="translate(${r(shift)},0)">${parts.join('')}</g>` : parts.join('');
+  return svgDoc(width, height, `${title}${graph}${rows.join('')}`, opts.title);
 }

@@ -4,3 +4,5 @@ export * from './rules.js';
 export * from './diagram.js';
 export * from './plot.js';
 export * from './grid.js';
+export type { ColourMap } from './colour.js';
+export type { RuleTable } from '../rule-table.js';

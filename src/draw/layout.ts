@@ -88,6 +88,83 @@ export function sequential(parts: Para[], layouts: Diagram[]): Diagram {
   );
 }
 
+/** Vertical room between two rows of a wrapped composite: the returning wire runs in its middle. */
+const ROW_GAP = 36;
+
+/**
+ * A long sequential composite in rows no wider than `maxWidth` (a factor wider than that has a
+ * row of its own), read like text: each row's output wire runs right, down between the rows,
+ * back left and into the next row, labelled with its shape where it enters. The last row's
+ * output wire is carried to the right edge. A composite that fits is `sequential`'s one row.
+ */
+export function wrapped(parts: Para[], layouts: Diagram[], maxWidth: number): Diagram {
+  const one = sequential(parts, layouts);
+  if (one.width <= maxWidth || layouts.length < 2) return one;
+  const rows: number[][] = [[]];
+  let w = 0;
+  layouts.forEach((d, i) => {
+    const row = rows[rows.length - 1]!;
+    if (row.length && w + GAP + d.width > maxWidth) {
+      rows.push([i]);
+      w = d.width;
+    } else {
+      row.push(i);
+      w += (row.length > 1 ? GAP : 0) + d.width;
+    }
+  });
+  const laid = rows.map((ix) =>
+    sequential(
+      ix.map((i) => parts[i]!),
+      ix.map((i) => layouts[i]!),
+    ),
+  );
+  const width = laid.reduce((m, d) => Math.max(m, d.width), 0);
+  const nodes: Node[] = [];
+  const wires: Wire[] = [];
+  const frames: Frame[] = [];
+  let y = 0;
+  let prev: { x: number; y: number } | undefined;
+  laid.forEach((row, k) => {
+    const placed = shift(row, 0, y);
+    for (const n of placed.nodes) nodes.push(n);
+    for (const w of placed.wires) wires.push(w);
+    for (const f of placed.frames) frames.push(f);
+    if (prev) {
+      // right, down into the gap above this row, left past its start, down to its input, in
+      const back = y - ROW_GAP / 2;
+      const first = rows[k]![0]!;
+      wires.push({
+        points: [
+          [prev.x, prev.y],
+          [prev.x + GAP / 4, prev.y],
+          [prev.x + GAP / 4, back],
+          [-GAP / 2, back],
+          [-GAP / 2, placed.inY],
+        ],
+        label: '',
+      });
+      wires.push({
+        points: [
+          [-GAP / 2, placed.inY],
+          [0, placed.inY],
+        ],
+        label: shapeLabel(parts[first]!.dom ?? parts[first - 1]!.cod),
+      });
+    }
+    prev = { x: row.width, y: placed.outY };
+    y += row.height + ROW_GAP;
+  });
+  if (prev!.x < width)
+    wires.push({
+      points: [
+        [prev!.x, prev!.y],
+        [width, prev!.y],
+      ],
+      label: '',
+    });
+  return { width, height: y - ROW_GAP, nodes, wires, frames, inY: laid[0]!.inY, outY: prev!.y };
+}
+
 /** Diagrams side by side; labels[i] names the wire into the i-th (labels[0] is unused). */
 function sequentialWith(labels: string[], layouts: Diagram[]): Diagram {
   // loops, not Math.max(...) or push(...): a composite of 10⁵ factors would overflow the stack
@@ -246,4 +323,6 @@ export function attentionLayout(f: Para): Diagram {
 /** How to draw: `unroll` draws each recurrent layer as its unrolled composite over that many steps, instead of its algebra's loop. */
 export interface LayoutOptions {
   readonly unroll?: number;
+  /** The widest a row of the outermost composite may be before it wraps into rows (diagramOf; default 1400 px). */
+  readonly maxWidth?: number;
 }

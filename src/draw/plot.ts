@@ -1,6 +1,6 @@
 import { css, mapColour, paleOf, PALETTE } from './colour.js';
 import type { ColourMap } from './colour.js';
-import { colourBarSvg, colourBarWidth, frame, gridImage, padded, TICK_FONT, TITLE_FONT } from './frame.js';
+import { barPosition, colourBarSvg, colourBarWidth, frame, gridImage, padded, TICK_FONT, TITLE_FONT } from './frame.js';
 import type { LegendEntry } from './frame.js';
 import { esc, r, svgDoc, textWidth } from './svg.js';
 
@@ -213,10 +213,25 @@ export function heatMap(
 
 const cellText = (v: number): string => String(Number(v.toPrecision(3)));
 
-/** A matrix as framed coloured cells with row/column labels and a colour bar (agreement matrices, defects, accuracies). */
+/**
+ * A matrix as framed coloured cells with row/column labels and a colour bar (agreement matrices,
+ * defects, accuracies). Column labels wider than a cell are staggered over as many lines as it
+ * takes for neighbours on a line to be apart (level text stays easy to read). With `log`, colours follow log10 of the value from the smallest positive one (or `lo`)
+ * to the largest: values that span decades all stay apart, and a value ≤ 0 takes the palest end.
+ */
 export function matrixPlot(
   m: readonly (readonly number[])[],
-  opts: { title?: string; rowLabels?: string[]; colLabels?: string[]; diverging?: boolean; cell?: number; label?: string; lo?: number; hi?: number } = {},
+  opts: {
+    title?: string;
+    rowLabels?: string[];
+    colLabels?: string[];
+    diverging?: boolean;
+    cell?: number;
+    label?: string;
+    lo?: number;
+    hi?: number;
+    log?: boolean;
+  } = {},
 ): string {
   const rows = m.length,
     cols = m[0]?.length ?? 0;
@@ -224,14 +239,19 @@ export function matrixPlot(
   const c = opts.cell ?? Math.max(14, Math.min(64, 360 / Math.max(rows, cols)));
   const vals = finite(m.flat());
   const amax = vals.reduce((m, v) => Math.max(m, Math.abs(v)), 1e-12);
-  const lo = opts.lo ?? (opts.diverging ? -amax : least(vals)),
+  const positive = vals.filter((v) => v > 0);
+  const log = Boolean(opts.log) && positive.length > 0;
+  const lo = log ? (opts.lo !== undefined && opts.lo > 0 ? opts.lo : least(positive)) : (opts.lo ?? (opts.diverging ? -amax : least(vals))),
     hi = opts.hi ?? (opts.diverging ? amax : greatest(vals));
   const map: ColourMap = opts.diverging ? 'diverging' : 'sequential';
-  const t = (v: number): number => (v - lo) / (hi - lo || 1);
-  const left = 12 + labelW(opts.rowLabels),
-    top = (opts.title ? 36 : 12) + (opts.colLabels ? 22 : 0);
-  const bar = { map, lo, hi, label: opts.label ?? 'value' };
-  const width = left + cols * c + 16 + colourBarWidth(bar),
+  const bar = { map, lo, hi: hi > lo ? hi : lo * 10, label: opts.label ?? 'value', log };
+  const t = (v: number): number => (log && !(v > 0) ? 0 : Math.max(0, Math.min(1, barPosition(bar, v))));
+  // column labels on `lines` lines, label j on line j mod lines: labels on one line are `lines` cells apart
+  const colW = Math.max(0, ...(opts.colLabels ?? []).map((l) => textWidth(l, TICK_FONT)));
+  const lines = Math.min(cols, Math.max(1, Math.ceil((colW + 8) / c)));
+  const left = Math.max(12 + labelW(opts.rowLabels), colW / 2 - c / 2 + 8),
+    top = (opts.title ? 36 : 12) + (opts.colLabels ? 22 + 16 * (lines - 1) : 0);
+  const width = Math.max(left + cols * c + 16 + colourBarWidth(bar), left + cols * c - c / 2 + colW / 2 + 8),
     height = top + Math.max(rows * c, 120) + 14;
   const cells = m.flatMap((row, i) =>
     row.map((v, j) => {
@@ -248,7 +268,8 @@ export function matrixPlot(
     (l, i) => `<text x="${left - 6}" y="${r(top + i * c + c / 2 + 4.5)}" text-anchor="end" font-size="${TICK_FONT}">${esc(l)}</text>`,
   );
   const cl = (opts.colLabels ?? []).map(
-    (l, j) => `<text x="${r(left + j * c + c / 2)}" y="${top - 7}" text-anchor="middle" font-size="${TICK_FONT}">${esc(l)}</text>`,
+    (l, j) =>
+      `<text x="${r(left + j * c + c / 2)}" y="${top - 7 - 16 * (lines - 1 - (j % lines))}" text-anchor="middle" font-size="${TICK_FONT}">${esc(l)}</text>`,
   );
   const frameRect = `<rect x="${left}" y="${top}" width="${r(cols * c)}" height="${r(rows * c)}" fill="none" stroke="#444"/>`;
   const title = opts.title

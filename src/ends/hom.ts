@@ -39,9 +39,9 @@ export function functionMatrix(table: Int32Array, to: number): Mat {
 }
 
 /**
- * The free vector space on a set-valued functor, R[F]: C^op × C → Vect, R[F](a, b) = R^{F(a, b)}
+ * The free vector space on a set-valued functor, `R[F]: C^op × C → Vect`, `R[F](a, b) = R^{F(a, b)}`
  * with the 0/1 matrices of F's functions. Free constructions preserve colimits, so
- * ∫^c R[F](c, c) = R[∫^c F(c, c)]: the vector coend has one dimension per class.
+ * `∫^c R[F](c, c) = R[∫^c F(c, c)]`: the vector coend has one dimension per class.
  */
 export function linearize(F: SetDifunctor): VectDifunctor {
   const C = F.category;

@@ -17,4 +17,4 @@ export { importOnnx } from './onnx/import.js';
 export { ONNX_ROUND_TRIP_EXEMPT } from './onnx/exempt.js';
 export type { ImportOptions, OnnxImport } from './onnx/import.js';
 export { ONNX_LIMITS, scanOnnx } from './onnx/scan.js';
-export type { ByteSource } from './onnx/scan.js';
+export type { ByteSource, ScanSummary } from './onnx/scan.js';

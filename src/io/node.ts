@@ -56,3 +56,8 @@ export async function loadModel(path: string, opts: { model?: Para } = {}): Prom
     }
   });
 }
+
+// types the exported names use (so the API reference documents them)
+export type { WriteOptions } from './node-fs.js';
+export type { TorchDataSource } from './pytorch/train-py.js';
+export type { TorchAlias, TorchBuffer, TorchRuleInput } from './pytorch/torch-module.js';

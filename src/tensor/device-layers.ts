@@ -5,7 +5,7 @@
  * backends, by layer kind (as spec strings name them); a kind that is not listed computes on
  * host arrays, and DeviceTrainer refuses a model that has one, naming it (hostOnlyParts).
  * A new layer made of kernels only is added to KERNEL_LAYERS, after a test on the device
- * (test/tensor/webgpu-layers.test.ts).
+ * (test/tensor/webgpu-layers.full.test.ts).
  */
 
 /** What the check reads of a morphism (every Para has these): its kind, spec arguments and factors. */

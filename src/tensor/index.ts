@@ -12,4 +12,5 @@ export type { WebGpuBackend, WebGpuBackendOptions } from './webgpu/backend.js';
 export type { InitOptions } from './init.js';
 export type { WasmBackend, WasmBackendOptions } from './wasm-backend.js';
 export { relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
+export type { SimdFlavour } from './wasm/instance.js';
 export * as tensorOps from './ops.js';

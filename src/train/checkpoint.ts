@@ -24,7 +24,7 @@ import type { TrainerSnapshot } from './trainer.js';
  *               checksum (FNV-1a of metadata, tensor table and data), paralens_version
  *
  * Restoring it into a Trainer of the same model, data and settings and training on gives
- * the same bits as an uninterrupted run (test/reliability/kill-resume.test.ts).
+ * the same bits as an uninterrupted run (test/reliability/kill-resume.full.test.ts).
  */
 export const CHECKPOINT_FORMAT = 'paralens-checkpoint';
 

@@ -68,7 +68,7 @@ describe('model spec strings', () => {
       ['dense(2,4) >> >> sigmoid', /expected a layer name but found '>>' at column 15/],
       ['dense(2,4', /expected '\)' but found the end at column 10/],
       ['dense(2,4) sigmoid', /unexpected 'sigmoid' at column 12/],
-      ['dense(2,4) >> sigmod', /unknown layer 'sigmod' at column 15; known: .*sigmoid/],
+      ['dense(2,4) >> sigmod', /unknown layer 'sigmod' at column 15 \(did you mean 'sigmoid'\?\); known: .*sigmoid/],
       ['dense(2)', /dense takes 2 argument\(s\)/],
       ['dense(2,x)', /dense expects a number as argument 2 but got 'x'/],
       ['dense(2,1.5)', /expects an integer as argument 2/],

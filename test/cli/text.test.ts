@@ -79,6 +79,34 @@ describe('paralens train on text, eval and generate', () => {
     expect(plain.out).toBe(`${a.json().text}\n`);
     const greedy = await cli('generate', '--load', rope, '--prompt', 'the cat', '--tokens', '60', '--temperature', '0', '--json');
     expect(greedy.code).toBe(0);
+    expect(greedy.json().unknown).toEqual([]);
+    expect(greedy.err).toBe('');
+  });
+
+  it('generate names the prompt characters outside the vocabulary (read as the unknown id) on stderr and in --json', async () => {
+    // the book has no capital letters and no 'é'
+    const r = await cli('generate', '--load', rope, '--prompt', 'The Caté', '--tokens', '5', '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(r.json().unknown).toEqual(['T', 'C', 'é']);
+    expect(r.err).toBe("generate: warning: the prompt has 3 characters outside the model's vocabulary ('T', 'C', 'é'), read as the unknown id\n");
+    const one = await cli('generate', '--load', rope, '--prompt', 'the Cat', '--tokens', '5');
+    expect(one.err).toMatch(/has a character outside the model's vocabulary \('C'\)/);
+  });
+
+  it('draw --load draws the saved model with its vocabulary size; a spec naming vocab takes --vocab N', async () => {
+    const saved = await cli('draw', '--load', rope, '--json');
+    expect(saved.code, saved.err).toBe(0);
+    const [, V, W] = /^embedding\((\d+),16\) >> .* >> dense\(16,(\d+)\)$/.exec(saved.json().model) ?? [];
+    expect(Number(V)).toBeGreaterThan(10);
+    expect(W).toBe(V);
+    const spec = await cli('draw', '--model', LM('rope'), '--vocab', String(V), '--json');
+    expect(spec.code, spec.err).toBe(0);
+    expect(spec.json().model).toBe(saved.json().model);
+    expect(spec.json().svg).toMatch(/^<svg /);
+    const without = await cli('draw', '--model', LM('rope'));
+    expect(without.code).toBe(2);
+    expect(without.err).toMatch(/^paralens: draw: the spec names vocab, .*--vocab N.*--load FILE\n$/);
+    expect((await cli('draw', '--model', LM('rope'), '--load', rope)).err).toMatch(/not both/);
   });
 
   it('bad input is exit 2 with a message naming what was wrong', async () => {

@@ -128,7 +128,7 @@ describe('paralens', () => {
   it('an unknown command exits 2 listing the known ones', async () => {
     const r = await cli('trian');
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/unknown command 'trian'; known: tour, train/);
+    expect(r.err).toMatch(/^paralens: unknown command 'trian' \(did you mean 'train'\?\); known: tour, train/);
   });
 
   it('tour --only para prints the seed XOR table and the summary', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -210,9 +210,16 @@ export function scratch(root: string): { dir: string; bin: string } {
   return { dir, bin };
 }
 
-/** Runs a page's blocks in one bash session; returns each example's output lines, in order. */
-export function runBlocks(blocks: readonly Block[], root: string, timeoutMs: number): string[][] {
-  const { dir, bin } = scratch(root);
+/**
+ * Runs a page's blocks in one bash session; returns each example's output lines, in order.
+ * With `folder`, the session starts in that subfolder of the scratch directory, whose parent
+ * then plays the clone (README's examples run in the clone's `try/`, and reach its files as `../`).
+ */
+export function runBlocks(blocks: readonly Block[], root: string, timeoutMs: number, folder?: string): string[][] {
+  const scratchDir = scratch(root);
+  const { bin } = scratchDir;
+  const dir = folder ? join(scratchDir.dir, folder) : scratchDir.dir;
+  if (folder) mkdirSync(dir);
   const SEP = '\u001e';
   const script: string[] = [];
   let k = 0;
@@ -270,3 +277,14 @@ export const expectedOf = (b: Block, ex: Example): string[] => (b.quiet ? ['exit
 /** The bash that a `$ ` line would run, for messages. */
 export const shown = (ex: Example): string => `$ ${ex.command}`;
 
+
+/** The newest modification time of the files under a directory (recursively) with an extension: dist/ older than src/ needs a build. */
+export function newest(dir: string, ext: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) t = Math.max(t, newest(p, ext));
+    else if (e.name.endsWith(ext)) t = Math.max(t, statSync(p).mtimeMs);
+  }
+  return t;
+}

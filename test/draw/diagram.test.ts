@@ -71,6 +71,31 @@ describe('string diagrams', () => {
     checkStructure(big);
   });
 
+  it('a long composite wraps into rows no wider than maxWidth (a wider factor alone on its row); one that fits stays one row', () => {
+    const chain = parseSpec(Array.from({ length: 60 }, (_, i) => (i % 2 ? 'tanh' : 'dense(8,8)')).join(' >> '));
+    const d = diagramOf(chain);
+    const lead = d.nodes.reduce((m, n) => Math.min(m, n.x), Infinity); // the outer wires' margin, each side
+    expect(d.width - 2 * lead).toBeLessThanOrEqual(1400);
+    const rows = new Set(d.nodes.map((n) => n.y)).size;
+    expect(rows).toBeGreaterThanOrEqual(3);
+    checkStructure(chain);
+    // the negative control: unwrapped (maxWidth ∞) it is one row several times wider
+    const flat = diagramOf(chain, { maxWidth: Infinity });
+    expect(new Set(flat.nodes.map((n) => n.y)).size).toBe(1);
+    expect(flat.width).toBeGreaterThan(3 * 1400);
+    // the two-block transformer: each block (wider than 1400) a row of its own, the whole far narrower than one row
+    const lm = parseSpec('embedding(96,64) >> transformer(64,4,256,rope) >> transformer(64,4,256,rope) >> layernorm(64) >> dense(64,96)');
+    const block = diagramOf(parseSpec('transformer(64,4,256,rope)'));
+    const wrappedLm = diagramOf(lm);
+    expect(wrappedLm.width).toBeLessThan(diagramOf(lm, { maxWidth: Infinity }).width / 2);
+    expect(wrappedLm.width).toBeLessThanOrEqual(block.width + 100);
+    expect(wrappedLm.frames).toHaveLength(2);
+    expect(wrappedLm.frames[1]!.y).toBeGreaterThan(wrappedLm.frames[0]!.y + wrappedLm.frames[0]!.h); // stacked, not side by side
+    for (const n of wrappedLm.nodes) expect(n.x + n.w).toBeLessThanOrEqual(wrappedLm.width);
+    // a short one is unchanged: the golden files above are one row
+    expect(diagramOf(parseSpec('dense(2,4) >> relu'))).toEqual(diagramOf(parseSpec('dense(2,4) >> relu'), { maxWidth: Infinity }));
+  });
+
   it('paralens draw writes an SVG file; bad input exits 2', async () => {
     const out = join(require('node:os').tmpdir(), `paralens-draw-${process.pid}.svg`);
     const r = await cli('draw', '--model', 'dense(2,4) >> relu', '-o', out, '--json');
@@ -78,7 +103,17 @@ describe('string diagrams', () => {
     expect(r.json().file).toBe(out);
     expect(readFileSync(out, 'utf8')).toMatch(/^<svg /);
     expect((await cli('draw', '--model', 'dense(2,4) >> dense(3,1)')).code).toBe(2);
-    expect((await cli('draw')).err).toMatch(/--model SPEC is required/);
+    expect((await cli('draw')).err).toMatch(/--model SPEC or --load FILE is required/);
+  });
+
+  it('paralens draw counts the bytes it writes, not the characters (labels hold ·, ᵀ, √)', async () => {
+    const out = join(require('node:os').tmpdir(), `paralens-draw-bytes-${process.pid}.svg`);
+    const r = await cli('draw', '--model', 'transformer(8,2,16,rope)', '-o', out, '--json');
+    expect(r.code, r.err).toBe(0);
+    const file = readFileSync(out);
+    expect(file.toString('utf8').length).toBeLessThan(file.length); // the negative control: characters would undercount
+    expect(r.json().bytes).toBe(file.length);
+    expect((await cli('draw', '--model', 'transformer(8,2,16,rope)', '-o', out, '--force')).out).toBe(`wrote ${out} (${file.length} bytes)\n`);
   });
 });
 

@@ -1,5 +1,5 @@
 """Writes, with PyTorch's own exporter (torch.onnx.export, opset 17, a dynamic batch axis), the
-models test/io/onnx-finetune.test.ts fine-tunes with `paralens train --init`, into argv[1]:
+models test/io/onnx-finetune.full.test.ts fine-tunes with `paralens train --init`, into argv[1]:
 a small CNN on 8×8 images, an MLP ending in Softmax and one ending in LogSoftmax, an embedding
 text classifier (token ids), and two next-character models on windows of 16 ids — a
 transformer block (nn.TransformerEncoderLayer) and an LSTM; and the data they train on:

@@ -4,7 +4,7 @@ import { hostOnlyParts } from '../../src/tensor/device-layers.js';
 
 // Which layers a device backend runs is declared beside the backends, by kind
 // (src/tensor/device-layers.ts); that each declared layer really runs there is
-// test/tensor/webgpu-layers.test.ts (on a device).
+// test/tensor/webgpu-layers.full.test.ts (on a device).
 describe('the layers a device backend runs', () => {
   it.each([
     'dense(2,4) >> relu >> dense(4,1) >> sigmoid',

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM } from '../peer/available.js';
 
@@ -37,4 +38,12 @@ export function screenshotPath(name: string): string {
   const dir = process.env.PARALENS_UPDATE_SCREENSHOTS ? join(root, 'docs', 'screenshots') : join(root, 'test-output');
   mkdirSync(dir, { recursive: true });
   return join(dir, name);
+}
+
+/** The playground's production build (what `npm run build:web` writes) in a fresh temporary folder; returns the folder. */
+export async function buildPlayground(): Promise<string> {
+  const { build } = await import('vite');
+  const outDir = mkdtempSync(join(tmpdir(), 'paralens-web-'));
+  await build({ configFile: join(__dirname, '..', '..', 'web', 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  return outDir;
 }

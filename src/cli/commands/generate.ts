@@ -1,5 +1,5 @@
-import { terminalText } from '../../errors.js';
-import { decodeText, encodeText } from '../../data/text.js';
+import { decodeText, encodeText, outsideVocabulary } from '../../data/text.js';
+import { quote, terminalText } from '../../errors.js';
 import { Rng } from '../../random/rng.js';
 import { generate } from '../../train/generate.js';
 import { UsageError } from '../args.js';
@@ -16,7 +16,8 @@ and prints them (with --json: {"text": …}); the same seed gives the same text.
 attention keeps a key/value cache, so each character costs one position of work per layer, not a full
 pass. The model sees at most its training context; when that window is full it is refilled with its last
 half. --temperature 0 takes the most likely character each time; --top-k K samples among the K most likely.
-Characters of the prompt outside the model's vocabulary read as the unknown id.`,
+Characters of the prompt outside the model's vocabulary read as the unknown id (the one id for
+all characters the training text lacked); a warning on stderr names them, and --json lists them as "unknown".`,
   flags: {
     ...runtimeFlags,
     load: { type: 'string', help: 'the .safetensors model file' },
@@ -31,6 +32,11 @@ Characters of the prompt outside the model's vocabulary read as the unknown id.`
     if (!flags.prompt) throw new UsageError('generate: --prompt TEXT is required (at least one character)');
     const lm = await loadTextModel(flags.load, 'generate');
     const prompt = Array.from(encodeText(flags.prompt, lm.vocabulary));
+    const unknown = outsideVocabulary(flags.prompt, lm.vocabulary);
+    if (unknown.length)
+      io.err(
+        `generate: warning: the prompt has ${unknown.length === 1 ? 'a character' : `${unknown.length} characters`} outside the model's vocabulary (${unknown.map((c) => quote(c)).join(', ')}), read as the unknown id\n`,
+      );
     const t0 = performance.now();
     const ids = generate(lm.model, lm.theta, prompt, flags.tokens, {
       window: lm.context,
@@ -40,7 +46,7 @@ Characters of the prompt outside the model's vocabulary read as the unknown id.`
     });
     const text = decodeText(ids, lm.vocabulary);
     if (flags.json)
-      io.out(JSON.stringify({ text, prompt: flags.prompt, tokens: ids.length, seed: flags.seed, seconds: (performance.now() - t0) / 1000 }) + '\n');
+      io.out(JSON.stringify({ text, prompt: flags.prompt, unknown, tokens: ids.length, seed: flags.seed, seconds: (performance.now() - t0) / 1000 }) + '\n');
     else io.out(`${terminalText(text)}\n`); // the vocabulary comes from the model file: no escape sequences reach the terminal
     return 0;
   },

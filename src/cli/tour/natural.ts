@@ -52,14 +52,14 @@ export const section: TourSection = {
     const figures = [
       {
         caption:
-          'Exercise 4: the naturality defect ‖G(f)∘η − η∘F(f)‖ of the adapter η along each arrow f of the input category, before and after learning η. What to see: the bottom row is paler — learning η makes the squares commute more nearly.',
+          'Exercise 4: the naturality defect ‖G(f)∘η − η∘F(f)‖ of the adapter η along each arrow f of the input category, before and after learning η. What to see: the bottom row is paler where the top row is dark — learning η makes the squares commute more nearly (the identity commutes exactly: 0, the palest).',
         svg: matrixPlot([e.naturalityBefore.map((r) => r.defect), e.naturalityAfter.map((r) => r.defect)], {
-          title: 'naturality defect',
+          title: 'naturality defect (log colour scale)',
           rowLabels: ['before', 'after'],
           colLabels: arrows,
           cell: 56,
           label: '‖G(f)∘η − η∘F(f)‖',
-          lo: 0,
+          log: true, // the defects span four decades: on a linear scale one large one leaves the rest white
         }),
       },
       {

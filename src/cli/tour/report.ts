@@ -76,6 +76,7 @@ th,td{border:1px solid #d4d4d8;padding:3px 8px;text-align:left;vertical-align:to
 td code{font-size:13px}
 figure{margin:1.4em 0;padding:0}
 figure svg{display:block;max-width:100%;height:auto;margin:0 auto}
+figure .pan{overflow-x:auto}
 figcaption{font-size:14px;color:#333;margin-top:.4em;max-width:780px;margin-left:auto;margin-right:auto}
 figcaption b{color:#111}
 .figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,470px),1fr));gap:0 1.5em;align-items:start}.figs figure.wide{grid-column:1/-1}
@@ -84,6 +85,17 @@ figcaption b{color:#111}
 
 /** The width an SVG asks for (its width attribute). */
 const svgWidth = (svg: string): number => Number(/<svg[^>]*\swidth="([\d.]+)"/.exec(svg)?.[1] ?? 0);
+
+/**
+ * The least a figure is scaled down: its labels (10–14 px) stay at least 8 px tall. A figure
+ * wider than its column at that scale — a long string diagram on a phone — keeps that width
+ * and pans sideways in its own box instead of shrinking until its labels cannot be read.
+ */
+const LEAST_SCALE = 0.8;
+const legible = (svg: string): string => {
+  const least = Math.ceil(svgWidth(svg) * LEAST_SCALE);
+  return least > 0 ? `<div class="pan"><div style="min-width:${least}px">${svg}</div></div>` : svg;
+};
 
 /** A self-contained HTML page with every section's text and pictures, and the summary table. */
 export function tourReport(results: { section: TourSection; output: TourOutput }[], summary: [string, string][]): string {
@@ -96,7 +108,7 @@ export function tourReport(results: { section: TourSection; output: TourOutput }
       const n = numbered(section).n;
       const figs = (output.figures ?? []).map(
         (f, k) =>
-          `<figure id="fig-${n}-${k + 1}"${svgWidth(f.svg) > 600 ? ' class="wide"' : ''}>${f.svg}<figcaption><b>Figure ${n}.${k + 1}.</b> ${esc(f.caption)}</figcaption></figure>`,
+          `<figure id="fig-${n}-${k + 1}"${svgWidth(f.svg) > 600 ? ' class="wide"' : ''}>${legible(f.svg)}<figcaption><b>Figure ${n}.${k + 1}.</b> ${esc(f.caption)}</figcaption></figure>`,
       );
       // small figures side by side where there is room, wide ones (string diagrams, galleries) on their own
       const wrapped = figs.length > 1 ? `<div class="figs">${figs.join('\n')}</div>` : figs.join('');

@@ -19,6 +19,10 @@ export async function checkWithOnnxRuntime(
   try {
     ort = await import('onnxruntime-node');
   } catch (e) {
+    // an optional peer dependency (package.json): a consumer who never checks exports need not install it
+    if ((e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new DataError('cannot check the export: onnxruntime-node is not installed (an optional peer dependency of paralens: npm install onnxruntime-node)');
+    }
     throw new DataError(`cannot check the export: onnxruntime-node does not load (${(e as Error).message})`);
   }
   const rng = new Rng(seed);

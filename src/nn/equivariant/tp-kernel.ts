@@ -7,7 +7,7 @@ import { pathKernels } from './tp-codegen.js';
 import type { PathKernels } from './tp-codegen.js';
 
 /** One path ℓ₁ ⊗ ℓ₂ → ℓ₃ of a tensor product: input terms i1, i2, output term o, its CG nonzeros and where its weights sit. */
-interface Path {
+export interface Path {
   readonly i1: number;
   readonly i2: number;
   readonly o: number;
@@ -20,7 +20,7 @@ interface Path {
 }
 
 /** The output term o: its K = Σ mul₁·mul₂ over the paths into it, and where W_o (K × mul_o) starts in the weights. */
-interface OutputTerm {
+export interface OutputTerm {
   readonly K: number;
   readonly wOffset: number;
   readonly paths: readonly Path[];

@@ -36,3 +36,4 @@ export {
 export type { RecurrentLayer } from './named.js';
 export { binaryTrees, foldTrees, initAlgebra, listAlgebra, lists, listTree, polynomial, treeAlgebra } from './polynomial.js';
 export type { Constructor, PolynomialFunctor, Tree, TreeAlgebra, TreeFoldLens } from './polynomial.js';
+export type { Naming } from './layers.js';

@@ -2,7 +2,7 @@ import { permutationGroup } from './group.js';
 import type { Group } from './group.js';
 
 /** A facelet: the cubie at p ∈ {−1, 0, 1}³ and the outward normal n (a unit axis) of the face it shows. */
-interface Facelet {
+export interface Facelet {
   readonly p: readonly [number, number, number];
   readonly n: readonly [number, number, number];
 }

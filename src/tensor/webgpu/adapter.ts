@@ -32,7 +32,12 @@ async function adapterHere(): Promise<GPUAdapter | null> {
   const proc = (globalThis as { process?: { versions?: { node?: string }; env: Record<string, string | undefined> } }).process;
   if (!proc?.versions?.node) return null;
   const dawn = (await nodeImport('webgpu').catch(() => undefined)) as { create(opts: string[]): GPU } | undefined;
-  if (!dawn) throw new ParalensError('E_BACKEND', "webgpu in Node needs the npm package 'webgpu' (Dawn), which is not installed", false);
+  if (!dawn)
+    throw new ParalensError(
+      'E_BACKEND',
+      "webgpu in Node needs the npm package 'webgpu' (Dawn), an optional peer dependency of paralens: npm install webgpu",
+      false,
+    );
   const instance = (): GPU => instances[instances.push(dawn.create([])) - 1]!;
   const first = await instance().requestAdapter();
   if (first || proc.env['VK_ICD_FILENAMES']) return first;

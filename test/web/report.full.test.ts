@@ -8,6 +8,7 @@ import { table } from '../../src/cli/progress.js';
 import { sections } from '../../src/cli/tour/sections.js';
 import { chromium, needs } from '../peer/available.js';
 import { launch, screenshotPath } from './browser.js';
+import { textProblems } from './text-boxes.js';
 
 describe('the tour and its HTML report', () => {
   it('text tables become HTML tables, prose wraps, pictures in characters stay preformatted', () => {
@@ -49,6 +50,21 @@ describe('the tour and its HTML report', () => {
     needs(ctx, chromium());
     const browser = await launch();
     try {
+      // the negative control of the text check: a picture with each fault is caught, one without none
+      const control = await browser.newPage({ viewport: { width: 800, height: 400 } });
+      await control.setContent(
+        '<figure id="bad"><svg width="300" height="100"><text x="10" y="20" font-size="12">identity</text><text x="40" y="20" font-size="12">permute(1,0)</text>' +
+          '<text x="10" y="60" font-size="12">over x</text><rect x="5" y="45" width="80" height="30" fill="#eef"/><text x="250" y="90" font-size="12">cut off here</text>' +
+          '<text x="150" y="40" font-size="4">tiny</text></svg></figure>' +
+          '<figure id="good"><svg width="300" height="100"><text x="10" y="20" font-size="12">identity</text><text x="120" y="20" font-size="12">permute(1,0)</text></svg></figure>',
+      );
+      expect(await textProblems(control, 'figure')).toEqual([
+        "bad: 'identity' overlaps 'permute(1,0)'",
+        "bad: 'over x' is hidden under a box drawn after it",
+        "bad: 'cut off here' is cut off by the picture's edge",
+        expect.stringMatching(/^bad: 'tiny' is [0-7]\.\d px tall$/),
+      ]);
+      await control.close();
       for (const width of [1400, 420]) {
         const page = await browser.newPage({ viewport: { width, height: width > 1000 ? 1000 : 900 } });
         const errors: string[] = [];
@@ -76,6 +92,8 @@ describe('the tour and its HTML report', () => {
         expect(over).toBe(0);
         const sizes = await page.$$eval('figure svg', (els) => els.map((e) => e.getBoundingClientRect().width));
         expect(Math.min(...sizes)).toBeGreaterThan(width > 1000 ? 300 : 250);
+        // every label of every figure readable: no two overlap, none under a box, none cut off, none under 8 px (a wide one pans instead)
+        expect(await textProblems(page, 'figure'), `at ${width} px`).toEqual([]);
         await page.screenshot({ path: screenshotPath(`tour-${width}.png`) });
         await page.locator('#topos-network').scrollIntoViewIfNeeded();
         await page.evaluate(() => document.getElementById('topos-network')!.scrollIntoView());
@@ -85,5 +103,5 @@ describe('the tour and its HTML report', () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 600_000); // the whole tour, then a browser at two widths: minutes on a loaded machine
 });

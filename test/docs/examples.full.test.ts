@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { expectedOf, lineAgrees, maskTimings, outputAgrees, parseExamples, rewrite, runBlocks, shown } from './examples.js';
+import { expectedOf, lineAgrees, maskTimings, newest, outputAgrees, parseExamples, rewrite, runBlocks, shown } from './examples.js';
 
 /**
  * Every `$ paralens …` example in README.md and docs/*.md is run, and its output compared to
@@ -12,17 +12,6 @@ import { expectedOf, lineAgrees, maskTimings, outputAgrees, parseExamples, rewri
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const update = Boolean(process.env.PARALENS_UPDATE_DOCS);
-
-/** The newest modification time of the files under a directory (recursively). */
-function newest(dir: string, ext: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) t = Math.max(t, newest(p, ext));
-    else if (e.name.endsWith(ext)) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
 
 describe('the comparison of documented and actual output', () => {
   it('masks timings, compares decimals to 1%, integers and words exactly; … stands for omitted lines (negative controls)', () => {
@@ -72,7 +61,9 @@ describe('the docs\' examples print what the docs say', () => {
     it(`${page}: every example agrees with its command`, () => {
       expect(existsSync(main), 'the docs run the built CLI: npm run build first').toBe(true);
       expect(newest(join(root, 'dist', 'src'), '.js') >= newest(join(root, 'src'), '.ts') - 1000, 'dist/ is older than src/: npm run build first').toBe(true);
-      const outputs = runBlocks(blocks, root, 540_000);
+      // README's examples run where its Quick start sends the reader: the clone's scratch folder try/
+      if (page === 'README.md') expect(md).toContain('mkdir -p try && cd try');
+      const outputs = runBlocks(blocks, root, 540_000, page === 'README.md' ? 'try' : undefined);
       if (update) {
         writeFileSync(join(root, page), rewrite(md, blocks, outputs));
         return;
