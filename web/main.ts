@@ -234,14 +234,15 @@ worker.onerror = (e: ErrorEvent): void => {
 
 worker.onmessage = (e: MessageEvent<FromWorker>): void => {
   const m = e.data;
+  // a preview answers a state, not a run: its key says whether the page still wants it
+  if (m.type === 'preview') {
+    if (m.key === previewKey && m.grid) $('boundary').innerHTML = drawGrid(m.grid, 'χ before training');
+    return;
+  }
   if (m.run !== run) return; // a run the page has moved on from
   if (m.type === 'error') {
     $('model-error').textContent = m.message;
     setStatus('failed', 'failed: ' + m.message, lastWhere());
-    return;
-  }
-  if (m.type === 'preview') {
-    if (m.key === previewKey && m.grid) $('boundary').innerHTML = drawGrid(m.grid, 'χ before training');
     return;
   }
   if (m.type === 'stopped') {
