@@ -74,7 +74,7 @@ function laidOut(ds: Dataset, model: Para | undefined): Dataset {
 }
 
 function fromArrays(x: NdArray, y: NdArray | undefined, name: string, opts: CliDataOptions): LoadedData {
-  if (isPointCloud(x, opts.model?.dom, name)) return { data: pointCloudDataset(x, y, name) };
+  if (isPointCloud(x, opts.model?.dom, name, y)) return { data: pointCloudDataset(x, y, name) };
   const saved = opts.preprocessing;
   const classes = saved?.target?.task === 'classify' ? saved.target.classes : undefined;
   const { data, preprocessing } = arraysDataset(x, y, {

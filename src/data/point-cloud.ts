@@ -5,14 +5,17 @@ import type { Dataset } from './dataset.js';
 import type { NdArray } from './npy.js';
 
 /**
- * Whether arrays x [N, …] are samples a model takes exactly as they are: x of rank 3 or more
- * holding numbers (not 8-bit pixels), each sample shaped like the model's domain — a point
- * cloud [N, n, c] for a model on [n, c] (positions and features of n points). Such data are
+ * Whether arrays x [N, …] are samples a model takes exactly as they are: x of rank 3 holding
+ * numbers (not 8-bit pixels) with targets that are not class labels, each sample shaped like the
+ * model's domain — a point cloud [N, n, c] for a model on [n, c] (positions and features of n
+ * points). Images [N, C, H, W] and labelled sets stay with the arrays' path. Such data are
  * neither flattened nor standardised: a mean and a scale per coordinate would move and stretch
  * the positions differently along each axis and break the symmetry the model is built for.
  */
-export function isPointCloud(x: NdArray, dom: Shape | undefined, name = 'x'): boolean {
-  if (!dom || x.kind === 'text' || x.kind === 'uint8' || x.kind === 'bool' || x.shape.length < 3) return false;
+export function isPointCloud(x: NdArray, dom: Shape | undefined, name = 'x', y?: NdArray): boolean {
+  if (!dom || x.kind === 'text' || x.kind === 'uint8' || x.kind === 'bool' || x.shape.length !== 3) return false;
+  // class labels (integers, text, booleans) make a classification set, whatever x's shape
+  if (y && (y.kind === 'text' || y.kind === 'bool' || y.kind === 'int' || y.kind === 'uint8')) return false;
   const sample = x.shape.slice(1);
   if (sample.length !== dom.length) return false;
   if (sample.every((s, i) => s === dom[i])) return true;

@@ -20,6 +20,9 @@ describe('point-cloud arrays', () => {
     expect(isPointCloud(x, [5, 11])).toBe(true);
     expect(isPointCloud(x, [55])).toBe(false); // a flat model: the arrays are flattened as before
     expect(isPointCloud({ ...x, kind: 'uint8', data: new Uint8Array(220) }, [5, 11])).toBe(false); // 8-bit arrays stay images
+    // class labels make a classification set; images [N, C, H, W] stay images (issue 29's imported CNNs)
+    expect(isPointCloud(x, [5, 11], 'x', { kind: 'int', shape: [4], data: new Float64Array(4) })).toBe(false);
+    expect(isPointCloud({ ...x, shape: [4, 1, 5, 11] }, [1, 5, 11])).toBe(false);
     expect(() => isPointCloud(x, [7, 11], 'c.npz')).toThrow(
       'c.npz: x holds samples [5,11] (shape [4,5,11]) but the model takes [7,11] per sample (7 points, each 3 coordinates and 8 features)',
     );
