@@ -19,7 +19,7 @@ export { rmsnorm } from './rmsnorm.js';
 export { attention } from './attention.js';
 export type { Mask } from './attention.js';
 export { parsePosition, positionText } from './attention-position.js';
-export type { Position } from './attention-position.js';
+export type { FiniteGeometry, Position } from './attention-position.js';
 export { transformer } from './transformer.js';
 export { tied } from './tied.js';
 export { fuseActivations } from './fuse.js';
