@@ -12,7 +12,7 @@ export { groupCategory, cycleNotation } from './group-category.js';
 export type { GroupCategory } from './group-category.js';
 export { representation, homRepFunctor, tensorRepFunctor } from './rep-functors.js';
 export type { RepMatrices } from './rep-functors.js';
-export type { SparseActions } from './entries.js';
+export type { MatEntries, SparseActions } from './entries.js';
 export { conv2dSame } from './conv.js';
 export { coverOf, coverCategory, pointFunctor, classPoints } from './cover.js';
 export type { Cover, CoverCategory } from './cover.js';
