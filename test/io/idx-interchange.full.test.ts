@@ -1,13 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Rng } from '../../src/index.js';
+import { expect, it } from 'vitest';
 import { decodeModel } from '../../src/io/index.js';
 import { cli } from '../cli/helpers.js';
 import { describeWith, PYTHON, pytorch } from '../peer/available.js';
-import { writeIdx } from './idx-files.js';
+import { idxInterchange } from './idx-interchange-fixture.js';
 
 /**
  * Issue 29, point 8: the interchange defects of IDX data. A model file whose classes are
@@ -15,26 +13,7 @@ import { writeIdx } from './idx-files.js';
  * idx:DIR exported to PyTorch (train.py must find the data); and train.py's
  * trained.safetensors, which must carry the model file's preprocessing (÷255) back.
  */
-const dir = mkdtempSync(join(tmpdir(), 'paralens-idx-interchange-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const data = join(dir, 'idx');
-const SPEC = 'conv2d(1,4,3,1,1) >> relu >> flatten >> dense(256,10)';
-
-beforeAll(() => {
-  mkdirSync(data);
-  const rng = new Rng(5);
-  writeIdx(data, 200, 'train', rng);
-  writeIdx(data, 40, 't10k', rng);
-});
-
-/** Trains SPEC on the IDX files (as fashion-mnist, whose classes are names, or as idx:DIR) and saves it. */
-async function trained(name: string, source: 'fashion-mnist' | 'idx'): Promise<string> {
-  const file = join(dir, `${name}.safetensors`);
-  const where = source === 'idx' ? ['--data', `idx:${data}`] : ['--data', 'fashion-mnist', '--data-dir', data];
-  const t = await cli('train', '--model', SPEC, ...where, '--epochs', '8', '--batch', '20', '--optimizer', 'adam', '--lr', '0.01', '--save', file);
-  expect(t.code, t.err).toBe(0);
-  return file;
-}
+const { dir, data, trained } = idxInterchange();
 
 describeWith(pytorch(), 'train.py and IDX files: the data recorded, the preprocessing carried both ways (issue 29, point 8)', () => {
   function python(args: string[]): { stdout: string; stderr: string } {
