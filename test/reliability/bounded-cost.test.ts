@@ -8,7 +8,7 @@ import { encodeSafetensors } from '../../src/io/safetensors.js';
 import { parseSpec } from '../../src/catalogue/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { idxBytes } from '../data/idx-files.js';
-import { expectWithinBudget, runCases } from '../fuzz/budget.js';
+import { expectQuickRefusal, runCases } from '../fuzz/budget.js';
 import type { Case, Outcome } from '../fuzz/budget.js';
 
 /** A model file whose metadata names `spec` (with one stand-in tensor): what a hostile file can say. */
@@ -95,9 +95,6 @@ const REPRODUCTIONS: [string, Case, number[]][] = [
   ],
 ];
 
-/** Refusals and small work are fast: a second of CPU time (the budget for any input is 5 s). */
-const QUICK_MS = 1000;
-
 describe('bounded cost: every reproduction of issue 23 ends quickly, exit 2 with one line or done', () => {
   let outcomes: Outcome[] = [];
   it('runs them all in a memory-capped child', async () => {
@@ -115,9 +112,8 @@ describe('bounded cost: every reproduction of issue 23 ends quickly, exit 2 with
   REPRODUCTIONS.forEach(([what, , allowed], i) => {
     it(what, () => {
       const o = outcomes[i]!;
-      expectWithinBudget(o, what);
+      expectQuickRefusal(o, what);
       expect(allowed, `${what} → ${o.code}: ${o.err}`).toContain(o.code);
-      expect(o.cpuMs, `${what}: ${Math.round(o.cpuMs)} ms of CPU`).toBeLessThan(QUICK_MS);
     });
   });
 });

@@ -14,7 +14,7 @@ import { moons } from '../../src/data/generated.js';
 import { bce } from '../../src/nn/loss.js';
 import { idxBytes } from '../data/idx-files.js';
 import { f32, npyBytes, zipBytes } from '../data/npy-files.js';
-import { expectWithinBudget, runCases } from '../fuzz/budget.js';
+import { expectQuickRefusal, runCases } from '../fuzz/budget.js';
 import { onnxBytes } from '../io/onnx/files.js';
 import { onnxSchema } from '../../src/io/onnx/schema.js';
 import type { Case, Outcome } from '../fuzz/budget.js';
@@ -538,9 +538,6 @@ const REPRODUCTIONS: [number, string, Case, number[], Check?][] = [
   [12, "coend --group 'S(6)' --in T(2) --out T(2)", { argv: ['coend', '--group', 'S(6)', '--in', 'T(2)', '--out', 'T(2)', '--json'] }, [0]],
 ];
 
-/** Refusals and small work are fast: a second of CPU time (the budget for any input is 5 s). */
-const QUICK_MS = 1000;
-
 describe('hostile files, second round (issue 32): each item ends quickly with one line, or is done', () => {
   let outcomes: Outcome[] = [];
   it('runs them all in a memory-capped child', async () => {
@@ -557,9 +554,8 @@ describe('hostile files, second round (issue 32): each item ends quickly with on
   REPRODUCTIONS.forEach(([item, what, , allowed, check]) => {
     it(`${item}. ${what}`, () => {
       const o = outcomes[REPRODUCTIONS.findIndex((r) => r[1] === what)]!;
-      expectWithinBudget(o, what);
+      expectQuickRefusal(o, what);
       expect(allowed, `${what} → ${o.code}: ${o.err}`).toContain(o.code);
-      expect(o.cpuMs, `${what}: ${Math.round(o.cpuMs)} ms of CPU`).toBeLessThan(QUICK_MS);
       check?.(o);
     });
   });
