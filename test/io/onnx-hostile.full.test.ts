@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUDGET, REFUSAL_CPU_MS, runCases } from '../fuzz/budget.js';
+import { BUDGET, QUICK_CPU_MS, runCases } from '../fuzz/budget.js';
 import type { Case, Outcome } from '../fuzz/budget.js';
 import { hostileCases } from './onnx/hostile.js';
 
@@ -36,7 +36,7 @@ describe('paralens import on hostile files: exit 2 with one line, within 1 s of 
     const text = c.code === 0 ? o.out : o.out + o.err;
     expect(text).toMatch(c.expect);
     if (c.code !== 0) expect(o.err.trim().split('\n').length + o.out.trim().split('\n').length).toBeLessThanOrEqual(2);
-    expect(o.cpuMs, 'CPU time').toBeLessThan(c.code === 0 ? BUDGET.cpuMs : REFUSAL_CPU_MS);
+    expect(o.cpuMs, 'CPU time').toBeLessThan(c.code === 0 ? BUDGET.cpuMs : QUICK_CPU_MS);
     expect(o.rssMiB, 'peak resident memory').toBeLessThan(LIMITS.rssMiB);
   });
 });
