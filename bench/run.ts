@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     const previous = backend();
     setBackend('wasm');
     try {
-      results.push(...benchCliEpoch(cfg, skipped, log));
+      results.push(...benchCliEpoch(cfg, skipped, log, !skip.has('torch')));
     } finally {
       setBackend(previous);
     }

@@ -160,6 +160,7 @@ export const names = {
   conv: (batch: number) => `CNN (2 conv) train, batch ${batch}`,
   xor: (epochs: number) => `XOR 2-4-4-1, ${epochs} epochs`,
   fashionEpoch: (batch: number) => `Fashion-MNIST MLP 784-256-256-10 epoch, batch ${batch}`,
+  fashionRun: (epochs: number, batch: number) => `Fashion-MNIST MLP 784-256-256-10, ${epochs} epochs with evaluation, batch ${batch}`,
   cliProcess: (epochs: number, what: 'wall' | 'CPU') => `paralens train process, ${epochs} Fashion-MNIST epoch${epochs === 1 ? '' : 's'}: ${what} time`,
   segnn: (batch: number) => `SEGNN 4×e3_conv (N-body) train, batch ${batch}`,
   charTransformer: (c: CharTransformerConfig) => `char transformer train (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
