@@ -5,6 +5,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import type { PreviewServer } from 'vite';
 import { chromium, describeWith } from '../peer/available.js';
 import { launch, screenshotPath } from './browser.js';
+import { textProblems } from './text-boxes.js';
 
 const root = join(__dirname, '..', '..');
 
@@ -175,8 +176,14 @@ describeWith(chromium(), 'the playground in Chromium', () => {
     // a wide string diagram scrolls inside its figure instead of widening the page
     await page.fill('#model', Array.from({ length: 12 }, () => 'dense(2,2) >> tanh').join(' >> ') + ' >> dense(2,3)');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    // the page's own pictures readable at both widths: no two labels overlap, none under a box, none cut off, none under 8 px
+    expect(await textProblems(page, '#views figure'), 'at 1400 px').toEqual([]);
     await page.setViewportSize({ width: 420, height: 900 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+    expect(await textProblems(page, '#views figure'), 'at 420 px').toEqual([]);
+    await page.fill('#model', 'dense(2,8) >> tanh >> dense(8,3)');
+    await page.waitForFunction(() => !document.getElementById('diagram')!.textContent!.includes('dense(2,2)'));
+    expect(await textProblems(page, '#views figure'), 'at 420 px, a short model').toEqual([]);
     const [controls, views] = await Promise.all(['#controls', '#views'].map((s) => page.locator(s).boundingBox()));
     expect(views!.y).toBeGreaterThan(controls!.y + controls!.height - 1); // stacked, not side by side
     await page.screenshot({ path: screenshotPath('playground-phone.png'), fullPage: true });
