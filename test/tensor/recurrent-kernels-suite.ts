@@ -14,12 +14,6 @@ const SHAPES: readonly [number, number][] = [
   [33, 64],
 ];
 
-/** Single rows (batch 1) a multiple of 4 wide and not: the whole row in lanes, or a tail after them. */
-const MGU_ROWS: readonly [number, number][] = [
-  [1, 12],
-  [1, 7],
-];
-
 function close(got: ArrayLike<number>, want: ArrayLike<number>, what: string): void {
   expect(got.length, what).toBe(want.length);
   for (let i = 0; i < want.length; i++) {
@@ -90,6 +84,12 @@ export function recurrentKernelSuite(backends: readonly Backend[]): void {
     });
   }
 }
+
+/** Single rows (batch 1) a multiple of 4 wide and not: the whole row in lanes, or a tail after them. */
+const MGU_ROWS: readonly [number, number][] = [
+  [1, 12],
+  [1, 7],
+];
 
 /**
  * One MGU step and its pullback on `be` against the float64 reference: mguGate, mguCell, then
