@@ -107,14 +107,15 @@ export function timeCharTransformer(cfg: BenchConfig): number[] {
 }
 
 /**
- * Tokens/s of the char LSTM (issue 30's row): `steps` Adam steps over batches of pre-made
- * windows (the state is not carried across them: the speed is the same), after a warm-up epoch.
+ * Tokens/s of the char LSTM (issue 30's row; with `cell` 'mgu', the char MGU row): `steps` Adam
+ * steps over batches of pre-made windows (the state is not carried across them: the speed is the
+ * same), after a warm-up epoch.
  */
-export function timeCharLstm(cfg: BenchConfig): number[] {
+export function timeCharLstm(cfg: BenchConfig, cell: 'lstm' | 'mgu' = 'lstm'): number[] {
   const c = cfg.charLstm,
     T = c.context;
   return epochRates(
-    new Trainer(parseSpec(charLstmSpec(c)).at([T]), charWindows(c), { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 }),
+    new Trainer(parseSpec(charLstmSpec(c, cell)).at([T]), charWindows(c), { loss: tokenCrossEntropy, batch: c.batch, lr: c.lr, optimizer: 'adam', seed: 0 }),
     c.batch * c.steps * T,
     cfg,
   );
@@ -148,6 +149,7 @@ export function benchParalens(name: string, system: string, cfg: BenchConfig, sk
     add(names.xor(cfg.xor.epochs), 's', () => timeXor(cfg));
     add(names.charTransformer(cfg.charTransformer), 'tokens/s', () => timeCharTransformer(cfg));
     add(names.charLstm(cfg.charLstm), 'tokens/s', () => timeCharLstm(cfg));
+    add(names.charMgu(cfg.charLstm), 'tokens/s', () => timeCharLstm(cfg, 'mgu'));
     add(names.segnn(cfg.segnn.batch), 'samples/s', () => timeSegnn(cfg));
     for (const pos of derivedAttentionPositions(cfg.charTransformer))
       add(names.derivedAttention(cfg.charTransformer, pos), 'tokens/s', () =>

@@ -58,9 +58,9 @@ export interface CharLstmConfig {
   lr: number;
 }
 
-/** The char LSTM as a paralens spec. */
-export function charLstmSpec(c: CharLstmConfig): string {
-  return `embedding(${c.vocab},${c.d}) >> lstm(${c.d},${c.h}) >> dense(${c.h},${c.vocab})`;
+/** The char LSTM as a paralens spec (or, with `cell`, the same model around another recurrent cell). */
+export function charLstmSpec(c: CharLstmConfig, cell: 'lstm' | 'mgu' = 'lstm'): string {
+  return `embedding(${c.vocab},${c.d}) >> ${cell}(${c.d},${c.h}) >> dense(${c.h},${c.vocab})`;
 }
 
 /** The char transformer as a paralens spec. */
@@ -168,6 +168,8 @@ export const names = {
   derivedAttention: (c: CharTransformerConfig, pos: string) =>
     `derived seq attention vs relative: char transformer train, ${pos} (${c.blocks}×d${c.d}, T ${c.context}, batch ${c.batch})`,
   charLstm: (c: CharLstmConfig) => `char LSTM train (h ${c.h}, T ${c.context}, batch ${c.batch})`,
+  /** The char LSTM's model and windows with MGU as the cell (its fused wasm kernels, src/tensor/wasm/assembly/mgu.ts). */
+  charMgu: (c: CharLstmConfig) => `char MGU train (h ${c.h}, T ${c.context}, batch ${c.batch})`,
 };
 
 /** The two position parts the derived-attention rows compare: the kernels the solver derives for seq(T,causal), and relative(T − 1) (the same space, written by hand). */

@@ -20,8 +20,8 @@ export interface WasmCalls {
 
 /**
  * The recurrent cells' elementwise steps in wasm (src/tensor/wasm/assembly/recurrent.ts): LSTM
- * and GRU, forward and pullback, the whole gate math of a step in one pass. MGU's steps are the
- * reference ones (no fused kernel yet).
+ * and GRU, forward and pullback, the whole gate math of a step in one pass; MGU's four steps
+ * likewise (src/tensor/wasm/assembly/mgu.ts).
  */
 export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
   const { k, minElements } = w;
@@ -79,9 +79,53 @@ export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
       w.collect(dyP, 3 * n, dhg);
       w.collect(dpP, n, dhPrev);
     },
-    mguGate: jsBackend.mguGate,
-    mguCell: jsBackend.mguCell,
-    mguCellBackward: jsBackend.mguCellBackward,
-    mguGateBackward: jsBackend.mguGateBackward,
+    mguGate(rows, h, xg, hgF, hPrev, fh) {
+      const n = rows * h;
+      if (!w.takes(n >= minElements, 5 * n, xg, hgF, hPrev, fh)) return jsBackend.mguGate(rows, h, xg, hgF, hPrev, fh);
+      const xP = w.output(xg, 2 * n, true),
+        hfP = w.input(hgF, n),
+        hpP = w.input(hPrev, n),
+        fhP = w.output(fh, n, false);
+      k.mguGate(rows, h, xP, hfP, hpP, fhP);
+      w.collect(xP, 2 * n, xg);
+      w.collect(fhP, n, fh);
+    },
+    mguCell(rows, h, xg, hgN, hPrev, hOut) {
+      const n = rows * h;
+      if (!w.takes(n >= minElements, 5 * n, xg, hgN, hPrev, hOut)) return jsBackend.mguCell(rows, h, xg, hgN, hPrev, hOut);
+      const xP = w.output(xg, 2 * n, true),
+        hnP = w.input(hgN, n),
+        hpP = w.input(hPrev, n),
+        hoP = w.output(hOut, n, false);
+      k.mguCell(rows, h, xP, hnP, hpP, hoP);
+      w.collect(xP, 2 * n, xg);
+      w.collect(hoP, n, hOut);
+    },
+    mguCellBackward(rows, h, gates, hPrev, dh, dxg, dhPrev) {
+      const n = rows * h;
+      if (!w.takes(n >= minElements, 7 * n, gates, hPrev, dh, dxg, dhPrev)) return jsBackend.mguCellBackward(rows, h, gates, hPrev, dh, dxg, dhPrev);
+      const gP = w.input(gates, 2 * n),
+        hpP = w.input(hPrev, n),
+        // dhPrev may be dh (the kernel reads each unit's dh before writing its dhPrev)
+        dhP = dh === dhPrev ? w.output(dhPrev, n, true) : w.input(dh, n),
+        dxP = w.output(dxg, 2 * n, false),
+        dpP = dh === dhPrev ? dhP : w.output(dhPrev, n, false);
+      k.mguCellBackward(rows, h, gP, hpP, dhP, dxP, dpP);
+      w.collect(dxP, 2 * n, dxg);
+      w.collect(dpP, n, dhPrev);
+    },
+    mguGateBackward(rows, h, gates, hPrev, dfh, dxg, dhPrev) {
+      const n = rows * h;
+      if (!w.takes(n >= minElements, 7 * n, gates, hPrev, dfh, dxg, dhPrev)) return jsBackend.mguGateBackward(rows, h, gates, hPrev, dfh, dxg, dhPrev);
+      // dxg's f block and dhPrev are read and added to (in place)
+      const gP = w.input(gates, 2 * n),
+        hpP = w.input(hPrev, n),
+        dfP = w.input(dfh, n),
+        dxP = w.output(dxg, 2 * n, true),
+        dpP = w.output(dhPrev, n, true);
+      k.mguGateBackward(rows, h, gP, hpP, dfP, dxP, dpP);
+      w.collect(dxP, 2 * n, dxg);
+      w.collect(dpP, n, dhPrev);
+    },
   };
 }

@@ -74,27 +74,53 @@ export function recurrentKernelSuite(backends: readonly Backend[]): void {
         });
         it(`the mgu steps and their pullbacks agree with the float64 reference (${where} arrays)`, () => {
           const rng = new Rng(7);
-          for (const [rows, h] of SHAPES) {
-            const n = rows * h;
-            const { f32, f64 } = arrays(be, rng, resident, [2 * n, n, n, n, n, n, n, 2 * n, n]);
-            const [xg, hf, hp, fh, hn, ho, dh, dxg, dfh] = f32 as Float32Array[];
-            const [xg2, hf2, hp2, fh2, hn2, ho2, dh2, dxg2, dfh2] = f64 as Float64Array[];
-            be.mguGate(rows, h, xg!, hf!, hp!, fh!);
-            recurrentKernels.mguGate(rows, h, xg2!, hf2!, hp2!, fh2!);
-            be.mguCell(rows, h, xg!, hn!, hp!, ho!);
-            recurrentKernels.mguCell(rows, h, xg2!, hn2!, hp2!, ho2!);
-            close(xg!, xg2!, `mgu ${rows}×${h}: gates`);
-            close(fh!, fh2!, `mgu ${rows}×${h}: f ⊙ h`);
-            close(ho!, ho2!, `mgu ${rows}×${h}: h`);
-            be.mguCellBackward(rows, h, xg!, hp!, dh!, dxg!, dh!);
-            recurrentKernels.mguCellBackward(rows, h, xg2!, hp2!, dh2!, dxg2!, dh2!);
-            be.mguGateBackward(rows, h, xg!, hp!, dfh!, dxg!, dh!);
-            recurrentKernels.mguGateBackward(rows, h, xg2!, hp2!, dfh2!, dxg2!, dh2!);
-            close(dxg!, dxg2!, `mgu backward ${rows}×${h}: dxg`);
-            close(dh!, dh2!, `mgu backward ${rows}×${h}: dhPrev`);
-          }
+          for (const [rows, h] of [...SHAPES, ...MGU_ROWS]) mguAgrees(be, rng, resident, rows, h, 0, true);
+        });
+        it(`the mgu steps agree where σ and tanh saturate (pre-activations ±30), dhPrev apart from dh (${where} arrays)`, () => {
+          const rng = new Rng(8);
+          for (const [rows, h] of [...SHAPES, ...MGU_ROWS]) mguAgrees(be, rng, resident, rows, h, 30, false);
         });
       }
     });
   }
+}
+
+/** Single rows (batch 1) a multiple of 4 wide and not: the whole row in lanes, or a tail after them. */
+const MGU_ROWS: readonly [number, number][] = [
+  [1, 12],
+  [1, 7],
+];
+
+/**
+ * One MGU step and its pullback on `be` against the float64 reference: mguGate, mguCell, then
+ * mguCellBackward and mguGateBackward as src/nn/recurrent/mgu.ts calls them (dhPrev written over
+ * dh when `alias`). With `saturate`, xg's pre-activations are ±saturate, so σ and tanh (and their
+ * derivatives read off the gates) sit at their limits.
+ */
+function mguAgrees(be: Backend, rng: Rng, resident: boolean, rows: number, h: number, saturate: number, alias: boolean): void {
+  const n = rows * h;
+  const { f32, f64 } = arrays(be, rng, resident, [2 * n, n, n, n, n, n, n, 2 * n, n, n]);
+  const [xg, hf, hp, fh, hn, ho, dh, dxg, dfh, dp] = f32 as Float32Array[];
+  const [xg2, hf2, hp2, fh2, hn2, ho2, dh2, dxg2, dfh2, dp2] = f64 as Float64Array[];
+  if (saturate) for (let i = 0; i < xg!.length; i++) xg2![i] = xg![i] = rng.uniform() < 0.5 ? -saturate : saturate;
+  const dhPrev = alias ? dh! : dp!,
+    dhPrev2 = alias ? dh2! : dp2!;
+  const at = `mgu ${rows}×${h}${saturate ? ` at ±${saturate}` : ''}`;
+  be.mguGate(rows, h, xg!, hf!, hp!, fh!);
+  recurrentKernels.mguGate(rows, h, xg2!, hf2!, hp2!, fh2!);
+  close(xg!, xg2!, `${at}: f`);
+  close(fh!, fh2!, `${at}: f ⊙ h`);
+  be.mguCell(rows, h, xg!, hn!, hp!, ho!);
+  recurrentKernels.mguCell(rows, h, xg2!, hn2!, hp2!, ho2!);
+  close(xg!, xg2!, `${at}: gates`);
+  close(ho!, ho2!, `${at}: h`);
+  be.mguCellBackward(rows, h, xg!, hp!, dh!, dxg!, dhPrev);
+  recurrentKernels.mguCellBackward(rows, h, xg2!, hp2!, dh2!, dxg2!, dhPrev2);
+  close(dxg!, dxg2!, `${at}: mguCellBackward dxg`);
+  close(dhPrev, dhPrev2, `${at}: mguCellBackward dhPrev`);
+  if (!alias) close(dh!, dh2!, `${at}: dh is read only`);
+  be.mguGateBackward(rows, h, xg!, hp!, dfh!, dxg!, dhPrev);
+  recurrentKernels.mguGateBackward(rows, h, xg2!, hp2!, dfh2!, dxg2!, dhPrev2);
+  close(dxg!, dxg2!, `${at}: mguGateBackward dxg`);
+  close(dhPrev, dhPrev2, `${at}: mguGateBackward dhPrev`);
 }

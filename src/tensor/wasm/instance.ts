@@ -154,6 +154,10 @@ export interface KernelExports {
   lstmCellBackward(rows: number, h: number, gates: number, cPrev: number, c: number, dh: number, dc: number, dz: number): void;
   gruCell(rows: number, h: number, xg: number, hg: number, hPrev: number, hOut: number): void;
   gruCellBackward(rows: number, h: number, gates: number, hg: number, hPrev: number, dh: number, dxg: number, dhg: number, dhPrev: number): void;
+  mguGate(rows: number, h: number, xg: number, hgF: number, hPrev: number, fh: number): void;
+  mguCell(rows: number, h: number, xg: number, hgN: number, hPrev: number, hOut: number): void;
+  mguCellBackward(rows: number, h: number, gates: number, hPrev: number, dh: number, dxg: number, dhPrev: number): void;
+  mguGateBackward(rows: number, h: number, gates: number, hPrev: number, dfh: number, dxg: number, dhPrev: number): void;
   adam(
     p: number,
     g: number,

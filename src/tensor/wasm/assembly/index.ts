@@ -3,6 +3,7 @@
 export { gemm, gemmChunks, gemmShared, gemmWorkBytes, packedBFloats } from './gemm';
 export { unary, unaryBackward, addRowVector, sumRows, axpy, allFinite, adam } from './elementwise';
 export { im2col, col2im, maxPool, scatterAdd, swapAxes } from './window';
+export { mguGate, mguCell, mguCellBackward, mguGateBackward } from './mgu';
 export { gemmBatched, gemmBatchedShare, attentionSoftmax, attentionSoftmaxBackward } from './attention';
 export { layerNorm, layerNormBackward } from './norm';
 export { lstmCell, lstmCellBackward, gruCell, gruCellBackward } from './recurrent';
