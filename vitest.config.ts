@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two tiers: `npm test` is the quick one; `npm run test:full` (PARALENS_TEST_TIER=full) adds the
@@ -13,5 +14,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: one on a two-core machine. The quick
+    // tier's files are small and many (their time is mostly module loading), so it runs a worker
+    // per core; the full tier's long runs and browsers keep the default.
+    ...(tier === 'quick' ? { maxWorkers: Math.max(2, availableParallelism()), isolate: false } : {}),
   },
 });

@@ -1,5 +1,6 @@
 import type { CliIO } from '../../src/cli/command.js';
 import { run } from '../../src/cli/run.js';
+import { backend, setBackend } from '../../src/tensor/registry.js';
 
 export interface CliResult {
   code: number;
@@ -9,11 +10,17 @@ export interface CliResult {
   json: () => any;
 }
 
-/** Runs the CLI in-process and captures stdout, stderr and the exit code; `errIsTTY` (default false) says whether stderr claims to be a terminal. */
+/**
+ * Runs the CLI in-process and captures stdout, stderr and the exit code; `errIsTTY` (default
+ * false) says whether stderr claims to be a terminal. The backend a `--backend` flag chose is
+ * put back afterwards, as the end of a `paralens` process would: the next run (in this file or
+ * the next one the worker runs) starts from the backend it had.
+ */
 export async function cliWith(opts: { errIsTTY?: boolean }, ...argv: string[]): Promise<CliResult> {
   const out: string[] = [],
     err: string[] = [];
-  const code = await run(argv, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: opts.errIsTTY ?? false });
+  const previous = backend();
+  const code = await run(argv, { out: (s) => out.push(s), err: (s) => err.push(s), errIsTTY: opts.errIsTTY ?? false }).finally(() => setBackend(previous));
   const o = out.join('');
   return { code, out: o, err: err.join(''), json: () => JSON.parse(o) };
 }
