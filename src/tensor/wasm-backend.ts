@@ -5,10 +5,10 @@ import { jsBackend } from './js-backend.js';
 import { wasmRecurrentKernels } from './wasm-recurrent.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
-import { KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
+import { CTRL_BASE, KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
 import { BATCH, coreCount, ThreadPool } from './wasm/threads.js';
-import type { SharedBatch, SharedGemm } from './wasm/threads.js';
+import type { SharedBatch, SharedGemm, SharedLstm, SharedLstmBackward } from './wasm/threads.js';
 
 /** Op codes of the AssemblyScript kernels (src/tensor/wasm/assembly/elementwise.ts), by position. */
 const OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
@@ -203,6 +203,27 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
       k.gemm(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0));
     }
     collect(cP, m * n, c);
+  }
+
+  /** A call the threads share through the counters (WasmCalls.share in ./wasm-recurrent.ts). */
+  function share(
+    parallel: boolean,
+    kind: number,
+    job: (counter: number) => SharedLstm | SharedLstmBackward,
+    mine: (counter: number, work: number) => number,
+  ): void {
+    if (!pool || !parallel) {
+      // the counters of a call on one thread: the words at CTRL_BASE, unused between shared calls
+      inst.clearCounters();
+      mine(CTRL_BASE, inst.work(0));
+      return;
+    }
+    pool.post(job(pool.counter), kind);
+    const own = mine(pool.counter, inst.work(0));
+    const theirs = pool.finish();
+    stats.sharedProducts++;
+    stats.chunks += own + theirs;
+    stats.chunksByWorkers += theirs;
   }
 
   /** All products of a batch in one call (the heads of an attention), the operands where they are (resident) or copied in whole. */
@@ -540,10 +561,15 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     ...wasmRecurrentKernels({
       k,
       minElements,
+      minGemm,
+      minParallel,
       takes: (paysOff, room, ...arrays) => paysOff && arrays.every(float32OrAbsent) && inst.begin(room),
       input,
       output,
       collect,
+      reserve: (n) => inst.reserve(n),
+      threads: () => (pool ? pool.size + 1 : 1),
+      share,
     }),
     alloc: (n) => inst.alloc(n),
     dispose() {

@@ -12,6 +12,8 @@ import type { Data } from '../tensor.js';
 const RECURRENT_KERNELS: Record<keyof RecurrentKernels, true> = {
   lstmCell: true,
   lstmCellBackward: true,
+  lstmSequence: true,
+  lstmSequenceBackward: true,
   gruCell: true,
   gruCellBackward: true,
   mguGate: true,
