@@ -61,9 +61,14 @@ export function packA(transA: bool, a: usize, lda: i32, i0: i32, mc: i32, p0: i3
       let src = a + ((<usize>p0 * lda + i0 + ir) << 2);
       for (let p = 0; p < kc; p++) { v128.store(dst, v128.load(src)); dst += 16; src += <usize>lda << 2; }
     } else if (!transA && mr == MR) {
-      // A stored m×k: four rows read side by side
+      // A stored m×k: four rows read side by side, a 4×4 transpose per 4 steps
       const r0 = a + ((<usize>(i0 + ir) * lda + p0) << 2), rs = <usize>lda << 2;
-      for (let p = 0; p < kc; p++) {
+      let p = 0;
+      for (; p + 4 <= kc; p += 4) {
+        transpose4(r0 + (<usize>p << 2), rs, dst, 16);
+        dst += 64;
+      }
+      for (; p < kc; p++) {
         const o = <usize>p << 2;
         store<f32>(dst, load<f32>(r0 + o));
         store<f32>(dst, load<f32>(r0 + rs + o), 4);
