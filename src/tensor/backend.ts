@@ -203,7 +203,7 @@ export interface Backend extends RecurrentKernels {
  * The elementwise part of one step of a gated recurrent cell, over `rows` sequences of h
  * units: what is left of the step once its matrix products are done (src/nn/recurrent: the
  * products are gemms, the gate math one pass here) — and for the LSTM every step of a sequence,
- * products included, in one call (lstmSequence). Gate blocks sit side by side in each row
+ * products included, in one call (lstmSequence, gruSequence). Gate blocks sit side by side in each row
  * in PyTorch's order. The reference is src/tensor/recurrent-kernels.ts (plain loops, any typed
  * array; the sequences as a loop over the steps calling a backend's gemm and cell kernels).
  */
@@ -262,6 +262,33 @@ export interface RecurrentKernels {
    * dxg_z = dhg_z = dh⊙(hPrev − n)·z(1−z).
    */
   gruCellBackward(rows: number, h: number, gates: Data, hg: Data, hPrev: Data, dh: Data, dxg: Data, dhg: Data, dhPrev: Data): void;
+  /**
+   * Every step of a GRU layer over a sequence, time-major like lstmSequence: for t = 0…T−1,
+   * HG_t = H_t·W_hhᵀ + b_hh, then gruCell(XG_t, HG_t, H_t → H_{t+1}). XG [T, rows, 3h] holds the
+   * input projections x·W_ihᵀ + b_ih on entry and the gates on return, HG [T, rows, 3h] is
+   * written, Hs [T + 1, rows, h] (block 0: the initial state), W_hh [3h, h], b_hh [3h].
+   */
+  gruSequence(rows: number, h: number, T: number, whh: Data, bhh: Data, XG: Data, HG: Data, Hs: Data): void;
+  /**
+   * Its pullback: for t = T−1…0, dh += dY_t (when given), gruCellBackward(XG_t, HG_t, H_t, dh →
+   * dXG_t, dHG_t, with dh ⊙ z written over dh), then dh += dHG_t·W_hh; after a step t > 0 that
+   * is a multiple of `bptt` (when given) dh is zeroed. dh [rows, h] holds the gradient to the
+   * final state on entry and to the initial state on return.
+   */
+  gruSequenceBackward(
+    rows: number,
+    h: number,
+    T: number,
+    whh: Data,
+    gates: Data,
+    HG: Data,
+    Hs: Data,
+    dY: Data | null,
+    dh: Data,
+    dXG: Data,
+    dHG: Data,
+    bptt?: number,
+  ): void;
   /**
    * MGU's forget gate (Zhou et al. 2016; gates f, n in rows of 2h): f = σ(xg_f + hgF) written over
    * xg's f block, and fh = f ⊙ hPrev, the state the candidate reads.

@@ -8,7 +8,7 @@ import type { Window } from './window.js';
 import { CTRL_BASE, KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
 import { BATCH, coreCount, ThreadPool } from './wasm/threads.js';
-import type { SharedBatch, SharedGemm, SharedLstm, SharedLstmBackward } from './wasm/threads.js';
+import type { SharedBatch, SharedGemm, SharedSequence } from './wasm/threads.js';
 
 /** Op codes of the AssemblyScript kernels (src/tensor/wasm/assembly/elementwise.ts), by position. */
 const OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
@@ -206,12 +206,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
   }
 
   /** A call the threads share through the counters (WasmCalls.share in ./wasm-recurrent.ts). */
-  function share(
-    parallel: boolean,
-    kind: number,
-    job: (counter: number) => SharedLstm | SharedLstmBackward,
-    mine: (counter: number, work: number) => number,
-  ): void {
+  function share(parallel: boolean, kind: number, job: (counter: number) => SharedSequence, mine: (counter: number, work: number) => number): void {
     if (!pool || !parallel) {
       // the counters of a call on one thread: the words at CTRL_BASE, unused between shared calls
       inst.clearCounters();

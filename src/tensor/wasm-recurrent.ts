@@ -2,8 +2,8 @@ import { jsBackend } from './js-backend.js';
 import type { RecurrentKernels } from './backend.js';
 import type { Data } from './tensor.js';
 import type { KernelExports } from './wasm/instance.js';
-import { LSTM, LSTM_BACK } from './wasm/threads.js';
-import type { SharedLstm, SharedLstmBackward } from './wasm/threads.js';
+import { GRU, GRU_BACK, LSTM, LSTM_BACK } from './wasm/threads.js';
+import type { SharedSequence } from './wasm/threads.js';
 
 /** The register tile's rows and the row block of the gemm kernels (src/tensor/wasm/assembly/gemm.ts). */
 const MR = 4,
@@ -35,7 +35,7 @@ export interface WasmCalls {
    * runs the calling thread's share with its scratch; returns once every thread is done.
    * Without workers, or unless `parallel`, the caller runs it all.
    */
-  share(parallel: boolean, kind: number, job: (counter: number) => SharedLstm | SharedLstmBackward, mine: (counter: number, work: number) => number): void;
+  share(parallel: boolean, kind: number, job: (counter: number) => SharedSequence, mine: (counter: number, work: number) => number): void;
 }
 
 /** Rows per chunk of a sequence shared by `threads` (whole register tiles, at most a row block): one chunk per thread. */
@@ -46,35 +46,58 @@ function rowChunk(rows: number, threads: number): number {
 /**
  * The recurrent cells' kernels in wasm. The elementwise steps (src/tensor/wasm/assembly/recurrent.ts):
  * LSTM and GRU, forward and pullback, the whole gate math of a step in one pass; MGU's steps are
- * the reference ones (no fused kernel yet). The LSTM's whole sequence, forward and pullback, in
- * one call (src/tensor/wasm/assembly/recurrent-sequence.ts): W_hh packed once for all T steps
- * (instead of once per step's product), then every step — product with W_hh and gate math —
- * on each chunk of the batch's rows, the chunks shared by the threads with no barrier between
- * steps (the elementwise math runs in parallel too). Float64, and sequences whose step product
- * is too small to pay for the copies, take the reference step loop.
+ * the reference ones (no fused kernel yet). The LSTM's and GRU's whole sequences, forward and
+ * pullback, in one call each (src/tensor/wasm/assembly/recurrent-sequence.ts): W_hh packed once
+ * for all T steps (instead of once per step's product), then every step — product with W_hh and
+ * gate math — on each chunk of the batch's rows, the chunks shared by the threads with no
+ * barrier between steps (the elementwise math runs in parallel too). Float64, and sequences
+ * whose step product is too small to pay for the copies, take the reference step loop.
  */
 export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
   const { k, minElements, minGemm, minParallel } = w;
+
+  /**
+   * A sequence kernel once its arrays are in place: the packed W_hh reserved, and the batch's
+   * rows cut into one chunk per thread when a step's product (rows × gates·h × h) is worth
+   * sharing. `call` is the kernel without its last four arguments (scratch, packed W_hh, chunk
+   * size, counters); `args` its other arguments, for the workers.
+   */
+  function sequence(
+    kind: number,
+    rows: number,
+    h: number,
+    gates: number,
+    args: number[],
+    call: (work: number, packed: number, chunk: number, counter: number) => number,
+  ): void {
+    const packed = w.reserve(k.recurrentPackedFloats(h, gates)),
+      parallel = rows * gates * h * h >= minParallel,
+      chunk = rowChunk(rows, parallel ? w.threads() : 1);
+    w.share(
+      parallel,
+      kind,
+      (counter) => [...args, packed, chunk, counter],
+      (counter, work) => call(work, packed, chunk, counter),
+    );
+  }
+
+  /** Whether a sequence runs in wasm (float32, a step's product big enough), room made for its `floats` of copies and the packed W_hh. */
+  function takes(rows: number, h: number, T: number, gates: number, floats: number, ...arrays: (Data | undefined)[]): boolean {
+    return w.takes(rows * gates * h * h >= minGemm && rows > 0 && T > 0, k.recurrentPackedFloats(h, gates) + floats, ...arrays);
+  }
+
   return {
     lstmSequence(rows, h, T, whh, Z, Hs, Cs) {
       const G = 4 * h,
-        volume = rows * G * h,
         nz = T * rows * G,
         ns = (T + 1) * rows * h;
-      if (!w.takes(volume >= minGemm && rows > 0 && T > 0, k.lstmPackedFloats(h) + G * h + nz + 2 * ns, whh, Z, Hs, Cs))
-        return jsBackend.lstmSequence(rows, h, T, whh, Z, Hs, Cs);
-      const packed = w.reserve(k.lstmPackedFloats(h)),
-        wP = w.input(whh, G * h),
+      if (!takes(rows, h, T, 4, G * h + nz + 2 * ns, whh, Z, Hs, Cs)) return jsBackend.lstmSequence(rows, h, T, whh, Z, Hs, Cs);
+      const wP = w.input(whh, G * h),
         zP = w.output(Z, nz, true),
         hP = w.output(Hs, ns, true),
         cP = w.output(Cs, ns, true);
-      const parallel = volume >= minParallel,
-        chunk = rowChunk(rows, parallel ? w.threads() : 1);
-      w.share(
-        parallel,
-        LSTM,
-        (counter) => [rows, h, T, wP, zP, hP, cP, packed, chunk, counter],
-        (counter, work) => k.lstmSequence(rows, h, T, wP, zP, hP, cP, work, packed, chunk, counter),
+      sequence(LSTM, rows, h, 4, [rows, h, T, wP, zP, hP, cP], (work, packed, chunk, counter) =>
+        k.lstmSequence(rows, h, T, wP, zP, hP, cP, work, packed, chunk, counter),
       );
       w.collect(zP, nz, Z);
       w.collect(hP, ns, Hs);
@@ -82,35 +105,67 @@ export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
     },
     lstmSequenceBackward(rows, h, T, whh, gates, Cs, dY, dh, dc, dZ, bptt) {
       const G = 4 * h,
-        volume = rows * G * h,
         nz = T * rows * G,
         ns = (T + 1) * rows * h,
-        n = rows * h;
-      const dy = dY ?? undefined;
-      if (
-        !w.takes(volume >= minGemm && rows > 0 && T > 0, k.lstmPackedFloats(h) + G * h + 2 * nz + ns + (dy ? T * n : 0) + 2 * n, whh, gates, Cs, dy, dh, dc, dZ)
-      )
+        n = rows * h,
+        dy = dY ?? undefined;
+      if (!takes(rows, h, T, 4, G * h + 2 * nz + ns + (dy ? T * n : 0) + 2 * n, whh, gates, Cs, dy, dh, dc, dZ))
         return jsBackend.lstmSequenceBackward(rows, h, T, whh, gates, Cs, dY, dh, dc, dZ, bptt);
-      const packed = w.reserve(k.lstmPackedFloats(h)),
-        wP = w.input(whh, G * h),
+      const wP = w.input(whh, G * h),
         gP = w.input(gates, nz),
         cP = w.input(Cs, ns),
         yP = dy ? w.input(dy, T * n) : 0,
         dhP = w.output(dh, n, true),
         dcP = w.output(dc, n, true),
-        dzP = w.output(dZ, nz, false);
-      const parallel = volume >= minParallel,
-        chunk = rowChunk(rows, parallel ? w.threads() : 1),
+        dzP = w.output(dZ, nz, false),
         cut = bptt ?? 0;
-      w.share(
-        parallel,
-        LSTM_BACK,
-        (counter) => [rows, h, T, wP, gP, cP, yP, dhP, dcP, dzP, cut, packed, chunk, counter],
-        (counter, work) => k.lstmSequenceBackward(rows, h, T, wP, gP, cP, yP, dhP, dcP, dzP, cut, work, packed, chunk, counter),
+      sequence(LSTM_BACK, rows, h, 4, [rows, h, T, wP, gP, cP, yP, dhP, dcP, dzP, cut], (work, packed, chunk, counter) =>
+        k.lstmSequenceBackward(rows, h, T, wP, gP, cP, yP, dhP, dcP, dzP, cut, work, packed, chunk, counter),
       );
       w.collect(dhP, n, dh);
       w.collect(dcP, n, dc);
       w.collect(dzP, nz, dZ);
+    },
+    gruSequence(rows, h, T, whh, bhh, XG, HG, Hs) {
+      const G = 3 * h,
+        ng = T * rows * G,
+        ns = (T + 1) * rows * h;
+      if (!takes(rows, h, T, 3, G * h + G + 2 * ng + ns, whh, bhh, XG, HG, Hs)) return jsBackend.gruSequence(rows, h, T, whh, bhh, XG, HG, Hs);
+      const wP = w.input(whh, G * h),
+        bP = w.input(bhh, G),
+        xP = w.output(XG, ng, true),
+        gP = w.output(HG, ng, false),
+        hP = w.output(Hs, ns, true);
+      sequence(GRU, rows, h, 3, [rows, h, T, wP, bP, xP, gP, hP], (work, packed, chunk, counter) =>
+        k.gruSequence(rows, h, T, wP, bP, xP, gP, hP, work, packed, chunk, counter),
+      );
+      w.collect(xP, ng, XG);
+      w.collect(gP, ng, HG);
+      w.collect(hP, ns, Hs);
+    },
+    gruSequenceBackward(rows, h, T, whh, gates, HG, Hs, dY, dh, dXG, dHG, bptt) {
+      const G = 3 * h,
+        ng = T * rows * G,
+        ns = (T + 1) * rows * h,
+        n = rows * h,
+        dy = dY ?? undefined;
+      if (!takes(rows, h, T, 3, G * h + 4 * ng + ns + (dy ? T * n : 0) + n, whh, gates, HG, Hs, dy, dh, dXG, dHG))
+        return jsBackend.gruSequenceBackward(rows, h, T, whh, gates, HG, Hs, dY, dh, dXG, dHG, bptt);
+      const wP = w.input(whh, G * h),
+        gP = w.input(gates, ng),
+        hgP = w.input(HG, ng),
+        hP = w.input(Hs, ns),
+        yP = dy ? w.input(dy, T * n) : 0,
+        dhP = w.output(dh, n, true),
+        dxP = w.output(dXG, ng, false),
+        dgP = w.output(dHG, ng, false),
+        cut = bptt ?? 0;
+      sequence(GRU_BACK, rows, h, 3, [rows, h, T, wP, gP, hgP, hP, yP, dhP, dxP, dgP, cut], (work, packed, chunk, counter) =>
+        k.gruSequenceBackward(rows, h, T, wP, gP, hgP, hP, yP, dhP, dxP, dgP, cut, work, packed, chunk, counter),
+      );
+      w.collect(dhP, n, dh);
+      w.collect(dxP, ng, dXG);
+      w.collect(dgP, ng, dHG);
     },
     lstmCell(rows, h, z, cPrev, c, hOut) {
       const n = rows * h;

@@ -182,7 +182,39 @@ export interface KernelExports {
     chunk: number,
     counter: number,
   ): number;
-  lstmPackedFloats(h: number): number;
+  gruSequence(
+    rows: number,
+    h: number,
+    T: number,
+    w: number,
+    bias: number,
+    xg: number,
+    hg: number,
+    hs: number,
+    work: number,
+    packed: number,
+    chunk: number,
+    counter: number,
+  ): number;
+  gruSequenceBackward(
+    rows: number,
+    h: number,
+    T: number,
+    w: number,
+    gates: number,
+    hg: number,
+    hs: number,
+    dy: number,
+    dh: number,
+    dxg: number,
+    dhg: number,
+    bptt: number,
+    work: number,
+    packed: number,
+    chunk: number,
+    counter: number,
+  ): number;
+  recurrentPackedFloats(h: number, gates: number): number;
   gruCell(rows: number, h: number, xg: number, hg: number, hPrev: number, hOut: number): void;
   gruCellBackward(rows: number, h: number, gates: number, hg: number, hPrev: number, dh: number, dxg: number, dhg: number, dhPrev: number): void;
   adam(

@@ -15,14 +15,14 @@ import type { KernelInstance } from './instance.js';
  * it runs again: the others wait for its chunk, or its packing group.)
  *
  * Batches of products (the heads of an attention) are shared too: `gemmBatchedShare` hands out
- * whole products from the counter; and so are the steps of an LSTM over a sequence
- * (`lstmSequence`, `lstmSequenceBackward`: W_hh packed once by all, then chunks of the batch's
- * rows through every step).
+ * whole products from the counter; and so are the steps of an LSTM or GRU over a sequence
+ * (`lstmSequence`, `gruSequence` and their pullbacks: W_hh packed once by all, then chunks of
+ * the batch's rows through every step).
  *
  * Control block of worker w, Int32 words at CTRL_BASE + CTRL_BYTES·(w+1): [0] job sequence
  * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2] the job's kind
- * (GEMM: a SharedGemm, BATCH: a SharedBatch, LSTM: a SharedLstm, LSTM_BACK: a
- * SharedLstmBackward), [3…] the job, [31] how many chunks the worker
+ * (GEMM: a SharedGemm, BATCH: a SharedBatch, LSTM, LSTM_BACK, GRU, GRU_BACK: a
+ * SharedSequence), [3…] the job, [31] how many chunks the worker
  * ran of the last job it took. The counters are the three words at CTRL_BASE.
  */
 const SEQ = 0,
@@ -35,6 +35,8 @@ const GEMM = 0;
 export const BATCH = 1;
 export const LSTM = 2;
 export const LSTM_BACK = 3;
+export const GRU = 4;
+export const GRU_BACK = 5;
 const IDLE = 0,
   POSTED = 1,
   TAKEN = 2;
@@ -46,7 +48,7 @@ const WORKER_SOURCE = `
 const inNode = typeof self === 'undefined';
 const port = inNode ? require('node:worker_threads').parentPort : self;
 const start = ({ module, memory, ctrl, work }) => {
-  const { gemmChunks, gemmShared, gemmBatchedShare, lstmSequence, lstmSequenceBackward } = new WebAssembly.Instance(module, { env: { memory } }).exports;
+  const { gemmChunks, gemmShared, gemmBatchedShare, lstmSequence, lstmSequenceBackward, gruSequence, gruSequenceBackward } = new WebAssembly.Instance(module, { env: { memory } }).exports;
   const w = new Int32Array(memory.buffer, ctrl, ${WORDS});
   port.postMessage('ready');
   let seen = 0;
@@ -64,6 +66,11 @@ const start = ({ module, memory, ctrl, work }) => {
       : kind === ${LSTM_BACK}
       ? lstmSequenceBackward(w[a], w[a + 1], w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
         work, w[a + 11], w[a + 12], w[a + 13])
+      : kind === ${GRU}
+      ? gruSequence(w[a], w[a + 1], w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], work, w[a + 8], w[a + 9], w[a + 10])
+      : kind === ${GRU_BACK}
+      ? gruSequenceBackward(w[a], w[a + 1], w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
+        w[a + 11], work, w[a + 12], w[a + 13], w[a + 14])
       : kind === ${BATCH}
       ? gemmBatchedShare(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
         w[a + 11], w[a + 12], w[a + 13], w[a + 14], w[a + 15], w[a + 16], w[a + 17], w[a + 18], w[a + 19] !== 0, work, w[a + 20])
@@ -134,26 +141,11 @@ export type SharedBatch = [
   counter: number,
 ];
 
-/** The steps of an LSTM shared between threads: the arguments of KernelExports.lstmSequence without the scratch pointer. */
-export type SharedLstm = [rows: number, h: number, T: number, w: number, z: number, hs: number, cs: number, packed: number, chunk: number, counter: number];
-
-/** Its pullback: the arguments of KernelExports.lstmSequenceBackward without the scratch pointer. */
-export type SharedLstmBackward = [
-  rows: number,
-  h: number,
-  T: number,
-  w: number,
-  gates: number,
-  cs: number,
-  dy: number,
-  dh: number,
-  dc: number,
-  dz: number,
-  bptt: number,
-  packed: number,
-  chunk: number,
-  counter: number,
-];
+/**
+ * The steps of a recurrent layer shared between threads: the arguments of KernelExports.lstmSequence,
+ * gruSequence or their pullbacks (by the job's kind), without the scratch pointer.
+ */
+export type SharedSequence = number[];
 
 export function isNode(): boolean {
   const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
@@ -234,7 +226,7 @@ export class ThreadPool {
   }
 
   /** Reset the counters and offer the job to every worker (the caller then runs its share itself). */
-  post(job: SharedGemm | SharedBatch | SharedLstm | SharedLstmBackward, kind = GEMM): void {
+  post(job: SharedGemm | SharedBatch | SharedSequence, kind = GEMM): void {
     for (let i = 0; i < 3; i++) Atomics.store(this.ctrl, i, 0);
     this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1; // positive: −1 tells a worker to stop
     for (let w = 0; w < this.workers.length; w++) {

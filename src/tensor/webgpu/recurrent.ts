@@ -16,6 +16,8 @@ const RECURRENT_KERNELS: Record<keyof RecurrentKernels, true> = {
   lstmSequenceBackward: true,
   gruCell: true,
   gruCellBackward: true,
+  gruSequence: true,
+  gruSequenceBackward: true,
   mguGate: true,
   mguCell: true,
   mguCellBackward: true,

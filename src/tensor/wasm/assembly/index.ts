@@ -6,4 +6,4 @@ export { im2col, col2im, maxPool, scatterAdd, swapAxes } from './window';
 export { gemmBatched, gemmBatchedShare, attentionSoftmax, attentionSoftmaxBackward } from './attention';
 export { layerNorm, layerNormBackward } from './norm';
 export { lstmCell, lstmCellBackward, gruCell, gruCellBackward } from './recurrent';
-export { lstmSequence, lstmSequenceBackward, lstmPackedFloats } from './recurrent-sequence';
+export { lstmSequence, lstmSequenceBackward, gruSequence, gruSequenceBackward, recurrentPackedFloats } from './recurrent-sequence';
