@@ -3,6 +3,7 @@ import type { AdamStep, Backend, MatrixBatch, SwapOp, UnaryOp } from './backend.
 import { registerBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
 import { wasmRecurrentKernels } from './wasm-recurrent.js';
+import { sequenceKernels } from './recurrent-kernels.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
 import { CTRL_BASE, KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
@@ -517,7 +518,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     collect(yP, n, y);
   }
 
-  return {
+  const be: WasmBackend = {
     name: options.name ?? 'wasm',
     simd: flavour,
     get threads() {
@@ -565,6 +566,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
       reserve: (n) => inst.reserve(n),
       threads: () => (pool ? pool.size + 1 : 1),
       share,
+      steps: sequenceKernels(() => be),
     }),
     alloc: (n) => inst.alloc(n),
     dispose() {
@@ -574,6 +576,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     threadStats: () => ({ ...stats }),
     memoryStats: () => inst.memoryStats(),
   };
+  return be;
 }
 
 let loading: Promise<WasmBackend> | undefined;

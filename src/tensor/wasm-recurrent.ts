@@ -25,6 +25,11 @@ export interface WasmCalls {
   input(x: Data, n: number): number;
   output(out: Data, n: number, accumulate: boolean): number;
   collect(p: number, n: number, out: Data): void;
+  /**
+   * The sequences as a loop over the steps through the backend's own gemm and cell kernels
+   * (sequenceKernels of the backend): where the whole-sequence kernels do not pay, or cannot run.
+   */
+  readonly steps: Pick<RecurrentKernels, 'lstmSequence' | 'lstmSequenceBackward' | 'gruSequence' | 'gruSequenceBackward'>;
   /** n floats of the argument region, after `takes` (their byte address). */
   reserve(n: number): number;
   /** The threads a shared call runs on now, the calling thread included. */
@@ -50,8 +55,9 @@ function rowChunk(rows: number, threads: number): number {
  * pullback, in one call each (src/tensor/wasm/assembly/recurrent-sequence.ts): W_hh packed once
  * for all T steps (instead of once per step's product), then every step — product with W_hh and
  * gate math — on each chunk of the batch's rows, the chunks shared by the threads with no
- * barrier between steps (the elementwise math runs in parallel too). Float64, and sequences
- * whose step product is too small to pay for the copies, take the reference step loop.
+ * barrier between steps (the elementwise math runs in parallel too). Float64, single steps
+ * (generation) and sequences whose step product is too small to pay for the copies take the
+ * step loop over the backend's own kernels (WasmCalls.steps).
  */
 export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
   const { k, minElements, minGemm, minParallel } = w;
@@ -81,9 +87,14 @@ export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
     );
   }
 
-  /** Whether a sequence runs in wasm (float32, a step's product big enough), room made for its `floats` of copies and the packed W_hh. */
+  /**
+   * Whether a sequence runs in the whole-sequence kernel (float32, a step's product big enough,
+   * more than one step: a single step's product packs W_hh once either way, and for one row the
+   * step's gemm streams W_hh without packing it), room made for its `floats` of copies and the
+   * packed W_hh.
+   */
   function takes(rows: number, h: number, T: number, gates: number, floats: number, ...arrays: (Data | undefined)[]): boolean {
-    return w.takes(rows * gates * h * h >= minGemm && rows > 0 && T > 0, k.recurrentPackedFloats(h, gates) + floats, ...arrays);
+    return w.takes(rows * gates * h * h >= minGemm && rows > 0 && T > 1, k.recurrentPackedFloats(h, gates) + floats, ...arrays);
   }
 
   return {
@@ -91,7 +102,7 @@ export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
       const G = 4 * h,
         nz = T * rows * G,
         ns = (T + 1) * rows * h;
-      if (!takes(rows, h, T, 4, G * h + nz + 2 * ns, whh, Z, Hs, Cs)) return jsBackend.lstmSequence(rows, h, T, whh, Z, Hs, Cs);
+      if (!takes(rows, h, T, 4, G * h + nz + 2 * ns, whh, Z, Hs, Cs)) return w.steps.lstmSequence(rows, h, T, whh, Z, Hs, Cs);
       const wP = w.input(whh, G * h),
         zP = w.output(Z, nz, true),
         hP = w.output(Hs, ns, true),
@@ -110,7 +121,7 @@ export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
         n = rows * h,
         dy = dY ?? undefined;
       if (!takes(rows, h, T, 4, G * h + 2 * nz + ns + (dy ? T * n : 0) + 2 * n, whh, gates, Cs, dy, dh, dc, dZ))
-        return jsBackend.lstmSequenceBackward(rows, h, T, whh, gates, Cs, dY, dh, dc, dZ, bptt);
+        return w.steps.lstmSequenceBackward(rows, h, T, whh, gates, Cs, dY, dh, dc, dZ, bptt);
       const wP = w.input(whh, G * h),
         gP = w.input(gates, nz),
         cP = w.input(Cs, ns),
@@ -130,7 +141,7 @@ export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
       const G = 3 * h,
         ng = T * rows * G,
         ns = (T + 1) * rows * h;
-      if (!takes(rows, h, T, 3, G * h + G + 2 * ng + ns, whh, bhh, XG, HG, Hs)) return jsBackend.gruSequence(rows, h, T, whh, bhh, XG, HG, Hs);
+      if (!takes(rows, h, T, 3, G * h + G + 2 * ng + ns, whh, bhh, XG, HG, Hs)) return w.steps.gruSequence(rows, h, T, whh, bhh, XG, HG, Hs);
       const wP = w.input(whh, G * h),
         bP = w.input(bhh, G),
         xP = w.output(XG, ng, true),
@@ -150,7 +161,7 @@ export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
         n = rows * h,
         dy = dY ?? undefined;
       if (!takes(rows, h, T, 3, G * h + 4 * ng + ns + (dy ? T * n : 0) + n, whh, gates, HG, Hs, dy, dh, dXG, dHG))
-        return jsBackend.gruSequenceBackward(rows, h, T, whh, gates, HG, Hs, dY, dh, dXG, dHG, bptt);
+        return w.steps.gruSequenceBackward(rows, h, T, whh, gates, HG, Hs, dY, dh, dXG, dHG, bptt);
       const wP = w.input(whh, G * h),
         gP = w.input(gates, ng),
         hgP = w.input(HG, ng),
