@@ -94,7 +94,8 @@ export function wasmRecurrentKernels(w: WasmCalls): RecurrentKernels {
    * packed W_hh.
    */
   function takes(rows: number, h: number, T: number, gates: number, floats: number, ...arrays: (Data | undefined)[]): boolean {
-    return w.takes(rows * gates * h * h >= minGemm && rows > 0 && T > 1, k.recurrentPackedFloats(h, gates) + floats, ...arrays);
+    // each of up to ten blocks (the packed W_hh and the copies) rounds up to 64 bytes: 16 floats more apiece than begin's own margin
+    return w.takes(rows * gates * h * h >= minGemm && rows > 0 && T > 1, k.recurrentPackedFloats(h, gates) + floats + 16 * 10, ...arrays);
   }
 
   return {
