@@ -3,9 +3,9 @@
 // packed once for the whole sequence, by all threads together (packShared), instead of once per
 // step; then each thread takes chunks of the batch's rows and runs every step on its rows:
 // the product with W_hh and the gate math of a step touch only that step's rows, and the rows
-// of different sequences never meet, so the threads need no barrier between the steps. A chunk
-// is a multiple of MR rows and a row's product sums the same packed blocks in the same order
-// however the rows are cut, so the bits do not depend on the number of threads.
+// of different sequences never meet, so the threads need no barrier between the steps. Chunks
+// are whole MR-row tiles (but the last), and a row's product sums the same packed blocks in the
+// same order however the rows are cut, so the bits do not depend on the number of threads.
 //
 // Layout (time-major, byte addresses): Z, dZ [T, rows, 4h] (LSTM), XG, HG and their gradients
 // [T, rows, 3h] (GRU); Hs, Cs [T + 1, rows, h] with the initial state in block 0; dY [T, rows, h];
