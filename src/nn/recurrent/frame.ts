@@ -11,7 +11,8 @@ import type { Data, DType, Tensor } from '../../tensor/tensor.js';
  * with W_hh (two for mgu) and one pass of elementwise gate math (src/tensor/recurrent-kernels.ts);
  * lstm and gru hand all their steps to the backend in one call (Backend.lstmSequence,
  * gruSequence and their pullbacks), which lets the wasm backend pack W_hh once per pass and run
- * the batch's rows on its threads through every step; rnn and mgu loop over the steps in their own files.
+ * the batch's rows on its threads through every step; rnn and mgu loop over the steps in their
+ * own files.
  */
 
 /** The most floats a recurrent layer may keep for one pass (activations and their gradients): 2²⁸, 1 GiB of float32. */

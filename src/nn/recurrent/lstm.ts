@@ -29,8 +29,8 @@ import { checkSizes, gatedParams } from './gated.js';
  * h·W_hhᵀ added into its block of them, and the gate math in one pass — runs in one backend
  * call (Backend.lstmSequence: the wasm backend packs W_hh once for all steps and shares the
  * batch's rows between its threads); the pullback mirrors it (Backend.lstmSequenceBackward,
- * truncated at the --bptt cuts of cutBefore in ./cell.ts), and the weight gradients of every step are one
- * product each at the end.
+ * truncated at the --bptt cuts of cutBefore in ./cell.ts), and the weight gradients of every
+ * step are one product each at the end.
  */
 export function lstmCell(inDim: number, h: number, suffix = ''): Cell {
   checkSizes('lstm', inDim, h);
