@@ -202,8 +202,10 @@ export interface Backend extends RecurrentKernels {
 /**
  * The elementwise part of one step of a gated recurrent cell, over `rows` sequences of h
  * units: what is left of the step once its matrix products are done (src/nn/recurrent: the
- * products are gemms, the gate math one pass here). Gate blocks sit side by side in each row
- * in PyTorch's order. The reference is src/tensor/recurrent-kernels.ts (plain loops, any typed array).
+ * products are gemms, the gate math one pass here) — and for the LSTM every step of a sequence,
+ * products included, in one call (lstmSequence, gruSequence). Gate blocks sit side by side in each row
+ * in PyTorch's order. The reference is src/tensor/recurrent-kernels.ts (plain loops, any typed
+ * array; the sequences as a loop over the steps calling a backend's gemm and cell kernels).
  */
 export interface RecurrentKernels {
   /**
@@ -219,6 +221,35 @@ export interface RecurrentKernels {
    */
   lstmCellBackward(rows: number, h: number, gates: Data, cPrev: Data, c: Data, dh: Data, dc: Data, dz: Data): void;
   /**
+   * Every step of an LSTM layer over a sequence of T steps, time-major: for t = 0…T−1,
+   * Z_t += H_t·W_hhᵀ and then lstmCell(Z_t, C_t → C_{t+1}, H_{t+1}), where Z_t is block t of Z
+   * [T, rows, 4h] (the input projections and both biases on entry, the gates on return), H_t and
+   * C_t blocks t of Hs and Cs [T + 1, rows, h] (blocks 0: the initial state) and W_hh is [4h, h].
+   * One call, so that a backend can prepare W_hh once for all steps and run the rows of
+   * different sequences in parallel (the wasm backend does both).
+   */
+  lstmSequence(rows: number, h: number, T: number, whh: Data, Z: Data, Hs: Data, Cs: Data): void;
+  /**
+   * Its pullback, from the gates Z and the states Cs of lstmSequence: for t = T−1…0, dh += dY_t
+   * (when dY [T, rows, h] is given), lstmCellBackward(Z_t, C_t, C_{t+1}, dh, dc → dZ_t), then
+   * dh = dZ_t·W_hh; after a step t > 0 that is a multiple of `bptt` (when given) dh and dc are
+   * zeroed (truncated backpropagation through time). dh and dc [rows, h] hold the gradients to
+   * the final state on entry and to the initial state on return; dZ [T, rows, 4h] is written.
+   */
+  lstmSequenceBackward(
+    rows: number,
+    h: number,
+    T: number,
+    whh: Data,
+    gates: Data,
+    Cs: Data,
+    dY: Data | null,
+    dh: Data,
+    dc: Data,
+    dZ: Data,
+    bptt?: number,
+  ): void;
+  /**
    * GRU (PyTorch's order r, z, n): xg = x·W_ihᵀ + b_ih and hg = hPrev·W_hhᵀ + b_hh ([rows, 3h]);
    * r = σ(xg_r + hg_r), z = σ(xg_z + hg_z), n = tanh(xg_n + r ⊙ hg_n) are written over xg, and
    * hOut = (1 − z) ⊙ n + z ⊙ hPrev.
@@ -231,6 +262,33 @@ export interface RecurrentKernels {
    * dxg_z = dhg_z = dh⊙(hPrev − n)·z(1−z).
    */
   gruCellBackward(rows: number, h: number, gates: Data, hg: Data, hPrev: Data, dh: Data, dxg: Data, dhg: Data, dhPrev: Data): void;
+  /**
+   * Every step of a GRU layer over a sequence, time-major like lstmSequence: for t = 0…T−1,
+   * HG_t = H_t·W_hhᵀ + b_hh, then gruCell(XG_t, HG_t, H_t → H_{t+1}). XG [T, rows, 3h] holds the
+   * input projections x·W_ihᵀ + b_ih on entry and the gates on return, HG [T, rows, 3h] is
+   * written, Hs [T + 1, rows, h] (block 0: the initial state), W_hh [3h, h], b_hh [3h].
+   */
+  gruSequence(rows: number, h: number, T: number, whh: Data, bhh: Data, XG: Data, HG: Data, Hs: Data): void;
+  /**
+   * Its pullback: for t = T−1…0, dh += dY_t (when given), gruCellBackward(XG_t, HG_t, H_t, dh →
+   * dXG_t, dHG_t, with dh ⊙ z written over dh), then dh += dHG_t·W_hh; after a step t > 0 that
+   * is a multiple of `bptt` (when given) dh is zeroed. dh [rows, h] holds the gradient to the
+   * final state on entry and to the initial state on return.
+   */
+  gruSequenceBackward(
+    rows: number,
+    h: number,
+    T: number,
+    whh: Data,
+    gates: Data,
+    HG: Data,
+    Hs: Data,
+    dY: Data | null,
+    dh: Data,
+    dXG: Data,
+    dHG: Data,
+    bptt?: number,
+  ): void;
   /**
    * MGU's forget gate (Zhou et al. 2016; gates f, n in rows of 2h): f = σ(xg_f + hgF) written over
    * xg's f block, and fh = f ⊙ hPrev, the state the candidate reads.

@@ -2,7 +2,7 @@ import type { AdamStep, Backend, SwapOp, UnaryOp } from './backend.js';
 import { argmaxRows, lossGradRows, sigmoidOf, softmaxBackwardRows, softmaxRows } from './rows.js';
 import { attentionSoftmax, attentionSoftmaxBackward, gatherRows, gemmBatched, rotatePairs, scatterRows } from './attention-kernels.js';
 import { layerNorm, layerNormBackward } from './norm-kernels.js';
-import { recurrentKernels } from './recurrent-kernels.js';
+import { recurrentKernels, sequenceKernels } from './recurrent-kernels.js';
 import type { Data } from './tensor.js';
 import { avgPool, avgPoolBackward, col2im as col2imSample, im2col as im2colSample, maxPool } from './window.js';
 import type { Window } from './window.js';
@@ -358,4 +358,5 @@ export const jsBackend: Backend = {
   avgPool,
   avgPoolBackward,
   ...recurrentKernels,
+  ...sequenceKernels(() => jsBackend),
 };

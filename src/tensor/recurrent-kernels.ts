@@ -1,4 +1,4 @@
-import type { RecurrentKernels } from './backend.js';
+import type { Backend, RecurrentKernels } from './backend.js';
 import { sigmoidOf } from './rows.js';
 import type { Data } from './tensor.js';
 
@@ -131,8 +131,89 @@ function mguGateBackward(rows: number, h: number, gates: Data, hPrev: Data, dfh:
   }
 }
 
-/** The reference recurrent kernels (plain loops, any typed array). */
-export const recurrentKernels: RecurrentKernels = {
+/** The kernels that run a whole sequence (the rest work on one step). */
+type SequenceKernels = Pick<RecurrentKernels, 'lstmSequence' | 'lstmSequenceBackward' | 'gruSequence' | 'gruSequenceBackward'>;
+
+/** What the step loops of sequenceKernels call. */
+type StepKernels = Pick<Backend, 'gemm' | 'axpy' | 'lstmCell' | 'lstmCellBackward' | 'gruCell' | 'gruCellBackward'>;
+
+/**
+ * The sequence kernels as loops over the steps, each step one product with W_hh and one call
+ * of the cell kernel of `be()` (a function, so that a backend can hand over itself): the
+ * reference semantics of RecurrentKernels.lstmSequence, gruSequence and their pullbacks, and the way
+ * the js backend (and float64 anywhere) runs them.
+ */
+export function sequenceKernels(be: () => StepKernels): SequenceKernels {
+  return {
+    lstmSequence(rows, h, T, whh, Z, Hs, Cs) {
+      const b = be(),
+        G = 4 * h,
+        n = rows * h;
+      for (let t = 0; t < T; t++) {
+        const z = Z.subarray(t * rows * G, (t + 1) * rows * G);
+        b.gemm(false, true, rows, G, h, Hs.subarray(t * n, (t + 1) * n), whh, z, true);
+        b.lstmCell(rows, h, z, Cs.subarray(t * n, (t + 1) * n), Cs.subarray((t + 1) * n, (t + 2) * n), Hs.subarray((t + 1) * n, (t + 2) * n));
+      }
+    },
+    lstmSequenceBackward(rows, h, T, whh, gates, Cs, dY, dh, dc, dZ, bptt) {
+      const b = be(),
+        G = 4 * h,
+        n = rows * h;
+      for (let t = T - 1; t >= 0; t--) {
+        if (dY) b.axpy(1, dY.subarray(t * n, (t + 1) * n), dh);
+        const dz = dZ.subarray(t * rows * G, (t + 1) * rows * G);
+        b.lstmCellBackward(
+          rows,
+          h,
+          gates.subarray(t * rows * G, (t + 1) * rows * G),
+          Cs.subarray(t * n, (t + 1) * n),
+          Cs.subarray((t + 1) * n, (t + 2) * n),
+          dh,
+          dc,
+          dz,
+        );
+        // h entered the step through the gates only: dh_prev = dz·W_hh
+        b.gemm(false, false, rows, h, G, dz, whh, dh, false);
+        if (cut(t, bptt)) {
+          dh.fill(0, 0, n);
+          dc.fill(0, 0, n);
+        }
+      }
+    },
+    gruSequence(rows, h, T, whh, bhh, XG, HG, Hs) {
+      const b = be(),
+        G = 3 * h,
+        n = rows * h;
+      for (let t = 0; t < T; t++) {
+        const hg = HG.subarray(t * rows * G, (t + 1) * rows * G);
+        b.gemm(false, true, rows, G, h, Hs.subarray(t * n, (t + 1) * n), whh, hg, false, bhh);
+        b.gruCell(rows, h, XG.subarray(t * rows * G, (t + 1) * rows * G), hg, Hs.subarray(t * n, (t + 1) * n), Hs.subarray((t + 1) * n, (t + 2) * n));
+      }
+    },
+    gruSequenceBackward(rows, h, T, whh, gates, HG, Hs, dY, dh, dXG, dHG, bptt) {
+      const b = be(),
+        G = 3 * h,
+        n = rows * h;
+      for (let t = T - 1; t >= 0; t--) {
+        if (dY) b.axpy(1, dY.subarray(t * n, (t + 1) * n), dh);
+        const blk = (x: Data) => x.subarray(t * rows * G, (t + 1) * rows * G);
+        const dhg = blk(dHG);
+        // dh becomes dh ⊙ z (the update gate's direct path), then the path through W_hh is added
+        b.gruCellBackward(rows, h, blk(gates), blk(HG), Hs.subarray(t * n, (t + 1) * n), dh, blk(dXG), dhg, dh);
+        b.gemm(false, false, rows, h, G, dhg, whh, dh, true);
+        if (cut(t, bptt)) dh.fill(0, 0, n);
+      }
+    },
+  };
+}
+
+/** The truncation of src/nn/recurrent/cell.ts (cutBefore): no gradient flows back past step t. */
+function cut(t: number, bptt: number | undefined): boolean {
+  return bptt !== undefined && t > 0 && t % bptt === 0;
+}
+
+/** The reference kernels of a single step (plain loops, any typed array); the sequences are sequenceKernels. */
+export const recurrentKernels: Omit<RecurrentKernels, keyof SequenceKernels> = {
   lstmCell,
   lstmCellBackward,
   gruCell,

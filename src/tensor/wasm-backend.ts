@@ -3,12 +3,13 @@ import type { AdamStep, Backend, MatrixBatch, SwapOp, UnaryOp } from './backend.
 import { registerBackend } from './registry.js';
 import { jsBackend } from './js-backend.js';
 import { wasmRecurrentKernels } from './wasm-recurrent.js';
+import { sequenceKernels } from './recurrent-kernels.js';
 import type { Data } from './tensor.js';
 import type { Window } from './window.js';
-import { KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
+import { CTRL_BASE, KernelInstance, MAX_THREADS, relaxedSimdSupported, sharedMemorySupported } from './wasm/instance.js';
 import type { SimdFlavour } from './wasm/instance.js';
 import { BATCH, coreCount, ThreadPool } from './wasm/threads.js';
-import type { SharedBatch, SharedGemm } from './wasm/threads.js';
+import type { SharedBatch, SharedGemm, SharedSequence } from './wasm/threads.js';
 
 /** Op codes of the AssemblyScript kernels (src/tensor/wasm/assembly/elementwise.ts), by position. */
 const OPS: readonly UnaryOp[] = ['identity', 'sigmoid', 'tanh', 'relu', 'gelu', 'softplus', 'exp', 'neg', 'square'];
@@ -203,6 +204,22 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
       k.gemm(transA, transB, m, n, kk, aP, lda, bP, ldb, cP, n, accumulate, inst.work(0));
     }
     collect(cP, m * n, c);
+  }
+
+  /** A call the threads share through the counters (WasmCalls.share in ./wasm-recurrent.ts). */
+  function share(parallel: boolean, kind: number, job: (counter: number) => SharedSequence, mine: (counter: number, work: number) => number): void {
+    if (!pool || !parallel) {
+      // the counters of a call on one thread: the words at CTRL_BASE, unused between shared calls
+      inst.clearCounters();
+      mine(CTRL_BASE, inst.work(0));
+      return;
+    }
+    pool.post(job(pool.counter), kind);
+    const own = mine(pool.counter, inst.work(0));
+    const theirs = pool.finish();
+    stats.sharedProducts++;
+    stats.chunks += own + theirs;
+    stats.chunksByWorkers += theirs;
   }
 
   /** All products of a batch in one call (the heads of an attention), the operands where they are (resident) or copied in whole. */
@@ -501,7 +518,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     collect(yP, n, y);
   }
 
-  return {
+  const be: WasmBackend = {
     name: options.name ?? 'wasm',
     simd: flavour,
     get threads() {
@@ -540,10 +557,16 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     ...wasmRecurrentKernels({
       k,
       minElements,
+      minGemm,
+      minParallel,
       takes: (paysOff, room, ...arrays) => paysOff && arrays.every(float32OrAbsent) && inst.begin(room),
       input,
       output,
       collect,
+      reserve: (n) => inst.reserve(n),
+      threads: () => (pool ? pool.size + 1 : 1),
+      share,
+      steps: sequenceKernels(() => be),
     }),
     alloc: (n) => inst.alloc(n),
     dispose() {
@@ -553,6 +576,7 @@ export async function createWasmBackend(options: WasmBackendOptions = {}): Promi
     threadStats: () => ({ ...stats }),
     memoryStats: () => inst.memoryStats(),
   };
+  return be;
 }
 
 let loading: Promise<WasmBackend> | undefined;

@@ -3,7 +3,8 @@
 // written in place, the pullbacks' in-place state gradients, in fresh and in resident memory.
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/tensor/backend.js';
-import { recurrentKernels } from '../../src/tensor/recurrent-kernels.js';
+import { recurrentKernels, sequenceKernels } from '../../src/tensor/recurrent-kernels.js';
+import { jsBackend } from '../../src/tensor/js-backend.js';
 import { Rng } from '../../src/random/rng.js';
 
 const SHAPES: readonly [number, number][] = [
@@ -14,11 +15,30 @@ const SHAPES: readonly [number, number][] = [
   [33, 64],
 ];
 
-function close(got: ArrayLike<number>, want: ArrayLike<number>, what: string): void {
+/**
+ * The whole-sequence LSTM and GRU kernels: [rows, h, T, bptt, with output gradients] — one row, rows
+ * not a multiple of the 4-row register tile, h not a multiple of 4 lanes, more than one
+ * 256-deep block of the pullback's product (4h > 256), truncation.
+ */
+const SEQUENCES: readonly [number, number, number, number | undefined, boolean][] = [
+  [1, 1, 1, undefined, true],
+  [1, 7, 4, undefined, true],
+  [3, 5, 3, 2, false],
+  [6, 13, 5, 2, true],
+  [33, 70, 3, undefined, true],
+  [9, 64, 6, 4, true],
+];
+
+/** W_hh at the scale of PyTorch's initialisation (±1/√h), so that T steps stay well conditioned; the float64 twin the same values. */
+function scaleWeights(w: Float32Array, w64: Float64Array, h: number): void {
+  for (let i = 0; i < w.length; i++) w64[i] = w[i] = w[i]! / Math.sqrt(h);
+}
+
+function close(got: ArrayLike<number>, want: ArrayLike<number>, what: string, tol = 2e-5): void {
   expect(got.length, what).toBe(want.length);
   for (let i = 0; i < want.length; i++) {
     const err = Math.abs(got[i]! - want[i]!);
-    if (!(err <= 2e-6 + 2e-5 * Math.abs(want[i]!))) throw new Error(`${what}: element ${i} is ${got[i]} but should be ${want[i]} (error ${err})`);
+    if (!(err <= tol / 10 + tol * Math.abs(want[i]!))) throw new Error(`${what}: element ${i} is ${got[i]} but should be ${want[i]} (error ${err})`);
   }
 }
 
@@ -52,6 +72,52 @@ export function recurrentKernelSuite(backends: readonly Backend[]): void {
             recurrentKernels.lstmCellBackward(rows, h, z2, cp2, c2, dh2, dc2, dz2);
             close(dz, dz2, `lstmCellBackward ${rows}×${h}: dz`);
             close(dc, dc2, `lstmCellBackward ${rows}×${h}: dc`);
+          }
+        });
+        it(`lstmSequence and its pullback (every step, products included) agree with the float64 step loop (${where} arrays)`, () => {
+          const rng = new Rng(8);
+          const reference = sequenceKernels(() => jsBackend);
+          for (const [rows, h, T, bptt, withDy] of SEQUENCES) {
+            const n = rows * h,
+              G = 4 * h,
+              what = `lstmSequence ${rows}×${h}, T ${T}, bptt ${bptt ?? 'none'}`;
+            const { f32, f64 } = arrays(be, rng, resident, [G * h, T * rows * G, (T + 1) * n, (T + 1) * n, T * n, n, n, T * rows * G]);
+            const [w, z, hs, cs, dy, dh, dc, dz] = f32 as Float32Array[];
+            const [w2, z2, hs2, cs2, dy2, dh2, dc2, dz2] = f64 as Float64Array[];
+            scaleWeights(w!, w2!, h);
+            be.lstmSequence(rows, h, T, w!, z!, hs!, cs!);
+            reference.lstmSequence(rows, h, T, w2!, z2!, hs2!, cs2!);
+            close(z!, z2!, `${what}: gates`, 1e-4);
+            close(cs!, cs2!, `${what}: c`, 1e-4);
+            close(hs!, hs2!, `${what}: h`, 1e-4);
+            be.lstmSequenceBackward(rows, h, T, w!, z!, cs!, withDy ? dy! : null, dh!, dc!, dz!, bptt);
+            reference.lstmSequenceBackward(rows, h, T, w2!, z2!, cs2!, withDy ? dy2! : null, dh2!, dc2!, dz2!, bptt);
+            close(dz!, dz2!, `${what}: dZ`, 1e-4);
+            close(dh!, dh2!, `${what}: dh to the initial state`, 1e-4);
+            close(dc!, dc2!, `${what}: dc to the initial state`, 1e-4);
+          }
+        });
+        it(`gruSequence and its pullback (every step, products included) agree with the float64 step loop (${where} arrays)`, () => {
+          const rng = new Rng(9);
+          const reference = sequenceKernels(() => jsBackend);
+          for (const [rows, h, T, bptt, withDy] of SEQUENCES) {
+            const n = rows * h,
+              G = 3 * h,
+              what = `gruSequence ${rows}×${h}, T ${T}, bptt ${bptt ?? 'none'}`;
+            const { f32, f64 } = arrays(be, rng, resident, [G * h, G, T * rows * G, T * rows * G, (T + 1) * n, T * n, n, T * rows * G, T * rows * G]);
+            const [w, b, xg, hg, hs, dy, dh, dxg, dhg] = f32 as Float32Array[];
+            const [w2, b2, xg2, hg2, hs2, dy2, dh2, dxg2, dhg2] = f64 as Float64Array[];
+            scaleWeights(w!, w2!, h);
+            be.gruSequence(rows, h, T, w!, b!, xg!, hg!, hs!);
+            reference.gruSequence(rows, h, T, w2!, b2!, xg2!, hg2!, hs2!);
+            close(xg!, xg2!, `${what}: gates`, 1e-4);
+            close(hg!, hg2!, `${what}: state products`, 1e-4);
+            close(hs!, hs2!, `${what}: h`, 1e-4);
+            be.gruSequenceBackward(rows, h, T, w!, xg!, hg!, hs!, withDy ? dy! : null, dh!, dxg!, dhg!, bptt);
+            reference.gruSequenceBackward(rows, h, T, w2!, xg2!, hg2!, hs2!, withDy ? dy2! : null, dh2!, dxg2!, dhg2!, bptt);
+            close(dxg!, dxg2!, `${what}: dXG`, 1e-4);
+            close(dhg!, dhg2!, `${what}: dHG`, 1e-4);
+            close(dh!, dh2!, `${what}: dh to the initial state`, 1e-4);
           }
         });
         it(`gruCell and its pullback (dhPrev written over dh) agree with the float64 reference (${where} arrays)`, () => {

@@ -7,8 +7,12 @@ import type { Data, DType, Tensor } from '../../tensor/tensor.js';
  * What the gated cells (rnn, lstm, gru, mgu) share around their step loops: sequences turned
  * time-major (so step t's rows are one contiguous [batch, n] block that a gemm reads), the input
  * projection of every step in one product before the loop, and after the pullback's loop the
- * weight gradients of every step in one product each. Inside the loop a step costs one product
- * with W_hh (two for mgu) and one pass of elementwise gate math (src/tensor/recurrent-kernels.ts).
+ * weight gradients of every step in one product each. Between them a step costs one product
+ * with W_hh (two for mgu) and one pass of elementwise gate math (src/tensor/recurrent-kernels.ts);
+ * lstm and gru hand all their steps to the backend in one call (Backend.lstmSequence,
+ * gruSequence and their pullbacks), which lets the wasm backend pack W_hh once per pass and run
+ * the batch's rows on its threads through every step; rnn and mgu loop over the steps in their
+ * own files.
  */
 
 /** The most floats a recurrent layer may keep for one pass (activations and their gradients): 2²⁸, 1 GiB of float32. */

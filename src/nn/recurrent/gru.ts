@@ -1,7 +1,6 @@
 import type { Ctx } from '../../para/para.js';
 import { backend } from '../../tensor/registry.js';
 import type { Tensor } from '../../tensor/tensor.js';
-import { cutBefore } from './cell.js';
 import type { Cell, CellRun } from './cell.js';
 import {
   batchMajor,
@@ -25,8 +24,10 @@ import { checkSizes, gatedParams } from './gated.js';
  *   r = σ(x·W_irᵀ + b_ir + h·W_hrᵀ + b_hr),   z = σ(x·W_izᵀ + b_iz + h·W_hzᵀ + b_hz)
  *   n = tanh(x·W_inᵀ + b_in + r ⊙ (h·W_hnᵀ + b_hn)),   h′ = (1 − z) ⊙ n + z ⊙ h.
  * The reset gate multiplies the state's projection only, so the input and state products stay
- * apart: all input products before the loop, one state product per step, the gate math in one
- * pass (Backend.gruCell).
+ * apart: all input products before the steps; then every step — its state product and the gate
+ * math in one pass — in one backend call (Backend.gruSequence: the wasm backend packs W_hh once
+ * for all steps and shares the batch's rows between its threads), and the pullback likewise
+ * (Backend.gruSequenceBackward, truncated at the --bptt cuts of cutBefore in ./cell.ts).
  */
 export function gruCell(inDim: number, h: number, suffix = ''): Cell {
   checkSizes('gru', inDim, h);
@@ -58,11 +59,7 @@ function gruRun(where: string, A: number, H: number, theta: readonly Tensor[], x
   const HG = ctx.alloc([T, B, G], dt, true).data;
   const Hs = ctx.alloc([T + 1, B, H], dt, true).data;
   loadState(s0, B, H, [Hs]);
-  for (let t = 0; t < T; t++) {
-    const hg = step(HG, t, B, G);
-    be.gemm(false, true, B, G, H, step(Hs, t, B, H), Whh.data, hg, false, bhh.data);
-    be.gruCell(B, H, step(XG.data, t, B, G), hg, step(Hs, t, B, H), step(Hs, t + 1, B, H));
-  }
+  be.gruSequence(B, H, T, Whh.data, bhh.data, XG.data, HG, Hs);
   return {
     y: batchMajor(Hs.subarray(B * H), T, B, H, dt, ctx),
     s: joinState([step(Hs, T, B, H)], B, H, dt, ctx),
@@ -72,14 +69,7 @@ function gruRun(where: string, A: number, H: number, theta: readonly Tensor[], x
       if (ds) dh.set(ds.data);
       const dXG = ctx.alloc([T, B, G], dt, true),
         dHG = ctx.alloc([T, B, G], dt, true).data;
-      for (let t = T - 1; t >= 0; t--) {
-        if (dYT) be.axpy(1, step(dYT.data, t, B, H), dh);
-        const dhg = step(dHG, t, B, G);
-        // dh becomes dh ⊙ z (the update gate's direct path), then the path through W_hh is added
-        be.gruCellBackward(B, H, step(XG.data, t, B, G), step(HG, t, B, G), step(Hs, t, B, H), dh, step(dXG.data, t, B, G), dhg, dh);
-        be.gemm(false, false, B, H, G, dhg, Whh.data, dh, true);
-        if (cutBefore(t, bptt)) dh.fill(0);
-      }
+      be.gruSequenceBackward(B, H, T, Whh.data, XG.data, HG, Hs, dYT?.data ?? null, dh, dXG.data, dHG, bptt);
       if (dTheta) recurrentPullback(dHG, Hs, T * B, G, H, dTheta[1]!.data, dTheta[3]!.data);
       const dx = inputPullback(dXG, XT, Wih, dTheta?.[0], dTheta?.[2], needDx, ctx);
       return { dx, ds0: joinState([dh], B, H, dt, ctx) };

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../para/para.js';
 import { backend } from '../../tensor/registry.js';
 import type { Tensor } from '../../tensor/tensor.js';
-import { cutBefore } from './cell.js';
 import type { Cell, CellRun } from './cell.js';
 import {
   batchMajor,
@@ -26,10 +25,12 @@ import { checkSizes, gatedParams } from './gated.js';
  * weight_ih [4h, in], weight_hh [4h, h], bias_ih, bias_hh):
  *   (i, f, g, o) = (σ, σ, tanh, σ)(x·W_ihᵀ + b_ih + h·W_hhᵀ + b_hh)
  *   c′ = f ⊙ c + i ⊙ g,   h′ = o ⊙ tanh(c′).
- * Over a sequence the input projections of all steps are one product; each step adds its
- * h·W_hhᵀ into its block of them (one product over the state) and runs the gate math in one
- * pass (Backend.lstmCell); the pullback mirrors it, and the weight gradients of every step are
- * one product each at the end.
+ * Over a sequence the input projections of all steps are one product; then every step — its
+ * h·W_hhᵀ added into its block of them, and the gate math in one pass — runs in one backend
+ * call (Backend.lstmSequence: the wasm backend packs W_hh once for all steps and shares the
+ * batch's rows between its threads); the pullback mirrors it (Backend.lstmSequenceBackward,
+ * truncated at the --bptt cuts of cutBefore in ./cell.ts), and the weight gradients of every
+ * step are one product each at the end.
  */
 export function lstmCell(inDim: number, h: number, suffix = ''): Cell {
   checkSizes('lstm', inDim, h);
@@ -62,11 +63,7 @@ function lstmRun(where: string, A: number, H: number, theta: readonly Tensor[], 
   const Hs = ctx.alloc([T + 1, B, H], dt, true).data,
     Cs = ctx.alloc([T + 1, B, H], dt, true).data;
   loadState(s0, B, H, [Hs, Cs]);
-  for (let t = 0; t < T; t++) {
-    const z = step(Z.data, t, B, G);
-    be.gemm(false, true, B, G, H, step(Hs, t, B, H), Whh.data, z, true);
-    be.lstmCell(B, H, z, step(Cs, t, B, H), step(Cs, t + 1, B, H), step(Hs, t + 1, B, H));
-  }
+  be.lstmSequence(B, H, T, Whh.data, Z.data, Hs, Cs);
   return {
     y: batchMajor(Hs.subarray(B * H), T, B, H, dt, ctx),
     s: joinState([step(Hs, T, B, H), step(Cs, T, B, H)], B, H, dt, ctx),
@@ -76,17 +73,7 @@ function lstmRun(where: string, A: number, H: number, theta: readonly Tensor[], 
         dc = ctx.alloc([B, H], dt).data;
       if (ds) loadState(ds, B, H, [dh, dc]);
       const dZ = ctx.alloc([T, B, G], dt, true);
-      for (let t = T - 1; t >= 0; t--) {
-        if (dYT) be.axpy(1, step(dYT.data, t, B, H), dh);
-        const dz = step(dZ.data, t, B, G);
-        be.lstmCellBackward(B, H, step(Z.data, t, B, G), step(Cs, t, B, H), step(Cs, t + 1, B, H), dh, dc, dz);
-        // h entered the step through the gates only: dh_prev = dz·W_hh
-        be.gemm(false, false, B, H, G, dz, Whh.data, dh, false);
-        if (cutBefore(t, bptt)) {
-          dh.fill(0);
-          dc.fill(0);
-        }
-      }
+      be.lstmSequenceBackward(B, H, T, Whh.data, Z.data, Cs, dYT?.data ?? null, dh, dc, dZ.data, bptt);
       if (dTheta) recurrentPullback(dZ.data, Hs, T * B, G, H, dTheta[1]!.data, dTheta[3]!.data);
       const dx = inputPullback(dZ, XT, Wih, dTheta?.[0], dTheta?.[2], needDx, ctx);
       return { dx, ds0: joinState([dh, dc], B, H, dt, ctx) };

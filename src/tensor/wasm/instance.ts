@@ -152,6 +152,69 @@ export interface KernelExports {
   swapAxes(x: number, A: number, B: number, P: number, y: number, bias: number, op: number): void;
   lstmCell(rows: number, h: number, z: number, cPrev: number, c: number, hOut: number): void;
   lstmCellBackward(rows: number, h: number, gates: number, cPrev: number, c: number, dh: number, dc: number, dz: number): void;
+  lstmSequence(
+    rows: number,
+    h: number,
+    T: number,
+    w: number,
+    z: number,
+    hs: number,
+    cs: number,
+    work: number,
+    packed: number,
+    chunk: number,
+    counter: number,
+  ): number;
+  lstmSequenceBackward(
+    rows: number,
+    h: number,
+    T: number,
+    w: number,
+    gates: number,
+    cs: number,
+    dy: number,
+    dh: number,
+    dc: number,
+    dz: number,
+    bptt: number,
+    work: number,
+    packed: number,
+    chunk: number,
+    counter: number,
+  ): number;
+  gruSequence(
+    rows: number,
+    h: number,
+    T: number,
+    w: number,
+    bias: number,
+    xg: number,
+    hg: number,
+    hs: number,
+    work: number,
+    packed: number,
+    chunk: number,
+    counter: number,
+  ): number;
+  gruSequenceBackward(
+    rows: number,
+    h: number,
+    T: number,
+    w: number,
+    gates: number,
+    hg: number,
+    hs: number,
+    dy: number,
+    dh: number,
+    dxg: number,
+    dhg: number,
+    bptt: number,
+    work: number,
+    packed: number,
+    chunk: number,
+    counter: number,
+  ): number;
+  recurrentPackedFloats(h: number, gates: number): number;
   gruCell(rows: number, h: number, xg: number, hg: number, hPrev: number, hOut: number): void;
   gruCellBackward(rows: number, h: number, gates: number, hg: number, hPrev: number, dh: number, dxg: number, dhg: number, dhPrev: number): void;
   mguGate(rows: number, h: number, xg: number, hgF: number, hPrev: number, fh: number): void;
@@ -353,6 +416,11 @@ export class KernelInstance {
     }
     this.top = this.argsBase;
     return true;
+  }
+
+  /** Zero the three counter words at CTRL_BASE, for a shared-kernel call that runs on the calling thread alone. */
+  clearCounters(): void {
+    this.f32.fill(0, CTRL_BASE >> 2, (CTRL_BASE >> 2) + 3);
   }
 
   /** Reserve n floats (64-byte aligned) of the argument region and return their byte address. */

@@ -15,11 +15,14 @@ import type { KernelInstance } from './instance.js';
  * it runs again: the others wait for its chunk, or its packing group.)
  *
  * Batches of products (the heads of an attention) are shared too: `gemmBatchedShare` hands out
- * whole products from the counter.
+ * whole products from the counter; and so are the steps of an LSTM or GRU over a sequence
+ * (`lstmSequence`, `gruSequence` and their pullbacks: W_hh packed once by all, then chunks of
+ * the batch's rows through every step).
  *
  * Control block of worker w, Int32 words at CTRL_BASE + CTRL_BYTES·(w+1): [0] job sequence
  * number (bumped to post, −1 to stop), [1] state (IDLE, POSTED, TAKEN), [2] the job's kind
- * (GEMM: a SharedGemm, BATCH: a SharedBatch), [3…] the job, [31] how many chunks the worker
+ * (GEMM: a SharedGemm, BATCH: a SharedBatch, LSTM, LSTM_BACK, GRU, GRU_BACK: a
+ * SharedSequence), [3…] the job, [31] how many chunks the worker
  * ran of the last job it took. The counters are the three words at CTRL_BASE.
  */
 const SEQ = 0,
@@ -30,6 +33,10 @@ const SEQ = 0,
   WORDS = CTRL_BYTES / 4;
 const GEMM = 0;
 export const BATCH = 1;
+export const LSTM = 2;
+export const LSTM_BACK = 3;
+export const GRU = 4;
+export const GRU_BACK = 5;
 const IDLE = 0,
   POSTED = 1,
   TAKEN = 2;
@@ -41,7 +48,7 @@ const WORKER_SOURCE = `
 const inNode = typeof self === 'undefined';
 const port = inNode ? require('node:worker_threads').parentPort : self;
 const start = ({ module, memory, ctrl, work }) => {
-  const { gemmChunks, gemmShared, gemmBatchedShare } = new WebAssembly.Instance(module, { env: { memory } }).exports;
+  const { gemmChunks, gemmShared, gemmBatchedShare, lstmSequence, lstmSequenceBackward, gruSequence, gruSequenceBackward } = new WebAssembly.Instance(module, { env: { memory } }).exports;
   const w = new Int32Array(memory.buffer, ctrl, ${WORDS});
   port.postMessage('ready');
   let seen = 0;
@@ -53,8 +60,18 @@ const start = ({ module, memory, ctrl, work }) => {
     seen = Atomics.load(w, ${SEQ});
     if (seen < 0) return;
     if (Atomics.compareExchange(w, ${STATE}, ${POSTED}, ${TAKEN}) !== ${POSTED}) continue;
-    const a = ${ARGS}, packed = w[a + 15];
-    w[${RAN}] = w[${KIND}] === ${BATCH}
+    const a = ${ARGS}, packed = w[a + 15], kind = w[${KIND}];
+    w[${RAN}] = kind === ${LSTM}
+      ? lstmSequence(w[a], w[a + 1], w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], work, w[a + 7], w[a + 8], w[a + 9])
+      : kind === ${LSTM_BACK}
+      ? lstmSequenceBackward(w[a], w[a + 1], w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
+        work, w[a + 11], w[a + 12], w[a + 13])
+      : kind === ${GRU}
+      ? gruSequence(w[a], w[a + 1], w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], work, w[a + 8], w[a + 9], w[a + 10])
+      : kind === ${GRU_BACK}
+      ? gruSequenceBackward(w[a], w[a + 1], w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
+        w[a + 11], work, w[a + 12], w[a + 13], w[a + 14])
+      : kind === ${BATCH}
       ? gemmBatchedShare(w[a] !== 0, w[a + 1] !== 0, w[a + 2], w[a + 3], w[a + 4], w[a + 5], w[a + 6], w[a + 7], w[a + 8], w[a + 9], w[a + 10],
         w[a + 11], w[a + 12], w[a + 13], w[a + 14], w[a + 15], w[a + 16], w[a + 17], w[a + 18], w[a + 19] !== 0, work, w[a + 20])
       : packed !== 0
@@ -123,6 +140,12 @@ export type SharedBatch = [
   accumulate: boolean,
   counter: number,
 ];
+
+/**
+ * The steps of a recurrent layer shared between threads: the arguments of KernelExports.lstmSequence,
+ * gruSequence or their pullbacks (by the job's kind), without the scratch pointer.
+ */
+export type SharedSequence = number[];
 
 export function isNode(): boolean {
   const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
@@ -203,7 +226,7 @@ export class ThreadPool {
   }
 
   /** Reset the counters and offer the job to every worker (the caller then runs its share itself). */
-  post(job: SharedGemm | SharedBatch, kind = GEMM): void {
+  post(job: SharedGemm | SharedBatch | SharedSequence, kind = GEMM): void {
     for (let i = 0; i < 3; i++) Atomics.store(this.ctrl, i, 0);
     this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1; // positive: −1 tells a worker to stop
     for (let w = 0; w < this.workers.length; w++) {

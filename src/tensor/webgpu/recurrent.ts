@@ -12,8 +12,12 @@ import type { Data } from '../tensor.js';
 const RECURRENT_KERNELS: Record<keyof RecurrentKernels, true> = {
   lstmCell: true,
   lstmCellBackward: true,
+  lstmSequence: true,
+  lstmSequenceBackward: true,
   gruCell: true,
   gruCellBackward: true,
+  gruSequence: true,
+  gruSequenceBackward: true,
   mguGate: true,
   mguCell: true,
   mguCellBackward: true,

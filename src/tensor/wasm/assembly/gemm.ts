@@ -53,7 +53,7 @@ export function gemmWorkBytes(): i32 {
 }
 
 /** Pack op(A)[i0:i0+mc, p0:p0+kc] into MR-row panels, zero-padded: panel[p·MR + ii]. */
-function packA(transA: bool, a: usize, lda: i32, i0: i32, mc: i32, p0: i32, kc: i32, dst: usize): void {
+export function packA(transA: bool, a: usize, lda: i32, i0: i32, mc: i32, p0: i32, kc: i32, dst: usize): void {
   for (let ir = 0; ir < mc; ir += MR) {
     const mr = min(MR, mc - ir);
     if (transA && mr == MR) {
@@ -61,9 +61,14 @@ function packA(transA: bool, a: usize, lda: i32, i0: i32, mc: i32, p0: i32, kc: 
       let src = a + ((<usize>p0 * lda + i0 + ir) << 2);
       for (let p = 0; p < kc; p++) { v128.store(dst, v128.load(src)); dst += 16; src += <usize>lda << 2; }
     } else if (!transA && mr == MR) {
-      // A stored m×k: four rows read side by side
+      // A stored m×k: four rows read side by side, a 4×4 transpose per 4 steps
       const r0 = a + ((<usize>(i0 + ir) * lda + p0) << 2), rs = <usize>lda << 2;
-      for (let p = 0; p < kc; p++) {
+      let p = 0;
+      for (; p + 4 <= kc; p += 4) {
+        transpose4(r0 + (<usize>p << 2), rs, dst, 16);
+        dst += 64;
+      }
+      for (; p < kc; p++) {
         const o = <usize>p << 2;
         store<f32>(dst, load<f32>(r0 + o));
         store<f32>(dst, load<f32>(r0 + rs + o), 4);
@@ -87,7 +92,7 @@ function packA(transA: bool, a: usize, lda: i32, i0: i32, mc: i32, p0: i32, kc: 
 }
 
 /** Pack op(B)[p0:p0+kc, j0:j0+nc] into NR-column strips, zero-padded: strip[p·NR + jj]. */
-function packB(transB: bool, b: usize, ldb: i32, p0: i32, kc: i32, j0: i32, nc: i32, dst: usize): void {
+export function packB(transB: bool, b: usize, ldb: i32, p0: i32, kc: i32, j0: i32, nc: i32, dst: usize): void {
   for (let jr = 0; jr < nc; jr += NR) {
     const nr = min(NR, nc - jr);
     if (!transB && nr == NR) {
@@ -193,7 +198,7 @@ function gemmBody(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, 
  * C[mc×nc] (row stride ldc) (+)= packed A (mc rows, MR-row panels) · packed B (nc columns,
  * NR-column strips), both kc deep; partial edge tiles go through `tile` (MR·NR floats).
  */
-function macroKernel(mc: i32, nc: i32, kc: i32, pa: usize, pb: usize, c: usize, ldc: i32, loadC: bool, tile: usize): void {
+export function macroKernel(mc: i32, nc: i32, kc: i32, pa: usize, pb: usize, c: usize, ldc: i32, loadC: bool, tile: usize): void {
   for (let jr = 0; jr < nc; jr += NR) {
     const nr = min(NR, nc - jr);
     const bp = pb + ((<usize>jr * kc) << 2);
@@ -226,16 +231,13 @@ export function packedBFloats(n: i32, k: i32): i32 {
 const PACK_COLS: i32 = 8 * NR;
 
 /**
- * A product shared by threads that packs op(B) once for all of them (every thread calls
- * this with the same arguments and its own `work`). Phase 1: the threads take groups of
- * PACK_COLS columns of op(B) from the counter at `counter` and pack them into `packed`
- * (packedBFloats(n, k) floats: KC-deep blocks, block p at p·npad, of NR-column strips),
- * counting finished groups at counter+8. Phase 2, once every group is packed: they take
- * chunks of `chunk` rows of C (a multiple of MR, at most MC) from counter+4, pack just
- * those rows of op(A) and multiply. A thread that arrives late finds the work done; the
- * bits of C are those of gemm (the same blocks summed in the same order).
+ * Phase 1 of a product shared by threads (gemmShared, and the recurrent sequences of
+ * ./recurrent-sequence.ts): the threads take groups of PACK_COLS columns of op(B) (k×n) from
+ * the counter at `counter` and pack them into `packed` (packedBFloats(n, k) floats: KC-deep
+ * blocks, block p at p·npad, of NR-column strips), counting finished groups at counter+8, and
+ * return once every group is packed. Returns the groups this thread packed.
  */
-export function gemmShared(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, lda: i32, b: usize, ldb: i32, c: usize, ldc: i32, accumulate: bool, work: usize, packed: usize, chunk: i32, counter: usize): i32 {
+export function packShared(transB: bool, n: i32, k: i32, b: usize, ldb: i32, packed: usize, counter: usize): i32 {
   const npad = ((n + NR - 1) / NR) * NR;
   const groups = (n + PACK_COLS - 1) / PACK_COLS;
   let taken = 0;
@@ -249,6 +251,36 @@ export function gemmShared(transA: bool, transB: bool, m: i32, n: i32, k: i32, a
     taken++;
   }
   if (ASC_FEATURE_THREADS) while (atomic.load<i32>(counter + 8) < groups) {} // another thread is still packing
+  return taken;
+}
+
+/**
+ * C[mc×n] (row stride ldc) (+)= A[mc×k] (row stride lda, not transposed) · op(B), op(B) packed
+ * whole by packShared: per KC-deep block, A's rows packed into `work`, then the macro-kernel;
+ * `accumulate` false overwrites C. The blocks are summed in the order gemm sums them, so the
+ * bits of a row do not depend on which rows share its call (mc a multiple of MR, at most MC).
+ */
+export function productPacked(mc: i32, n: i32, k: i32, a: usize, lda: i32, packed: usize, c: usize, ldc: i32, accumulate: bool, work: usize): void {
+  const npad = ((n + NR - 1) / NR) * NR;
+  const pa = work, tile = work + ((<usize>MC * KC + <usize>KC * NC) << 2);
+  for (let pc = 0; pc < k; pc += KC) {
+    const kc = min(KC, k - pc);
+    packA(false, a, lda, 0, mc, pc, kc, pa);
+    macroKernel(mc, n, kc, pa, packed + ((<usize>pc * npad) << 2), c, ldc, accumulate || pc > 0, tile);
+  }
+}
+
+/**
+ * A product shared by threads that packs op(B) once for all of them (every thread calls
+ * this with the same arguments and its own `work`). Phase 1 (packShared): the threads pack
+ * op(B) into `packed` together. Phase 2, once every group is packed: they take
+ * chunks of `chunk` rows of C (a multiple of MR, at most MC) from counter+4, pack just
+ * those rows of op(A) and multiply. A thread that arrives late finds the work done; the
+ * bits of C are those of gemm (the same blocks summed in the same order).
+ */
+export function gemmShared(transA: bool, transB: bool, m: i32, n: i32, k: i32, a: usize, lda: i32, b: usize, ldb: i32, c: usize, ldc: i32, accumulate: bool, work: usize, packed: usize, chunk: i32, counter: usize): i32 {
+  const npad = ((n + NR - 1) / NR) * NR;
+  let taken = packShared(transB, n, k, b, ldb, packed, counter);
   const pa = work, tile = work + ((<usize>MC * KC + <usize>KC * NC) << 2);
   for (let i0 = claim(counter + 4, chunk); i0 < m; i0 = claim(counter + 4, chunk)) {
     const mc = min(chunk, m - i0);

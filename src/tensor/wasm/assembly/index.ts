@@ -7,3 +7,4 @@ export { mguGate, mguCell, mguCellBackward, mguGateBackward } from './mgu';
 export { gemmBatched, gemmBatchedShare, attentionSoftmax, attentionSoftmaxBackward } from './attention';
 export { layerNorm, layerNormBackward } from './norm';
 export { lstmCell, lstmCellBackward, gruCell, gruCellBackward } from './recurrent';
+export { lstmSequence, lstmSequenceBackward, gruSequence, gruSequenceBackward, recurrentPackedFloats } from './recurrent-sequence';

@@ -1,4 +1,4 @@
-// Four-lane helpers of the elementwise cell kernels (mgu.ts): a row's units four at a time,
+// Four-lane helpers of the elementwise cell kernels (recurrent.ts, mgu.ts): a row's units four at a time,
 // and its tail (h not a multiple of 4) as one unit splatted over the lanes, so that the tail
 // runs the very same lane formulas and every unit gets the same rounding.
 import { vsigmoid, vtanh } from './vmath';

@@ -3,42 +3,7 @@
 // over its rows, four units at a time. The tail of a row (h not a multiple of 4) runs the same
 // lane formulas on splatted scalars, so every unit gets the same rounding. Pointers are byte
 // addresses; rows are `h` units, gate blocks side by side in PyTorch's order.
-import { vsigmoid, vtanh } from './vmath';
-
-/** Four lanes at p, or (one) the float at p in every lane. */
-// @ts-ignore: decorator
-@inline function ld(p: usize, one: bool): v128 {
-  return one ? f32x4.splat(load<f32>(p)) : v128.load(p);
-}
-
-/** Four lanes to p, or (one) lane 0 only. */
-// @ts-ignore: decorator
-@inline function st(p: usize, v: v128, one: bool): void {
-  if (one) store<f32>(p, f32x4.extract_lane(v, 0));
-  else v128.store(p, v);
-}
-
-const ONE = f32x4.splat(1);
-
-// σ and tanh as calls rather than inlined at each of their uses: a call costs little beside
-// the exp polynomial, and the module stays small (it is embedded four times, base64, in the
-// playground's worker)
-function sig(x: v128): v128 {
-  return vsigmoid(x);
-}
-function th(x: v128): v128 {
-  return vtanh(x);
-}
-
-/** σ′ and tanh′ read off the activation: y(1 − y) and 1 − y². */
-// @ts-ignore: decorator
-@inline function dsig(y: v128): v128 {
-  return f32x4.mul(y, f32x4.sub(ONE, y));
-}
-// @ts-ignore: decorator
-@inline function dtanh(y: v128): v128 {
-  return f32x4.sub(ONE, f32x4.mul(y, y));
-}
+import { ld, st, ONE, sig, th, dsig, dtanh } from './lanes';
 
 // @ts-ignore: decorator
 @inline function lstmLanes(z: usize, cp: usize, c: usize, ho: usize, H: usize, q: usize, one: bool): void {
