@@ -141,20 +141,23 @@ export function createTemp(target: string): { fd: number; path: string; done: ()
  * directory) whose pid is not a running process.
  */
 export function removeStaleTemps(target: string, all = false): void {
+  for (const t of tempsBeside(target, all)) if (t.pid === process.pid ? !live.has(t.path) : !processAlive(t.pid)) removeQuietly(t.path);
+}
+
+/** The paralens temporary files in the directory of `target`: those named after it, or (`all`) every one; none when it cannot be listed. */
+function tempsBeside(target: string, all = false): { path: string; pid: number }[] {
   const dir = dirname(target),
     base = basename(target);
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return;
+    return [];
   }
-  for (const name of names) {
+  return names.flatMap((name) => {
     const m = TEMP.exec(name);
-    if (!m || (!all && m[1] !== base)) continue;
-    const pid = Number(m[2]);
-    if (pid === process.pid ? !live.has(join(dir, name)) : !processAlive(pid)) removeQuietly(join(dir, name));
-  }
+    return m && (all || m[1] === base) ? [{ path: join(dir, name), pid: Number(m[2]) }] : [];
+  });
 }
 
 /** fsync a file or directory (flags 'r' for a directory); file systems that cannot sync a directory are let be. */
@@ -332,18 +335,7 @@ function lockHolder(lock: string): number | undefined {
 
 /** Whether another running process holds a temporary file beside `lock`: a claim on it (see takeLock). */
 function otherClaims(lock: string): boolean {
-  const dir = dirname(lock),
-    base = basename(lock);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return false;
-  }
-  return names.some((name) => {
-    const m = TEMP.exec(name);
-    return m !== null && m[1] === base && Number(m[2]) !== process.pid && processAlive(Number(m[2]));
-  });
+  return tempsBeside(lock).some((t) => t.pid !== process.pid && processAlive(t.pid));
 }
 
 /** What takeLock found: the lock is this process's now (release it when done), or a running process holds it. */
