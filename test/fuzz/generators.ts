@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { mutate } from './cleanly.js';
 import type { SpecialFile } from './budget.js';
+import { npyBytes } from '../data/npy-files.js';
 
 /** Cases per fuzzer: a few hundred in `npm test`; PARALENS_FUZZ_RUNS for the long run of docs/reliability.md. */
 export const FUZZ_CASES = Number(process.env.PARALENS_FUZZ_RUNS ?? 200);
@@ -348,21 +349,8 @@ export const npyFile = fc
     const need = shape.reduce((a, b) => a * b, 1) * width;
     // the body the header declares (when small), or a few bytes more or fewer than it
     const body = new Uint8Array(need <= 4096 ? Math.max(0, need + (off > 4 ? off : 0) - (off < -4 ? -off : 0)) : Math.abs(off));
-    return npyFileBytes(descr, shape, body, fortran);
+    return npyBytes(descr, shape, body, fortran);
   });
-
-/** npyBytes without importing test/data (the generators stay self-contained). */
-export function npyFileBytes(descr: string, shape: readonly number[], body: Uint8Array, fortran = false): Uint8Array {
-  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  const total = Math.ceil((10 + header.length + 1) / 64) * 64;
-  header = header.padEnd(total - 10 - 1, ' ') + '\n';
-  const out = new Uint8Array(10 + header.length + body.length);
-  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]);
-  new DataView(out.buffer).setUint16(8, header.length, true);
-  out.set(new TextEncoder().encode(header), 10);
-  out.set(body, 10 + header.length);
-  return out;
-}
 
 /** Gzip members concatenated: `members` copies of `block` bytes of `text` deflated (a bomb of any ratio up to 1000:1). */
 export function gzipMembers(text: string, block: number, members: number): Uint8Array {
@@ -383,6 +371,6 @@ export const specialFile: fc.Arbitrary<SpecialFile> = fc.oneof(
   fc.constantFrom('/dev/zero', '/dev/null', '/dev/urandom', '/proc/self/environ', '/nonexistent').map((t) => ({ symlink: t })),
   fc.constant({ dir: true as const }),
   fc
-    .tuple(fc.constantFrom(1e3, 1e8, 1.9e9, 2.2e9, 5e9), fc.constantFrom(new Uint8Array(0), npyFileBytes('<f4', [4, 2], new Uint8Array(32))))
+    .tuple(fc.constantFrom(1e3, 1e8, 1.9e9, 2.2e9, 5e9), fc.constantFrom(new Uint8Array(0), npyBytes('<f4', [4, 2], new Uint8Array(32))))
     .map(([size, head]) => ({ sparse: size, head })),
 );
