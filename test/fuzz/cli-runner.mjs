@@ -22,6 +22,14 @@ const { run } = await import(pathToFileURL(runJs).href);
 const report = (o) => writeSync(3, JSON.stringify(o) + '\n');
 // long output is cut in the middle, keeping its last line's end (the one-line check reads it)
 const clip = (s) => (s.length > 4000 ? `${s.slice(0, 3000)}…${s.slice(-1000)}` : s);
+// the peak resident set of this process's own memory: VmHWM, not getrusage's maxRSS, which Linux
+// carries over from the parent through fork and exec (a runner started by a test process holding
+// 2 GB of cases would report 2 GB for every case, and restart after each one)
+const peakMiB = () => {
+  const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  if (!hwm) throw new Error('cli-runner: no VmHWM in /proc/self/status (the budget needs Linux)');
+  return Number(hwm[1]) / 1024;
+};
 
 for (let i = Number(first); i < Number(count); i++) {
   const c = JSON.parse(readFileSync(join(casesDir, `${i}.json`), 'utf8'));
@@ -54,7 +62,7 @@ for (let i = Number(first); i < Number(count); i++) {
     err.push(String(e?.stack ?? e));
   }
   const cpu = process.cpuUsage(cpu0);
-  const rssMiB = process.resourceUsage().maxRSS / 1024;
+  const rssMiB = peakMiB();
   report({ i, code, out: clip(out.join('')), err: clip(err.join('')), cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - t0, rssMiB });
   rmSync(dir, { recursive: true, force: true });
   if (rssMiB > Number(restartMiB)) break;
