@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random/rng.js';
-import { equivariantBasis, basisMatrix } from '../../src/symmetry/solve/solver.js';
+import { equivariantBasis, basisMatrix, estimateBasisBytes } from '../../src/symmetry/solve/solver.js';
 import { parseGroup } from '../../src/symmetry/group/parse-group.js';
 import { parseRep } from '../../src/symmetry/group/parse-rep.js';
 import { SolveTooLargeError } from '../../src/symmetry/group/errors.js';
@@ -152,6 +152,14 @@ describe('the iterative solve is bounded (found by the long fuzz run: S(64)xO(64
   it('refuses a solve with more constraints than it may hold before building them, naming the counts', () => {
     // 128² unknowns under 2019 generators: 3.3e7 constraints
     expect(() => derive('S(64)xO(64)', 'V', 'V')).toThrow(/16384 unknowns under 2019 generators are 3\.31e\+7 constraints; at most 1\.60e\+7/);
+  });
+
+  it('refuses it in the plan, before the generator images of any block exist (4 s of them for dual(dual(V)) → V in the long fuzz run)', () => {
+    // estimateBasisBytes builds no generator image: it is the plan alone, what a layer is costed with
+    const G = parseGroup('S(64)xO(64)');
+    expect(() => estimateBasisBytes(G, parseRep('dual(dual(V))'), parseRep('V'))).toThrow(/16384 unknowns under 2019 generators/);
+    // a solve the plan lets through, on the same group: 128 unknowns of T(0) → V
+    expect(estimateBasisBytes(G, parseRep('T(0)'), parseRep('V'))).toBeGreaterThan(0);
   });
 
   it('meters the iterations as they run: a work budget it cannot keep is a TooLargeError, the same solve within budget succeeds', () => {

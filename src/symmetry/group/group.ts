@@ -1,6 +1,6 @@
 import { RangeArgError } from '../../errors.js';
 import type { Rng } from '../../random/rng.js';
-import { directSum, expm, eye, kron, mat, matmul, permMatrix, scale } from '../../linalg/matrix.js';
+import { directSum, expm, eye, kron, mat, matmul, permMatrix } from '../../linalg/matrix.js';
 import type { Mat } from '../../linalg/matrix.js';
 
 /**
@@ -264,8 +264,8 @@ export function product(g: Group, h: Group): Group {
   const d = g.d + h.d;
   const left = (m: Mat): Mat => directSum([m, eye(h.d)]);
   const right = (m: Mat): Mat => directSum([eye(g.d), m]);
-  const zl = (m: Mat): Mat => directSum([m, scale(eye(h.d), 0)]);
-  const zr = (m: Mat): Mat => directSum([scale(eye(g.d), 0), m]);
+  const zl = (m: Mat): Mat => directSum([m, mat(h.d, h.d)]);
+  const zr = (m: Mat): Mat => directSum([mat(g.d, g.d), m]);
   const name = `${g.name}x${h.name}`;
   const order = g.order !== undefined && h.order !== undefined ? g.order * h.order : undefined;
   const lie = [...g.lie.map(zl), ...h.lie.map(zr)];

@@ -123,6 +123,19 @@ function constraintOperator(gens: GeneratorPair[], no: number, ni: number): Line
 /** The most constraints (unknowns × generators) an iterative solve takes on: 256 MiB for its two vectors of them. */
 const MAX_CONSTRAINTS = 1.6e7;
 
+/**
+ * The iterative solve keeps two vectors of every constraint (`unknowns` per generator): refused
+ * before they exist, and — from planSolve — before the generators' images on the block are built.
+ */
+function checkConstraints(unknowns: number, generators: number, denseLimit: number): void {
+  if (unknowns > denseLimit && unknowns * generators > MAX_CONSTRAINTS) {
+    throw new SolveTooLargeError(
+      `the end solver: ${formatCount(unknowns)} unknowns under ${generators} generators are ${formatCount(unknowns * generators)} constraints; at most ${formatCount(MAX_CONSTRAINTS)} (fewer generators: a smaller group, or smaller representations)`,
+      16 * unknowns * generators,
+    );
+  }
+}
+
 /** The most steps the measured equivariance error may take (beyond it the generator residual is reported). */
 const MAX_MEASURE_WORK = 5e7;
 
@@ -213,13 +226,7 @@ export function solveEnd(
 ): EndSolve {
   const o = { ...DEFAULTS, ...options };
   const rng = options.rng ?? new Rng(options.seed ?? 0);
-  // the iterative solve keeps two vectors of every constraint (no·ni per generator): bounded before they exist
-  if (no * ni > o.denseLimit && no * ni * gens.length > MAX_CONSTRAINTS) {
-    throw new SolveTooLargeError(
-      `the end solver: ${formatCount(no * ni)} unknowns under ${gens.length} generators are ${formatCount(no * ni * gens.length)} constraints; at most ${formatCount(MAX_CONSTRAINTS)} (fewer generators: a smaller group, or smaller representations)`,
-      16 * no * ni * gens.length,
-    );
-  }
+  checkConstraints(no * ni, gens.length, o.denseLimit);
   const op = constraintOperator([...gens], no, ni);
   let rows: Float64Array, dim: number, method: EndSolve['method'];
   if (gens.length === 0) {
@@ -303,7 +310,10 @@ function planSolve(G: Group, repIn: Rep, repOut: Rep, o: typeof DEFAULTS): Solve
       else distinct.set(k, { a, b, uses: 1 });
     }
   let peak = 0;
-  for (const { a, b } of distinct.values()) peak = Math.max(peak, estimateBlockBytes(G, a, b, o).bytes);
+  for (const { a, b } of distinct.values()) {
+    if (!G.perms) checkConstraints(a.pos.length * b.pos.length, G.discrete.length + G.lie.length, o.denseLimit);
+    peak = Math.max(peak, estimateBlockBytes(G, a, b, o).bytes);
+  }
   if (peak + fixedBytes > o.maxBytes) {
     throw new SolveTooLargeError(
       `derive ${G.name}: ${repToString(repIn)} → ${repToString(repOut)} needs about ${formatBytes(peak + fixedBytes)} (${formatBytes(peak)} for its largest block, ${nOut}×${nIn} map) but the limit is ${formatBytes(o.maxBytes)}; use smaller representations or raise the limit`,
