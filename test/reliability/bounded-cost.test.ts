@@ -93,6 +93,13 @@ const REPRODUCTIONS: [string, Case, number[]][] = [
     { argv: ['train', '--model', 'dense(784,10)', '--data', 'fashion-mnist', '--data-dir', '{dir}', '--epochs', '1'], files: gzipBomb() },
     [2],
   ],
+  // 6. found by the long fuzz run (2 December): a malformed representation was refused only after
+  // the group's generators were built (2.8 s of CPU and 655 MiB for SO(40)xO(64)xZ(3))
+  ...(['coend', 'end', 'derive'] as const).map((cmd): [string, Case, number[]] => [
+    `${cmd} --group 'SO(40)xO(64)xZ(3)' with a malformed --in`,
+    { argv: [cmd, '--group', 'SO(40)xO(64)xZ(3)', '--in', '\r\n', '--out', 'T(0)'] },
+    [2],
+  ]),
 ];
 
 describe('bounded cost: every reproduction of issue 23 ends quickly, exit 2 with one line or done', () => {

@@ -56,7 +56,10 @@ its dimension (a quotient, via the nullspace solver) beside the character inner 
       return 0;
     }
     if (flags.group && flags.in && flags.out) {
-      const r = coinvariants(parseGroup(flags.group), parseRep(flags.in), parseRep(flags.out), { maxOrder });
+      // the representations first: a malformed one is refused before the group (up to 256 MiB of generators) is built
+      const rin = parseRep(flags.in),
+        rout = parseRep(flags.out);
+      const r = coinvariants(parseGroup(flags.group), rin, rout, { maxOrder });
       if (json) {
         io.out(
           JSON.stringify({

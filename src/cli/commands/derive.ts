@@ -70,9 +70,10 @@ matrices; --head-width sets dh for seq(T,rotary) (default 8).`,
     const { group, in: repIn, out: repOut } = flags;
     if (!group || !repIn || !repOut)
       throw new UsageError(`derive: --${!group ? 'group' : !repIn ? 'in' : 'out'} is required, e.g. paralens derive --group 'S(4)' --in V --out V`);
-    const G = parseGroup(group);
+    // the representations first: a malformed one is refused before the group (up to 256 MiB of generators) is built
     const rin = parseRep(repIn),
       rout = parseRep(repOut);
+    const G = parseGroup(group);
     const b = equivariantBasis(G, rin, rout, {
       denseLimit: flags['dense-limit'],
       maxBytes: flags['max-memory'] * 2 ** 20,

@@ -29,8 +29,10 @@ Example: paralens end --group 'S(3)' --in V --out V   (dimension 2: span{I, 11áµ
     const { group, in: repIn, out: repOut } = flags;
     if (!group || !repIn || !repOut)
       throw new UsageError(`end: --${!group ? 'group' : !repIn ? 'in' : 'out'} is required, e.g. paralens end --group 'S(3)' --in V --out V`);
-    const G = parseGroup(group);
-    const r = endOverGroup(G, parseRep(repIn), parseRep(repOut), { maxOrder: flags['max-order'] });
+    // the representations first: a malformed one is refused before the group (up to 256 MiB of generators) is built
+    const rin = parseRep(repIn),
+      rout = parseRep(repOut);
+    const r = endOverGroup(parseGroup(group), rin, rout, { maxOrder: flags['max-order'] });
     if (flags.json) {
       io.out(
         JSON.stringify({
