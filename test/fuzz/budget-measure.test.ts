@@ -2,17 +2,18 @@
 // not the test process's. getrusage's maxRSS carries the parent's resident set over fork and
 // exec, so a runner started by a test holding its cases in memory reported that memory for every
 // case (and, over the restart bound, restarted after each one).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { runChild } from './budget.js';
+import type { Outcome } from './budget.js';
 
 const work = mkdtempSync(join(tmpdir(), 'paralens-measure-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Runs the runner on `cases` with a stand-in CLI; returns the reports of finished cases. */
-function runner(cases: string[][], restartMiB: number): Promise<{ i: number; code: number; rssMiB: number }[]> {
+/** Runs the budget's child on `cases` with a stand-in CLI; returns what each finished case reported. */
+async function runner(cases: string[][], restartMiB: number): Promise<(Outcome & { i: number })[]> {
   const runJs = join(work, 'run.mjs');
   // the stand-in for src/cli/run.js: `alloc N` touches N MiB, anything else does nothing
   writeFileSync(
@@ -22,23 +23,11 @@ function runner(cases: string[][], restartMiB: number): Promise<{ i: number; cod
   const dir = join(work, `cases-${restartMiB}`);
   mkdirSync(dir);
   cases.forEach((argv, i) => writeFileSync(join(dir, `${i}.json`), JSON.stringify({ argv, files: {} })));
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [join(__dirname, 'cli-runner.mjs'), runJs, dir, String(cases.length), '0', work, String(restartMiB)], {
-      stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
-    });
-    let text = '';
-    (p.stdio[3] as NodeJS.ReadableStream).on('data', (d) => (text += d));
-    p.on('error', reject);
-    p.on('close', () =>
-      resolve(
-        text
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l))
-          .filter((o) => 'i' in o),
-      ),
-    );
-  });
+  // each report carries its case's index `i` besides the Outcome
+  const reports: (Outcome & { i: number })[] = [];
+  const lost = await runChild(runJs, dir, cases.length, 0, work, restartMiB, (o) => reports.push(o as Outcome & { i: number }));
+  expect(lost, 'a case that never reported').toBeUndefined();
+  return reports;
 }
 
 it('measures the peak resident set of the runner alone, however much the process that started it holds', async () => {

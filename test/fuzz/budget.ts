@@ -91,8 +91,12 @@ export async function runCases(cases: readonly Case[], opts: { restartMiB?: numb
   return outcomes;
 }
 
-/** One child from case `from` on; resolves with the outcome of a case that never reported (hang or crash), if any. */
-function runChild(
+/**
+ * One child from case `from` on; resolves with the outcome of a case that never reported (hang or
+ * crash), if any. `runJs` exports `run(argv, io)`: the compiled CLI, or a stand-in in a test of
+ * the runner itself.
+ */
+export function runChild(
   runJs: string,
   casesDir: string,
   count: number,
